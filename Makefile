@@ -1,0 +1,21 @@
+# Two commands do everything on a fresh machine: `make demo` and `make test`.
+# Each runs the (idempotent, quiet when done) set-up first.
+VENV := .venv
+PY := $(VENV)/bin/python
+
+.PHONY: setup demo test bench clean
+
+setup:
+	@bash scripts/setup.sh
+
+demo: setup
+	@$(VENV)/bin/educable demo
+
+test: setup
+	@$(PY) -m pytest -q
+
+bench: setup
+	@for b in bench/bench_*.py; do $(PY) $$b || exit 1; done
+
+clean:
+	rm -rf $(VENV) *.egg-info educable.db

@@ -1,0 +1,96 @@
+"""The one place that imports pyswip: a single Prolog engine per process.
+
+Every call runs a goal once through ``bridge_call/4`` (rules/bridge.pl), so a
+query is always finished and closed, answers come back as JSON text that
+becomes plain Python values, and Prolog errors become Python exceptions.
+"""
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+from typing import Any
+
+RULES_DIR = Path(__file__).resolve().parent.parent / "rules"
+
+
+class PrologError(Exception):
+    """A Prolog goal raised an error that is not about the user's input."""
+
+
+class BadInput(ValueError):
+    """The user's input (a position, move, name or number) is not acceptable."""
+
+
+class RuleFileError(Exception):
+    """A rule file did not load cleanly; the message names file and line."""
+
+
+def quote(text: str) -> str:
+    """Quote ``text`` as a Prolog atom, safe to splice into a goal."""
+    return "'" + str(text).replace("\\", "\\\\").replace("'", "\\'") + "'"
+
+
+class Engine:
+    """The process's Prolog engine with every rule file loaded."""
+
+    def __init__(self, rules_dir: Path = RULES_DIR) -> None:
+        from pyswip import Prolog  # the project's only pyswip import
+
+        self._prolog = Prolog()
+        self.rules_dir = rules_dir
+        self._prolog.consult(str(rules_dir / "bridge.pl"))
+        self.load(rules_dir / "load.pl")
+
+    def load(self, path: Path) -> None:
+        """Load a rule file; raise RuleFileError naming file and line on any error."""
+        answer = list(self._prolog.query(f"bridge:bridge_load({quote(path)}, Errors)", maxresult=1))
+        errors = [_text(e) for e in answer[0]["Errors"]] if answer else ["could not load"]
+        if errors:
+            raise RuleFileError(_relative(errors[0], self.rules_dir))
+
+    def call(self, goal: str) -> Any:
+        """Run ``goal`` once and return the value bound to its variable ``Out``.
+
+        Raises BadInput for the game's own input errors, PrologError for any
+        other exception, and LookupError when the goal fails.
+        """
+        query = f"bridge:bridge_run({quote(goal)}, Status, Text)"
+        answer = list(self._prolog.query(query, maxresult=1))
+        status = _text(answer[0]["Status"])
+        text = _text(answer[0]["Text"])
+        if status == "ok":
+            return json.loads(text, strict=False)
+        if status == "bad_input":
+            raise BadInput(text)
+        if status == "failed":
+            raise LookupError(f"no answer: {goal}")
+        raise PrologError(text)
+
+    def succeeds(self, goal: str) -> bool:
+        """Whether ``goal`` succeeds (errors still raise)."""
+        try:
+            self.call(f"({goal}), Out = true")
+        except LookupError:
+            return False
+        return True
+
+
+def _text(value: Any) -> str:
+    return value.decode() if isinstance(value, bytes) else str(value)
+
+
+def _relative(message: str, rules_dir: Path) -> str:
+    root = str(rules_dir.parent) + os.sep
+    return message.replace(root, "")
+
+
+_ENGINE: Engine | None = None
+
+
+def engine() -> Engine:
+    """The process's engine, started on first use."""
+    global _ENGINE
+    if _ENGINE is None:
+        _ENGINE = Engine()
+    return _ENGINE

@@ -1,0 +1,143 @@
+"""Games through the bridge: typed Python calls over the Prolog protocol.
+
+Positions and moves cross as their text forms (the game file defines them),
+so Python never holds a game's own terms.  Per-move calls here are for
+interactive play and queries; training uses ``state_graph`` once.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+
+from bridge.engine import BadInput, engine, quote
+from learners.graph import StateGraph
+
+
+@dataclass(frozen=True)
+class State:
+    """A position with the player to move, in the game's text form."""
+
+    game: str
+    key: str
+    mover: str
+
+
+def games() -> list[str]:
+    """Names of the games found under rules/games/."""
+    return sorted(engine().call("findall(G, game:game(G), Out)"))
+
+
+def check_game(game: str) -> str:
+    """Return ``game`` if it is known, else raise BadInput listing the known ones."""
+    known = games()
+    if game not in known:
+        raise BadInput(f"unknown game '{game}' (known: {', '.join(known)})")
+    return game
+
+
+@lru_cache(maxsize=None)
+def players(game: str) -> list[str]:
+    """The players in turn order."""
+    return engine().call(f"game:players({quote(check_game(game))}, Out)")
+
+
+def initial(game: str) -> State:
+    """The initial state."""
+    key, mover = engine().call(
+        f"game:initial({quote(check_game(game))}, P, M), game:position_text({quote(game)}, P, M, K), Out = [K, M]")
+    return State(game, key, mover)
+
+
+def _pos(state: State) -> str:
+    """A goal prefix binding P and M to the state's position and mover."""
+    return f"game:parse_position({quote(state.game)}, {quote(state.key)}, P, M)"
+
+
+def parse(game: str, text: str) -> State:
+    """Parse a position's text; BadInput on malformed text. The key is normalised."""
+    g = quote(check_game(game))
+    key, mover = engine().call(
+        f"game:parse_position({g}, {quote(text)}, P, M), game:position_text({g}, P, M, K), Out = [K, M]")
+    return State(game, key, mover)
+
+
+def result(state: State) -> str | None:
+    """The winner or ``draw`` if the game is over, else None."""
+    g = quote(state.game)
+    return engine().call(f"{_pos(state)}, ( game:over({g}, P, M, R) -> Out = R ; Out = null )")
+
+
+def moves(state: State) -> list[tuple[str, State]]:
+    """The legal moves with the state each leads to ([] when over)."""
+    g = quote(state.game)
+    pairs = engine().call(
+        f"{_pos(state)}, game:successors({g}, P, M, S), game:other_player({g}, M, O), "
+        f"findall([MT, K], (member(Mv-P1, S), game:move_text({g}, Mv, MT), game:position_text({g}, P1, O, K)), Out)")
+    other = other_player(state.game, state.mover)
+    return [(mt, State(state.game, k, other)) for mt, k in pairs]
+
+
+def other_player(game: str, player: str) -> str:
+    a, b = players(game)
+    return b if player == a else a
+
+
+def play(state: State, move_text: str) -> State:
+    """The state after ``move_text``; BadInput if the move is malformed or illegal."""
+    g = quote(state.game)
+    key = engine().call(
+        f"{_pos(state)}, game:parse_move({g}, {quote(move_text)}, Mv), game:play_move({g}, P, M, Mv, P1), "
+        f"game:other_player({g}, M, O), game:position_text({g}, P1, O, Out)")
+    return State(state.game, key, other_player(state.game, state.mover))
+
+
+def board(state: State) -> list[str]:
+    """The board drawn for people, one string a line."""
+    return engine().call(f"{_pos(state)}, game:board_lines({quote(state.game)}, P, M, Out)")
+
+
+def canonical(state: State) -> str:
+    """The key shared by every symmetric image of the state."""
+    return engine().call(f"{_pos(state)}, game:canonical({quote(state.game)}, P, M, Out)")
+
+
+def exact_result(state: State) -> str:
+    """The result under perfect play from this state: winner or ``draw``."""
+    return engine().call(f"{_pos(state)}, solver:state_result({quote(state.game)}, P, M, Out)")
+
+
+def state_graph(game: str) -> StateGraph:
+    """The game's whole reachable state graph with exact values, in one query."""
+    g = quote(check_game(game))
+    nodes = engine().call(f"graph:state_graph({g}, Out)")
+    return StateGraph.from_nodes(game, players(game), nodes)
+
+
+def choose(state: State, chooser: str) -> str:
+    """The move text ``chooser`` (a Prolog chooser term) plays in ``state``."""
+    g = quote(state.game)
+    return engine().call(f"{_pos(state)}, play:choose_move({chooser}, {g}, P, M, Mv), game:move_text({g}, Mv, Out)")
+
+
+def seed_random(seed: int) -> None:
+    """Seed Prolog's random generator."""
+    engine().call(f"set_random(seed({int(seed)})), Out = true")
+
+
+def policy_table(game: str, chooser: str) -> list[list[str]]:
+    """For every state of ``state_graph(game)``, the moves ``chooser`` picks among."""
+    return engine().call(f"play:policy_table({quote(check_game(game))}, {chooser}, Out)")
+
+
+def play_series(game: str, choosers: dict[str, str], n: int, seed: int) -> dict[str, int]:
+    """Play ``n`` games inside Prolog in one query; counts of each result."""
+    pairs = ", ".join(f"{quote(p)}-{c}" for p, c in choosers.items())
+    return engine().call(f"play:play_series({quote(check_game(game))}, [{pairs}], {int(n)}, {int(seed)}, Out)")
+
+
+def play_game(game: str, choosers: dict[str, str]) -> tuple[str, list[str]]:
+    """Play one game inside Prolog; the result and the move texts."""
+    g = quote(check_game(game))
+    pairs = ", ".join(f"{quote(p)}-{c}" for p, c in choosers.items())
+    return tuple(engine().call(
+        f"play:play_game({g}, [{pairs}], R, _, Ms), maplist(game:move_text({g}), Ms, Ts), Out = [R, Ts]"))

@@ -1,0 +1,111 @@
+"""Judge play exactly over a state graph, not by sampling.
+
+A *support* says, for each state, which edges a player may choose (it picks
+uniformly among them); ``None`` for a state means all legal moves.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from learners.graph import StateGraph
+
+Support = list[list[int]]
+
+OUTCOME_NAMES = {1: "win", 0: "draw", -1: "loss"}
+
+
+@dataclass
+class Guarantee:
+    """What a player guarantees on one side against a best-responding opponent."""
+
+    guaranteed: str          # win, draw or loss
+    perfect: bool            # the guarantee equals the game's value for that side
+    mistakes: int            # states it can reach (against any opponent) where it may pick a value-losing move
+    subgame_perfect: bool    # mistakes == 0: optimal wherever it can get to
+
+    def as_dict(self) -> dict:
+        return {"guaranteed": self.guaranteed, "perfect": self.perfect,
+                "mistakes": self.mistakes, "subgame_perfect": self.subgame_perfect}
+
+
+def all_moves(graph: StateGraph) -> Support:
+    """The support of a uniformly random player."""
+    return [list(graph.edges(s)) for s in range(graph.size)]
+
+
+def optimal_moves(graph: StateGraph) -> Support:
+    """The support of a perfect (minimax) player, from the graph's exact values."""
+    sup: Support = []
+    for s in range(graph.size):
+        v = int(graph.value[s])
+        sup.append([e for e in graph.edges(s) if -int(graph.value[graph.target[e]]) == v])
+    return sup
+
+
+def guarantee(graph: StateGraph, player: int, support: Support) -> Guarantee:
+    """Exact worst case for ``player`` choosing within ``support`` against any opponent."""
+    worst = np.zeros(graph.size, dtype=np.int8)
+    for s in graph.order_leaves_first():
+        if graph.is_terminal(s):
+            worst[s] = graph.outcome_for(s, player)
+            continue
+        edges = support[s] if int(graph.mover[s]) == player else graph.edges(s)
+        if not edges:
+            raise ValueError(f"{graph.game}: no move chosen in state {graph.keys[s]}")
+        worst[s] = min(int(worst[graph.target[e]]) for e in edges)
+    value = graph.game_value(player)
+    got = int(worst[0])
+    mistakes = _mistakes(graph, player, support)
+    return Guarantee(OUTCOME_NAMES[got], got == value, mistakes, mistakes == 0)
+
+
+def _mistakes(graph: StateGraph, player: int, support: Support) -> int:
+    """States reachable (player within support, opponent anything) where the support loses value."""
+    seen = np.zeros(graph.size, dtype=bool)
+    stack = [0]
+    seen[0] = True
+    count = 0
+    while stack:
+        s = stack.pop()
+        if graph.is_terminal(s):
+            continue
+        mine = int(graph.mover[s]) == player
+        edges = support[s] if mine else graph.edges(s)
+        if mine:
+            v = int(graph.value[s])
+            if any(-int(graph.value[graph.target[e]]) != v for e in edges):
+                count += 1
+        for e in edges:
+            t = int(graph.target[e])
+            if not seen[t]:
+                seen[t] = True
+                stack.append(t)
+    return count
+
+
+def outcome_probabilities(graph: StateGraph, first: Support, second: Support) -> dict[str, float]:
+    """Exact probabilities of each result when both players pick uniformly within their supports.
+
+    Keys are the players' names and ``draw``.
+    """
+    supports = (first, second)
+    prob = np.zeros((graph.size, 3))   # P(first wins), P(second wins), P(draw)
+    for s in graph.order_leaves_first():
+        if graph.is_terminal(s):
+            prob[s, int(graph.winner[s])] = 1.0
+            continue
+        edges = supports[int(graph.mover[s])][s]
+        prob[s] = prob[[int(graph.target[e]) for e in edges]].mean(axis=0)
+    p = prob[0]
+    return {graph.players[0]: float(p[0]), graph.players[1]: float(p[1]), "draw": float(p[2])}
+
+
+def support_from_moves(graph: StateGraph, table: list[list[str]]) -> Support:
+    """Turn per-state lists of move texts (a chooser's candidates) into edge indices."""
+    sup: Support = []
+    for s, moves in enumerate(table):
+        wanted = set(moves)
+        sup.append([e for e in graph.edges(s) if graph.move_text[e] in wanted])
+    return sup

@@ -1,0 +1,97 @@
+/*  Support for the Python bridge (bridge/engine.py): load rule files with
+    their errors collected instead of printed, and run a goal once, always
+    returning a status and a text, never leaving a query open or an
+    exception inside pyswip.
+*/
+:- module(bridge, [bridge_load/2, bridge_call/4, bridge_run/3]).
+:- use_module(json_out).
+
+:- dynamic load_message/1.
+
+%!  bridge_load(+File, -Errors:list(string)) is det.
+%   Load File (and what it loads); Errors are the error and warning
+%   messages printed meanwhile, each "file:line: message".
+bridge_load(File, Errors) :-
+    retractall(load_message(_)),
+    setup_call_cleanup(
+        asserta((user:message_hook(Term, Kind, _) :-
+                    memberchk(Kind, [error, warning]),
+                    bridge:record_message(Term)), Ref),
+        catch(load_files(File, [if(true)]), E, record_message(E)),
+        erase(Ref)),
+    findall(M, retract(load_message(M)), Errors).
+
+record_message(Term) :-
+    message_line(Term, Line),
+    assertz(load_message(Line)).
+
+message_line(error(syntax_error(What), file(File, Line, _, _)), Text) :- !,
+    syntax_what(What, W),
+    format(string(Text), "~w:~w: syntax error: ~w", [File, Line, W]).
+message_line(error(syntax_error(What), stream(_, Line, _, _)), Text) :- !,
+    syntax_what(What, W),
+    format(string(Text), "line ~w: syntax error: ~w", [Line, W]).
+message_line(Term, Text) :-
+    message_text(Term, Body),
+    (   source_location(File, Line)
+    ->  format(string(Text), "~w:~w: ~w", [File, Line, Body])
+    ;   Text = Body
+    ).
+
+%   "Unexpected end of clause", as SWI-Prolog words the syntax error.
+syntax_what(What, Text) :-
+    (   catch(translate(error(syntax_error(What), _), Full), _, fail),
+        sub_string(Full, B, _, _, "Syntax error: ")
+    ->  S is B + 14,
+        sub_string(Full, S, _, 0, Rest),
+        split_string(Rest, "\n", " \t", [Text|_])
+    ;   format(string(Text), "~w", [What])
+    ).
+
+translate(Term, Text) :-
+    '$messages':translate_message(Term, Lines, []),
+    with_output_to(string(Text), print_message_lines(current_output, '', Lines)).
+
+%!  message_text(+Term, -Text:string) is det.
+%   The one-line text SWI-Prolog would print for Term.
+message_text(educable_error(Msg), Text) :- !,
+    format(string(Text), "~w", [Msg]).
+message_text(Term, Text) :-
+    (   catch(translate(Term, Text0), _, fail)
+    ->  true
+    ;   format(string(Text0), "~q", [Term])
+    ),
+    split_string(Text0, "\n", " \t", Parts),
+    exclude(==(""), Parts, Parts1),
+    atomic_list_concat(Parts1, ' ', A),
+    atom_string(A, Text).
+
+%!  bridge_call(:Goal, ?Out, -Status, -Text:string) is det.
+%   Run Goal once.  Status is `ok` (Text is Out as JSON), `failed`,
+%   `bad_input` (an educable_error; Text is its message) or `error` (any
+%   other exception; Text is its message).
+:- meta_predicate bridge_call(0, ?, -, -).
+bridge_call(Goal, Out, Status, Text) :-
+    catch(( call(Goal)
+          -> Status = ok, json_text(Out, Text)
+          ;  Status = failed, Text = ""
+          ),
+          E,
+          error_status(E, Status, Text)).
+
+error_status(educable_error(Msg), bad_input, Text) :- !,
+    format(string(Text), "~w", [Msg]).
+error_status(E, error, Text) :-
+    message_text(E, Text).
+
+%!  bridge_run(+GoalText:string, -Status, -Text:string) is det.
+%   Parse GoalText (in module user) and run it as bridge_call/4 with its
+%   variable Out.  Only Status and Text reach pyswip, so no large term is
+%   ever converted by it.
+bridge_run(GoalText, Status, Text) :-
+    catch(term_string(Goal, GoalText, [variable_names(Names)]), E, true),
+    (   nonvar(E)
+    ->  error_status(E, Status, Text)
+    ;   ( memberchk('Out'=Out, Names) -> true ; Out = true ),
+        bridge_call(user:Goal, Out, Status, Text)
+    ).

@@ -1,0 +1,116 @@
+/*  The game protocol.
+
+    A game is one file under rules/games/ that adds clauses for its own name
+    to the multifile predicates below (GDL-like: role/init/legal/next/
+    terminal/goal).  Nothing outside that file knows a game's rules.
+
+    A *state* is a position together with the player to move.  Results are
+    the winning player's name or the atom `draw`.
+
+    Load by hand:  swipl rules/games/tictactoe.pl
+                   ?- initial(tictactoe, P, M), legal(tictactoe, P, M, Move).
+*/
+:- module(game,
+          [ game/1,                 % ?Game
+            players/2,              % ?Game, -Players
+            initial/3,              % ?Game, -Pos, -Mover
+            legal/4,                % +Game, +Pos, +Mover, -Move
+            next/5,                 % +Game, +Pos, +Mover, +Move, -Pos1
+            over/4,                 % +Game, +Pos, +Mover, -Result
+            parse_position/4,       % +Game, +Text, -Pos, -Mover
+            position_text/4,        % +Game, +Pos, +Mover, -Text
+            parse_move/3,           % +Game, +Text, -Move
+            move_text/3,            % +Game, +Move, -Text
+            board_lines/4,          % +Game, +Pos, +Mover, -Lines
+            symmetry/3,             % +Game, +Pos, -Pos1
+            other_player/3,         % +Game, +Player, -Other
+            legal_moves/4,          % +Game, +Pos, +Mover, -Moves
+            successors/4,           % +Game, +Pos, +Mover, -MovePosPairs
+            canonical/4,            % +Game, +Pos, +Mover, -Key
+            play_move/5,            % +Game, +Pos, +Mover, +Move, -Pos1
+            bad_input/1             % +Message
+          ]).
+
+%!  game(?Game) is nondet.
+%   Game is a loaded game.
+%!  players(?Game, -Players:list) is nondet.
+%   Players in turn order; the first moves first.
+%!  initial(?Game, -Pos, -Mover) is nondet.
+%!  legal(+Game, +Pos, +Mover, -Move) is nondet.
+%   Move is legal for Mover in Pos (only called on positions not over).
+%!  next(+Game, +Pos, +Mover, +Move, -Pos1) is det.
+%   Pos1 is the position after Mover plays the legal Move.
+%!  over(+Game, +Pos, +Mover, -Result) is semidet.
+%   The game is over with Mover to move; Result is the winner or `draw`.
+%!  parse_position(+Game, +Text, -Pos, -Mover) is det.
+%   Parse the text form of a state; throws educable_error(Message) on bad text.
+%!  position_text(+Game, +Pos, +Mover, -Text:atom) is det.
+%   The text form of a state; parse_position/4 reads it back.
+%!  parse_move(+Game, +Text, -Move) is det.
+%   Throws educable_error(Message) on bad text.
+%!  move_text(+Game, +Move, -Text:atom) is det.
+%!  board_lines(+Game, +Pos, +Mover, -Lines:list(string)) is det.
+%   A drawing of the board for people, one string a line.
+%!  symmetry(+Game, +Pos, -Pos1) is nondet.
+%   Pos1 is an image of Pos under one of the game's symmetries (the identity
+%   included).  Optional: games without clauses have only the identity.
+:- multifile
+    game/1, players/2, initial/3, legal/4, next/5, over/4,
+    parse_position/4, position_text/4, parse_move/3, move_text/3,
+    board_lines/4, symmetry/3.
+:- discontiguous
+    game/1, players/2, initial/3, legal/4, next/5, over/4,
+    parse_position/4, position_text/4, parse_move/3, move_text/3,
+    board_lines/4, symmetry/3.
+
+%!  other_player(+Game, +Player, -Other) is det.
+other_player(Game, Player, Other) :-
+    players(Game, [A, B]),
+    (   Player == A -> Other = B ; Other = A ).
+
+%!  legal_moves(+Game, +Pos, +Mover, -Moves:list) is det.
+%   All legal moves, in the game's order; [] when the game is over.
+legal_moves(Game, Pos, Mover, Moves) :-
+    (   over(Game, Pos, Mover, _)
+    ->  Moves = []
+    ;   findall(M, legal(Game, Pos, Mover, M), Moves)
+    ).
+
+%!  successors(+Game, +Pos, +Mover, -Pairs:list) is det.
+%   Pairs of Move-Pos1 for every legal move.
+successors(Game, Pos, Mover, Pairs) :-
+    legal_moves(Game, Pos, Mover, Moves),
+    findall(M-P1, (member(M, Moves), next(Game, Pos, Mover, M, P1)), Pairs).
+
+%!  play_move(+Game, +Pos, +Mover, +Move, -Pos1) is det.
+%   Like next/5, but checks that Move is legal (educable_error otherwise).
+play_move(Game, Pos, Mover, Move, Pos1) :-
+    (   \+ over(Game, Pos, Mover, _), legal(Game, Pos, Mover, Move)
+    ->  next(Game, Pos, Mover, Move, Pos1)
+    ;   move_text(Game, Move, T),
+        position_text(Game, Pos, Mover, PT),
+        format(atom(Msg), "illegal move ~w in ~w", [T, PT]),
+        bad_input(Msg)
+    ).
+
+%!  canonical(+Game, +Pos, +Mover, -Key:atom) is det.
+%   The text form of the least (standard order) symmetric image of the
+%   state: one key for every member of a symmetry class.
+canonical(Game, Pos, Mover, Key) :-
+    findall(P1, image(Game, Pos, P1), Images),
+    min_member(Least, Images),
+    position_text(Game, Least, Mover, Key).
+
+image(Game, Pos, Pos1) :-
+    (   clause(symmetry(Game, _, _), _)
+    ->  symmetry(Game, Pos, Pos1)
+    ;   Pos1 = Pos
+    ).
+
+%!  bad_input(+Message) is det.
+%   Throw the error the bridge reports to people as one line.
+bad_input(Message) :-
+    throw(educable_error(Message)).
+
+:- multifile prolog:message//1.
+prolog:message(educable_error(Msg)) --> [ '~w'-[Msg] ].

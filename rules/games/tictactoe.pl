@@ -1,0 +1,115 @@
+/*  Tic-tac-toe (noughts and crosses).
+
+    Position: b(S1,...,S9), squares numbered row by row from the top left,
+    each x, o or e (empty).  X moves first.  A move is the square number.
+
+    Text form: three rows of x, o and '.' separated by '/', top row first,
+    e.g. 'x.o/.x./..o'.  The player to move follows from the counts (X when
+    they are equal); an optional trailing ' x' or ' o' must agree with them.
+
+        ?- parse_position(tictactoe, 'x../.o./...', P, M), legal(tictactoe, P, M, Sq).
+*/
+:- module(tictactoe, []).
+:- use_module('../game').
+
+game:game(tictactoe).
+game:players(tictactoe, [x, o]).
+game:initial(tictactoe, b(e,e,e,e,e,e,e,e,e), x).
+
+game:legal(tictactoe, B, _, Sq) :-
+    between(1, 9, Sq),
+    arg(Sq, B, e).
+
+game:next(tictactoe, B, Mover, Sq, B1) :-
+    duplicate_term(B, B1),
+    nb_setarg(Sq, B1, Mover).
+
+game:over(tictactoe, B, Mover, Result) :-
+    game:other_player(tictactoe, Mover, Last),
+    (   line(I, J, K), arg(I, B, Last), arg(J, B, Last), arg(K, B, Last)
+    ->  Result = Last
+    ;   \+ arg(_, B, e)
+    ->  Result = draw
+    ).
+
+line(1,2,3). line(4,5,6). line(7,8,9).
+line(1,4,7). line(2,5,8). line(3,6,9).
+line(1,5,9). line(3,5,7).
+
+%   The 8 symmetries of the square, each a rewrite of the board term.
+game:symmetry(tictactoe, B, B1) :-
+    sym(B, B1).
+
+sym(b(A,B,C,D,E,F,G,H,I), b(A,B,C,D,E,F,G,H,I)).   % identity
+sym(b(A,B,C,D,E,F,G,H,I), b(G,D,A,H,E,B,I,F,C)).   % rotate 90
+sym(b(A,B,C,D,E,F,G,H,I), b(I,H,G,F,E,D,C,B,A)).   % rotate 180
+sym(b(A,B,C,D,E,F,G,H,I), b(C,F,I,B,E,H,A,D,G)).   % rotate 270
+sym(b(A,B,C,D,E,F,G,H,I), b(C,B,A,F,E,D,I,H,G)).   % mirror left-right
+sym(b(A,B,C,D,E,F,G,H,I), b(G,H,I,D,E,F,A,B,C)).   % mirror top-bottom
+sym(b(A,B,C,D,E,F,G,H,I), b(A,D,G,B,E,H,C,F,I)).   % main diagonal
+sym(b(A,B,C,D,E,F,G,H,I), b(I,F,C,H,E,B,G,D,A)).   % anti-diagonal
+
+game:position_text(tictactoe, B, _, Text) :-
+    B =.. [b|Cells],
+    maplist(cell_char, Cells, Cs),
+    Cs = [A,B2,C,D,E,F,G,H,I],
+    atom_chars(Text, [A,B2,C,/,D,E,F,/,G,H,I]).
+
+cell_char(x, x).
+cell_char(o, o).
+cell_char(e, '.').
+
+game:parse_position(tictactoe, Text, B, Mover) :-
+    text_chars(Text, Chars0),
+    split_mover(Chars0, Chars1, Given),
+    exclude(==(/), Chars1, Chars),
+    (   length(Chars, 9), maplist(cell_char, Cells, Chars)
+    ->  true
+    ;   format(atom(M), "bad tic-tac-toe position '~w': want 9 squares of x, o or . in rows separated by /, e.g. x.o/.x./..o", [Text]),
+        game:bad_input(M)
+    ),
+    include(==(x), Cells, Xs), length(Xs, NX),
+    include(==(o), Cells, Os), length(Os, NO),
+    (   NX =:= NO -> Mover = x
+    ;   NX =:= NO + 1 -> Mover = o
+    ;   format(atom(M), "bad tic-tac-toe position '~w': ~d x and ~d o cannot happen (x moves first)", [Text, NX, NO]),
+        game:bad_input(M)
+    ),
+    (   ( var(Given) ; Given == Mover ) -> true
+    ;   format(atom(M), "bad tic-tac-toe position '~w': it is ~w to move, not ~w", [Text, Mover, Given]),
+        game:bad_input(M)
+    ),
+    B =.. [b|Cells].
+
+text_chars(Text, Chars) :-
+    atom_string(A, Text),
+    downcase_atom(A, L),
+    normalize_space(chars(Chars), L).
+
+split_mover(Chars, Board, Mover) :-
+    (   append(Board, [' ', M], Chars), memberchk(M, [x, o])
+    ->  Mover = M
+    ;   Board = Chars
+    ).
+
+game:parse_move(tictactoe, Text, Sq) :-
+    (   atom_string(A, Text), atom_number(A, Sq), integer(Sq), between(1, 9, Sq)
+    ->  true
+    ;   format(atom(M), "bad tic-tac-toe move '~w': want a square 1-9 (rows from the top left)", [Text]),
+        game:bad_input(M)
+    ).
+
+game:move_text(tictactoe, Sq, Text) :-
+    atom_number(Text, Sq).
+
+game:board_lines(tictactoe, B, _, Lines) :-
+    findall(Line,
+            ( member(R, [0, 3, 6]),
+              findall(S, ( between(1, 3, C), I is R + C, arg(I, B, V), show_cell(V, I, S) ), [S1,S2,S3]),
+              format(string(Line), " ~w | ~w | ~w ", [S1, S2, S3]) ),
+            [L1, L2, L3]),
+    Lines = [L1, "---+---+---", L2, "---+---+---", L3].
+
+show_cell(x, _, 'X').
+show_cell(o, _, 'O').
+show_cell(e, I, I).

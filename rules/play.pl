@@ -1,0 +1,104 @@
+/*  The play loop of seed 002's skeleton, with pluggable move choosers.
+
+    Skeleton name (Russian)        here
+    'игра' game/4                  game/7 (play_game/5 starts it)
+    'инициализировать'             initial/3
+    'игра окончена'                over/4
+    'выбрать ход'                  choose_move/5
+    'ходить'                       next/5
+    'другой игрок'                 other_player/3
+    'самообучение'                 after_game/5 (learners add clauses)
+    'объявить', 'отобразить игру'  left to the caller (the CLI draws boards)
+
+    A chooser is `random`, `minimax`, or a term a learner defines clauses of
+    candidates/5 for (e.g. agent(Name)).  A chooser picks uniformly, with
+    the seeded random generator, among its candidate moves.
+
+        ?- set_random(seed(1)), play_game(tictactoe, [x-random, o-minimax], R, H, M).
+*/
+:- module(play,
+          [ play_game/5,        % +Game, +Choosers, -Result, -History, -Moves
+            choose_move/5,      % +Chooser, +Game, +Pos, +Mover, -Move
+            candidates/5,       % +Chooser, +Game, +Pos, +Mover, -Moves
+            play_series/5,      % +Game, +Choosers, +Games, +Seed, -Counts
+            policy_table/3      % +Game, +Chooser, -Table
+          ]).
+:- use_module(game).
+:- use_module(solver).
+:- use_module(graph).
+
+%!  candidates(+Chooser, +Game, +Pos, +Mover, -Moves:list) is det.
+%   The moves Chooser picks among (uniformly) in a state that is not over.
+:- multifile candidates/5.
+candidates(random, Game, Pos, Mover, Moves) :-
+    findall(M, legal(Game, Pos, Mover, M), Moves).
+candidates(minimax, Game, Pos, Mover, Moves) :-
+    optimal_moves(Game, Pos, Mover, Moves).
+
+%!  after_game(+Chooser, +Game, +Player, +History, +Result) is det.
+%   'самообучение': called for each player's chooser when a game ends.
+%   History is the skeleton's list of Position/WhoMovedThere, newest first.
+:- multifile after_game/5.
+
+learn_after(Choosers, Game, History, Result) :-
+    forall(member(Player-Chooser, Choosers),
+           ( catch(after_game(Chooser, Game, Player, History, Result), error(existence_error(procedure, _), _), true)
+           -> true ; true )).
+
+%!  choose_move(+Chooser, +Game, +Pos, +Mover, -Move) is semidet.
+%   'выбрать ход': a random member of the chooser's candidates.
+choose_move(Chooser, Game, Pos, Mover, Move) :-
+    candidates(Chooser, Game, Pos, Mover, Moves),
+    random_member(Move, Moves).
+
+%!  play_game(+Game, +Choosers, -Result, -History, -Moves) is det.
+%   Play one game; Choosers pairs each player with its chooser, e.g.
+%   [x-random, o-minimax].  Moves is the list of moves in order.
+play_game(Game, Choosers, Result, History, Moves) :-
+    initial(Game, Pos, Mover),                          % 'инициализировать'
+    game(Game, Choosers, Pos, Mover, [], Result, History, Moves0),
+    reverse(Moves0, Moves),
+    learn_after(Choosers, Game, History, Result).        % 'самообучение'
+
+%   game(Game, Choosers, Position, Gamer, History, Result, FinalHistory, Moves)
+game(Game, _, Pos, Mover, History, Result, History, []) :-
+    over(Game, Pos, Mover, Result), !.                  % 'игра окончена'
+game(Game, Choosers, Pos, Mover, History, Result, Final, Moves) :-
+    memberchk(Mover-Chooser, Choosers),
+    choose_move(Chooser, Game, Pos, Mover, Move), !,     % 'выбрать ход'
+    next(Game, Pos, Mover, Move, Pos1),                 % 'ходить'
+    other_player(Game, Mover, Other),                   % 'другой игрок'
+    game(Game, Choosers, Pos1, Other, [Pos1/Mover|History], Result, Final, Moves1),
+    append(Moves1, [Move], Moves).
+
+%!  play_series(+Game, +Choosers, +Games, +Seed, -Counts) is det.
+%   Play Games games in one query with the random generator seeded by Seed;
+%   Counts is json([Result-N, ...]) for every result that occurred.
+play_series(Game, Choosers, Games, Seed, json(Counts)) :-
+    set_random(seed(Seed)),
+    empty_assoc(A0),
+    series(Games, Game, Choosers, A0, A),
+    assoc_to_list(A, Counts).
+
+series(0, _, _, A, A) :- !.
+series(N, Game, Choosers, A0, A) :-
+    play_game(Game, Choosers, Result, _, _),
+    (   get_assoc(Result, A0, C0) -> true ; C0 = 0 ),
+    C is C0 + 1,
+    put_assoc(Result, A0, C, A1),
+    N1 is N - 1,
+    series(N1, Game, Choosers, A1, A).
+
+%!  policy_table(+Game, +Chooser, -Table:list) is det.
+%   For every reachable state (in state_graph/2's order) the text of the
+%   moves Chooser picks among; [] where the game is over.
+policy_table(Game, Chooser, Table) :-
+    reachable_states(Game, States),
+    maplist(state_policy(Game, Chooser), States, Table).
+
+state_policy(Game, Chooser, st(P, M, _, _), Texts) :-
+    (   over(Game, P, M, _)
+    ->  Texts = []
+    ;   candidates(Chooser, Game, P, M, Moves),
+        maplist(move_text(Game), Moves, Texts)
+    ).

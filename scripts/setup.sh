@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# Idempotent set-up: SWI-Prolog (Debian swi-prolog-core) if swipl is missing,
+# a .venv, and the project installed editable with its test extras.
+# Quiet when everything is already in place.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+if ! command -v swipl >/dev/null 2>&1; then
+  if command -v apt-get >/dev/null 2>&1; then
+    echo "setup: installing SWI-Prolog (swi-prolog-core)…"
+    SUDO=""
+    [ "$(id -u)" -eq 0 ] || SUDO="sudo"
+    $SUDO apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends swi-prolog-core >/dev/null
+  else
+    echo "setup: SWI-Prolog (swipl) is missing and this system has no apt-get;" >&2
+    echo "setup: install SWI-Prolog 9 from https://www.swi-prolog.org/download and run again." >&2
+    exit 1
+  fi
+fi
+
+PY="${PYTHON:-python3}"
+if [ ! -x .venv/bin/python ]; then
+  echo "setup: creating .venv…"
+  "$PY" -m venv .venv
+fi
+
+# Reinstall only when pyproject.toml changed since the last install.
+stamp=.venv/.educable-installed
+if [ ! -f "$stamp" ] || [ pyproject.toml -nt "$stamp" ]; then
+  echo "setup: installing educable (editable, with test extras)…"
+  if ! .venv/bin/python -m pip install -q --disable-pip-version-check -e '.[test]' >.venv/pip.log 2>&1; then
+    cat .venv/pip.log >&2
+    echo "setup: pip install failed (log above)" >&2
+    exit 1
+  fi
+  touch "$stamp"
+fi
