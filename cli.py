@@ -1,1 +1,310 @@
-def main(): pass
+"""educable — the command line: parse, open the knowledge base, call one library function, print.
+
+Every command has --help with an example; --json where a script would read
+the output.  Errors a user can cause print one line and exit 2.
+"""
+from __future__ import annotations
+
+import functools
+import json
+import sys
+from typing import Any, Callable
+
+import click
+
+from bridge import commands
+from bridge.engine import BadInput, PrologError, RuleFileError
+from kb.db import KBError, open_kb
+
+USER_ERRORS = (BadInput, KBError, RuleFileError)
+
+
+def fail(message: str, code: int = 2) -> None:
+    click.echo(f"educable: error: {message}", err=True)
+    sys.exit(code)
+
+
+def handle_errors(fn: Callable) -> Callable:
+    """Turn every expected failure into one line on stderr and a non-zero exit."""
+    @functools.wraps(fn)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return fn(*args, **kwargs)
+        except USER_ERRORS as exc:
+            fail(str(exc))
+        except PrologError as exc:
+            fail(f"Prolog: {exc}", 1)
+        except KeyboardInterrupt:
+            click.echo("\ninterrupted; what was committed is kept", err=True)
+            sys.exit(130)
+    return wrapper
+
+
+def db_option(fn: Callable) -> Callable:
+    return click.option("--db", "db_path", envvar="EDUCABLE_DB", default="educable.db", show_default=True,
+                        metavar="PATH", help="Knowledge base file (or set EDUCABLE_DB).")(fn)
+
+
+def json_option(fn: Callable) -> Callable:
+    return click.option("--json", "as_json", is_flag=True, help="Print machine-readable JSON.")(fn)
+
+
+def emit_json(data: Any) -> None:
+    click.echo(json.dumps(data, indent=2))
+
+
+def pct(part: float, whole: float) -> str:
+    return f"{100.0 * part / whole:6.2f}%" if whole else "     -"
+
+
+class Progress:
+    """A click progress bar on stderr, hidden when asked for JSON."""
+
+    def __init__(self, total: int, label: str, hidden: bool) -> None:
+        self.bar = None if hidden else click.progressbar(length=total, label=label, file=sys.stderr)
+
+    def __enter__(self) -> Callable[[int], None]:
+        if self.bar is None:
+            return lambda n: None
+        self.bar.__enter__()
+        return self.bar.update
+
+    def __exit__(self, *exc: Any) -> None:
+        if self.bar is not None:
+            self.bar.__exit__(*exc)
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(package_name="educable")
+def main() -> None:
+    """A self-learning game player built as a declarative knowledge base.
+
+    Game rules are Prolog files under rules/games/; what agents learn lives in
+    one SQLite file (educable.db, or --db / EDUCABLE_DB).
+
+    \b
+    Start with:
+      educable games
+      educable solve tictactoe
+      educable play hexapawn --opponent minimax
+    """
+
+
+@main.command("games")
+@db_option
+@json_option
+@handle_errors
+def games_cmd(db_path: str, as_json: bool) -> None:
+    """List the games found in rules/games/.
+
+    \b
+    Example:
+      educable games --json
+    """
+    rows = commands.list_games(open_kb(db_path))
+    if as_json:
+        return emit_json(rows)
+    for r in rows:
+        solved = (f"solved: {r['positions']} positions, {r['terminal']} terminal, "
+                  f"winner {r['winner'] or 'none (draw)'}") if r["solved"] else "not solved yet"
+        click.echo(f"{r['game']:<12} players {'/'.join(r['players'])}  start {r['initial']!r}  {solved}")
+
+
+@main.command()
+@click.argument("game")
+@click.argument("position", required=False)
+@json_option
+@handle_errors
+def show(game: str, position: str | None, as_json: bool) -> None:
+    """Draw POSITION of GAME as a board (default: the initial position).
+
+    \b
+    Examples:
+      educable show tictactoe 'x.o/.x./...'
+      educable show hexapawn '13-789 b'
+    """
+    data = commands.show(game, position)
+    if as_json:
+        return emit_json(data)
+    click.echo("\n".join(data["board"]))
+    tail = f"game over: {data['result']}" if data["result"] else f"{data['to_move']} to move"
+    click.echo(f"{data['position']}   {tail}")
+
+
+@main.command()
+@click.argument("game")
+@click.argument("position")
+@db_option
+@json_option
+@handle_errors
+def query(game: str, position: str, db_path: str, as_json: bool) -> None:
+    """Ask about POSITION: its moves, the exact value of each, and agents' learned values.
+
+    \b
+    Example:
+      educable query tictactoe 'x../.o./...'
+    """
+    data = commands.query(open_kb(db_path), game, position)
+    if as_json:
+        return emit_json(data)
+    click.echo("\n".join(data["board"]))
+    click.echo(f"position {data['position']}  (canonical {data['canonical']})")
+    if data["result"]:
+        click.echo(f"game over: {'draw' if data['result'] == 'draw' else data['result'] + ' wins'}")
+        return
+    click.echo(f"{data['to_move']} to move; with perfect play: {_result_words(data['exact'])}")
+    learned = data["agents"]
+    header = f"  {'move':<6} {'leads to':<14} {'perfect play':<14}" + "".join(f" {a['agent'][:12]:>12}" for a in learned)
+    click.echo(header)
+    for m in data["moves"]:
+        vals = "".join(f" {_fmt_value(a['values'].get(m['move'])):>12}" for a in learned)
+        click.echo(f"  {m['move']:<6} {m['next']:<14} {_result_words(m['exact']):<14}{vals}")
+
+
+def _result_words(result: str) -> str:
+    return "draw" if result == "draw" else f"{result} wins"
+
+
+def _fmt_value(v: float | None) -> str:
+    return "-" if v is None else f"{v:.3f}"
+
+
+@main.command()
+@click.argument("game")
+@db_option
+@json_option
+@handle_errors
+def solve(game: str, db_path: str, as_json: bool) -> None:
+    """Solve GAME exactly (tabled minimax in Prolog) and store every position's value.
+
+    \b
+    Example:
+      educable solve tictactoe --json
+    """
+    data = commands.solve(open_kb(db_path), game)
+    if as_json:
+        return emit_json(data)
+    click.echo(f"{game}: {data['positions']} reachable positions, {data['terminal']} terminal, "
+               f"{data['classes']} up to symmetry")
+    click.echo(f"with perfect play: {'a draw' if data['winner'] is None else data['winner'] + ' wins'}")
+    click.echo(f"solved in {data['seconds']['solve']:.3f} s, stored in {data['seconds']['store']:.3f} s")
+
+
+@main.command()
+@click.argument("game")
+@click.option("--opponent", default="minimax", show_default=True, help="random, minimax, or a learned agent's name.")
+@click.option("--as", "side", default=None, help="Your side (default: the first player).")
+@click.option("--seed", default=None, type=int, help="Seed for the opponent's random choices (default: random).")
+@db_option
+@handle_errors
+def play(game: str, opponent: str, side: str | None, seed: int | None, db_path: str) -> None:
+    """Play GAME in the terminal against an agent; the game is stored.
+
+    Type a move at the prompt, '?' for the legal moves, 'q' to stop.
+
+    \b
+    Examples:
+      educable play tictactoe --opponent minimax --as o
+      educable play hexapawn --opponent random --seed 3
+    """
+    from bridge.session import PlaySession
+    import random as _random
+
+    session = PlaySession(open_kb(db_path), game, opponent, side, seed if seed is not None else _random.randrange(2**31))
+    click.echo(f"{game}: you play {session.human} against {opponent}. Type a move, '?' for the legal moves, 'q' to stop.")
+    try:
+        while session.result is None:
+            click.echo("\n".join(session.board()))
+            if session.human_to_move:
+                text = click.prompt(f"your move ({session.human})", prompt_suffix="> ", default="", show_default=False)
+                if text.strip() in ("q", "quit", "exit"):
+                    raise EOFError
+                if text.strip() in ("?", "help", ""):
+                    click.echo("legal moves: " + " ".join(session.legal_moves()))
+                    continue
+                try:
+                    session.human_move(text)
+                except BadInput as exc:
+                    click.echo(f"{exc}; legal moves: {' '.join(session.legal_moves())}")
+            else:
+                click.echo(f"{opponent} plays {session.computer_move()}")
+    except (EOFError, KeyboardInterrupt, click.Abort):
+        session.finish()
+        click.echo("\ngame abandoned (stored without a result)")
+        return
+    click.echo("\n".join(session.board()))
+    session.finish()
+    if session.result == "draw":
+        click.echo("game over: draw")
+    else:
+        click.echo(f"game over: {session.result} wins — " + ("you win!" if session.result == session.human else f"{opponent} wins"))
+
+
+@main.command("eval")
+@click.argument("game")
+@click.argument("agent")
+@click.option("--vs", default=None, help="The opponent: random, minimax or a learned agent.")
+@click.option("--exact", is_flag=True, help="Judge exactly over the state graph instead of by sampling.")
+@click.option("--games", "n_games", default=1000, show_default=True, type=int, help="Games to play (half on each side).")
+@click.option("--seed", default=0, show_default=True, type=int, help="Random seed; the same seed gives the same games.")
+@db_option
+@json_option
+@handle_errors
+def eval_cmd(game: str, agent: str, vs: str | None, exact: bool, n_games: int, seed: int, db_path: str,
+             as_json: bool) -> None:
+    """Evaluate AGENT: a match series against --vs, or exactly with --exact.
+
+    --exact alone: on each side, the outcome AGENT guarantees against a
+    best-responding opponent, and whether that is perfect (equals the game's
+    value).  --exact --vs B: the exact win/draw/loss probabilities.
+
+    \b
+    Examples:
+      educable eval tictactoe minimax --vs random --games 1000 --seed 1
+      educable eval hexapawn random --exact --json
+    """
+    db = open_kb(db_path)
+    if exact:
+        data = commands.evaluate_exact(db, game, agent, vs)
+    else:
+        if vs is None:
+            raise BadInput("give --vs AGENT for a match series, or --exact")
+        with Progress(n_games, f"{agent} vs {vs}", as_json) as progress:
+            data = commands.evaluate_series(db, game, agent, vs, n_games, seed, progress)
+    if as_json:
+        return emit_json(data)
+    if exact and vs is None:
+        click.echo(f"{game}: {agent} judged exactly against a best-responding opponent (game value: {data['value']})")
+        for side in ("as_first", "as_second"):
+            g = data[side]
+            verdict = "perfect" if g["perfect"] else "not perfect"
+            extra = "" if g["subgame_perfect"] else f", {g['mistakes']} reachable positions with a losing choice"
+            click.echo(f"  {side.replace('_', ' ')}: guarantees a {g['guaranteed']} — {verdict}{extra}")
+        return
+    kind = "exact probabilities" if exact else f"{n_games} games, seed {seed}"
+    click.echo(f"{game}: {agent} vs {data['vs']} ({kind})")
+    click.echo(f"  {'':<10} {'win':>8} {'draw':>8} {'loss':>8}")
+    for side in ("as_first", "as_second"):
+        r = data[side]
+        total = r["win"] + r["draw"] + r["loss"]
+        click.echo(f"  {side.replace('_', ' '):<10} " + " ".join(f"{pct(r[k], total):>8}" for k in ("win", "draw", "loss")))
+
+
+@main.command()
+@db_option
+@handle_errors
+def demo(db_path: str) -> None:
+    """The main job: solve both games, show what is known, and play a match table.
+
+    \b
+    Example:
+      educable demo --db /tmp/demo.db
+    """
+    from bridge import demo as demo_mod
+
+    for line in demo_mod.run(open_kb(db_path)):
+        click.echo(line)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,140 @@
+"""The library functions behind the command line, one per command.
+
+Each drives Prolog through the bridge and reads or writes the knowledge
+base; the CLI only parses arguments and prints what these return.
+"""
+from __future__ import annotations
+
+import time
+from typing import Any, Callable
+
+import sqlite_utils
+
+from bridge import agents, games
+from bridge.engine import BadInput
+from kb import store
+from learners import exact
+from learners.graph import StateGraph
+
+ProgressFn = Callable[[int], None]
+
+
+def list_games(db: sqlite_utils.Database | None = None) -> list[dict[str, Any]]:
+    """Every game under rules/games/ with its players and, if solved, its stored summary."""
+    out = []
+    for g in games.games():
+        row = {"game": g, "players": games.players(g), "initial": games.initial(g).key}
+        summary = store.game_summary(db, g) if db is not None else None
+        row["solved"] = summary is not None
+        if summary:
+            row.update({k: summary[k] for k in ("positions", "terminal", "classes", "winner")})
+        out.append(row)
+    return out
+
+
+def solve(db: sqlite_utils.Database, game: str) -> dict[str, Any]:
+    """Solve ``game`` exactly and store every reachable state with its value."""
+    t0 = time.perf_counter()
+    graph = games.state_graph(game)
+    t1 = time.perf_counter()
+    summary = store.store_graph(db, graph)
+    t2 = time.perf_counter()
+    summary["seconds"] = {"solve": round(t1 - t0, 4), "store": round(t2 - t1, 4)}
+    return summary
+
+
+def ensure_graph(db: sqlite_utils.Database, game: str) -> StateGraph:
+    """The game's state graph, storing it in the knowledge base if it is not there yet."""
+    graph = games.state_graph(game)
+    if store.game_summary(db, game) is None:
+        store.store_graph(db, graph)
+    return graph
+
+
+def show(game: str, position: str | None) -> dict[str, Any]:
+    """A state drawn as a board."""
+    state = games.parse(game, position) if position else games.initial(game)
+    return {"game": game, "position": state.key, "to_move": state.mover, "board": games.board(state),
+            "result": games.result(state)}
+
+
+def query(db: sqlite_utils.Database, game: str, position: str) -> dict[str, Any]:
+    """Everything known about a state: board, mover, moves with exact values, and learned agents' values."""
+    state = games.parse(game, position)
+    over = games.result(state)
+    out: dict[str, Any] = {
+        "game": game, "position": state.key, "to_move": state.mover, "board": games.board(state),
+        "canonical": games.canonical(state), "result": over, "exact": games.exact_result(state), "moves": [],
+    }
+    for move, nxt in games.moves(state):
+        out["moves"].append({"move": move, "next": nxt.key, "exact": games.exact_result(nxt)})
+    out["agents"] = agent_values(db, game, state, [m["move"] for m in out["moves"]])
+    return out
+
+
+# learner name -> function(db, agent_row, state, moves) giving {move: value} for `query`
+VALUE_READERS: dict[str, Callable[..., dict[str, float]]] = {}
+
+
+def agent_values(db: sqlite_utils.Database, game: str, state: games.State, moves: list[str]) -> list[dict[str, Any]]:
+    """Each learned agent's values for the state's moves."""
+    out = []
+    for row in store.list_agents(db, game):
+        reader = VALUE_READERS.get(row["learner"])
+        if reader is not None:
+            out.append({"agent": row["name"], "learner": row["learner"], "values": reader(db, row, state, moves)})
+    return out
+
+
+def evaluate_series(db: sqlite_utils.Database, game: str, agent: str, vs: str, n_games: int, seed: int,
+                    progress: ProgressFn | None = None) -> dict[str, Any]:
+    """AGENT plays ``n_games`` against VS, half on each side; win/draw/loss counts per side."""
+    if n_games < 2:
+        raise BadInput("--games must be at least 2 (half are played on each side)")
+    first, second = games.players(game)
+    me = agents.chooser(db, game, agent)
+    them = agents.chooser(db, game, vs)
+    out: dict[str, Any] = {"game": game, "agent": agent, "vs": vs, "games": n_games, "seed": seed}
+    halves = {"as_first": (n_games + 1) // 2, "as_second": n_games // 2}
+    for i, (side, n) in enumerate(halves.items()):
+        if side == "as_first":
+            choosers, mine, theirs = {first: me, second: them}, first, second
+            names = (agent, vs)
+        else:
+            choosers, mine, theirs = {first: them, second: me}, second, first
+            names = (vs, agent)
+        counts = games.play_series(game, choosers, n, seed + i)
+        store.record_series(db, game, names[0], names[1], counts, "eval")
+        out[side] = {"win": counts.get(mine, 0), "draw": counts.get("draw", 0), "loss": counts.get(theirs, 0)}
+        if progress:
+            progress(n)
+    return out
+
+
+def support(db: sqlite_utils.Database, graph: StateGraph, agent: str) -> exact.Support:
+    """The moves ``agent`` may choose in every state of ``graph`` (asked of Prolog in one query)."""
+    chooser = agents.chooser(db, graph.game, agent)
+    return exact.support_from_moves(graph, games.policy_table(graph.game, chooser))
+
+
+def evaluate_exact(db: sqlite_utils.Database, game: str, agent: str, vs: str | None = None) -> dict[str, Any]:
+    """Judge AGENT exactly over the state graph.
+
+    Without ``vs``: on each side, the outcome it guarantees against a best
+    responder.  With ``vs``: the exact win/draw/loss probabilities of the pairing.
+    """
+    graph = ensure_graph(db, game)
+    mine = support(db, graph, agent)
+    out: dict[str, Any] = {"game": game, "agent": agent, "value": store.exact_name(graph, 0)}
+    if vs is None:
+        for side, player in (("as_first", 0), ("as_second", 1)):
+            out[side] = exact.guarantee(graph, player, mine).as_dict()
+        return out
+    theirs = support(db, graph, vs)
+    out["vs"] = vs
+    first, second = graph.players
+    p1 = exact.outcome_probabilities(graph, mine, theirs)
+    p2 = exact.outcome_probabilities(graph, theirs, mine)
+    out["as_first"] = {"win": p1[first], "draw": p1["draw"], "loss": p1[second]}
+    out["as_second"] = {"win": p2[second], "draw": p2["draw"], "loss": p2[first]}
+    return out

@@ -1,0 +1,60 @@
+"""The main job (`make demo`): solve every game, show what is known, play a match table.
+
+Later learners add their section to STEPS.
+"""
+from __future__ import annotations
+
+import time
+from typing import Callable, Iterator
+
+import sqlite_utils
+
+from bridge import commands, games
+
+DemoStep = Callable[[sqlite_utils.Database], Iterator[str]]
+STEPS: list[DemoStep] = []
+
+
+def _pct(x: float) -> str:
+    return f"{100 * x:5.1f}%"
+
+
+def solve_all(db: sqlite_utils.Database) -> Iterator[str]:
+    yield "== Solving every game exactly (tabled minimax in Prolog) =="
+    for g in games.games():
+        s = commands.solve(db, g)
+        verdict = "a draw" if s["winner"] is None else f"{s['winner']} wins"
+        yield (f"{g:<10} {s['positions']:>5} positions, {s['terminal']:>4} terminal, {s['classes']:>4} up to symmetry;"
+               f" perfect play: {verdict}  ({s['seconds']['solve'] + s['seconds']['store']:.2f} s)")
+
+
+def match_table(db: sqlite_utils.Database) -> Iterator[str]:
+    yield ""
+    yield "== Match table: 200 games a pairing, half on each side (win/draw/loss of the first named) =="
+    for g in games.games():
+        for a, b in (("random", "random"), ("minimax", "random"), ("minimax", "minimax")):
+            r = commands.evaluate_series(db, g, a, b, 200, seed=1)
+            n1 = sum(r["as_first"].values())
+            n2 = sum(r["as_second"].values())
+            f = "/".join(_pct(r["as_first"][k] / n1) for k in ("win", "draw", "loss"))
+            s = "/".join(_pct(r["as_second"][k] / n2) for k in ("win", "draw", "loss"))
+            yield f"{g:<10} {a:>8} vs {b:<8} as first {f}   as second {s}"
+    yield ""
+    yield "== Exact judgement against a best-responding opponent =="
+    for g in games.games():
+        for a in ("random", "minimax"):
+            r = commands.evaluate_exact(db, g, a)
+            yield (f"{g:<10} {a:<8} guarantees as first: {r['as_first']['guaranteed']:<5}"
+                   f" as second: {r['as_second']['guaranteed']:<5}"
+                   f" perfect: {r['as_first']['perfect'] and r['as_second']['perfect']}")
+
+
+STEPS.extend([solve_all, match_table])
+
+
+def run(db: sqlite_utils.Database) -> Iterator[str]:
+    t0 = time.perf_counter()
+    for step in STEPS:
+        yield from step(db)
+    yield ""
+    yield f"demo finished in {time.perf_counter() - t0:.1f} s; the knowledge base is {db.conn.execute('PRAGMA database_list').fetchone()[2]}"

@@ -1,0 +1,97 @@
+"""Opening the knowledge base: one SQLite file, migrated to the current schema.
+
+Every failure a user can cause (missing folder, read-only or locked file, a
+file that is not SQLite, a file from a newer educable) is a KBError with a
+one-line message.
+"""
+from __future__ import annotations
+
+import os
+import sqlite3
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Iterator
+
+import sqlite_utils
+
+from kb.schema import MIGRATIONS, VERSION
+
+DEFAULT_PATH = "educable.db"
+SQLITE_MAGIC = b"SQLite format 3\x00"
+
+
+class KBError(Exception):
+    """The knowledge base cannot be used; the message says why in one line."""
+
+
+def resolve_path(path: str | os.PathLike | None = None) -> Path:
+    """``path``, else $EDUCABLE_DB, else educable.db in the working directory."""
+    return Path(path or os.environ.get("EDUCABLE_DB") or DEFAULT_PATH)
+
+
+def open_kb(path: str | os.PathLike | None = None) -> sqlite_utils.Database:
+    """Open (creating if needed) and migrate the knowledge base."""
+    p = resolve_path(path)
+    if not p.parent.exists():
+        raise KBError(f"{p}: folder {p.parent} does not exist")
+    if p.is_dir():
+        raise KBError(f"{p}: is a folder, not a database file")
+    if p.exists():
+        with open(p, "rb") as fh:
+            head = fh.read(16)
+        if head and head != SQLITE_MAGIC:
+            raise KBError(f"{p}: not an SQLite database")
+        if not os.access(p, os.W_OK):
+            raise KBError(f"{p}: the database file is read-only")
+    elif not os.access(p.parent, os.W_OK):
+        raise KBError(f"{p}: cannot create the database, folder {p.parent} is read-only")
+    try:
+        conn = sqlite3.connect(p, timeout=5.0, isolation_level=None)
+        conn.execute("PRAGMA foreign_keys = ON")
+        db = sqlite_utils.Database(conn)
+        _migrate(db, p)
+    except sqlite3.DatabaseError as exc:
+        raise KBError(describe(exc, p)) from None
+    return db
+
+
+def _migrate(db: sqlite_utils.Database, p: Path) -> None:
+    version = db.execute("PRAGMA user_version").fetchone()[0]
+    if version > VERSION:
+        raise KBError(f"{p}: made by a newer educable (schema {version}; this one knows up to {VERSION})")
+    for number in range(version, VERSION):
+        # executescript commits any open transaction first, so each migration
+        # is one script that opens and commits its own.
+        try:
+            db.conn.executescript(
+                "BEGIN IMMEDIATE;" + MIGRATIONS[number] + f";PRAGMA user_version = {number + 1}; COMMIT;")
+        except BaseException:
+            if db.conn.in_transaction:
+                db.conn.execute("ROLLBACK")
+            raise
+
+
+def describe(exc: sqlite3.Error, p: Path | str) -> str:
+    """One line for an SQLite error."""
+    text = str(exc)
+    if "locked" in text or "busy" in text:
+        return f"{p}: the database is locked by another process; try again when it finishes"
+    if "readonly" in text or "read-only" in text:
+        return f"{p}: the database file is read-only"
+    if "not a database" in text or "malformed" in text:
+        return f"{p}: not an SQLite database (or damaged)"
+    return f"{p}: {text}"
+
+
+@contextmanager
+def transaction(db: sqlite_utils.Database) -> Iterator[sqlite_utils.Database]:
+    """All writes inside commit together or not at all (Ctrl-C included)."""
+    conn = db.conn
+    conn.execute("BEGIN IMMEDIATE")
+    try:
+        yield db
+    except BaseException:
+        conn.execute("ROLLBACK")
+        raise
+    else:
+        conn.execute("COMMIT")

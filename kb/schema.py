@@ -1,0 +1,78 @@
+"""The knowledge base's schema as numbered migrations (PRAGMA user_version).
+
+Each entry upgrades the file from version i to i+1.  Never edit a released
+migration; append a new one.
+"""
+from __future__ import annotations
+
+MIGRATIONS: list[str] = [
+    # 1: games, their state graphs with exact values, agents, learned values, runs, matches
+    """
+    CREATE TABLE games (
+        name        TEXT PRIMARY KEY,
+        players     TEXT NOT NULL,          -- JSON list, first to move first
+        positions   INTEGER,                -- reachable states
+        terminal    INTEGER,                -- of which the game is over
+        classes     INTEGER,                -- distinct states up to symmetry
+        winner      TEXT,                   -- under perfect play: a player, or 'draw'
+        solved_at   TEXT
+    );
+    CREATE TABLE positions (
+        game        TEXT NOT NULL REFERENCES games(name) ON DELETE CASCADE,
+        id          INTEGER NOT NULL,       -- breadth-first index; 0 is the start
+        key         TEXT NOT NULL,          -- the game's text form of the state
+        canonical   TEXT NOT NULL,          -- the key shared by its symmetric images
+        mover       TEXT NOT NULL,
+        result      TEXT,                   -- winner or 'draw' when over, else NULL
+        value       INTEGER NOT NULL,       -- exact value for the mover: 1, 0, -1
+        exact       TEXT NOT NULL,          -- result under perfect play: a player or 'draw'
+        PRIMARY KEY (game, key)
+    );
+    CREATE TABLE moves (
+        game        TEXT NOT NULL REFERENCES games(name) ON DELETE CASCADE,
+        position    TEXT NOT NULL,
+        move        TEXT NOT NULL,
+        next        TEXT NOT NULL,
+        PRIMARY KEY (game, position, move)
+    );
+    CREATE TABLE agents (
+        name          TEXT PRIMARY KEY,
+        game          TEXT NOT NULL,
+        learner       TEXT NOT NULL,
+        params        TEXT NOT NULL DEFAULT '{}',   -- JSON
+        games_trained INTEGER NOT NULL DEFAULT 0,
+        created       TEXT NOT NULL,
+        updated       TEXT
+    );
+    CREATE TABLE learned_values (
+        agent       TEXT NOT NULL REFERENCES agents(name) ON DELETE CASCADE,
+        position    TEXT NOT NULL,          -- a state key (canonical when the agent folds symmetry)
+        move        TEXT NOT NULL DEFAULT '',  -- '' for a value of the position itself
+        value       REAL NOT NULL,
+        visits      INTEGER NOT NULL DEFAULT 0,
+        PRIMARY KEY (agent, position, move)
+    );
+    CREATE TABLE runs (
+        id          INTEGER PRIMARY KEY,
+        agent       TEXT NOT NULL,
+        learner     TEXT NOT NULL,
+        games       INTEGER NOT NULL,
+        seconds     REAL NOT NULL,
+        params      TEXT NOT NULL,          -- JSON
+        results     TEXT NOT NULL,          -- JSON: totals and checkpoints
+        started     TEXT NOT NULL
+    );
+    CREATE TABLE matches (
+        id          INTEGER PRIMARY KEY,
+        game        TEXT NOT NULL,
+        first       TEXT NOT NULL,          -- who played the first player's side
+        second      TEXT NOT NULL,
+        moves       TEXT NOT NULL,          -- JSON list of move texts
+        result      TEXT,                   -- winner's side or 'draw'; NULL if abandoned
+        source      TEXT NOT NULL,          -- play, eval, ...
+        played_at   TEXT NOT NULL
+    );
+    """,
+]
+
+VERSION = len(MIGRATIONS)
