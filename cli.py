@@ -58,16 +58,23 @@ def pct(part: float, whole: float) -> str:
 
 
 class Progress:
-    """A click progress bar on stderr, hidden when asked for JSON."""
+    """A click progress bar on stderr, hidden for --json, drawn only once work starts
+    (so a run refused for bad input prints just its one error line)."""
 
     def __init__(self, total: int, label: str, hidden: bool) -> None:
-        self.bar = None if hidden else click.progressbar(length=total, label=label, file=sys.stderr)
+        self.total, self.label, self.hidden = total, label, hidden
+        self.bar: Any = None
+
+    def update(self, n: int) -> None:
+        if self.hidden:
+            return
+        if self.bar is None:
+            self.bar = click.progressbar(length=self.total, label=self.label, file=sys.stderr)
+            self.bar.__enter__()
+        self.bar.update(n)
 
     def __enter__(self) -> Callable[[int], None]:
-        if self.bar is None:
-            return lambda n: None
-        self.bar.__enter__()
-        return self.bar.update
+        return self.update
 
     def __exit__(self, *exc: Any) -> None:
         if self.bar is not None:

@@ -28,7 +28,8 @@
             successors/4,           % +Game, +Pos, +Mover, -MovePosPairs
             canonical/4,            % +Game, +Pos, +Mover, -Key
             play_move/5,            % +Game, +Pos, +Mover, +Move, -Pos1
-            bad_input/1             % +Message
+            bad_input/1,            % +Message
+            shown/2                 % +Text, -Quoted
           ]).
 
 %!  game(?Game) is nondet.
@@ -106,6 +107,12 @@ image(Game, Pos, Pos1) :-
     ->  symmetry(Game, Pos, Pos1)
     ;   Pos1 = Pos
     ).
+
+%!  shown(+Text, -Quoted:atom) is det.
+%   Text as it appears in an error message: quoted, control characters escaped.
+shown(Text, Quoted) :-
+    atom_string(A, Text),
+    format(atom(Quoted), "~q", [A]).
 
 %!  bad_input(+Message) is det.
 %   Throw the error the bridge reports to people as one line.

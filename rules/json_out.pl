@@ -19,22 +19,24 @@ write_json([]) :- !, write('[]').
 write_json(json(Pairs)) :- !,
     write('{'), write_pairs(Pairs), write('}').
 write_json([H|T]) :- !,
-    write('['), write_json(H), forall(member(X, T), (write(','), write_json(X))), write(']').
+    write('['), write_json(H), write_rest(T), write(']').
 write_json(X) :- atomic(X), !, write_string(X).
 write_json(X) :-
     format(string(S), "~q", [X]), write_string(S).
 
+write_rest([]).
+write_rest([X|T]) :- write(','), write_json(X), write_rest(T).
+
 write_pairs([]).
 write_pairs([K-V|T]) :-
     write_string(K), write(':'), write_json(V),
-    forall(member(K2-V2, T), (write(','), write_string(K2), write(':'), write_json(V2))).
+    (   T == [] -> true ; write(','), write_pairs(T) ).
 
 write_string(X) :-
-    atom_string(X, S),
-    \+ sub_string(S, _, _, _, "\""),
-    \+ sub_string(S, _, _, _, "\\"),
+    \+ sub_atom(X, _, _, _, '"'),
+    \+ sub_atom(X, _, _, _, '\\'),
     !,
-    put_char('"'), write(S), put_char('"').
+    format('"~w"', [X]).
 write_string(X) :-
     atom_codes(X, Codes),
     put_char('"'), maplist(put_json_code, Codes), put_char('"').

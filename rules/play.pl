@@ -41,35 +41,36 @@ candidates(minimax, Game, Pos, Mover, Moves) :-
 :- multifile after_game/5.
 
 learn_after(Choosers, Game, History, Result) :-
-    forall(member(Player-Chooser, Choosers),
-           ( catch(after_game(Chooser, Game, Player, History, Result), error(existence_error(procedure, _), _), true)
-           -> true ; true )).
+    forall(( member(Player-Chooser, Choosers),
+             clause(after_game(Chooser, _, _, _, _), _) ),
+           ignore(after_game(Chooser, Game, Player, History, Result))).
 
 %!  choose_move(+Chooser, +Game, +Pos, +Mover, -Move) is semidet.
 %   'выбрать ход': a random member of the chooser's candidates.
 choose_move(Chooser, Game, Pos, Mover, Move) :-
     candidates(Chooser, Game, Pos, Mover, Moves),
-    random_member(Move, Moves).
+    length(Moves, N),
+    N > 0,
+    I is random(N),
+    nth0(I, Moves, Move).
 
 %!  play_game(+Game, +Choosers, -Result, -History, -Moves) is det.
 %   Play one game; Choosers pairs each player with its chooser, e.g.
 %   [x-random, o-minimax].  Moves is the list of moves in order.
 play_game(Game, Choosers, Result, History, Moves) :-
     initial(Game, Pos, Mover),                          % 'инициализировать'
-    game(Game, Choosers, Pos, Mover, [], Result, History, Moves0),
-    reverse(Moves0, Moves),
+    game(Game, Choosers, Pos, Mover, [], Result, History, Moves),
     learn_after(Choosers, Game, History, Result).        % 'самообучение'
 
 %   game(Game, Choosers, Position, Gamer, History, Result, FinalHistory, Moves)
 game(Game, _, Pos, Mover, History, Result, History, []) :-
     over(Game, Pos, Mover, Result), !.                  % 'игра окончена'
-game(Game, Choosers, Pos, Mover, History, Result, Final, Moves) :-
+game(Game, Choosers, Pos, Mover, History, Result, Final, [Move|Moves]) :-
     memberchk(Mover-Chooser, Choosers),
     choose_move(Chooser, Game, Pos, Mover, Move), !,     % 'выбрать ход'
     next(Game, Pos, Mover, Move, Pos1),                 % 'ходить'
     other_player(Game, Mover, Other),                   % 'другой игрок'
-    game(Game, Choosers, Pos1, Other, [Pos1/Mover|History], Result, Final, Moves1),
-    append(Moves1, [Move], Moves).
+    game(Game, Choosers, Pos1, Other, [Pos1/Mover|History], Result, Final, Moves).
 
 %!  play_series(+Game, +Choosers, +Games, +Seed, -Counts) is det.
 %   Play Games games in one query with the random generator seeded by Seed;

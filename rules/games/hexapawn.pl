@@ -79,13 +79,15 @@ game:parse_position(hexapawn, Text, W-B, Mover) :-
         atomic_list_concat([WA, BA], '-', Board),
         squares(WA, W), squares(BA, B)
     ->  true
-    ;   format(atom(M), "bad hexapawn position '~w': want white squares-black squares and the side to move, e.g. '123-789 w'", [Text]),
+    ;   game:shown(Text, Q),
+        format(atom(M), "bad hexapawn position ~w: want white squares-black squares and the side to move, e.g. '123-789 w'", [Q]),
         game:bad_input(M)
     ),
     (   length(W, NW), NW =< 3, length(B, NB), NB =< 3,
         append(W, B, All), sort(All, Set), length(Set, N2), N2 =:= NW + NB
     ->  true
-    ;   format(atom(M), "bad hexapawn position '~w': at most 3 pawns a side and one pawn a square", [Text]),
+    ;   game:shown(Text, Q),
+        format(atom(M), "bad hexapawn position ~w: at most 3 pawns a side and one pawn a square", [Q]),
         game:bad_input(M)
     ).
 
@@ -101,7 +103,8 @@ game:parse_move(hexapawn, Text, From-To) :-
         atom_number(FA, From), atom_number(TA, To),
         integer(From), integer(To), between(1, 9, From), between(1, 9, To)
     ->  true
-    ;   format(atom(M), "bad hexapawn move '~w': want From-To with squares 1-9, e.g. 2-5", [Text]),
+    ;   game:shown(Text, Q),
+        format(atom(M), "bad hexapawn move ~w: want From-To with squares 1-9, e.g. 2-5", [Q]),
         game:bad_input(M)
     ).
 

@@ -25,16 +25,20 @@ game:next(tictactoe, B, Mover, Sq, B1) :-
     nb_setarg(Sq, B1, Mover).
 
 game:over(tictactoe, B, Mover, Result) :-
-    game:other_player(tictactoe, Mover, Last),
-    (   line(I, J, K), arg(I, B, Last), arg(J, B, Last), arg(K, B, Last)
+    game:other_player(tictactoe, Mover, Last),      % only the last mover can have a line
+    (   three_in_a_row(B, Last)
     ->  Result = Last
     ;   \+ arg(_, B, e)
     ->  Result = draw
     ).
 
-line(1,2,3). line(4,5,6). line(7,8,9).
-line(1,4,7). line(2,5,8). line(3,6,9).
-line(1,5,9). line(3,5,7).
+%   The 8 lines, grouped by the corner or centre they pass through.
+three_in_a_row(b(A,B,C,D,E,F,G,H,I), P) :-
+    (   A == P, ( B == P, C == P ; D == P, G == P ; E == P, I == P )
+    ;   E == P, ( D == P, F == P ; B == P, H == P ; C == P, G == P )
+    ;   I == P, ( C == P, F == P ; G == P, H == P )
+    ),
+    !.
 
 %   The 8 symmetries of the square, each a rewrite of the board term.
 game:symmetry(tictactoe, B, B1) :-
@@ -65,18 +69,21 @@ game:parse_position(tictactoe, Text, B, Mover) :-
     exclude(==(/), Chars1, Chars),
     (   length(Chars, 9), maplist(cell_char, Cells, Chars)
     ->  true
-    ;   format(atom(M), "bad tic-tac-toe position '~w': want 9 squares of x, o or . in rows separated by /, e.g. x.o/.x./..o", [Text]),
+    ;   game:shown(Text, Q),
+        format(atom(M), "bad tic-tac-toe position ~w: want 9 squares of x, o or . in rows separated by /, e.g. x.o/.x./..o", [Q]),
         game:bad_input(M)
     ),
     include(==(x), Cells, Xs), length(Xs, NX),
     include(==(o), Cells, Os), length(Os, NO),
     (   NX =:= NO -> Mover = x
     ;   NX =:= NO + 1 -> Mover = o
-    ;   format(atom(M), "bad tic-tac-toe position '~w': ~d x and ~d o cannot happen (x moves first)", [Text, NX, NO]),
+    ;   game:shown(Text, Q),
+        format(atom(M), "bad tic-tac-toe position ~w: ~d x and ~d o cannot happen (x moves first)", [Q, NX, NO]),
         game:bad_input(M)
     ),
     (   ( var(Given) ; Given == Mover ) -> true
-    ;   format(atom(M), "bad tic-tac-toe position '~w': it is ~w to move, not ~w", [Text, Mover, Given]),
+    ;   game:shown(Text, Q),
+        format(atom(M), "bad tic-tac-toe position ~w: it is ~w to move, not ~w", [Q, Mover, Given]),
         game:bad_input(M)
     ),
     B =.. [b|Cells].
@@ -95,7 +102,8 @@ split_mover(Chars, Board, Mover) :-
 game:parse_move(tictactoe, Text, Sq) :-
     (   atom_string(A, Text), atom_number(A, Sq), integer(Sq), between(1, 9, Sq)
     ->  true
-    ;   format(atom(M), "bad tic-tac-toe move '~w': want a square 1-9 (rows from the top left)", [Text]),
+    ;   game:shown(Text, Q),
+        format(atom(M), "bad tic-tac-toe move ~w: want a square 1-9 (rows from the top left)", [Q]),
         game:bad_input(M)
     ).
 

@@ -1,0 +1,30 @@
+"""Shared helpers for the benchmarks: timing and a figure line with a ratio to an anchor."""
+from __future__ import annotations
+
+import sys
+import time
+from pathlib import Path
+from typing import Callable
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+
+def timed(fn: Callable, repeat: int = 1) -> tuple[float, object]:
+    """Best wall time of ``repeat`` runs and the last result."""
+    best = float("inf")
+    out = None
+    for _ in range(repeat):
+        t0 = time.perf_counter()
+        out = fn()
+        best = min(best, time.perf_counter() - t0)
+    return best, out
+
+
+def line(name: str, value: float, unit: str, anchor: float | None = None, anchor_name: str = "",
+         higher_is_better: bool = False) -> None:
+    """Print one figure, with its ratio to an anchor when one is given."""
+    text = f"{name:<52} {value:>12.4g} {unit}"
+    if anchor:
+        ratio = value / anchor if higher_is_better else anchor / value
+        text += f"   {ratio:6.2f}x {'faster' if ratio >= 1 else 'slower'} than {anchor_name} ({anchor:g} {unit})"
+    print(text, flush=True)

@@ -1,0 +1,29 @@
+import os
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+
+@pytest.fixture
+def db_path(tmp_path, monkeypatch):
+    """A fresh knowledge base file per test, also as EDUCABLE_DB."""
+    path = tmp_path / "kb.db"
+    monkeypatch.setenv("EDUCABLE_DB", str(path))
+    return path
+
+
+@pytest.fixture
+def kb(db_path):
+    from kb.db import open_kb
+    return open_kb(db_path)
+
+
+@pytest.fixture(scope="session")
+def graphs():
+    from bridge import games
+    return {g: games.state_graph(g) for g in ("tictactoe", "hexapawn")}

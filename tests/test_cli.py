@@ -1,0 +1,130 @@
+"""The command line, through click's runner and as a real process."""
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from cli import main
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def run(*args, input=None):
+    return CliRunner().invoke(main, list(args), input=input)
+
+
+def run_json(*args):
+    r = run(*args, "--json")
+    assert r.exit_code == 0, r.output
+    return json.loads(r.output)
+
+
+def test_games_lists_both_seed_games(db_path):
+    names = {g["game"] for g in run_json("games")}
+    assert {"tictactoe", "hexapawn"} <= names
+
+
+def test_solve_json_facts(db_path):
+    t = run_json("solve", "tictactoe")
+    assert (t["positions"], t["terminal"], t["winner"]) == (5478, 958, None)
+    h = run_json("solve", "hexapawn")
+    assert (h["positions"], h["terminal"], h["winner"]) == (135, 65, "black")
+
+
+def test_show_draws_the_start(db_path):
+    r = run("show", "hexapawn")
+    assert r.exit_code == 0
+    assert r.output.splitlines()[0].split() == ["B", "B", "B"]
+    assert "123-789 w" in r.output
+
+
+def test_query_lists_moves_with_exact_values(db_path):
+    q = run_json("query", "tictactoe", "xo./.../...")
+    by_move = {m["move"]: m["exact"] for m in q["moves"]}
+    assert q["to_move"] == "x" and q["exact"] == "x"
+    assert by_move["5"] == "x" and by_move["9"] == "draw" or by_move["9"] == "x"
+    assert len(by_move) == 7
+    assert run_json("query", "hexapawn", "123-789 w")["exact"] == "black"
+
+
+def test_query_terminal_position(db_path):
+    q = run_json("query", "tictactoe", "xxx/oo./...")
+    assert q["result"] == "x" and q["moves"] == []
+
+
+def test_eval_series_json_shape_and_counts(db_path):
+    d = run_json("eval", "tictactoe", "minimax", "--vs", "random", "--games", "40", "--seed", "3")
+    for side in ("as_first", "as_second"):
+        assert set(d[side]) == {"win", "draw", "loss"}
+        assert sum(d[side].values()) == 20
+        assert d[side]["loss"] == 0  # minimax never loses
+    assert d == run_json("eval", "tictactoe", "minimax", "--vs", "random", "--games", "40", "--seed", "3")
+
+
+def test_eval_exact_json(db_path):
+    d = run_json("eval", "hexapawn", "minimax", "--exact")
+    assert d["as_first"]["guaranteed"] == "loss" and d["as_first"]["perfect"] is True
+    assert d["as_second"] == {"guaranteed": "win", "perfect": True, "mistakes": 0, "subgame_perfect": True}
+    r = run_json("eval", "tictactoe", "random", "--exact")
+    assert r["as_first"]["perfect"] is False
+
+
+def test_eval_exact_pairing_probabilities(db_path):
+    d = run_json("eval", "tictactoe", "random", "--vs", "random", "--exact")
+    assert round(100 * d["as_first"]["win"], 3) == 58.492
+
+
+@pytest.mark.parametrize("args, words", [
+    (["show", "chess"], "unknown game 'chess'"),
+    (["query", "tictactoe", "xxxx"], "bad tic-tac-toe position"),
+    (["eval", "tictactoe", "nobody", "--vs", "random"], "unknown agent 'nobody'"),
+    (["eval", "tictactoe", "random"], "--vs"),
+    (["eval", "tictactoe", "random", "--vs", "random", "--games", "0"], "at least 2"),
+    (["play", "tictactoe", "--as", "z"], "--as must be one of"),
+])
+def test_bad_input_is_one_line_and_exit_2(db_path, args, words):
+    r = run(*args)
+    assert r.exit_code == 2
+    lines = [l for l in r.output.splitlines() if l.strip()]
+    assert len(lines) == 1 and words in lines[0] and "Traceback" not in r.output
+
+
+def test_missing_database_folder_is_one_line(tmp_path):
+    r = run("games", "--db", str(tmp_path / "no" / "kb.db"))
+    assert r.exit_code == 2 and "does not exist" in r.output
+
+
+def test_play_scripted_against_minimax_is_stored(db_path):
+    # a bad move, an illegal move, then X plays square by square; minimax as O never loses
+    r = run("play", "tictactoe", "--opponent", "minimax", "--seed", "1", input="zz\n5\n5\n1\n2\n3\n4\n6\n7\n8\n9\n")
+    assert r.exit_code == 0, r.output
+    assert "bad tic-tac-toe move" in r.output
+    assert "illegal move 5" in r.output
+    assert "game over" in r.output and "you win" not in r.output
+    from kb.db import open_kb
+    row = open_kb(db_path).execute("SELECT first, second, result, moves FROM matches WHERE source='play'").fetchone()
+    assert row[0] == "human" and row[1] == "minimax" and row[2] in ("o", "draw")
+    assert json.loads(row[3])[0] == "5"
+
+
+def test_play_end_of_input_abandons_cleanly(db_path):
+    r = run("play", "hexapawn", "--opponent", "random", "--as", "black", "--seed", "2", input="")
+    assert r.exit_code == 0 and "abandoned" in r.output
+    from kb.db import open_kb
+    row = open_kb(db_path).execute("SELECT first, second, result FROM matches").fetchone()
+    assert row == ("random", "human", None)
+
+
+def test_real_process_play_and_error(tmp_path):
+    exe = Path(sys.executable).parent / "educable"
+    env = dict(os.environ, EDUCABLE_DB=str(tmp_path / "kb.db"))
+    p = subprocess.run([str(exe), "play", "hexapawn", "--opponent", "minimax", "--seed", "5"],
+                       input="2-5\n1-4\n3-6\n4-7\n5-8\n6-9\n1-5\n", capture_output=True, text=True, env=env, timeout=120)
+    assert p.returncode == 0, p.stderr
+    assert "game over: black wins" in p.stdout  # black wins hexapawn with perfect play
+    bad = subprocess.run([str(exe), "show", "hexapawn", "9-1 x"], capture_output=True, text=True, env=env, timeout=60)
+    assert bad.returncode == 2 and bad.stderr.startswith("educable: error: bad hexapawn position")

@@ -1,0 +1,92 @@
+"""The knowledge base: schema, transactions, and one-line errors."""
+import os
+import sqlite3
+
+import pytest
+
+from kb import store
+from kb.db import KBError, open_kb, transaction
+from kb.schema import VERSION
+
+
+def test_fresh_file_gets_current_schema(db_path):
+    db = open_kb(db_path)
+    assert db.execute("PRAGMA user_version").fetchone()[0] == VERSION
+    assert {"games", "positions", "moves", "agents", "learned_values", "runs", "matches"} <= set(db.table_names())
+
+
+def test_default_path_from_environment(db_path, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    open_kb(None)
+    assert db_path.exists()
+
+
+def test_missing_folder(tmp_path):
+    with pytest.raises(KBError, match="does not exist"):
+        open_kb(tmp_path / "nope" / "kb.db")
+
+
+def test_not_sqlite(tmp_path):
+    p = tmp_path / "x.db"
+    p.write_text("hello, I am not a database\n" * 10)
+    with pytest.raises(KBError, match="not an SQLite database"):
+        open_kb(p)
+
+
+@pytest.mark.skipif(os.geteuid() == 0, reason="root may write read-only files")
+def test_read_only(tmp_path):
+    p = tmp_path / "x.db"
+    open_kb(p)
+    p.chmod(0o444)
+    with pytest.raises(KBError, match="read-only"):
+        open_kb(p)
+
+
+def test_read_only_reported_even_for_root(tmp_path, monkeypatch):
+    p = tmp_path / "x.db"
+    open_kb(p)
+    monkeypatch.setattr(os, "access", lambda path, mode: False)
+    with pytest.raises(KBError, match="read-only"):
+        open_kb(p)
+
+
+def test_newer_schema_refused(tmp_path):
+    p = tmp_path / "x.db"
+    conn = sqlite3.connect(p)
+    conn.execute(f"PRAGMA user_version = {VERSION + 3}")
+    conn.close()
+    with pytest.raises(KBError, match="newer educable"):
+        open_kb(p)
+
+
+def test_locked_database_is_one_line(tmp_path):
+    p = tmp_path / "x.db"
+    db = open_kb(p)
+    other = sqlite3.connect(p, isolation_level=None)
+    other.execute("BEGIN EXCLUSIVE")
+    try:
+        import kb.db as kbdb
+        with pytest.raises(sqlite3.OperationalError) as info:
+            db.conn.execute("PRAGMA busy_timeout = 50")
+            with transaction(db):
+                pass
+        assert "locked" in kbdb.describe(info.value, p)
+    finally:
+        other.execute("ROLLBACK")
+
+
+def test_transaction_rolls_back_on_interrupt(kb):
+    with pytest.raises(KeyboardInterrupt):
+        with transaction(kb):
+            kb.conn.execute("INSERT INTO agents (name, game, learner, created) VALUES ('a', 'g', 'l', 'now')")
+            raise KeyboardInterrupt
+    assert kb.execute("SELECT count(*) FROM agents").fetchone()[0] == 0
+
+
+def test_store_graph_replaces_and_summarises(kb, graphs):
+    s = store.store_graph(kb, graphs["hexapawn"])
+    s = store.store_graph(kb, graphs["hexapawn"])
+    assert (s["positions"], s["terminal"], s["winner"]) == (135, 65, "black")
+    assert kb.execute("SELECT count(*) FROM positions WHERE game='hexapawn'").fetchone()[0] == 135
+    row = kb.execute("SELECT exact, value FROM positions WHERE key = '123-789 w'").fetchone()
+    assert row == ("black", -1)

@@ -1,0 +1,77 @@
+"""The Prolog rules against an independent reference on every reachable state."""
+import pytest
+
+from reference_games import GAMES, reachable, solve
+
+FACTS = {
+    "tictactoe": {"positions": 5478, "terminal": 958, "x": 626, "o": 316, "draw": 16, "classes": 765},
+    "hexapawn": {"positions": 135, "terminal": 65},
+}
+
+
+@pytest.mark.parametrize("game", ["tictactoe", "hexapawn"])
+def test_every_state_moves_and_results_match_reference(graphs, game):
+    ref = GAMES[game]
+    states = reachable(ref)
+    graph = graphs[game]
+    assert set(graph.keys) == set(states)
+    for i, key in enumerate(graph.keys):
+        s = states[key]
+        expected = {m: ref["key"](n) for m, n in ref["moves"](s).items()}
+        got = {graph.move_text[e]: graph.keys[graph.target[e]] for e in graph.edges(i)}
+        assert got == expected, key
+        r = ref["result"](s)
+        w = int(graph.winner[i])
+        assert (None if w == -1 else "draw" if w == 2 else graph.players[w]) == r, key
+        assert graph.players[int(graph.mover[i])] == s[-1]
+
+
+@pytest.mark.parametrize("game", ["tictactoe", "hexapawn"])
+def test_position_counts_are_the_known_facts(graphs, game):
+    graph = graphs[game]
+    facts = FACTS[game]
+    assert graph.size == facts["positions"]
+    assert int((graph.winner != -1).sum()) == facts["terminal"]
+    if game == "tictactoe":
+        wins = [graph.players[w] if w < 2 else "draw" for w in graph.winner if w != -1]
+        assert (wins.count("x"), wins.count("o"), wins.count("draw")) == (626, 316, 16)
+        assert len(set(graph.canonical)) == 765
+    else:
+        assert int((graph.winner == -1).sum()) == 70
+
+
+def test_canonical_keys_group_exactly_the_symmetric_images(graphs):
+    """Reference: the 8 symmetries of the square as index permutations."""
+    perms = [
+        [0, 1, 2, 3, 4, 5, 6, 7, 8], [6, 3, 0, 7, 4, 1, 8, 5, 2], [8, 7, 6, 5, 4, 3, 2, 1, 0],
+        [2, 5, 8, 1, 4, 7, 0, 3, 6], [2, 1, 0, 5, 4, 3, 8, 7, 6], [6, 7, 8, 3, 4, 5, 0, 1, 2],
+        [0, 3, 6, 1, 4, 7, 2, 5, 8], [8, 5, 2, 7, 4, 1, 6, 3, 0],
+    ]
+    graph = graphs["tictactoe"]
+    for key, canon in zip(graph.keys, graph.canonical):
+        b = key.replace("/", "")
+        images = {"".join(b[i] for i in p) for p in perms}
+        assert canon.replace("/", "") in images
+        assert canon.replace("/", "") == min(images)  # '.' < 'o' < 'x': least image
+
+
+def test_hexapawn_canonical_is_the_mirror_class(graphs):
+    graph = graphs["hexapawn"]
+    mirror = {1: 3, 2: 2, 3: 1, 4: 6, 5: 5, 6: 4, 7: 9, 8: 8, 9: 7}
+    for key, canon in zip(graph.keys, graph.canonical):
+        board, side = key.split(" ")
+        w, b = board.split("-")
+        m = "".join(sorted(str(mirror[int(c)]) for c in w)) + "-" + "".join(sorted(str(mirror[int(c)]) for c in b))
+        assert canon in (key, f"{m} {side}")
+
+
+@pytest.mark.parametrize("game", ["tictactoe", "hexapawn"])
+def test_exact_values_match_reference_solver(graphs, game):
+    ref = GAMES[game]
+    expected = solve(ref)
+    graph = graphs[game]
+    for i, key in enumerate(graph.keys):
+        v = int(graph.value[i])
+        mover = int(graph.mover[i])
+        got = "draw" if v == 0 else graph.players[mover if v > 0 else 1 - mover]
+        assert got == expected[key], key
