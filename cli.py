@@ -58,11 +58,12 @@ def pct(part: float, whole: float) -> str:
 
 
 class Progress:
-    """A click progress bar on stderr, hidden for --json, drawn only once work starts
-    (so a run refused for bad input prints just its one error line)."""
+    """A click progress bar on stderr (not for --json or when stderr is no terminal),
+    drawn only once work starts, so a run refused for bad input prints just its error line."""
 
     def __init__(self, total: int, label: str, hidden: bool) -> None:
-        self.total, self.label, self.hidden = total, label, hidden
+        self.total, self.label = total, label
+        self.hidden = hidden or not sys.stderr.isatty()
         self.bar: Any = None
 
     def update(self, n: int) -> None:
@@ -295,6 +296,98 @@ def eval_cmd(game: str, agent: str, vs: str | None, exact: bool, n_games: int, s
         r = data[side]
         total = r["win"] + r["draw"] + r["loss"]
         click.echo(f"  {side.replace('_', ' '):<10} " + " ".join(f"{pct(r[k], total):>8}" for k in ("win", "draw", "loss")))
+
+
+@main.command()
+@click.argument("game")
+@click.option("--learner", default="punish", show_default=True, help="Which learner: punish (seed 002).")
+@click.option("--agent", "agent", required=True, help="The agent's name; made on first use, trained further after.")
+@click.option("--games", "n_games", default=500, show_default=True, type=int, help="Games to play in this run.")
+@click.option("--vs", default="self", show_default=True,
+              help="Opponent: self, random, minimax, adversary (best response to the agent), or another agent.")
+@click.option("--as", "side", default="both", show_default=True, type=click.Choice(["first", "second", "both"]),
+              help="The agent's side against --vs (both: alternate).")
+@click.option("--seed", default=0, show_default=True, type=int, help="Random seed; the same seed gives the same run.")
+@click.option("--punish", type=click.Choice(["last", "all"]), default=None,
+              help="[punish] Punish the loser's last move only, or all its moves. Default: last.")
+@click.option("--step", type=float, default=None, help="[punish] Value taken off the last losing move. Default 1.")
+@click.option("--earlier-step", type=float, default=None, help="[punish] Value taken off earlier moves (--punish all). Default 1.")
+@click.option("--reward", type=float, default=None, help="[punish] Value added to every winning move (0: none). Default 0.")
+@click.option("--beads", type=float, default=None, help="[punish] Initial value of every position. Default 1.")
+@click.option("--cascade/--no-cascade", default=None,
+              help="[punish] When no move of a position stays above 0, punish the move before too (HER's empty box). Default on.")
+@click.option("--fold/--no-fold", default=None, help="[punish] One value for symmetric positions. Default on.")
+@click.option("--plot", "plot_path", default=None, metavar="FILE.png", help="Save the learning curve as a PNG.")
+@db_option
+@json_option
+@handle_errors
+def train(game: str, learner: str, agent: str, n_games: int, vs: str, side: str, seed: int, punish: str | None,
+          step: float | None, earlier_step: float | None, reward: float | None, beads: float | None,
+          cascade: bool | None, fold: bool | None, plot_path: str | None, db_path: str, as_json: bool) -> None:
+    """Train a learning agent for GAME and store it in the knowledge base.
+
+    The games run inside Prolog (one query per batch); the agent's values are
+    written in one transaction at the end, and a later run continues them.
+    Options are fixed when the agent is made.
+
+    \b
+    Examples:
+      educable train hexapawn --agent her --games 100 --vs adversary --as second
+      educable train hexapawn --agent pupil --games 300 --vs self --punish all --reward 1
+      educable train tictactoe --agent menace --games 5000 --vs random --plot curve.png
+    """
+    options = {k: v for k, v in {"punish": punish, "step": step, "earlier_step": earlier_step, "reward": reward,
+                                 "beads": beads, "cascade": cascade, "fold": fold}.items() if v is not None}
+    db = open_kb(db_path)
+    with Progress(n_games, f"training {agent}", as_json) as progress:
+        data = commands.train(db, game, learner, agent, n_games, vs, side, seed, options, progress)
+    if plot_path:
+        from learners.plot import curve_png
+        curve_png(plot_path, {f"{agent} losses": data["curve"]}, 10,
+                  f"{game}: {agent} ({learner}) vs {data['vs']}", ylabel="losses per 10 games")
+        data["plot"] = plot_path
+    if as_json:
+        return emit_json(data)
+    click.echo(f"{agent} ({learner}, {game}) played {data['games']} games vs {data['vs']} in {data['seconds']:.2f} s "
+               f"({data['games_per_second']:.0f} games/s)")
+    last = "never" if data["last_loss"] is None else f"last at game {data['last_loss']}"
+    click.echo(f"  lost {data['losses']} ({last}); results: "
+               + ", ".join(f"{k} {v}" for k, v in sorted(data["results"].items())))
+    for side_name in ("as_first", "as_second"):
+        g = data["exact"][side_name]
+        perfect = " (perfect)" if g["perfect"] else ""
+        slips = "" if g["subgame_perfect"] else f"; {g['mistakes']} positions with a losing choice"
+        click.echo(f"  exactly, {side_name.replace('_', ' ')}: guarantees a {g['guaranteed']}{perfect}{slips}")
+    if plot_path:
+        click.echo(f"  learning curve saved to {plot_path}")
+
+
+@main.command("agents")
+@click.argument("name", required=False)
+@click.option("--game", default=None, help="Only agents of this game.")
+@db_option
+@json_option
+@handle_errors
+def agents_cmd(name: str | None, game: str | None, db_path: str, as_json: bool) -> None:
+    """List learned agents: learner, game, games trained, parameters.
+
+    \b
+    Examples:
+      educable agents
+      educable agents her --json
+    """
+    rows = commands.list_agents(open_kb(db_path), game)
+    if name is not None:
+        rows = [r for r in rows if r["name"] == name]
+        if not rows:
+            raise BadInput(f"unknown agent '{name}'")
+    if as_json:
+        return emit_json(rows)
+    if not rows:
+        click.echo("no learned agents yet (see: educable train --help)")
+    for r in rows:
+        params = " ".join(f"{k}={v}" for k, v in sorted(r["params"].items()))
+        click.echo(f"{r['name']:<14} {r['learner']:<8} {r['game']:<10} {r['games_trained']:>8} games  {params}")
 
 
 @main.command()

@@ -1,27 +1,39 @@
 """Agents by name: the built-in choosers and learned agents from the knowledge base.
 
-A learned agent is put into Prolog by its learner's loader (registered here
-by learner name) and then plays as the chooser ``agent(Name)``.
+A learned agent is put into Prolog by its learner's module (LEARNERS) and
+then plays as the chooser ``agent(Name)``.  A learner module provides
+``load(db, row)``, ``move_values(db, row, state, moves)`` and
+``learn_game(db, row, game, keys, result, side)``.
 """
 from __future__ import annotations
 
-from typing import Callable
+import re
+from types import ModuleType
 
 import sqlite_utils
 
+from bridge import punish
 from bridge.engine import BadInput, quote
 from kb import store
 
-# learner name -> function(db, agent_row) that loads the agent into Prolog
-LOADERS: dict[str, Callable[[sqlite_utils.Database, dict], None]] = {}
+LEARNERS: dict[str, ModuleType] = {punish.NAME: punish}
+RESERVED = set(store.BUILTIN_AGENTS) | {"self", "adversary", "human"}
+NAME_PATTERN = re.compile(r"[A-Za-z][A-Za-z0-9_.-]{0,63}$")
 
 
-def register_loader(learner: str):
-    """Decorator: the function that loads agents of ``learner`` into Prolog."""
-    def wrap(fn: Callable[[sqlite_utils.Database, dict], None]):
-        LOADERS[learner] = fn
-        return fn
-    return wrap
+def check_name(name: str) -> str:
+    """A new agent's name: a letter, then letters, digits, '_', '.', '-'; not a reserved word."""
+    if not NAME_PATTERN.match(name) or name in RESERVED:
+        raise BadInput(f"bad agent name {name!r}: use a letter then letters, digits, _ . - "
+                       f"(not {', '.join(sorted(RESERVED))})")
+    return name
+
+
+def learner_of(row: dict) -> ModuleType:
+    module = LEARNERS.get(row["learner"])
+    if module is None:
+        raise BadInput(f"agent '{row['name']}' was made by learner '{row['learner']}', which this educable does not know")
+    return module
 
 
 def chooser(db: sqlite_utils.Database, game: str, name: str) -> str:
@@ -35,8 +47,5 @@ def chooser(db: sqlite_utils.Database, game: str, name: str) -> str:
         raise BadInput(f"unknown agent '{name}' for {game} (known: {known})")
     if row["game"] != game:
         raise BadInput(f"agent '{name}' plays {row['game']}, not {game}")
-    loader = LOADERS.get(row["learner"])
-    if loader is None:
-        raise BadInput(f"agent '{name}' was made by learner '{row['learner']}', which this educable does not know")
-    loader(db, row)
+    learner_of(row).load(db, row)
     return f"agent({quote(name)})"

@@ -11,9 +11,9 @@ from typing import Any, Callable
 import sqlite_utils
 
 from bridge import agents, games
-from bridge.engine import BadInput
+from bridge.engine import BadInput, quote
 from kb import store
-from learners import exact
+from learners import exact, training
 from learners.graph import StateGraph
 
 ProgressFn = Callable[[int], None]
@@ -72,17 +72,64 @@ def query(db: sqlite_utils.Database, game: str, position: str) -> dict[str, Any]
     return out
 
 
-# learner name -> function(db, agent_row, state, moves) giving {move: value} for `query`
-VALUE_READERS: dict[str, Callable[..., dict[str, float]]] = {}
-
-
 def agent_values(db: sqlite_utils.Database, game: str, state: games.State, moves: list[str]) -> list[dict[str, Any]]:
     """Each learned agent's values for the state's moves."""
     out = []
     for row in store.list_agents(db, game):
-        reader = VALUE_READERS.get(row["learner"])
-        if reader is not None:
-            out.append({"agent": row["name"], "learner": row["learner"], "values": reader(db, row, state, moves)})
+        module = agents.LEARNERS.get(row["learner"])
+        if module is not None:
+            out.append({"agent": row["name"], "learner": row["learner"],
+                        "values": module.move_values(db, row, state, moves)})
+    return out
+
+
+def list_agents(db: sqlite_utils.Database, game: str | None = None) -> list[dict[str, Any]]:
+    """Every learned agent with its learner, game, games trained and parameters."""
+    return [{k: row[k] for k in ("name", "game", "learner", "games_trained", "params", "created", "updated")}
+            for row in store.list_agents(db, game)]
+
+
+def train(db: sqlite_utils.Database, game: str, learner: str, agent: str, n_games: int, vs: str, side: str,
+          seed: int, options: dict[str, Any], progress: ProgressFn | None = None) -> dict[str, Any]:
+    """Train AGENT with LEARNER for ``n_games`` against VS, store it, and judge it exactly.
+
+    ``vs`` is ``self`` (both sides the agent), ``random``, ``minimax``,
+    ``adversary`` (best response to the agent's current values) or another
+    agent (which learns too if it is a learner's agent); ``side`` is
+    ``first``, ``second`` or ``both`` (alternating).
+    """
+    games.check_game(game)
+    if learner not in agents.LEARNERS:
+        raise BadInput(f"unknown learner '{learner}' (known: {', '.join(agents.LEARNERS)})")
+    if n_games < 1:
+        raise BadInput("--games must be at least 1")
+    if side not in ("first", "second", "both"):
+        raise BadInput("--as must be first, second or both")
+    agents.check_name(agent)
+    module = agents.LEARNERS[learner]
+    if vs == agent:
+        vs = "self"
+    partner = store.get_agent(db, vs) if vs not in agents.RESERVED else None
+    opts = module.start(db, agent, game, options)
+    me = f"agent({quote(agent)})"
+    them = {"self": me, "adversary": f"adversary({me})"}.get(vs) or agents.chooser(db, game, vs)
+    p0, p1 = games.players(game)
+    if vs == "self":
+        sets, sides = [{p0: me, p1: me}], [[p0, p1]]
+    else:
+        both = [({p0: me, p1: them}, [p0]), ({p0: them, p1: me}, [p1])]
+        pick = {"first": both[:1], "second": both[1:], "both": both}[side]
+        sets, sides = [s for s, _ in pick], [d for _, d in pick]
+    results, seconds = module.train(sets, game, n_games, seed, progress)
+    summary = training.summarise(results, [sides[i % len(sides)] for i in range(n_games)])
+    params = {"vs": vs, "as": side, "seed": seed}
+    run = {"games": n_games, "seconds": seconds, "results": {**summary, **params}}
+    module.save(db, agent, game, opts, n_games, run)
+    if partner is not None and partner["learner"] in agents.LEARNERS:
+        agents.LEARNERS[partner["learner"]].save(db, vs, game, partner["params"], n_games)
+    out = {"agent": agent, "game": game, "learner": learner, **summary, "seconds": round(seconds, 4),
+           "games_per_second": round(n_games / seconds, 1) if seconds else None, "options": opts, **params}
+    out["exact"] = {k: v for k, v in evaluate_exact(db, game, agent).items() if k in ("as_first", "as_second")}
     return out
 
 

@@ -6,17 +6,11 @@ registered an after-game hook) learns from it and is saved.
 """
 from __future__ import annotations
 
-from typing import Callable
-
 import sqlite_utils
 
 from bridge import agents, games
 from bridge.engine import BadInput
 from kb import store
-
-# learner name -> function(db, agent_row, game, keys, result) learning from one game and saving
-AFTER_GAME: dict[str, Callable[..., None]] = {}
-
 
 class PlaySession:
     """A game of ``game`` with the person on side ``human`` against agent ``opponent``."""
@@ -71,6 +65,7 @@ class PlaySession:
         names = (self.opponent, "human") if self.human == second else ("human", self.opponent)
         match_id = store.record_match(self.db, self.game, names[0], names[1], self.moves, self.result, "play")
         row = store.get_agent(self.db, self.opponent)
-        if self.result is not None and row is not None and row["learner"] in AFTER_GAME:
-            AFTER_GAME[row["learner"]](self.db, row, self.game, self.keys, self.result)
+        if self.result is not None and row is not None:
+            side = second if self.human == first else first
+            agents.learner_of(row).learn_game(self.db, row, self.game, self.keys, self.result, side)
         return match_id

@@ -6,6 +6,8 @@
 :- use_module(graph).
 :- use_module(play).
 :- use_module(json_out).
+:- use_module(punish).
+:- use_module(adversary).
 
 :- prolog_load_context(directory, Dir),
    atomic_list_concat([Dir, '/games/*.pl'], Pattern),

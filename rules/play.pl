@@ -21,6 +21,7 @@
             choose_move/5,      % +Chooser, +Game, +Pos, +Mover, -Move
             candidates/5,       % +Chooser, +Game, +Pos, +Mover, -Moves
             play_series/5,      % +Game, +Choosers, +Games, +Seed, -Counts
+            play_results/4,     % +Game, +ChooserSets, +Games, -Results
             policy_table/3      % +Game, +Chooser, -Table
           ]).
 :- use_module(game).
@@ -77,18 +78,26 @@ game(Game, Choosers, Pos, Mover, History, Result, Final, [Move|Moves]) :-
 %   Counts is json([Result-N, ...]) for every result that occurred.
 play_series(Game, Choosers, Games, Seed, json(Counts)) :-
     set_random(seed(Seed)),
-    empty_assoc(A0),
-    series(Games, Game, Choosers, A0, A),
-    assoc_to_list(A, Counts).
+    play_results(Game, [Choosers], Games, Results),
+    msort(Results, Sorted),
+    clumped(Sorted, Counts).
 
-series(0, _, _, A, A) :- !.
-series(N, Game, Choosers, A0, A) :-
-    play_game(Game, Choosers, Result, _, _),
-    (   get_assoc(Result, A0, C0) -> true ; C0 = 0 ),
-    C is C0 + 1,
-    put_assoc(Result, A0, C, A1),
-    N1 is N - 1,
-    series(N1, Game, Choosers, A1, A).
+%!  play_results(+Game, +ChooserSets:list, +Games, -Results:list) is det.
+%   Play Games games, game I with the chooser set number I mod length of
+%   ChooserSets (so [[x-A, o-B], [x-B, o-A]] alternates sides); choosers
+%   that learn do so after every game.  Results lists each game's result.
+%   Uses the random generator as it stands (seed it first).
+play_results(Game, Sets, Games, Results) :-
+    length(Sets, K),
+    results_(0, Games, K, Sets, Game, Results).
+
+results_(I, N, _, _, _, []) :- I >= N, !.
+results_(I, N, K, Sets, Game, [R|Rs]) :-
+    J is I mod K,
+    nth0(J, Sets, Choosers),
+    play_game(Game, Choosers, R, _, _),
+    I1 is I + 1,
+    results_(I1, N, K, Sets, Game, Rs).
 
 %!  policy_table(+Game, +Chooser, -Table:list) is det.
 %   For every reachable state (in state_graph/2's order) the text of the

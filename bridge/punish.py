@@ -1,0 +1,134 @@
+"""The punishment learner of seed 002 from Python: options, loading, training, saving.
+
+The learning itself is Prolog (rules/punish.pl); this module only moves an
+agent's values between the knowledge base and Prolog and drives batches of
+games, one query per batch.
+"""
+from __future__ import annotations
+
+import time
+from typing import Any, Callable
+
+import sqlite_utils
+
+from bridge import games
+from bridge.engine import BadInput, engine, quote
+from kb import store
+
+NAME = "punish"
+
+DEFAULTS: dict[str, Any] = {
+    "punish": "last",      # punish the loser's last move only, or all its moves
+    "step": 1.0,           # how much the last move's value drops after a loss
+    "earlier_step": 1.0,   # how much earlier moves drop (punish = all)
+    "reward": 0.0,         # how much each of the winner's moves rises (0: no reward)
+    "beads": 1.0,          # initial value of a position never moved into
+    "cascade": True,       # HER's empty box: punish the move before when a position has no move above 0
+    "fold": True,          # one value for symmetric positions (the game's symmetries)
+}
+
+
+def validate(options: dict[str, Any]) -> dict[str, Any]:
+    """Complete ``options`` with defaults and check them; BadInput names the bad one."""
+    unknown = set(options) - set(DEFAULTS)
+    if unknown:
+        raise BadInput(f"unknown punish option(s): {', '.join(sorted(unknown))}")
+    opts = {**DEFAULTS, **options}
+    if opts["punish"] not in ("last", "all"):
+        raise BadInput(f"--punish must be 'last' or 'all', not {opts['punish']!r}")
+    for key in ("step", "earlier_step", "reward", "beads"):
+        opts[key] = float(opts[key])
+    if opts["step"] <= 0:
+        raise BadInput("--step must be greater than 0")
+    if opts["earlier_step"] < 0 or opts["reward"] < 0:
+        raise BadInput("--earlier-step and --reward must not be negative")
+    if opts["beads"] <= 0:
+        raise BadInput("--beads must be greater than 0")
+    opts["cascade"] = bool(opts["cascade"])
+    opts["fold"] = bool(opts["fold"])
+    return opts
+
+
+def _options_term(opts: dict[str, Any]) -> str:
+    def val(v: Any) -> str:
+        return ("true" if v else "false") if isinstance(v, bool) else str(v) if isinstance(v, float) else quote(v)
+    return "[" + ", ".join(f"{k}={val(v)}" for k, v in opts.items()) + "]"
+
+
+def _create(name: str, opts: dict[str, Any], rows: list[tuple]) -> None:
+    data = ", ".join(f"[{quote(k)}, {float(v)}, {int(n)}]" for k, _, v, n in rows)
+    engine().call(f"punish:punish_load({quote(name)}, {_options_term(opts)}, [{data}]), Out = true")
+
+
+def load(db: sqlite_utils.Database, row: dict) -> None:
+    """Put a stored agent's options and values into Prolog."""
+    _create(row["name"], validate(row["params"]), store.load_values(db, row["name"]))
+
+
+def save(db: sqlite_utils.Database, name: str, game: str, opts: dict[str, Any], games_added: int,
+         run: dict[str, Any] | None = None) -> None:
+    """Write the agent's values from Prolog to the knowledge base in one transaction."""
+    rows = engine().call(f"punish:punish_values({quote(name)}, Out)")
+    store.save_agent(db, name, game, NAME, opts, ((k, "", v, n) for k, v, n in rows), games_added, run)
+
+
+def move_values(db: sqlite_utils.Database, row: dict, state: games.State, moves: list[str]) -> dict[str, float]:
+    """The agent's value for each move of ``state`` (the value of the position it leads to)."""
+    load(db, row)
+    pairs, _best = engine().call(
+        f"punish:punish_move_values({quote(row['name'])}, {quote(state.game)}, {quote(state.key)}, P, B), Out = [P, B]")
+    return {m: v for m, v in pairs}
+
+
+def learn_game(db: sqlite_utils.Database, row: dict, game: str, keys: list[str], result: str, side: str) -> None:
+    """Learn from one game played elsewhere (against a person) and save."""
+    load(db, row)
+    key_list = ", ".join(quote(k) for k in keys)
+    engine().call(f"punish:punish_learn_game({quote(row['name'])}, {quote(game)}, [{key_list}], "
+                  f"{quote(result)}, {quote(side)}), Out = true")
+    save(db, row["name"], game, row["params"], 1)
+
+
+def start(db: sqlite_utils.Database, name: str, game: str, options: dict[str, Any]) -> dict[str, Any]:
+    """Load agent ``name`` (creating it with ``options`` if new) and return its options.
+
+    An existing agent keeps its options: giving different ones is an error.
+    """
+    row = store.get_agent(db, name)
+    if row is None:
+        opts = validate(options)
+        _create(name, opts, [])
+        return opts
+    if row["learner"] != NAME:
+        raise BadInput(f"agent '{name}' was made by learner '{row['learner']}', not '{NAME}'")
+    if row["game"] != game:
+        raise BadInput(f"agent '{name}' plays {row['game']}, not {game}")
+    opts = validate(row["params"])
+    changed = {k: v for k, v in validate({**opts, **options}).items() if opts[k] != v}
+    if changed:
+        raise BadInput(f"agent '{name}' exists with {', '.join(f'{k}={opts[k]}' for k in changed)}; "
+                       "options are fixed when an agent is made (train a new agent to change them)")
+    load(db, row)
+    return opts
+
+
+def train(chooser_sets: list[dict[str, str]], game: str, n_games: int, seed: int,
+          progress: Callable[[int], None] | None = None) -> tuple[list[str], float]:
+    """Play ``n_games`` with learning inside Prolog, in batches (one query each) for the progress bar.
+
+    Game i uses ``chooser_sets[i % len]``. Returns each game's result and the seconds taken.
+    """
+    sets = ["[" + ", ".join(f"{quote(p)}-{c}" for p, c in cs.items()) + "]" for cs in chooser_sets]
+    k = len(sets)
+    batch = max(k, -(-n_games // 50) // k * k or k)
+    games.seed_random(seed)
+    results: list[str] = []
+    t0 = time.perf_counter()
+    while len(results) < n_games:
+        n = min(batch, n_games - len(results))
+        off = len(results) % k
+        rotated = sets[off:] + sets[:off]
+        results += engine().call(f"play:play_results({quote(game)}, [{', '.join(rotated)}], {n}, Out)")
+        if progress:
+            progress(n)
+    return results, time.perf_counter() - t0

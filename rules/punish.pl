@@ -1,0 +1,187 @@
+/*  The self-learning procedure of seed 002 ("Самообучающаяся программа"):
+    punish the moves of lost games.
+
+    An agent keeps the skeleton's knowledge base of position values,
+    value(Position, Viewpoint, Score) — here value(Agent, Key, Viewpoint,
+    Score) so several agents can live side by side; Key is the text of the
+    position the Viewpoint player moved into (its canonical key when the
+    agent folds symmetric positions together).  A position never moved into
+    has the agent's initial value (`beads`, like the beads in Gardner's HER
+    and Michie's MENACE boxes).
+
+    'выбрать ход' (choose a move): among the successor positions
+    ('позиции-преемники') take one with the best value
+    ('позиция с лучшей оценкой'), at random among equals.
+
+    'самообучение' (self-learning) after a game; 'уменьшить оценки'
+    (decrease the values) of the loser's moves: the last one by `step`
+    surely, the earlier ones by `earlier_step` when punish = all.  With
+    `reward` > 0 the winner's moves are raised ('поощрять после побед').
+    With `cascade` (HER's empty box): when a punished move leaves every move
+    of the position it was made from at or below 0, the loser's move before
+    it is punished as well, and so on back.
+
+        ?- punish_new(a, [punish=last, step=1, earlier_step=1, reward=0,
+                          beads=1, cascade=true, fold=true]),
+           set_random(seed(1)),
+           play_results(hexapawn, [[white-random, black-agent(a)]], 50, Results).
+*/
+:- module(punish,
+          [ punish_new/2,         % +Agent, +Options
+            punish_agent/1,       % ?Agent
+            punish_load/3,        % +Agent, +Options, +Rows
+            punish_values/2,      % +Agent, -Rows
+            punish_learn_game/5,  % +Agent, +Game, +Keys, +Result, +Player
+            punish_move_values/5  % +Agent, +Game, +Key, -Pairs, -Best
+          ]).
+:- use_module(game).
+:- use_module(play).
+
+:- dynamic value/4.     % value(Agent, Key, Viewpoint, Score)
+:- dynamic visits/3.    % visits(Agent, Key, Count): how often Score was changed
+:- dynamic option/3.    % option(Agent, Name, Value)
+
+option_names([punish, step, earlier_step, reward, beads, cascade, fold]).
+
+%!  punish_new(+Agent, +Options:list) is det.
+%   (Re)create Agent with Options (Name=Value for every option) and no values.
+punish_new(Agent, Options) :-
+    retractall(value(Agent, _, _, _)),
+    retractall(visits(Agent, _, _)),
+    retractall(option(Agent, _, _)),
+    option_names(Names),
+    forall(member(N, Names),
+           (   memberchk(N=V, Options) -> assertz(option(Agent, N, V))
+           ;   format(atom(M), "punish agent ~w: option ~w missing", [Agent, N]),
+               bad_input(M)
+           )).
+
+%!  punish_agent(?Agent) is nondet.
+punish_agent(Agent) :- option(Agent, punish, _).
+
+%!  punish_load(+Agent, +Options, +Rows:list) is det.
+%   Recreate Agent from stored rows [Key, Score, Visits].
+punish_load(Agent, Options, Rows) :-
+    punish_new(Agent, Options),
+    forall(member([Key, Score, N], Rows),
+           ( viewpoint(Key, View),
+             assertz(value(Agent, Key, View, Score)),
+             assertz(visits(Agent, Key, N)) )).
+
+%   The viewpoint of a key is the player who moved into it.
+viewpoint(Key, View) :-
+    game(Game),
+    catch(parse_position(Game, Key, _, Next), educable_error(_), fail),
+    !,
+    other_player(Game, Next, View).
+
+%!  punish_values(+Agent, -Rows:list) is det.
+%   Every stored value as [Key, Score, Visits].
+punish_values(Agent, Rows) :-
+    findall([K, S, N], ( value(Agent, K, _, S), ( visits(Agent, K, N) -> true ; N = 0 ) ), Rows).
+
+key(Agent, Game, Pos, Next, Key) :-
+    (   option(Agent, fold, true)
+    ->  canonical_key(Game, Pos, Next, Key)
+    ;   text_key(Game, Pos, Next, Key)
+    ).
+
+%   A state's keys never change: remember them.
+:- table canonical_key/4, text_key/4.
+canonical_key(Game, Pos, Next, Key) :- canonical(Game, Pos, Next, Key).
+text_key(Game, Pos, Next, Key) :- position_text(Game, Pos, Next, Key).
+
+score(Agent, Key, View, Score) :-
+    (   value(Agent, Key, View, S) -> Score = S ; option(Agent, beads, Score) ).
+
+%   'позиции-преемники' with their values for the mover.
+scored_moves(Agent, Game, Pos, Mover, Scored) :-
+    successors(Game, Pos, Mover, Pairs),
+    other_player(Game, Mover, Next),
+    findall(S-M, ( member(M-P1, Pairs), key(Agent, Game, P1, Next, K), score(Agent, K, Mover, S) ), Scored).
+
+%   'выбрать ход': the moves leading to a position with the best value.
+play:candidates(agent(Agent), Game, Pos, Mover, Moves) :-
+    punish_agent(Agent), !,
+    scored_moves(Agent, Game, Pos, Mover, Scored),
+    (   Scored == []
+    ->  Moves = []
+    ;   max_member(Best-_, Scored),
+        findall(M, member(Best-M, Scored), Moves)
+    ).
+
+%!  punish_move_values(+Agent, +Game, +Key, -Pairs, -Best) is det.
+%   For `query`: [MoveText, Score] for every move in the state Key, and the
+%   move texts the agent picks among.
+punish_move_values(Agent, Game, Key, Pairs, Best) :-
+    parse_position(Game, Key, Pos, Mover),
+    scored_moves(Agent, Game, Pos, Mover, Scored),
+    findall([T, S], ( member(S-M, Scored), move_text(Game, M, T) ), Pairs),
+    play:candidates(agent(Agent), Game, Pos, Mover, Moves),
+    maplist(move_text(Game), Moves, Best).
+
+%   'самообучение': learn from a finished game, for the side Player played.
+play:after_game(agent(Agent), Game, Player, History, Result) :-
+    punish_agent(Agent), !,
+    initial(Game, P0, _),
+    own_moves(History, Game, P0, Player, Own),     % newest first: move(From, FromMover, To, ToKey)
+    (   Result == Player
+    ->  option(Agent, reward, R),
+        (   R =\= 0 -> forall(member(Mv, Own), adjust(Agent, Game, Mv, R)) ; true )
+    ;   Result == draw
+    ->  true
+    ;   decrease(Agent, Game, Own, first)         % 'уменьшить оценки'
+    ).
+
+%   The Player's moves of a game, newest first, each with the position it
+%   was made from.  History is [Pos/WhoMovedThere, ...], newest first.
+own_moves(History, Game, P0, Player, Own) :-
+    reverse(History, Forward),
+    own_moves_(Forward, Game, P0, Player, [], Own).
+
+own_moves_([], _, _, _, Acc, Acc).
+own_moves_([Pos/Mover|Rest], Game, Prev, Player, Acc, Own) :-
+    (   Mover == Player
+    ->  other_player(Game, Mover, Next),
+        Acc1 = [move(Prev, Mover, Pos, Next)|Acc]
+    ;   Acc1 = Acc
+    ),
+    own_moves_(Rest, Game, Pos, Player, Acc1, Own).
+
+decrease(_, _, [], _).
+decrease(Agent, Game, [Mv|Earlier], Which) :-
+    (   Which == first -> option(Agent, step, S) ; option(Agent, earlier_step, S) ),
+    Delta is -S,
+    adjust(Agent, Game, Mv, Delta),
+    (   option(Agent, punish, all)
+    ->  decrease(Agent, Game, Earlier, earlier)
+    ;   option(Agent, cascade, true), exhausted(Agent, Game, Mv)
+    ->  decrease(Agent, Game, Earlier, first)
+    ;   true
+    ).
+
+%   HER's empty box: no move from the position is above 0 any more.
+exhausted(Agent, Game, move(From, Mover, _, _)) :-
+    scored_moves(Agent, Game, From, Mover, Scored),
+    \+ ( member(S-_, Scored), S > 0 ).
+
+adjust(Agent, Game, move(_, Mover, To, Next), Delta) :-
+    key(Agent, Game, To, Next, Key),
+    score(Agent, Key, Mover, S0),
+    S is S0 + Delta,
+    retractall(value(Agent, Key, Mover, _)),
+    assertz(value(Agent, Key, Mover, S)),
+    (   retract(visits(Agent, Key, N0)) -> N is N0 + 1 ; N = 1 ),
+    assertz(visits(Agent, Key, N)).
+
+%!  punish_learn_game(+Agent, +Game, +Keys:list, +Result, +Player) is det.
+%   Learn from a game played elsewhere (against a person): Keys are the
+%   state texts from the start, Player the side Agent played.
+punish_learn_game(Agent, Game, Keys, Result, Player) :-
+    Keys = [_|After],
+    foldl(history_entry(Game), After, [], History),
+    play:after_game(agent(Agent), Game, Player, History, Result).
+
+history_entry(Game, Key, H, [Pos/Mover|H]) :-
+    parse_position(Game, Key, Pos, Next),
+    other_player(Game, Next, Mover).

@@ -1,0 +1,159 @@
+"""The punishment learner (seed 002): what it changes after a game, that it learns, and its errors."""
+import json
+
+import pytest
+from click.testing import CliRunner
+
+from bridge import commands, games, punish
+from bridge.engine import BadInput, engine, quote
+from cli import main
+from reference_games import HEX, hex_key
+
+PLAIN = {"cascade": False, "fold": False}
+
+
+def values(name):
+    return {k: v for k, v, _ in engine().call(f"punish:punish_values({quote(name)}, Out)")}
+
+
+def learn(name, keys, result, side):
+    engine().call(f"punish:punish_learn_game({quote(name)}, hexapawn, [{', '.join(map(quote, keys))}], "
+                  f"{quote(result)}, {quote(side)}), Out = true")
+
+
+def random_game(seed, want):
+    """Key sequences of random hexapawn games from the independent reference, until ``want(keys)``."""
+    import random
+    rng = random.Random(seed)
+    while True:
+        s = HEX["initial"]
+        keys = [hex_key(s)]
+        while not HEX["result"](s):
+            s = rng.choice(list(HEX["moves"](s).values()))
+            keys.append(hex_key(s))
+        if want(keys, HEX["result"](s)):
+            return keys, HEX["result"](s)
+
+
+def black_lost(keys, result):
+    return result == "white" and len(keys) >= 5
+
+
+def test_last_move_only_lowers_the_last_losing_move(kb):
+    punish.start(kb, "p1", "hexapawn", PLAIN)
+    keys, result = random_game(1, black_lost)
+    learn("p1", keys, result, "black")
+    black_moves = keys[2::2]  # positions black moved into: after black's moves (even indices from 2)
+    assert values("p1") == {black_moves[-1]: 0.0}
+
+
+def test_punish_all_lowers_every_losing_move_by_its_step(kb):
+    punish.start(kb, "p2", "hexapawn", {**PLAIN, "punish": "all", "step": 2.0, "earlier_step": 0.5})
+    keys, result = random_game(2, lambda k, r: r == "white" and len(k) >= 6)
+    learn("p2", keys, result, "black")
+    black_moves = keys[2::2]
+    expected = {k: 0.5 for k in black_moves[:-1]}
+    expected[black_moves[-1]] = -1.0
+    assert values("p2") == expected
+
+
+def test_reward_raises_the_winners_moves_and_nothing_else(kb):
+    punish.start(kb, "p3", "hexapawn", {**PLAIN, "reward": 1.0})
+    keys, result = random_game(3, black_lost)
+    learn("p3", keys, result, "white")  # the agent played white and won
+    assert values("p3") == {k: 2.0 for k in keys[1::2]}
+
+
+def test_cascade_punishes_the_move_before_when_no_move_is_left(kb):
+    """A game where black's last decision had a single legal move: that box empties, so the move before pays too."""
+    def last_black_choice_forced(keys, result):
+        if result != "white" or len(keys) < 6:
+            return False
+        from_key = keys[-3]  # black moved from here into keys[-2]
+        w, b = from_key.split(" ")[0].split("-")
+        state = (frozenset(map(int, w)), frozenset(map(int, b)), "black")
+        return len(HEX["moves"](state)) == 1 and keys[-2] in [hex_key(n) for n in HEX["moves"](state).values()]
+    keys, result = random_game(4, last_black_choice_forced)
+    black_moves = keys[2::2]
+    punish.start(kb, "c1", "hexapawn", {"fold": False, "cascade": True})
+    learn("c1", keys, result, "black")
+    got = values("c1")
+    assert got[black_moves[-1]] == 0.0 and got[black_moves[-2]] == 0.0
+    punish.start(kb, "c0", "hexapawn", {"fold": False, "cascade": False})
+    learn("c0", keys, result, "black")
+    assert values("c0") == {black_moves[-1]: 0.0}
+
+
+def test_folding_stores_one_value_for_mirror_images(kb):
+    punish.start(kb, "f", "hexapawn", {"cascade": False, "fold": True})
+    keys, result = random_game(5, black_lost)
+    learn("f", keys, result, "black")
+    (key,) = values("f")
+    assert key == games.canonical(games.parse("hexapawn", keys[2::2][-1]))
+
+
+def test_learns_to_be_perfect_as_black_against_an_adversary(kb):
+    r = commands.train(kb, "hexapawn", "punish", "her", 150, "adversary", "second", 1, {})
+    assert r["exact"]["as_second"] == {"guaranteed": "win", "perfect": True, "mistakes": 0, "subgame_perfect": True}
+    assert 0 < r["losses"] and r["last_loss"] < 150
+    assert r["losses"] == sum(r["curve"]) and r["results"]["white"] == r["losses"]
+
+
+def test_keeps_learning_across_runs_and_same_seed_same_run(tmp_path):
+    from kb.db import open_kb
+    from kb import store
+    runs = []
+    for d in ("a", "b"):
+        db = open_kb(tmp_path / f"{d}.db")
+        commands.train(db, "hexapawn", "punish", "s", 40, "self", "both", 7, {"reward": 1.0})
+        commands.train(db, "hexapawn", "punish", "s", 40, "self", "both", 8, {})
+        runs.append((store.load_values(db, "s"), store.get_agent(db, "s")["games_trained"]))
+    assert runs[0] == runs[1] and runs[0][1] == 80
+
+
+def test_playing_a_person_teaches_and_saves_the_agent(db_path):
+    r = CliRunner()
+    assert r.invoke(main, ["train", "hexapawn", "--agent", "her", "--games", "1", "--vs", "random", "--as", "second",
+                           "--reward", "1"]).exit_code == 0
+    out = r.invoke(main, ["play", "hexapawn", "--opponent", "her", "--seed", "1"],
+                   input="\n".join(["1-4", "2-5", "3-6", "4-7", "5-8", "6-9", "4-8", "5-9", "6-8"]) + "\n")
+    assert "game over" in out.output, out.output
+    agent = json.loads(r.invoke(main, ["agents", "her", "--json"]).output)[0]
+    assert agent["games_trained"] == 2
+
+
+def dump(path):
+    import sqlite3
+    return list(sqlite3.connect(path).iterdump())
+
+
+@pytest.mark.parametrize("args, words", [
+    (["--learner", "nope"], "unknown learner"),
+    (["--games", "0"], "at least 1"),
+    (["--games", "-3"], "at least 1"),
+    (["--vs", "ghost"], "unknown agent 'ghost'"),
+    (["--step", "0"], "--step"),
+    (["--agent", "random"], "bad agent name"),
+    (["--punish", "all"], "options are fixed"),
+    (["--game-is-other"], "plays hexapawn, not tictactoe"),
+])
+def test_bad_training_input_is_one_line_and_changes_nothing(db_path, args, words):
+    r = CliRunner()
+    assert r.invoke(main, ["train", "hexapawn", "--agent", "a", "--games", "3"]).exit_code == 0
+    before = dump(db_path)
+    if args == ["--game-is-other"]:
+        cmd = ["train", "tictactoe", "--agent", "a"]
+    else:
+        cmd = ["train", "hexapawn", "--agent", "a", *args]
+        if "--agent" in args:
+            cmd = ["train", "hexapawn", *args]
+    out = r.invoke(main, cmd)
+    assert out.exit_code == 2, out.output
+    assert words in out.output and len(out.output.strip().splitlines()) == 1
+    assert dump(db_path) == before
+
+
+def test_agent_of_another_learner_is_refused(kb):
+    kb.conn.execute("INSERT INTO agents (name, game, learner, params, created) VALUES ('q', 'hexapawn', 'qlearn', '{}', 'now')")
+    with pytest.raises(BadInput, match="learner 'qlearn'"):
+        commands.train(kb, "hexapawn", "punish", "q", 5, "self", "both", 1, {})
