@@ -300,7 +300,8 @@ def eval_cmd(game: str, agent: str, vs: str | None, exact: bool, n_games: int, s
 
 @main.command()
 @click.argument("game")
-@click.option("--learner", default="punish", show_default=True, help="Which learner: punish (seed 002).")
+@click.option("--learner", default="punish", show_default=True,
+              help="Which learner: punish (seed 002, Prolog) or qlearn (seed 001, Q-table).")
 @click.option("--agent", "agent", required=True, help="The agent's name; made on first use, trained further after.")
 @click.option("--games", "n_games", default=500, show_default=True, type=int, help="Games to play in this run.")
 @click.option("--vs", default="self", show_default=True,
@@ -317,13 +318,24 @@ def eval_cmd(game: str, agent: str, vs: str | None, exact: bool, n_games: int, s
 @click.option("--cascade/--no-cascade", default=None,
               help="[punish] When no move of a position stays above 0, punish the move before too (HER's empty box). Default on.")
 @click.option("--fold/--no-fold", default=None, help="[punish] One value for symmetric positions. Default on.")
+@click.option("--update", type=str, default=None, help="[qlearn] The seed's assign (Q:=r), average (alpha=1/n) or lookahead, or negamax (ours). Default negamax.")
+@click.option("--gamma", type=float, default=None, help="[qlearn] Discount of the next state's best value, in [0,1]. Default 1.")
+@click.option("--alpha", type=float, default=None, help="[qlearn] Fixed step size in (0,1]. Default 1/n(x,a) (average, lookahead), 1 (negamax).")
+@click.option("--illegal", type=str, default=None, help="[qlearn] Illegal actions: stay, lose or resample. Default resample.")
+@click.option("--table", type=str, default=None, help="[qlearn] reachable states only, or full (every board, 3^9 x 9). Default reachable.")
+@click.option("--epsilon", type=float, default=None, help="[qlearn] Exploration at the start of the run. Default 0.5.")
+@click.option("--epsilon-end", type=float, default=None, help="[qlearn] Exploration at the end of the run (linear from --epsilon). Default 0.5.")
+@click.option("--max-stay", type=int, default=None, help="[qlearn] Tries before a random legal move (--illegal stay). Default 20.")
+@click.option("--until-perfect", is_flag=True, help="[qlearn] Stop at the first checkpoint (every 500 games) where eval --exact says perfect on both sides.")
 @click.option("--plot", "plot_path", default=None, metavar="FILE.png", help="Save the learning curve as a PNG.")
 @db_option
 @json_option
 @handle_errors
 def train(game: str, learner: str, agent: str, n_games: int, vs: str, side: str, seed: int, punish: str | None,
           step: float | None, earlier_step: float | None, reward: float | None, beads: float | None,
-          cascade: bool | None, fold: bool | None, plot_path: str | None, db_path: str, as_json: bool) -> None:
+          cascade: bool | None, fold: bool | None, update: str | None, gamma: float | None, alpha: float | None,
+          illegal: str | None, table: str | None, epsilon: float | None, epsilon_end: float | None,
+          max_stay: int | None, until_perfect: bool, plot_path: str | None, db_path: str, as_json: bool) -> None:
     """Train a learning agent for GAME and store it in the knowledge base.
 
     The games run inside Prolog (one query per batch); the agent's values are
@@ -335,16 +347,34 @@ def train(game: str, learner: str, agent: str, n_games: int, vs: str, side: str,
       educable train hexapawn --agent her --games 100 --vs adversary --as second
       educable train hexapawn --agent pupil --games 300 --vs self --punish all --reward 1
       educable train tictactoe --agent menace --games 5000 --vs random --plot curve.png
+      educable train tictactoe --learner qlearn --agent q --games 20000 --until-perfect
     """
-    options = {k: v for k, v in {"punish": punish, "step": step, "earlier_step": earlier_step, "reward": reward,
-                                 "beads": beads, "cascade": cascade, "fold": fold}.items() if v is not None}
+    typed = {"punish": punish, "step": step, "earlier_step": earlier_step, "reward": reward, "beads": beads,
+             "cascade": cascade, "fold": fold, "update": update, "gamma": gamma, "alpha": alpha, "illegal": illegal,
+             "table": table, "epsilon": epsilon, "epsilon_end": epsilon_end, "max_stay": max_stay}
+    options = {k: v for k, v in typed.items() if v is not None}
+    own = {"punish": {"punish", "step", "earlier_step", "reward", "beads", "cascade", "fold"},
+           "qlearn": {"update", "gamma", "alpha", "illegal", "table", "epsilon", "epsilon_end", "max_stay"}}
+    foreign = sorted(set(options) - own.get(learner, set()))
+    if learner in own and foreign:
+        raise BadInput(f"--{foreign[0].replace('_', '-')} is not an option of the {learner} learner")
     db = open_kb(db_path)
     with Progress(n_games, f"training {agent}", as_json) as progress:
-        data = commands.train(db, game, learner, agent, n_games, vs, side, seed, options, progress)
+        data = commands.train(db, game, learner, agent, n_games, vs, side, seed, options, progress, until_perfect)
     if plot_path:
         from learners.plot import curve_png
-        curve_png(plot_path, {f"{agent} losses": data["curve"]}, 10,
-                  f"{game}: {agent} ({learner}) vs {data['vs']}", ylabel="losses per 10 games")
+        title = f"{game}: {agent} ({learner}) vs {data['vs']}"
+        if data.get("checkpoints"):
+            cps = data["checkpoints"]
+            every = cps[0]["games"]
+            curve_png(plot_path, {
+                "win rate vs random as first": [c["as_first"]["win_vs_random"] for c in cps],
+                "win rate vs random as second": [c["as_second"]["win_vs_random"] for c in cps],
+                "perfect as first (exact)": [float(c["as_first"]["perfect"]) for c in cps],
+                "perfect as second (exact)": [float(c["as_second"]["perfect"]) for c in cps],
+            }, every, title, ylabel="exact, at checkpoints")
+        else:
+            curve_png(plot_path, {f"{agent} losses": data["curve"]}, 10, title, ylabel="losses per 10 games")
         data["plot"] = plot_path
     if as_json:
         return emit_json(data)
@@ -353,6 +383,10 @@ def train(game: str, learner: str, agent: str, n_games: int, vs: str, side: str,
     last = "never" if data["last_loss"] is None else f"last at game {data['last_loss']}"
     click.echo(f"  lost {data['losses']} ({last}); results: "
                + ", ".join(f"{k} {v}" for k, v in sorted(data["results"].items())))
+    if "enumeration" in data:
+        e = data["enumeration"]
+        click.echo(f"  full table: {e['boards']:,} boards x {e['actions']} actions = {e['entries']:,} entries; "
+                   f"{e['reachable_boards']:,} boards reachable ({e['reachable_states']:,} states)")
     for side_name in ("as_first", "as_second"):
         g = data["exact"][side_name]
         perfect = " (perfect)" if g["perfect"] else ""

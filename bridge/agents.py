@@ -12,11 +12,13 @@ from types import ModuleType
 
 import sqlite_utils
 
-from bridge import punish
+from bridge import games, punish, qlearn
 from bridge.engine import BadInput, quote
 from kb import store
+from learners import exact
+from learners.graph import StateGraph
 
-LEARNERS: dict[str, ModuleType] = {punish.NAME: punish}
+LEARNERS: dict[str, ModuleType] = {punish.NAME: punish, qlearn.NAME: qlearn}
 RESERVED = set(store.BUILTIN_AGENTS) | {"self", "adversary", "human"}
 NAME_PATTERN = re.compile(r"[A-Za-z][A-Za-z0-9_.-]{0,63}$")
 
@@ -49,3 +51,24 @@ def chooser(db: sqlite_utils.Database, game: str, name: str) -> str:
         raise BadInput(f"agent '{name}' plays {row['game']}, not {game}")
     learner_of(row).load(db, row)
     return f"agent({quote(name)})"
+
+
+def support(db: sqlite_utils.Database, graph: StateGraph, name: str) -> exact.Support:
+    """The moves agent ``name`` may choose in every state of ``graph`` (asked of Prolog in one query)."""
+    return exact.support_from_moves(graph, games.policy_table(graph.game, chooser(db, graph.game, name)))
+
+
+class Opponents:
+    """How a learner's run reaches other agents without importing this module (no cycle)."""
+
+    def __init__(self, db: sqlite_utils.Database, game: str) -> None:
+        self.db, self.game = db, game
+
+    def chooser(self, name: str) -> str:
+        return chooser(self.db, self.game, name)
+
+    def support(self, graph: StateGraph, name: str) -> exact.Support:
+        return support(self.db, graph, name)
+
+    def agent(self, name: str) -> dict | None:
+        return store.get_agent(self.db, name)

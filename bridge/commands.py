@@ -11,7 +11,7 @@ from typing import Any, Callable
 import sqlite_utils
 
 from bridge import agents, games
-from bridge.engine import BadInput, quote
+from bridge.engine import BadInput
 from kb import store
 from learners import exact, training
 from learners.graph import StateGraph
@@ -90,13 +90,14 @@ def list_agents(db: sqlite_utils.Database, game: str | None = None) -> list[dict
 
 
 def train(db: sqlite_utils.Database, game: str, learner: str, agent: str, n_games: int, vs: str, side: str,
-          seed: int, options: dict[str, Any], progress: ProgressFn | None = None) -> dict[str, Any]:
+          seed: int, options: dict[str, Any], progress: ProgressFn | None = None,
+          until_perfect: bool = False) -> dict[str, Any]:
     """Train AGENT with LEARNER for ``n_games`` against VS, store it, and judge it exactly.
 
     ``vs`` is ``self`` (both sides the agent), ``random``, ``minimax``,
-    ``adversary`` (best response to the agent's current values) or another
-    agent (which learns too if it is a learner's agent); ``side`` is
-    ``first``, ``second`` or ``both`` (alternating).
+    ``adversary`` (punish only: best response to the agent's current
+    values) or another agent; ``side`` is ``first``, ``second`` or ``both``
+    (alternating).  Nothing is written unless the whole run succeeds.
     """
     games.check_game(game)
     if learner not in agents.LEARNERS:
@@ -106,29 +107,17 @@ def train(db: sqlite_utils.Database, game: str, learner: str, agent: str, n_game
     if side not in ("first", "second", "both"):
         raise BadInput("--as must be first, second or both")
     agents.check_name(agent)
-    module = agents.LEARNERS[learner]
     if vs == agent:
         vs = "self"
-    partner = store.get_agent(db, vs) if vs not in agents.RESERVED else None
-    opts = module.start(db, agent, game, options)
-    me = f"agent({quote(agent)})"
-    them = {"self": me, "adversary": f"adversary({me})"}.get(vs) or agents.chooser(db, game, vs)
-    p0, p1 = games.players(game)
-    if vs == "self":
-        sets, sides = [{p0: me, p1: me}], [[p0, p1]]
-    else:
-        both = [({p0: me, p1: them}, [p0]), ({p0: them, p1: me}, [p1])]
-        pick = {"first": both[:1], "second": both[1:], "both": both}[side]
-        sets, sides = [s for s, _ in pick], [d for _, d in pick]
-    results, seconds = module.train(sets, game, n_games, seed, progress)
-    summary = training.summarise(results, [sides[i % len(sides)] for i in range(n_games)])
+    module = agents.LEARNERS[learner]
+    run = module.run(db, game, agent, options, vs, side, n_games, seed, agents.Opponents(db, game),
+                     progress, until_perfect)
+    summary = training.summarise(run.results, run.sides)
     params = {"vs": vs, "as": side, "seed": seed}
-    run = {"games": n_games, "seconds": seconds, "results": {**summary, **params}}
-    module.save(db, agent, game, opts, n_games, run)
-    if partner is not None and partner["learner"] in agents.LEARNERS:
-        agents.LEARNERS[partner["learner"]].save(db, vs, game, partner["params"], n_games)
-    out = {"agent": agent, "game": game, "learner": learner, **summary, "seconds": round(seconds, 4),
-           "games_per_second": round(n_games / seconds, 1) if seconds else None, "options": opts, **params}
+    run.save({"games": len(run.results), "seconds": run.seconds, "results": {**summary, **params, **run.extra}})
+    out = {"agent": agent, "game": game, "learner": learner, **summary, "seconds": round(run.seconds, 4),
+           "games_per_second": round(len(run.results) / run.seconds, 1) if run.seconds else None,
+           "options": run.options, **params, **run.extra}
     out["exact"] = {k: v for k, v in evaluate_exact(db, game, agent).items() if k in ("as_first", "as_second")}
     return out
 
@@ -158,12 +147,6 @@ def evaluate_series(db: sqlite_utils.Database, game: str, agent: str, vs: str, n
     return out
 
 
-def support(db: sqlite_utils.Database, graph: StateGraph, agent: str) -> exact.Support:
-    """The moves ``agent`` may choose in every state of ``graph`` (asked of Prolog in one query)."""
-    chooser = agents.chooser(db, graph.game, agent)
-    return exact.support_from_moves(graph, games.policy_table(graph.game, chooser))
-
-
 def evaluate_exact(db: sqlite_utils.Database, game: str, agent: str, vs: str | None = None) -> dict[str, Any]:
     """Judge AGENT exactly over the state graph.
 
@@ -171,13 +154,13 @@ def evaluate_exact(db: sqlite_utils.Database, game: str, agent: str, vs: str | N
     responder.  With ``vs``: the exact win/draw/loss probabilities of the pairing.
     """
     graph = ensure_graph(db, game)
-    mine = support(db, graph, agent)
+    mine = agents.support(db, graph, agent)
     out: dict[str, Any] = {"game": game, "agent": agent, "value": store.exact_name(graph, 0)}
     if vs is None:
         for side, player in (("as_first", 0), ("as_second", 1)):
             out[side] = exact.guarantee(graph, player, mine).as_dict()
         return out
-    theirs = support(db, graph, vs)
+    theirs = agents.support(db, graph, vs)
     out["vs"] = vs
     first, second = graph.players
     p1 = exact.outcome_probabilities(graph, mine, theirs)

@@ -14,6 +14,7 @@ import sqlite_utils
 from bridge import games
 from bridge.engine import BadInput, engine, quote
 from kb import store
+from learners.training import TrainingRun
 
 NAME = "punish"
 
@@ -112,8 +113,35 @@ def start(db: sqlite_utils.Database, name: str, game: str, options: dict[str, An
     return opts
 
 
-def train(chooser_sets: list[dict[str, str]], game: str, n_games: int, seed: int,
-          progress: Callable[[int], None] | None = None) -> tuple[list[str], float]:
+def run(db: sqlite_utils.Database, game: str, name: str, options: dict[str, Any], vs: str, side: str,
+        n_games: int, seed: int, opponents: Any, progress: Callable[[int], None] | None = None,
+        until_perfect: bool = False) -> TrainingRun:
+    """Train agent ``name`` (made with ``options`` if new) inside Prolog; see commands.train."""
+    if until_perfect:
+        raise BadInput("--until-perfect is for the qlearn learner")
+    opts = start(db, name, game, options)
+    me = f"agent({quote(name)})"
+    partner = opponents.agent(vs) if vs not in ("self", "adversary", "random", "minimax") else None
+    them = {"self": me, "adversary": f"adversary({me})"}.get(vs) or opponents.chooser(vs)
+    p0, p1 = games.players(game)
+    if vs == "self":
+        sets, sides = [{p0: me, p1: me}], [[p0, p1]]
+    else:
+        both = [({p0: me, p1: them}, [p0]), ({p0: them, p1: me}, [p1])]
+        pick = {"first": both[:1], "second": both[1:], "both": both}[side]
+        sets, sides = [s for s, _ in pick], [d for _, d in pick]
+    results, seconds = play_batches(sets, game, n_games, seed, progress)
+
+    def save_all(record: dict) -> None:
+        save(db, name, game, opts, n_games, record)
+        if partner is not None and partner["learner"] == NAME:
+            save(db, vs, game, partner["params"], n_games)
+
+    return TrainingRun(results, [sides[i % len(sides)] for i in range(n_games)], seconds, opts, save_all)
+
+
+def play_batches(chooser_sets: list[dict[str, str]], game: str, n_games: int, seed: int,
+                 progress: Callable[[int], None] | None = None) -> tuple[list[str], float]:
     """Play ``n_games`` with learning inside Prolog, in batches (one query each) for the progress bar.
 
     Game i uses ``chooser_sets[i % len]``. Returns each game's result and the seconds taken.

@@ -46,15 +46,18 @@ def optimal_moves(graph: StateGraph) -> Support:
 
 def guarantee(graph: StateGraph, player: int, support: Support) -> Guarantee:
     """Exact worst case for ``player`` choosing within ``support`` against any opponent."""
-    worst = np.zeros(graph.size, dtype=np.int8)
+    worst = [0] * graph.size
+    target = graph.target.tolist()
+    mover = graph.mover.tolist()
+    start = graph.start.tolist()
     for s in graph.order_leaves_first():
         if graph.is_terminal(s):
             worst[s] = graph.outcome_for(s, player)
             continue
-        edges = support[s] if int(graph.mover[s]) == player else graph.edges(s)
+        edges = support[s] if mover[s] == player else range(start[s], start[s + 1])
         if not edges:
             raise ValueError(f"{graph.game}: no move chosen in state {graph.keys[s]}")
-        worst[s] = min(int(worst[graph.target[e]]) for e in edges)
+        worst[s] = min(worst[target[e]] for e in edges)
     value = graph.game_value(player)
     got = int(worst[0])
     mistakes = _mistakes(graph, player, support)
@@ -91,15 +94,23 @@ def outcome_probabilities(graph: StateGraph, first: Support, second: Support) ->
     Keys are the players' names and ``draw``.
     """
     supports = (first, second)
-    prob = np.zeros((graph.size, 3))   # P(first wins), P(second wins), P(draw)
+    target = graph.target.tolist()
+    mover = graph.mover.tolist()
+    winner = graph.winner.tolist()
+    p0 = [0.0] * graph.size     # P(first player wins)
+    p1 = [0.0] * graph.size     # P(second player wins)
     for s in graph.order_leaves_first():
-        if graph.is_terminal(s):
-            prob[s, int(graph.winner[s])] = 1.0
+        w = winner[s]
+        if w != -1:
+            p0[s] = 1.0 if w == 0 else 0.0
+            p1[s] = 1.0 if w == 1 else 0.0
             continue
-        edges = supports[int(graph.mover[s])][s]
-        prob[s] = prob[[int(graph.target[e]) for e in edges]].mean(axis=0)
-    p = prob[0]
-    return {graph.players[0]: float(p[0]), graph.players[1]: float(p[1]), "draw": float(p[2])}
+        edges = supports[mover[s]][s]
+        k = len(edges)
+        p0[s] = sum(p0[target[e]] for e in edges) / k
+        p1[s] = sum(p1[target[e]] for e in edges) / k
+    a, b = p0[0], p1[0]
+    return {graph.players[0]: a, graph.players[1]: b, "draw": max(0.0, 1.0 - a - b)}
 
 
 def support_from_moves(graph: StateGraph, table: list[list[str]]) -> Support:

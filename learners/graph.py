@@ -35,6 +35,7 @@ class StateGraph:
     target: np.ndarray
     move_text: list[str]
     index: dict[str, int] = field(init=False, repr=False)
+    _order: list[int] | None = field(init=False, repr=False, default=None)
 
     def __post_init__(self) -> None:
         self.index = {k: i for i, k in enumerate(self.keys)}
@@ -86,11 +87,16 @@ class StateGraph:
         raise KeyError(move)
 
     def order_leaves_first(self) -> list[int]:
-        """States ordered so every successor comes before its predecessors.
+        """States ordered so every successor comes before its predecessors (computed once).
 
         Raises ValueError if the graph has a cycle (exact evaluation then
         needs another method).
         """
+        if self._order is None:
+            self._order = self._topological_order()
+        return self._order
+
+    def _topological_order(self) -> list[int]:
         n = self.size
         order: list[int] = []
         mark = np.zeros(n, dtype=np.int8)  # 0 new, 1 on stack, 2 done

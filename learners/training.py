@@ -1,7 +1,8 @@
 """What every training run reports, computed from the results of its games."""
 from __future__ import annotations
 
-from typing import Iterable
+from dataclasses import dataclass, field
+from typing import Callable
 
 WINDOW = 10
 
@@ -21,3 +22,15 @@ def summarise(results: list[str], agent_sides: list[list[str]]) -> dict:
     for r in results:
         counts[r] = counts.get(r, 0) + 1
     return {"games": len(results), "losses": sum(lost), "last_loss": last, "curve": curve, "results": counts}
+
+
+@dataclass
+class TrainingRun:
+    """What a learner's run hands back to the common training command."""
+
+    results: list[str]                       # each game's result: a player or 'draw'
+    sides: list[list[str]]                   # each game's sides the agent played
+    seconds: float
+    options: dict
+    save: Callable[[dict], None]             # store the agent, with this run's record
+    extra: dict = field(default_factory=dict)  # the learner's own report (checkpoints, ...)

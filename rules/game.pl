@@ -23,6 +23,8 @@
             move_text/3,            % +Game, +Move, -Text
             board_lines/4,          % +Game, +Pos, +Mover, -Lines
             symmetry/3,             % +Game, +Pos, -Pos1
+            cells/4,                % +Game, +Pos, +Mover, -Cells
+            cells_code/4,           % +Game, +Pos, +Mover, -Code
             other_player/3,         % +Game, +Player, -Other
             legal_moves/4,          % +Game, +Pos, +Mover, -Moves
             successors/4,           % +Game, +Pos, +Mover, -MovePosPairs
@@ -55,14 +57,18 @@
 %!  symmetry(+Game, +Pos, -Pos1) is nondet.
 %   Pos1 is an image of Pos under one of the game's symmetries (the identity
 %   included).  Optional: games without clauses have only the identity.
+%!  cells(+Game, +Pos, +Mover, -Cells:list(integer)) is det.
+%   The board as seen by Mover, one cell a square: 0 empty, 1 Mover's,
+%   2 the opponent's (seed 001's state x).  Optional: needed only by
+%   learners that enumerate every board (Q-learning's full table).
 :- multifile
     game/1, players/2, initial/3, legal/4, next/5, over/4,
     parse_position/4, position_text/4, parse_move/3, move_text/3,
-    board_lines/4, symmetry/3.
+    board_lines/4, symmetry/3, cells/4.
 :- discontiguous
     game/1, players/2, initial/3, legal/4, next/5, over/4,
     parse_position/4, position_text/4, parse_move/3, move_text/3,
-    board_lines/4, symmetry/3.
+    board_lines/4, symmetry/3, cells/4.
 
 %!  other_player(+Game, +Player, -Other) is det.
 other_player(Game, Player, Other) :-
@@ -113,6 +119,15 @@ image(Game, Pos, Pos1) :-
 shown(Text, Quoted) :-
     atom_string(A, Text),
     format(atom(Quoted), "~q", [A]).
+
+%!  cells_code(+Game, +Pos, +Mover, -Code:integer) is det.
+%   The cells read as a base-3 number, first cell most significant.
+cells_code(Game, Pos, Mover, Code) :-
+    (   cells(Game, Pos, Mover, Cells)
+    ->  foldl([C, A0, A]>>(A is A0 * 3 + C), Cells, 0, Code)
+    ;   format(atom(M), "game ~w does not define cells/4 (needed for the full table)", [Game]),
+        bad_input(M)
+    ).
 
 %!  bad_input(+Message) is det.
 %   Throw the error the bridge reports to people as one line.

@@ -7,6 +7,7 @@
 :- use_module(play).
 :- use_module(json_out).
 :- use_module(punish).
+:- use_module(qtable).
 :- use_module(adversary).
 
 :- prolog_load_context(directory, Dir),

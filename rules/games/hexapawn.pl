@@ -63,6 +63,16 @@ game:symmetry(hexapawn, W-B, W1-B1) :-
 
 mirror(S, S1) :- column(S, C), S1 is S - C + (2 - C).
 
+%   Squares 1..9 as seen by the mover: 0 empty, 1 own pawn, 2 enemy pawn.
+game:cells(hexapawn, W-B, Mover, Cells) :-
+    findall(C, ( between(1, 9, S), hex_cell(W, B, Mover, S, C) ), Cells).
+
+hex_cell(W, B, Mover, S, C) :-
+    (   memberchk(S, W) -> ( Mover == white -> C = 1 ; C = 2 )
+    ;   memberchk(S, B) -> ( Mover == black -> C = 1 ; C = 2 )
+    ;   C = 0
+    ).
+
 game:position_text(hexapawn, W-B, Mover, Text) :-
     atomic_list_concat(W, WA), atomic_list_concat(B, BA),
     side_letter(Mover, L),

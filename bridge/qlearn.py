@@ -1,0 +1,152 @@
+"""Q-learning (seed 001) from the bridge: options, the table between the knowledge base and Prolog, runs.
+
+Training happens in learners/qlearn.py on the compiled state graph (no
+Prolog query per move); the Prolog agent (rules/qtable.pl) plays from the
+stored table.
+"""
+from __future__ import annotations
+
+import time
+from dataclasses import fields
+from typing import Any, Callable
+
+import sqlite_utils
+
+from bridge import games
+from bridge.engine import BadInput, engine, quote
+from kb import store
+from learners import exact
+from learners.graph import StateGraph
+from learners.qlearn import QOptions, QTable, train
+from learners.training import TrainingRun
+
+NAME = "qlearn"
+CHECKPOINT_EVERY = 500
+
+
+def options_from(params: dict[str, Any]) -> QOptions:
+    """Stored or typed parameters as checked QOptions; BadInput names a bad one."""
+    known = {f.name for f in fields(QOptions)}
+    unknown = set(params) - known
+    if unknown:
+        raise BadInput(f"unknown qlearn option(s): {', '.join(sorted(unknown))}")
+    try:
+        return QOptions(**params).check()
+    except (TypeError, ValueError) as exc:
+        raise BadInput(str(exc)) from None
+
+
+def board_codes(game: str) -> tuple[list[int], int]:
+    """Each reachable state's board code (cells/4 as base 3) and the number of cells."""
+    codes, n_cells = engine().call(
+        f"graph:reachable_states({quote(game)}, S), "
+        f"findall(C, (member(st(P, M, _, _), S), game:cells_code({quote(game)}, P, M, C)), Cs), "
+        f"S = [st(P0, M0, _, _)|_], game:cells({quote(game)}, P0, M0, Cells), length(Cells, N), Out = [Cs, N]")
+    return codes, n_cells
+
+
+def make_table(graph: StateGraph, opts: QOptions) -> QTable:
+    if opts.table == "full":
+        codes, n_cells = board_codes(graph.game)
+        return QTable(graph, opts, codes, n_cells)
+    return QTable(graph, opts)
+
+
+def load(db: sqlite_utils.Database, row: dict) -> None:
+    """Put a stored agent's table into Prolog (entries as stored; no graph needed)."""
+    opts = options_from(row["params"])
+    kind = "code" if opts.table == "full" else "text"
+    data = ", ".join(f"[{quote(x)}, {quote(m)}, {float(v)!r}]" for x, m, v, _ in store.load_values(db, row["name"]))
+    engine().call(f"qtable:q_load({quote(row['name'])}, {quote(row['game'])}, {kind}, [{data}]), Out = true")
+
+
+def move_values(db: sqlite_utils.Database, row: dict, state: games.State, moves: list[str]) -> dict[str, float]:
+    """Q of each legal move in ``state``."""
+    load(db, row)
+    pairs, _best = engine().call(
+        f"qtable:q_move_values({quote(row['name'])}, {quote(state.game)}, {quote(state.key)}, P, B), Out = [P, B]")
+    return {m: v for m, v in pairs}
+
+
+def learn_game(db: sqlite_utils.Database, row: dict, game: str, keys: list[str], result: str, side: str) -> None:
+    """Q-learning agents learn only in `train`; a game against a person changes nothing."""
+
+
+def start(db: sqlite_utils.Database, name: str, game: str, options: dict[str, Any]) -> tuple[QOptions, dict | None]:
+    """The agent's options (new: from ``options``; existing: stored, which ``options`` may not change)."""
+    row = store.get_agent(db, name)
+    if row is None:
+        return options_from(options), None
+    if row["learner"] != NAME:
+        raise BadInput(f"agent '{name}' was made by learner '{row['learner']}', not '{NAME}'")
+    if row["game"] != game:
+        raise BadInput(f"agent '{name}' plays {row['game']}, not {game}")
+    stored = options_from(row["params"])
+    # the exploration schedule belongs to a run; everything else is fixed at creation
+    per_run = {"epsilon", "epsilon_end"}
+    merged = options_from({**stored.as_dict(), **options})
+    changed = [k for k, v in merged.as_dict().items() if k not in per_run and stored.as_dict()[k] != v]
+    if changed:
+        raise BadInput(f"agent '{name}' exists with {', '.join(f'{k}={stored.as_dict()[k]}' for k in changed)}; "
+                       "options are fixed when an agent is made (train a new agent to change them)")
+    return merged, row
+
+
+def run(db: sqlite_utils.Database, game: str, name: str, options: dict[str, Any], vs: str, side: str,
+        n_games: int, seed: int, opponents: Any, progress: Callable[[int], None] | None = None,
+        until_perfect: bool = False) -> TrainingRun:
+    """Train a Q-learning agent on the state graph; see commands.train."""
+    if vs == "adversary":
+        raise BadInput("--vs adversary is for the punish learner; use self, random, minimax or an agent")
+    opts, row = start(db, name, game, options)
+    graph = games.state_graph(game)
+    table = make_table(graph, opts)
+    if row is not None:
+        table.restore(store.load_values(db, name))
+    players = graph.players
+    if vs == "self":
+        learner_sides, opponent = [[0, 1]], None
+    else:
+        opponent = exact.all_moves(graph) if vs == "random" else (
+            exact.optimal_moves(graph) if vs == "minimax" else opponents.support(graph, vs))
+        learner_sides = {"first": [[0]], "second": [[1]], "both": [[0], [1]]}[side]
+    checkpoints: list[dict] = []
+    random_moves = exact.all_moves(graph)
+    judged = [0.0]
+
+    def checkpoint(done: int) -> bool:
+        t = time.perf_counter()
+        try:
+            return _checkpoint(done)
+        finally:
+            judged[0] += time.perf_counter() - t
+
+    def _checkpoint(done: int) -> bool:
+        sup = table.greedy_support()
+        point = {"games": done}
+        for label, p in (("as_first", 0), ("as_second", 1)):
+            g = exact.guarantee(graph, p, sup)
+            pr = exact.outcome_probabilities(graph, *((sup, random_moves) if p == 0 else (random_moves, sup)))
+            point[label] = {"guaranteed": g.guaranteed, "perfect": g.perfect, "win_vs_random": round(pr[players[p]], 6)}
+        checkpoints.append(point)
+        return until_perfect and point["as_first"]["perfect"] and point["as_second"]["perfect"]
+
+    t0 = time.perf_counter()
+    raw = train(table, learner_sides, opponent, n_games, seed, progress, checkpoint, CHECKPOINT_EVERY)
+    seconds = time.perf_counter() - t0 - judged[0]
+    played = len(raw)
+    if played % CHECKPOINT_EVERY or not checkpoints or checkpoints[-1]["games"] != played:
+        checkpoint(played)
+    results = ["draw" if w == 2 else players[w] for w in raw]
+    sides = [[players[p] for p in learner_sides[i % len(learner_sides)]] for i in range(played)]
+    extra: dict[str, Any] = {"checkpoints": checkpoints, "checkpoint_seconds": round(judged[0], 4)}
+    if opts.table == "full":
+        reachable = len(set(table.rows))
+        extra["enumeration"] = {"boards": table.n_rows, "actions": len(table.actions),
+                                "entries": table.n_rows * len(table.actions), "reachable_boards": reachable,
+                                "reachable_states": graph.size}
+
+    def save(record: dict) -> None:
+        store.save_agent(db, name, game, NAME, opts.as_dict(), table.entries(), played, record)
+
+    return TrainingRun(results, sides, seconds, opts.as_dict(), save, extra)
