@@ -2,8 +2,8 @@
 
 A learned agent is put into Prolog by its learner's module (LEARNERS) and
 then plays as the chooser ``agent(Name)``.  A learner module provides
-``load(db, row)``, ``move_values(db, row, state, moves)`` and
-``learn_game(db, row, game, keys, result, side)``.
+``NAME``, ``load(db, row)``, ``save(...)``, ``run(...)`` (see
+commands.train) and ``learn_game(db, row, game, keys, result, side)``.
 """
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from types import ModuleType
 import sqlite_utils
 
 from bridge import games, punish, qlearn
-from bridge.engine import BadInput, quote
+from bridge.engine import BadInput, engine, quote
 from kb import store
 from learners import exact
 from learners.graph import StateGraph
@@ -72,3 +72,11 @@ class Opponents:
 
     def agent(self, name: str) -> dict | None:
         return store.get_agent(self.db, name)
+
+
+def move_values(db: sqlite_utils.Database, row: dict, state: "games.State") -> dict[str, float]:
+    """A learned agent's value for each legal move of ``state``."""
+    learner_of(row).load(db, row)
+    pairs, _best = engine().call(
+        f"play:move_values(agent({quote(row['name'])}), {quote(state.game)}, {quote(state.key)}, P, B), Out = [P, B]")
+    return {m: v for m, v in pairs}

@@ -68,18 +68,17 @@ def query(db: sqlite_utils.Database, game: str, position: str) -> dict[str, Any]
     }
     for move, nxt in games.moves(state):
         out["moves"].append({"move": move, "next": nxt.key, "exact": games.exact_result(nxt)})
-    out["agents"] = agent_values(db, game, state, [m["move"] for m in out["moves"]])
+    out["agents"] = agent_values(db, game, state)
     return out
 
 
-def agent_values(db: sqlite_utils.Database, game: str, state: games.State, moves: list[str]) -> list[dict[str, Any]]:
+def agent_values(db: sqlite_utils.Database, game: str, state: games.State) -> list[dict[str, Any]]:
     """Each learned agent's values for the state's moves."""
     out = []
     for row in store.list_agents(db, game):
-        module = agents.LEARNERS.get(row["learner"])
-        if module is not None:
+        if row["learner"] in agents.LEARNERS:
             out.append({"agent": row["name"], "learner": row["learner"],
-                        "values": module.move_values(db, row, state, moves)})
+                        "values": agents.move_values(db, row, state)})
     return out
 
 

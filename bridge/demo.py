@@ -49,7 +49,21 @@ def match_table(db: sqlite_utils.Database) -> Iterator[str]:
                    f" perfect: {r['as_first']['perfect'] and r['as_second']['perfect']}")
 
 
-STEPS.extend([solve_all, match_table])
+def learners(db: sqlite_utils.Database) -> Iterator[str]:
+    yield ""
+    yield "== Learning =="
+    r = commands.train(db, "hexapawn", "punish", "demo-her", 60, "adversary", "second", 1, {})
+    yield (f"punish (seed 002) as black vs an adversarial white: lost {r['losses']} of 60, last at game "
+           f"{r['last_loss']}; now guarantees a {r['exact']['as_second']['guaranteed']} as black")
+    r = commands.train(db, "tictactoe", "qlearn", "demo-q", 100000, "self", "both", 1, {}, until_perfect=True)
+    p = commands.evaluate_exact(db, "tictactoe", "demo-q", "random")
+    yield (f"Q-learning (seed 001), tic-tac-toe self-play: perfect on both sides after {r['games']:,} games "
+           f"({r['seconds']:.1f} s); exactly vs random it wins {100 * p['as_first']['win']:.1f}% as X, "
+           f"{100 * p['as_second']['win']:.1f}% as O, never loses")
+    yield "play them: educable play hexapawn --opponent demo-her --as white;  educable play tictactoe --opponent demo-q"
+
+
+STEPS.extend([solve_all, match_table, learners])
 
 
 def run(db: sqlite_utils.Database) -> Iterator[str]:

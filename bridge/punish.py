@@ -73,14 +73,6 @@ def save(db: sqlite_utils.Database, name: str, game: str, opts: dict[str, Any], 
     store.save_agent(db, name, game, NAME, opts, ((k, "", v, n) for k, v, n in rows), games_added, run)
 
 
-def move_values(db: sqlite_utils.Database, row: dict, state: games.State, moves: list[str]) -> dict[str, float]:
-    """The agent's value for each move of ``state`` (the value of the position it leads to)."""
-    load(db, row)
-    pairs, _best = engine().call(
-        f"punish:punish_move_values({quote(row['name'])}, {quote(state.game)}, {quote(state.key)}, P, B), Out = [P, B]")
-    return {m: v for m, v in pairs}
-
-
 def learn_game(db: sqlite_utils.Database, row: dict, game: str, keys: list[str], result: str, side: str) -> None:
     """Learn from one game played elsewhere (against a person) and save."""
     load(db, row)

@@ -60,14 +60,6 @@ def load(db: sqlite_utils.Database, row: dict) -> None:
     engine().call(f"qtable:q_load({quote(row['name'])}, {quote(row['game'])}, {kind}, [{data}]), Out = true")
 
 
-def move_values(db: sqlite_utils.Database, row: dict, state: games.State, moves: list[str]) -> dict[str, float]:
-    """Q of each legal move in ``state``."""
-    load(db, row)
-    pairs, _best = engine().call(
-        f"qtable:q_move_values({quote(row['name'])}, {quote(state.game)}, {quote(state.key)}, P, B), Out = [P, B]")
-    return {m: v for m, v in pairs}
-
-
 def learn_game(db: sqlite_utils.Database, row: dict, game: str, keys: list[str], result: str, side: str) -> None:
     """Q-learning agents learn only in `train`; a game against a person changes nothing."""
 

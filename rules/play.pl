@@ -22,7 +22,9 @@
             candidates/5,       % +Chooser, +Game, +Pos, +Mover, -Moves
             play_series/5,      % +Game, +Choosers, +Games, +Seed, -Counts
             play_results/4,     % +Game, +ChooserSets, +Games, -Results
-            policy_table/3      % +Game, +Chooser, -Table
+            policy_table/3,     % +Game, +Chooser, -Table
+            scored_moves/5,     % +Chooser, +Game, +Pos, +Mover, -Scored
+            move_values/5       % +Chooser, +Game, +Key, -Pairs, -Best
           ]).
 :- use_module(game).
 :- use_module(solver).
@@ -35,6 +37,30 @@ candidates(random, Game, Pos, Mover, Moves) :-
     findall(M, legal(Game, Pos, Mover, M), Moves).
 candidates(minimax, Game, Pos, Mover, Moves) :-
     optimal_moves(Game, Pos, Mover, Moves).
+candidates(Chooser, Game, Pos, Mover, Moves) :-
+    scored_moves(Chooser, Game, Pos, Mover, Scored), !,
+    best_of(Scored, Moves).
+
+%!  scored_moves(+Chooser, +Game, +Pos, +Mover, -Scored:list) is semidet.
+%   Learners whose agents choose by value define this: Scored is Value-Move
+%   for every legal move.  Such a chooser picks among the best values.
+:- multifile scored_moves/5.
+
+%   The moves of highest value; values tie numerically (-0.0 ties 0.0).
+best_of([], []) :- !.
+best_of(Scored, Moves) :-
+    max_member(Best-_, Scored),
+    findall(M, ( member(V-M, Scored), V =:= Best ), Moves).
+
+%!  move_values(+Chooser, +Game, +Key, -Pairs:list, -Best:list) is det.
+%   For `query`: [MoveText, Value] for each legal move of the state Key
+%   (for a chooser that scores moves), and the move texts it picks among.
+move_values(Chooser, Game, Key, Pairs, Best) :-
+    parse_position(Game, Key, Pos, Mover),
+    scored_moves(Chooser, Game, Pos, Mover, Scored),
+    findall([T, V], ( member(V-M, Scored), move_text(Game, M, T) ), Pairs),
+    best_of(Scored, Moves),
+    maplist(move_text(Game), Moves, Best).
 
 %!  after_game(+Chooser, +Game, +Player, +History, +Result) is det.
 %   'самообучение': called for each player's chooser when a game ends.

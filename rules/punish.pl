@@ -31,8 +31,7 @@
             punish_agent/1,       % ?Agent
             punish_load/3,        % +Agent, +Options, +Rows
             punish_values/2,      % +Agent, -Rows
-            punish_learn_game/5,  % +Agent, +Game, +Keys, +Result, +Player
-            punish_move_values/5  % +Agent, +Game, +Key, -Pairs, -Best
+            punish_learn_game/5   % +Agent, +Game, +Keys, +Result, +Player
           ]).
 :- use_module(game).
 :- use_module(play).
@@ -95,30 +94,16 @@ score(Agent, Key, View, Score) :-
     (   value(Agent, Key, View, S) -> Score = S ; option(Agent, beads, Score) ).
 
 %   'позиции-преемники' with their values for the mover.
-scored_moves(Agent, Game, Pos, Mover, Scored) :-
+value_scores(Agent, Game, Pos, Mover, Scored) :-
     successors(Game, Pos, Mover, Pairs),
     other_player(Game, Mover, Next),
     findall(S-M, ( member(M-P1, Pairs), key(Agent, Game, P1, Next, K), score(Agent, K, Mover, S) ), Scored).
 
-%   'выбрать ход': the moves leading to a position with the best value.
-play:candidates(agent(Agent), Game, Pos, Mover, Moves) :-
+%   'выбрать ход': the moves leading to a position with the best value
+%   (play.pl picks among the best of these scores).
+play:scored_moves(agent(Agent), Game, Pos, Mover, Scored) :-
     punish_agent(Agent), !,
-    scored_moves(Agent, Game, Pos, Mover, Scored),
-    (   Scored == []
-    ->  Moves = []
-    ;   max_member(Best-_, Scored),
-        findall(M, member(Best-M, Scored), Moves)
-    ).
-
-%!  punish_move_values(+Agent, +Game, +Key, -Pairs, -Best) is det.
-%   For `query`: [MoveText, Score] for every move in the state Key, and the
-%   move texts the agent picks among.
-punish_move_values(Agent, Game, Key, Pairs, Best) :-
-    parse_position(Game, Key, Pos, Mover),
-    scored_moves(Agent, Game, Pos, Mover, Scored),
-    findall([T, S], ( member(S-M, Scored), move_text(Game, M, T) ), Pairs),
-    play:candidates(agent(Agent), Game, Pos, Mover, Moves),
-    maplist(move_text(Game), Moves, Best).
+    value_scores(Agent, Game, Pos, Mover, Scored).
 
 %   'самообучение': learn from a finished game, for the side Player played.
 play:after_game(agent(Agent), Game, Player, History, Result) :-
@@ -162,7 +147,7 @@ decrease(Agent, Game, [Mv|Earlier], Which) :-
 
 %   HER's empty box: no move from the position is above 0 any more.
 exhausted(Agent, Game, move(From, Mover, _, _)) :-
-    scored_moves(Agent, Game, From, Mover, Scored),
+    value_scores(Agent, Game, From, Mover, Scored),
     \+ ( member(S-_, Scored), S > 0 ).
 
 adjust(Agent, Game, move(_, Mover, To, Next), Delta) :-

@@ -11,12 +11,14 @@
            initial(tictactoe, P, M), candidates(agent(a), tictactoe, P, M, Ms).
         Ms = [5].
 */
-:- module(qtable, [q_load/4, q_agent/3, q_move_values/5]).
+:- module(qtable, [q_load/4, q_agent/3]).
 :- use_module(game).
 :- use_module(play).
 
 :- dynamic q/4.          % q(Agent, X, MoveText, Value)
-:- dynamic q_agent/3.    % q_agent(Agent, Game, KeyKind): KeyKind is text or code
+%!  q_agent(?Agent, ?Game, ?KeyKind) is nondet.
+%   Agent plays Game from a table keyed by state text (text) or board code (code).
+:- dynamic q_agent/3.
 
 %!  q_load(+Agent, +Game, +KeyKind, +Rows:list) is det.
 %   Replace Agent's table with Rows of [X, MoveText, Value].
@@ -29,27 +31,8 @@ q_load(Agent, Game, Kind, Rows) :-
 state_x(text, Game, Pos, Mover, X) :- position_text(Game, Pos, Mover, X).
 state_x(code, Game, Pos, Mover, X) :- cells_code(Game, Pos, Mover, C), format(atom(X), "#~d", [C]).
 
-scored(Agent, Game, Pos, Mover, Scored) :-
-    q_agent(Agent, Game, Kind),
+play:scored_moves(agent(Agent), Game, Pos, Mover, Scored) :-
+    q_agent(Agent, Game, Kind), !,
     state_x(Kind, Game, Pos, Mover, X),
     findall(V-M, ( legal(Game, Pos, Mover, M), move_text(Game, M, T),
                    ( q(Agent, X, T, V0) -> V = V0 ; V = 0 ) ), Scored).
-
-play:candidates(agent(Agent), Game, Pos, Mover, Moves) :-
-    q_agent(Agent, _, _), !,
-    scored(Agent, Game, Pos, Mover, Scored),
-    (   Scored == []
-    ->  Moves = []
-    ;   max_member(Best-_, Scored),
-        findall(M, member(Best-M, Scored), Moves)
-    ).
-
-%!  q_move_values(+Agent, +Game, +Key, -Pairs, -Best) is det.
-%   For `query`: [MoveText, Q] for each legal move of the state Key, and
-%   the move texts the agent picks among.
-q_move_values(Agent, Game, Key, Pairs, Best) :-
-    parse_position(Game, Key, Pos, Mover),
-    scored(Agent, Game, Pos, Mover, Scored),
-    findall([T, V], ( member(V-M, Scored), move_text(Game, M, T) ), Pairs),
-    play:candidates(agent(Agent), Game, Pos, Mover, Moves),
-    maplist(move_text(Game), Moves, Best).
