@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import functools
 import json
+import random
 import sys
 from typing import Any, Callable
 
@@ -216,9 +217,8 @@ def play(game: str, opponent: str, side: str | None, seed: int | None, db_path: 
       educable play hexapawn --opponent random --seed 3
     """
     from bridge.session import PlaySession
-    import random as _random
 
-    session = PlaySession(open_kb(db_path), game, opponent, side, seed if seed is not None else _random.randrange(2**31))
+    session = PlaySession(open_kb(db_path), game, opponent, side, seed if seed is not None else random.randrange(2**31))
     click.echo(f"{game}: you play {session.human} against {opponent}. Type a move, '?' for the legal moves, 'q' to stop.")
     try:
         while session.result is None:
@@ -353,11 +353,6 @@ def train(game: str, learner: str, agent: str, n_games: int, vs: str, side: str,
              "cascade": cascade, "fold": fold, "update": update, "gamma": gamma, "alpha": alpha, "illegal": illegal,
              "table": table, "epsilon": epsilon, "epsilon_end": epsilon_end, "max_stay": max_stay}
     options = {k: v for k, v in typed.items() if v is not None}
-    own = {"punish": {"punish", "step", "earlier_step", "reward", "beads", "cascade", "fold"},
-           "qlearn": {"update", "gamma", "alpha", "illegal", "table", "epsilon", "epsilon_end", "max_stay"}}
-    foreign = sorted(set(options) - own.get(learner, set()))
-    if learner in own and foreign:
-        raise BadInput(f"--{foreign[0].replace('_', '-')} is not an option of the {learner} learner")
     db = open_kb(db_path)
     with Progress(n_games, f"training {agent}", as_json) as progress:
         data = commands.train(db, game, learner, agent, n_games, vs, side, seed, options, progress, until_perfect)

@@ -36,7 +36,7 @@ def main() -> None:
                 line("  of which solving + compiling the graph", summary["seconds"]["solve"], "s", 0.02,
                      "OpenSpiel alpha-beta")
                 line("  of which storing", summary["seconds"]["store"], "s")
-            t, _ = timed(lambda: games.state_graph(game), repeat=3)
+            t, _ = timed(lambda: games.compile_state_graph(game), repeat=3)
             line(f"compile {game} state graph (tables warm)", t, "s")
         for game in games.games():
             first, second = games.players(game)

@@ -2,7 +2,7 @@
 
 A learned agent is put into Prolog by its learner's module (LEARNERS) and
 then plays as the chooser ``agent(Name)``.  A learner module provides
-``NAME``, ``load(db, row)``, ``save(...)``, ``run(...)`` (see
+``NAME``, ``OPTIONS`` (its option names), ``load(db, row)``, ``save(...)``, ``run(...)`` (see
 commands.train) and ``learn_game(db, row, game, keys, result, side)``.
 """
 from __future__ import annotations

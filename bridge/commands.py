@@ -35,7 +35,7 @@ def list_games(db: sqlite_utils.Database | None = None) -> list[dict[str, Any]]:
 def solve(db: sqlite_utils.Database, game: str) -> dict[str, Any]:
     """Solve ``game`` exactly and store every reachable state with its value."""
     t0 = time.perf_counter()
-    graph = games.state_graph(game)
+    graph = games.compile_state_graph(game)
     t1 = time.perf_counter()
     summary = store.store_graph(db, graph)
     t2 = time.perf_counter()
@@ -109,6 +109,9 @@ def train(db: sqlite_utils.Database, game: str, learner: str, agent: str, n_game
     if vs == agent:
         vs = "self"
     module = agents.LEARNERS[learner]
+    foreign = sorted(set(options) - module.OPTIONS)
+    if foreign:
+        raise BadInput(f"--{foreign[0].replace('_', '-')} is not an option of the {learner} learner")
     run = module.run(db, game, agent, options, vs, side, n_games, seed, agents.Opponents(db, game),
                      progress, until_perfect)
     summary = training.summarise(run.results, run.sides)

@@ -67,14 +67,6 @@ class Engine:
             raise LookupError(f"no answer: {goal}")
         raise PrologError(text)
 
-    def succeeds(self, goal: str) -> bool:
-        """Whether ``goal`` succeeds (errors still raise)."""
-        try:
-            self.call(f"({goal}), Out = true")
-        except LookupError:
-            return False
-        return True
-
 
 def _text(value: Any) -> str:
     return value.decode() if isinstance(value, bytes) else str(value)

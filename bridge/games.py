@@ -106,11 +106,17 @@ def exact_result(state: State) -> str:
     return engine().call(f"{_pos(state)}, solver:state_result({quote(state.game)}, P, M, Out)")
 
 
-def state_graph(game: str) -> StateGraph:
-    """The game's whole reachable state graph with exact values, in one query."""
+def compile_state_graph(game: str) -> StateGraph:
+    """Compile the game's whole reachable state graph with exact values, in one query."""
     g = quote(check_game(game))
     nodes = engine().call(f"graph:state_graph({g}, Out)")
     return StateGraph.from_nodes(game, players(game), nodes)
+
+
+@lru_cache(maxsize=None)
+def state_graph(game: str) -> StateGraph:
+    """The game's state graph, compiled once per process (rule files load once per process too)."""
+    return compile_state_graph(game)
 
 
 def choose(state: State, chooser: str) -> str:
@@ -133,11 +139,3 @@ def play_series(game: str, choosers: dict[str, str], n: int, seed: int) -> dict[
     """Play ``n`` games inside Prolog in one query; counts of each result."""
     pairs = ", ".join(f"{quote(p)}-{c}" for p, c in choosers.items())
     return engine().call(f"play:play_series({quote(check_game(game))}, [{pairs}], {int(n)}, {int(seed)}, Out)")
-
-
-def play_game(game: str, choosers: dict[str, str]) -> tuple[str, list[str]]:
-    """Play one game inside Prolog; the result and the move texts."""
-    g = quote(check_game(game))
-    pairs = ", ".join(f"{quote(p)}-{c}" for p, c in choosers.items())
-    return tuple(engine().call(
-        f"play:play_game({g}, [{pairs}], R, _, Ms), maplist(game:move_text({g}), Ms, Ts), Out = [R, Ts]"))

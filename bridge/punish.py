@@ -29,6 +29,9 @@ DEFAULTS: dict[str, Any] = {
 }
 
 
+OPTIONS = frozenset(DEFAULTS)
+
+
 def validate(options: dict[str, Any]) -> dict[str, Any]:
     """Complete ``options`` with defaults and check them; BadInput names the bad one."""
     unknown = set(options) - set(DEFAULTS)
@@ -56,14 +59,14 @@ def _options_term(opts: dict[str, Any]) -> str:
     return "[" + ", ".join(f"{k}={val(v)}" for k, v in opts.items()) + "]"
 
 
-def _create(name: str, opts: dict[str, Any], rows: list[tuple]) -> None:
+def _create(name: str, game: str, opts: dict[str, Any], rows: list[tuple]) -> None:
     data = ", ".join(f"[{quote(k)}, {float(v)}, {int(n)}]" for k, _, v, n in rows)
-    engine().call(f"punish:punish_load({quote(name)}, {_options_term(opts)}, [{data}]), Out = true")
+    engine().call(f"punish:punish_load({quote(name)}, {quote(game)}, {_options_term(opts)}, [{data}]), Out = true")
 
 
 def load(db: sqlite_utils.Database, row: dict) -> None:
     """Put a stored agent's options and values into Prolog."""
-    _create(row["name"], validate(row["params"]), store.load_values(db, row["name"]))
+    _create(row["name"], row["game"], validate(row["params"]), store.load_values(db, row["name"]))
 
 
 def save(db: sqlite_utils.Database, name: str, game: str, opts: dict[str, Any], games_added: int,
@@ -90,7 +93,7 @@ def start(db: sqlite_utils.Database, name: str, game: str, options: dict[str, An
     row = store.get_agent(db, name)
     if row is None:
         opts = validate(options)
-        _create(name, opts, [])
+        _create(name, game, opts, [])
         return opts
     if row["learner"] != NAME:
         raise BadInput(f"agent '{name}' was made by learner '{row['learner']}', not '{NAME}'")

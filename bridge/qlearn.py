@@ -22,12 +22,12 @@ from learners.training import TrainingRun
 
 NAME = "qlearn"
 CHECKPOINT_EVERY = 500
+OPTIONS = frozenset(f.name for f in fields(QOptions))
 
 
 def options_from(params: dict[str, Any]) -> QOptions:
     """Stored or typed parameters as checked QOptions; BadInput names a bad one."""
-    known = {f.name for f in fields(QOptions)}
-    unknown = set(params) - known
+    unknown = set(params) - OPTIONS
     if unknown:
         raise BadInput(f"unknown qlearn option(s): {', '.join(sorted(unknown))}")
     try:

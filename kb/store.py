@@ -75,13 +75,15 @@ def game_summary(db: sqlite_utils.Database, game: str) -> dict[str, Any] | None:
             "winner": None if row["winner"] == "draw" else row["winner"], "solved_at": row["solved_at"]}
 
 
+INSERT_MATCH = ("INSERT INTO matches (game, first, second, moves, result, source, played_at) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?)")
+
+
 def record_match(db: sqlite_utils.Database, game: str, first: str, second: str,
                  moves: list[str], result: str | None, source: str) -> int:
     """Store one game played; returns its id."""
     with transaction(db):
-        cur = db.conn.execute(
-            "INSERT INTO matches (game, first, second, moves, result, source, played_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
-            (game, first, second, json.dumps(moves), result, source, now()))
+        cur = db.conn.execute(INSERT_MATCH, (game, first, second, json.dumps(moves), result, source, now()))
     return int(cur.lastrowid)
 
 
@@ -90,9 +92,7 @@ def record_series(db: sqlite_utils.Database, game: str, first: str, second: str,
     """Store a series' results (one row a result, moves not kept) in one transaction."""
     rows = [(game, first, second, json.dumps({"games": n}), result, source, now()) for result, n in counts.items()]
     with transaction(db):
-        db.conn.executemany(
-            "INSERT INTO matches (game, first, second, moves, result, source, played_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
-            rows)
+        db.conn.executemany(INSERT_MATCH, rows)
 
 
 def get_agent(db: sqlite_utils.Database, name: str) -> dict[str, Any] | None:

@@ -79,13 +79,6 @@ class StateGraph:
         v = int(self.value[0])
         return v if int(self.mover[0]) == player else -v
 
-    def edge_of(self, state: int, move: str) -> int:
-        """The edge of ``move`` in ``state``; KeyError if it is not legal."""
-        for e in self.edges(state):
-            if self.move_text[e] == move:
-                return e
-        raise KeyError(move)
-
     def order_leaves_first(self) -> list[int]:
         """States ordered so every successor comes before its predecessors (computed once).
 

@@ -29,7 +29,7 @@
 :- module(punish,
           [ punish_new/2,         % +Agent, +Options
             punish_agent/1,       % ?Agent
-            punish_load/3,        % +Agent, +Options, +Rows
+            punish_load/4,        % +Agent, +Game, +Options, +Rows
             punish_values/2,      % +Agent, -Rows
             punish_learn_game/5   % +Agent, +Game, +Keys, +Result, +Player
           ]).
@@ -58,20 +58,18 @@ punish_new(Agent, Options) :-
 %!  punish_agent(?Agent) is nondet.
 punish_agent(Agent) :- option(Agent, punish, _).
 
-%!  punish_load(+Agent, +Options, +Rows:list) is det.
-%   Recreate Agent from stored rows [Key, Score, Visits].
-punish_load(Agent, Options, Rows) :-
+%!  punish_load(+Agent, +Game, +Options, +Rows:list) is det.
+%   Recreate Agent, a player of Game, from stored rows [Key, Score, Visits].
+punish_load(Agent, Game, Options, Rows) :-
     punish_new(Agent, Options),
     forall(member([Key, Score, N], Rows),
-           ( viewpoint(Key, View),
+           ( viewpoint(Game, Key, View),
              assertz(value(Agent, Key, View, Score)),
              assertz(visits(Agent, Key, N)) )).
 
 %   The viewpoint of a key is the player who moved into it.
-viewpoint(Key, View) :-
-    game(Game),
-    catch(parse_position(Game, Key, _, Next), educable_error(_), fail),
-    !,
+viewpoint(Game, Key, View) :-
+    parse_position(Game, Key, _, Next),
     other_player(Game, Next, View).
 
 %!  punish_values(+Agent, -Rows:list) is det.
