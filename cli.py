@@ -301,7 +301,7 @@ def eval_cmd(game: str, agent: str, vs: str | None, exact: bool, n_games: int, s
 @main.command()
 @click.argument("game")
 @click.option("--learner", default="punish", show_default=True,
-              help="Which learner: punish (seed 002, Prolog) or qlearn (seed 001, Q-table).")
+              help="Which learner: punish (seed 002, Prolog), qlearn (seed 001, Q-table) or ga (seed 000, rule sets).")
 @click.option("--agent", "agent", required=True, help="The agent's name; made on first use, trained further after.")
 @click.option("--games", "n_games", default=500, show_default=True, type=int, help="Games to play in this run.")
 @click.option("--vs", default="self", show_default=True,
@@ -327,15 +327,42 @@ def eval_cmd(game: str, agent: str, vs: str | None, exact: bool, n_games: int, s
 @click.option("--epsilon-end", type=float, default=None, help="[qlearn] Exploration at the end of the run (linear from --epsilon). Default 0.5.")
 @click.option("--max-stay", type=int, default=None, help="[qlearn] Tries before a random legal move (--illegal stay). Default 20.")
 @click.option("--until-perfect", is_flag=True, help="[qlearn] Stop at the first checkpoint (every 500 games) where eval --exact says perfect on both sides.")
+@click.option("--cycles", default=500, show_default=True, type=int, help="[ga] Cycles to run (play, rank, breed).")
+@click.option("--agents", "ga_agents", type=int, default=None, help="[ga] Agents in the population (even). Default 40.")
+@click.option("--rules", "ga_rules", type=int, default=None, help="[ga] Rules per agent. Default 100.")
+@click.option("--priorities", type=int, default=None, help="[ga] Rule priorities 0..N-1. Default 4.")
+@click.option("--pair-games", type=int, default=None, help="[ga] Games each pair plays a cycle. Default 5.")
+@click.option("--mutation", type=float, default=None, help="[ga] Chance a child's rule is a new random one. Default 0.01.")
+@click.option("--burst", type=float, default=None, help="[ga] Accumulated mutations: chance right after a mutated rule. Default off.")
+@click.option("--selection", type=click.Choice(["half", "top10", "top20", "top40-worst10"]), default=None,
+              help="[ga] Who breeds: best 50%, 10%, 20%, or best 40% and worst 10%. Default half.")
+@click.option("--parents", type=click.Choice(["weight", "random"]), default=None, help="[ga] Couple parents in weight order or at random. Default weight.")
+@click.option("--pairing", type=click.Choice(["weight", "random"]), default=None, help="[ga] Pair players in weight order or at random. Default weight.")
+@click.option("--identical/--no-identical", default=None, help="[ga] Identical parents give fully mutated children. Default off.")
+@click.option("--sharing", type=float, default=None, help="[ga] Fitness sharing: points off per very similar agent. Default 0 (off).")
+@click.option("--similar", type=float, default=None, help="[ga] Share of equal rules that makes agents very similar. Default 0.9.")
+@click.option("--shared/--no-shared", default=None, help="[ga] Shared knowledge: rule points go to equal rules in all agents. Default off.")
+@click.option("--nudge", type=float, default=None, help="[ga] Chance a new rule is two-in-a-line plus the empty cell. Default 0.")
+@click.option("--inherit", type=click.Choice(["alternate", "heavier"]), default=None, help="[ga] Children take rules alternately or the heavier of each pair. Default alternate.")
+@click.option("--dedupe/--no-dedupe", default=None, help="[ga] Replace an agent's repeated rules by mutations. Default off.")
+@click.option("--weak", type=float, default=None, help="[ga] Replace rules of weight <= this by mutations. Default off.")
+@click.option("--weak-every", type=int, default=None, help="[ga] ... every this many cycles. Default 1.")
+@click.option("--judge-every", type=int, default=None, help="[ga] Judge the best agent exactly every N cycles. Default cycles/20.")
 @click.option("--plot", "plot_path", default=None, metavar="FILE.png", help="Save the learning curve as a PNG.")
 @db_option
 @json_option
+@click.pass_context
 @handle_errors
-def train(game: str, learner: str, agent: str, n_games: int, vs: str, side: str, seed: int, punish: str | None,
+def train(ctx: click.Context, game: str, learner: str, agent: str, n_games: int, vs: str, side: str, seed: int, punish: str | None,
           step: float | None, earlier_step: float | None, reward: float | None, beads: float | None,
           cascade: bool | None, fold: bool | None, update: str | None, gamma: float | None, alpha: float | None,
           illegal: str | None, table: str | None, epsilon: float | None, epsilon_end: float | None,
-          max_stay: int | None, until_perfect: bool, plot_path: str | None, db_path: str, as_json: bool) -> None:
+          max_stay: int | None, until_perfect: bool, cycles: int, ga_agents: int | None, ga_rules: int | None,
+          priorities: int | None, pair_games: int | None, mutation: float | None, burst: float | None,
+          selection: str | None, parents: str | None, pairing: str | None, identical: bool | None,
+          sharing: float | None, similar: float | None, shared: bool | None, nudge: float | None,
+          inherit: str | None, dedupe: bool | None, weak: float | None, weak_every: int | None,
+          judge_every: int | None, plot_path: str | None, db_path: str, as_json: bool) -> None:
     """Train a learning agent for GAME and store it in the knowledge base.
 
     The games run inside Prolog (one query per batch); the agent's values are
@@ -348,7 +375,19 @@ def train(game: str, learner: str, agent: str, n_games: int, vs: str, side: str,
       educable train hexapawn --agent pupil --games 300 --vs self --punish all --reward 1
       educable train tictactoe --agent menace --games 5000 --vs random --plot curve.png
       educable train tictactoe --learner qlearn --agent q --games 20000 --until-perfect
+      educable train tictactoe --learner ga --agent gaia --cycles 500 --nudge 0.2 --plot ga.png
     """
+    ga_typed = {"agents": ga_agents, "rules": ga_rules, "priorities": priorities, "pair_games": pair_games,
+                "mutation": mutation, "burst": burst, "selection": selection, "parents": parents, "pairing": pairing,
+                "identical": identical, "sharing": sharing, "similar": similar, "shared": shared, "nudge": nudge,
+                "inherit": inherit, "dedupe": dedupe, "weak": weak, "weak_every": weak_every}
+    ga_options = {k: v for k, v in ga_typed.items() if v is not None}
+    if learner == "ga":
+        return train_rule_sets(ctx, game, agent, cycles, seed, ga_options, judge_every, plot_path, db_path, as_json)
+    given = [k for k in ("cycles", "judge_every") if ctx.get_parameter_source(k) != click.core.ParameterSource.DEFAULT]
+    if ga_options or given:
+        name = (list(ga_options) + given)[0]
+        raise BadInput(f"--{name.replace('_', '-')} is an option of the ga learner, not {learner}")
     typed = {"punish": punish, "step": step, "earlier_step": earlier_step, "reward": reward, "beads": beads,
              "cascade": cascade, "fold": fold, "update": update, "gamma": gamma, "alpha": alpha, "illegal": illegal,
              "table": table, "epsilon": epsilon, "epsilon_end": epsilon_end, "max_stay": max_stay}
@@ -391,21 +430,89 @@ def train(game: str, learner: str, agent: str, n_games: int, vs: str, side: str,
         click.echo(f"  learning curve saved to {plot_path}")
 
 
+def train_rule_sets(ctx: click.Context, game: str, agent: str, cycles: int, seed: int, options: dict[str, Any],
+                    judge_every: int | None, plot_path: str | None, db_path: str, as_json: bool) -> None:
+    """`train --learner ga`: evolve a population of rule sets (seed 000)."""
+    from bridge import agents as agents_mod, ga, games
+
+    for name in ("n_games", "vs", "side", "punish", "step", "earlier_step", "reward", "beads", "cascade", "fold",
+                 "update", "gamma", "alpha", "illegal", "table", "epsilon", "epsilon_end", "max_stay", "until_perfect"):
+        if ctx.get_parameter_source(name) != click.core.ParameterSource.DEFAULT:
+            flag = {"n_games": "games", "side": "as"}.get(name, name).replace("_", "-")
+            raise BadInput(f"--{flag} is not an option of the ga learner (it runs --cycles of games in pairs)")
+    agents_mod.check_name(agent)
+    db = open_kb(db_path)
+    with Progress(cycles, f"evolving {agent}", as_json) as progress:
+        data = ga.train(db, game, agent, cycles, seed, options, progress, judge_every)
+    if plot_path:
+        from learners.plot import curve_png
+        curve = data["curve"]
+        per = data["per_cycle"]
+        marks = [c["cycle"] - (data["total_cycles"] - cycles) for c in curve]
+        starts = [0] + marks[:-1]
+
+        def window_share(key: str) -> list[float]:
+            out = []
+            for a, b in zip(starts, marks):
+                moves = sum(per["rule_moves"][a:b]) + sum(per["random_moves"][a:b])
+                out.append(sum(per[key][a:b]) / moves if moves else 0.0)
+            return out
+
+        first, second = games.players(game)
+        curve_png(plot_path, {
+            f"best agent's loss vs random as {first} (exact)": [c["as_first"]["vs_random"]["loss"] for c in curve],
+            f"best agent's loss vs random as {second} (exact)": [c["as_second"]["vs_random"]["loss"] for c in curve],
+            "share of moves made by rules": window_share("rule_moves"),
+        }, marks[0], f"{game}: population {agent} (ga)", xlabel="cycles", ylabel="rate")
+        data["plot"] = plot_path
+    if as_json:
+        return emit_json(data)
+    last, best = data["last_cycle"], data["best"]
+    click.echo(f"{agent} (ga, {game}) ran {data['cycles']} cycles ({data['games']} games) in {data['seconds']:.2f} s; "
+               f"{data['total_cycles']} cycles in all")
+    click.echo(f"  last cycle: {last['draws']} draws, {last['rule_moves']} moves by rules, "
+               f"{last['random_moves']} at random, best weight {last['best_weight']:g}")
+    for side_name in ("as_first", "as_second"):
+        b = best[side_name]
+        click.echo(f"  best agent {side_name.replace('_', ' ')}: guarantees a {b['guaranteed']}; vs random exactly "
+                   f"win {100 * b['vs_random']['win']:.2f}%  draw {100 * b['vs_random']['draw']:.2f}%  "
+                   f"loss {100 * b['vs_random']['loss']:.2f}%")
+    if plot_path:
+        click.echo(f"  learning curve saved to {plot_path}")
+
+
 @main.command("agents")
 @click.argument("name", required=False)
 @click.option("--game", default=None, help="Only agents of this game.")
+@click.option("--rules", "show_rules", is_flag=True,
+              help="For a rule-set agent: every member (NAME#k, best first) with its rules and weights.")
 @db_option
 @json_option
 @handle_errors
-def agents_cmd(name: str | None, game: str | None, db_path: str, as_json: bool) -> None:
+def agents_cmd(name: str | None, game: str | None, show_rules: bool, db_path: str, as_json: bool) -> None:
     """List learned agents: learner, game, games trained, parameters.
 
     \b
     Examples:
       educable agents
       educable agents her --json
+      educable agents gaia --rules
+      educable agents gaia#3 --rules
     """
-    rows = commands.list_agents(open_kb(db_path), game)
+    db = open_kb(db_path)
+    if show_rules:
+        if name is None:
+            raise BadInput("--rules needs an agent name: educable agents NAME --rules")
+        data = commands.rule_sets(db, name)
+        if as_json:
+            return emit_json(data)
+        click.echo(f"{data['agent']} ({data['learner']}, {data['game']}): {len(data['members'])} member(s), best first")
+        for m in data["members"]:
+            click.echo(f"{m['member']}  weight {m['weight']:g}  born in cycle {m['born']}  ({len(m['rules'])} rules)")
+            for r in sorted(m["rules"], key=lambda r: (-r["priority"], -r["weight"])):
+                click.echo(f"    {r['pattern']}  -> {r['action']:<5} priority {r['priority']}  weight {r['weight']:g}")
+        return None
+    rows = commands.list_agents(db, game)
     if name is not None:
         rows = [r for r in rows if r["name"] == name]
         if not rows:
@@ -417,6 +524,53 @@ def agents_cmd(name: str | None, game: str | None, db_path: str, as_json: bool) 
     for r in rows:
         params = " ".join(f"{k}={v}" for k, v in sorted(r["params"].items()))
         click.echo(f"{r['name']:<14} {r['learner']:<8} {r['game']:<10} {r['games_trained']:>8} games  {params}")
+
+
+@main.group()
+def rules() -> None:
+    """Rule files: an agent's rules as readable Prolog facts, to read, edit and import.
+
+    \b
+    Examples:
+      educable rules export gaia#1 best.pl
+      educable rules import examples/never_lose_as_x.pl --agent careful
+      educable play tictactoe --opponent careful
+    """
+
+
+@rules.command("export")
+@click.argument("agent")
+@click.argument("file")
+@db_option
+@json_option
+@handle_errors
+def rules_export(agent: str, file: str, db_path: str, as_json: bool) -> None:
+    """Write AGENT's rules (NAME or NAME#k; default the best member) to FILE."""
+    from bridge import ga
+
+    data = ga.export_rules(open_kb(db_path), agent, file)
+    if as_json:
+        return emit_json(data)
+    click.echo(f"wrote {data['rules']} rules of {data['agent']} ({data['game']}) to {data['file']}")
+
+
+@rules.command("import")
+@click.argument("file")
+@click.option("--agent", required=True, help="Name of the new agent.")
+@click.option("--game", default=None, help="Check the file is for this game.")
+@click.option("--replace", is_flag=True, help="Replace an agent imported earlier under this name.")
+@db_option
+@json_option
+@handle_errors
+def rules_import(file: str, agent: str, game: str | None, replace: bool, db_path: str, as_json: bool) -> None:
+    """Check FILE and make it agent --agent, which plays at once (nothing is imported if any line is wrong)."""
+    from bridge import agents as agents_mod, ga
+
+    agents_mod.check_name(agent)
+    data = ga.import_rules(open_kb(db_path), file, agent, game, replace)
+    if as_json:
+        return emit_json(data)
+    click.echo(f"imported {data['rules']} rules for {data['game']} as agent {data['agent']}")
 
 
 @main.command()

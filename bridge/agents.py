@@ -1,7 +1,9 @@
 """Agents by name: the built-in choosers and learned agents from the knowledge base.
 
 A learned agent is put into Prolog by its learner's module (LEARNERS) and
-then plays as the chooser ``agent(Name)``.  A learner module provides
+then plays as the chooser ``agent(Name)``.  Rule-set agents (bridge/ga.py,
+learners ``ga`` and ``rules``) are populations: ``NAME#k`` is member k
+(1 the best) and plain ``NAME`` its best member.  A learner module provides
 ``NAME``, ``OPTIONS`` (its option names), ``load(db, row)``, ``save(...)``, ``run(...)`` (see
 commands.train) and ``learn_game(db, row, game, keys, result, side)``.
 """
@@ -12,13 +14,14 @@ from types import ModuleType
 
 import sqlite_utils
 
-from bridge import games, punish, qlearn
+from bridge import ga, games, punish, qlearn
 from bridge.engine import BadInput, engine, quote
 from kb import store
 from learners import exact
 from learners.graph import StateGraph
 
 LEARNERS: dict[str, ModuleType] = {punish.NAME: punish, qlearn.NAME: qlearn}
+RULE_SETS = (ga.NAME, ga.IMPORTED)
 RESERVED = set(store.BUILTIN_AGENTS) | {"self", "adversary", "human"}
 NAME_PATTERN = re.compile(r"[A-Za-z][A-Za-z0-9_.-]{0,63}$")
 
@@ -32,6 +35,8 @@ def check_name(name: str) -> str:
 
 
 def learner_of(row: dict) -> ModuleType:
+    if row["learner"] in RULE_SETS:
+        return ga
     module = LEARNERS.get(row["learner"])
     if module is None:
         raise BadInput(f"agent '{row['name']}' was made by learner '{row['learner']}', which this educable does not know")
@@ -42,13 +47,18 @@ def chooser(db: sqlite_utils.Database, game: str, name: str) -> str:
     """The Prolog chooser term for agent ``name`` playing ``game``; BadInput if unknown or of another game."""
     if name in store.BUILTIN_AGENTS:
         return name
-    row = store.get_agent(db, name)
+    base, member = ga.split_member(name)
+    row = store.get_agent(db, base)
     if row is None:
         learned = [a["name"] for a in store.list_agents(db, game)]
         known = ", ".join(list(store.BUILTIN_AGENTS) + learned)
-        raise BadInput(f"unknown agent '{name}' for {game} (known: {known})")
+        raise BadInput(f"unknown agent '{base}' for {game} (known: {known})")
     if row["game"] != game:
-        raise BadInput(f"agent '{name}' plays {row['game']}, not {game}")
+        raise BadInput(f"agent '{base}' plays {row['game']}, not {game}")
+    if row["learner"] in RULE_SETS:
+        return f"agent({quote(ga.load_member(db, row, member))})"
+    if member is not None:
+        raise BadInput(f"agent '{base}' is a single {row['learner']} agent; NAME#k is for rule-set populations")
     learner_of(row).load(db, row)
     return f"agent({quote(name)})"
 

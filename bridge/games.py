@@ -9,6 +9,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import lru_cache
 
+import numpy as np
+
 from bridge.engine import BadInput, engine, quote
 from learners.graph import StateGraph
 
@@ -117,6 +119,17 @@ def compile_state_graph(game: str) -> StateGraph:
 def state_graph(game: str) -> StateGraph:
     """The game's state graph, compiled once per process (rule files load once per process too)."""
     return compile_state_graph(game)
+
+
+@lru_cache(maxsize=None)
+def board_cells(game: str) -> np.ndarray:
+    """(states, cells): every state of ``state_graph(game)`` as its mover sees it (cells/4: 0 empty, 1 own, 2 theirs)."""
+    return np.array(engine().call(f"graph:state_cells({quote(check_game(game))}, Out)"), dtype=np.int8)
+
+
+def lines(game: str) -> list[list[int]]:
+    """The game's lines (line/2; none for games without them)."""
+    return engine().call(f"findall(L, game:line({quote(check_game(game))}, L), Out)")
 
 
 def choose(state: State, chooser: str) -> str:

@@ -10,6 +10,7 @@ import time
 from dataclasses import fields
 from typing import Any, Callable
 
+import numpy as np
 import sqlite_utils
 
 from bridge import games
@@ -37,12 +38,11 @@ def options_from(params: dict[str, Any]) -> QOptions:
 
 
 def board_codes(game: str) -> tuple[list[int], int]:
-    """Each reachable state's board code (cells/4 as base 3) and the number of cells."""
-    codes, n_cells = engine().call(
-        f"graph:reachable_states({quote(game)}, S), "
-        f"findall(C, (member(st(P, M, _, _), S), game:cells_code({quote(game)}, P, M, C)), Cs), "
-        f"S = [st(P0, M0, _, _)|_], game:cells({quote(game)}, P0, M0, Cells), length(Cells, N), Out = [Cs, N]")
-    return codes, n_cells
+    """Each reachable state's board code (cells/4 read as base 3, first cell most significant,
+    as cells_code/4 in Prolog) and the number of cells."""
+    cells = games.board_cells(game).astype(np.int64)
+    n = cells.shape[1]
+    return (cells @ (3 ** np.arange(n - 1, -1, -1, dtype=np.int64))).tolist(), n
 
 
 def make_table(graph: StateGraph, opts: QOptions) -> QTable:

@@ -73,6 +73,27 @@ MIGRATIONS: list[str] = [
         played_at   TEXT NOT NULL
     );
     """,
+    # 2: rule-set agents (seed 000): a population's members in rank order and their rules
+    """
+    CREATE TABLE members (
+        agent       TEXT NOT NULL REFERENCES agents(name) ON DELETE CASCADE,
+        rank        INTEGER NOT NULL,       -- 1 is the best; addressed as NAME#rank
+        weight      REAL NOT NULL,          -- points in the last cycle
+        born        INTEGER NOT NULL,       -- the cycle that made it (0: the first population)
+        PRIMARY KEY (agent, rank)
+    );
+    CREATE TABLE rules (
+        agent       TEXT NOT NULL,
+        member      INTEGER NOT NULL,       -- members.rank
+        idx         INTEGER NOT NULL,       -- place in the rule set (children inherit by place)
+        pattern     TEXT NOT NULL,          -- the condition: . empty, m mine, t theirs, * any; rows split by /
+        action      TEXT NOT NULL,          -- a move text of the game
+        priority    INTEGER NOT NULL,
+        weight      REAL NOT NULL,
+        PRIMARY KEY (agent, member, idx),
+        FOREIGN KEY (agent, member) REFERENCES members(agent, rank) ON DELETE CASCADE
+    );
+    """,
 ]
 
 VERSION = len(MIGRATIONS)

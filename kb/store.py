@@ -125,24 +125,64 @@ def save_agent(db: sqlite_utils.Database, name: str, game: str, learner: str, pa
     recorded in the runs table.
     """
     with transaction(db):
-        conn = db.conn
-        existing = conn.execute("SELECT games_trained FROM agents WHERE name = ?", (name,)).fetchone()
-        if existing is None:
-            conn.execute(
-                "INSERT INTO agents (name, game, learner, params, games_trained, created, updated) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?)",
-                (name, game, learner, json.dumps(params, sort_keys=True), games_added, now(), now()))
-        else:
-            conn.execute("UPDATE agents SET params = ?, games_trained = ?, updated = ? WHERE name = ?",
-                         (json.dumps(params, sort_keys=True), existing[0] + games_added, now(), name))
+        conn = _upsert_agent(db, name, game, learner, params, games_added, run)
         conn.execute("DELETE FROM learned_values WHERE agent = ?", (name,))
         conn.executemany("INSERT INTO learned_values (agent, position, move, value, visits) VALUES (?, ?, ?, ?, ?)",
                          ((name, p, m, float(v), int(n)) for p, m, v, n in values))
-        if run is not None:
-            conn.execute(
-                "INSERT INTO runs (agent, learner, games, seconds, params, results, started) VALUES (?, ?, ?, ?, ?, ?, ?)",
-                (name, learner, run["games"], run["seconds"], json.dumps(params, sort_keys=True),
-                 json.dumps(run.get("results", {})), run.get("started", now())))
+
+
+def save_rule_sets(db: sqlite_utils.Database, name: str, game: str, learner: str, params: dict[str, Any],
+                   members: list[tuple[float, int, list[tuple[str, str, int, float]]]], games_added: int,
+                   run: dict[str, Any] | None = None) -> None:
+    """Create or update a rule-set agent (a population, best first) in one transaction.
+
+    ``members`` are (weight, born, rules) with rules (pattern, action, priority, weight).
+    """
+    with transaction(db):
+        conn = _upsert_agent(db, name, game, learner, params, games_added, run)
+        conn.execute("DELETE FROM members WHERE agent = ?", (name,))
+        conn.executemany("INSERT INTO members (agent, rank, weight, born) VALUES (?, ?, ?, ?)",
+                         ((name, k, float(w), int(b)) for k, (w, b, _) in enumerate(members, 1)))
+        conn.executemany(
+            "INSERT INTO rules (agent, member, idx, pattern, action, priority, weight) VALUES (?, ?, ?, ?, ?, ?, ?)",
+            ((name, k, i, p, a, int(pr), float(w))
+             for k, (_, _, rules) in enumerate(members, 1) for i, (p, a, pr, w) in enumerate(rules)))
+
+
+def load_members(db: sqlite_utils.Database, agent: str) -> list[dict[str, Any]]:
+    """A rule-set agent's members, best first: rank, weight, born."""
+    return [dict(r) for r in db.query("SELECT rank, weight, born FROM members WHERE agent = ? ORDER BY rank", [agent])]
+
+
+def load_rules(db: sqlite_utils.Database, agent: str, member: int | None = None) -> list[tuple[int, str, str, int, float]]:
+    """Rules as (member, pattern, action, priority, weight), by member then place; one member if given."""
+    sql = "SELECT member, pattern, action, priority, weight FROM rules WHERE agent = ?"
+    args: list[Any] = [agent]
+    if member is not None:
+        sql += " AND member = ?"
+        args.append(member)
+    return [tuple(r) for r in db.execute(sql + " ORDER BY member, idx", args)]
+
+
+def _upsert_agent(db: sqlite_utils.Database, name: str, game: str, learner: str, params: dict[str, Any],
+                  games_added: int, run: dict[str, Any] | None) -> Any:
+    """Inside a transaction: create the agent or add to its games, and record ``run``; the connection."""
+    conn = db.conn
+    existing = conn.execute("SELECT games_trained FROM agents WHERE name = ?", (name,)).fetchone()
+    if existing is None:
+        conn.execute(
+            "INSERT INTO agents (name, game, learner, params, games_trained, created, updated) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?)",
+            (name, game, learner, json.dumps(params, sort_keys=True), games_added, now(), now()))
+    else:
+        conn.execute("UPDATE agents SET params = ?, games_trained = ?, updated = ? WHERE name = ?",
+                     (json.dumps(params, sort_keys=True), existing[0] + games_added, now(), name))
+    if run is not None:
+        conn.execute(
+            "INSERT INTO runs (agent, learner, games, seconds, params, results, started) VALUES (?, ?, ?, ?, ?, ?, ?)",
+            (name, learner, run["games"], run["seconds"], json.dumps(params, sort_keys=True),
+             json.dumps(run.get("results", {})), run.get("started", now())))
+    return conn
 
 
 def load_values(db: sqlite_utils.Database, agent: str) -> list[tuple[str, str, float, int]]:

@@ -1,7 +1,7 @@
 """Judge play exactly over a state graph, not by sampling.
 
 A *support* says, for each state, which edges a player may choose (it picks
-uniformly among them); ``None`` for a state means all legal moves.
+uniformly among the entries; an edge listed twice is twice as likely); ``None`` for a state means all legal moves.
 """
 from __future__ import annotations
 
@@ -114,9 +114,13 @@ def outcome_probabilities(graph: StateGraph, first: Support, second: Support) ->
 
 
 def support_from_moves(graph: StateGraph, table: list[list[str]]) -> Support:
-    """Turn per-state lists of move texts (a chooser's candidates) into edge indices."""
+    """Turn per-state lists of move texts (a chooser's candidates) into edge indices.
+
+    One edge per entry, so a move a chooser lists twice (two rule-set rules
+    agreeing) is twice as likely.
+    """
     sup: Support = []
     for s, moves in enumerate(table):
-        wanted = set(moves)
-        sup.append([e for e in graph.edges(s) if graph.move_text[e] in wanted])
+        edge_of = {graph.move_text[e]: e for e in graph.edges(s)}
+        sup.append([edge_of[m] for m in moves if m in edge_of])
     return sup

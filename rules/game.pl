@@ -24,6 +24,7 @@
             board_lines/4,          % +Game, +Pos, +Mover, -Lines
             symmetry/3,             % +Game, +Pos, -Pos1
             cells/4,                % +Game, +Pos, +Mover, -Cells
+            line/2,                 % ?Game, -Squares
             cells_code/4,           % +Game, +Pos, +Mover, -Code
             other_player/3,         % +Game, +Player, -Other
             legal_moves/4,          % +Game, +Pos, +Mover, -Moves
@@ -60,15 +61,20 @@
 %!  cells(+Game, +Pos, +Mover, -Cells:list(integer)) is det.
 %   The board as seen by Mover, one cell a square: 0 empty, 1 Mover's,
 %   2 the opponent's (seed 001's state x).  Optional: needed only by
-%   learners that enumerate every board (Q-learning's full table).
+%   learners that enumerate every board (Q-learning's full table) and by
+%   rule-set agents, whose conditions are written over these cells.
+%!  line(?Game, -Squares:list(integer)) is nondet.
+%   Squares (1-based cell numbers) that make a line, for the genetic
+%   learner's biased rule generation (seed 000's "two in a line and an
+%   empty square").  Optional.
 :- multifile
     game/1, players/2, initial/3, legal/4, next/5, over/4,
     parse_position/4, position_text/4, parse_move/3, move_text/3,
-    board_lines/4, symmetry/3, cells/4.
+    board_lines/4, symmetry/3, cells/4, line/2.
 :- discontiguous
     game/1, players/2, initial/3, legal/4, next/5, over/4,
     parse_position/4, position_text/4, parse_move/3, move_text/3,
-    board_lines/4, symmetry/3, cells/4.
+    board_lines/4, symmetry/3, cells/4, line/2.
 
 %!  other_player(+Game, +Player, -Other) is det.
 other_player(Game, Player, Other) :-

@@ -6,7 +6,7 @@
         ?- state_graph(hexapawn, Nodes), length(Nodes, N).
         N = 135.
 */
-:- module(graph, [state_graph/2, reachable_states/2]).
+:- module(graph, [state_graph/2, reachable_states/2, state_cells/2]).
 :- use_module(game).
 :- use_module(solver).
 
@@ -18,6 +18,16 @@
 state_graph(Game, Nodes) :-
     reachable_states(Game, States),
     maplist(node(Game), States, Nodes).
+
+%!  state_cells(+Game, -Cells:list(list(integer))) is det.
+%   The cells/4 view of every reachable state, in state_graph/2's order.
+state_cells(Game, Cells) :-
+    (   clause(game:cells(Game, _, _, _), _)
+    ->  reachable_states(Game, States),
+        findall(C, ( member(st(P, M, _, _), States), cells(Game, P, M, C) ), Cells)
+    ;   format(atom(Msg), "game ~w does not define cells/4 (needed by board tables and rule sets)", [Game]),
+        bad_input(Msg)
+    ).
 
 %!  reachable_states(+Game, -States:list) is det.
 %   Every reachable st(Pos, Mover, Key, Edges) in breadth-first order.

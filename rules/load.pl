@@ -9,6 +9,7 @@
 :- use_module(punish).
 :- use_module(qtable).
 :- use_module(adversary).
+:- use_module(ruleset).
 
 :- prolog_load_context(directory, Dir),
    atomic_list_concat([Dir, '/games/*.pl'], Pattern),

@@ -40,6 +40,16 @@ three_in_a_row(b(A,B,C,D,E,F,G,H,I), P) :-
     ),
     !.
 
+%   The 8 lines, as cell numbers (for rule-set agents' biased generation).
+game:line(tictactoe, [1,2,3]).
+game:line(tictactoe, [4,5,6]).
+game:line(tictactoe, [7,8,9]).
+game:line(tictactoe, [1,4,7]).
+game:line(tictactoe, [2,5,8]).
+game:line(tictactoe, [3,6,9]).
+game:line(tictactoe, [1,5,9]).
+game:line(tictactoe, [3,5,7]).
+
 %   The 8 symmetries of the square, each a rewrite of the board term.
 game:symmetry(tictactoe, B, B1) :-
     sym(B, B1).

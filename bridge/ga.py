@@ -1,0 +1,299 @@
+"""Genetic rule sets (seed 000) from the bridge: populations in the knowledge base, runs, rule files.
+
+Evolution runs in learners/ga.py on the compiled state graph; an agent's
+rules go into Prolog (rules/ruleset.pl), which chooses its moves in play,
+eval and query.  A population is one agent row; its members are addressed
+as NAME#k (k = 1 is the best, and plain NAME means NAME#1).  A rule file
+imported by hand makes an agent of learner ``rules`` with one member.
+"""
+from __future__ import annotations
+
+import time
+from dataclasses import fields
+from functools import lru_cache
+from pathlib import Path
+from typing import Any, Callable
+
+import numpy as np
+import sqlite_utils
+
+from bridge import games
+from bridge.engine import BadInput, engine, quote
+from kb import store
+from learners import exact, ga
+from learners.ga import GAOptions, Population
+from learners.rulespace import RuleSpace
+
+NAME = "ga"
+IMPORTED = "rules"
+OPTIONS = frozenset(f.name for f in fields(GAOptions))
+FIXED = ("agents", "rules", "priorities")      # the shape of a population, fixed when it is made
+
+
+@lru_cache(maxsize=None)
+def rule_space(game: str) -> RuleSpace:
+    """What rules can say in ``game`` (compiled once per process)."""
+    try:
+        return RuleSpace(games.state_graph(game), games.board_cells(game), games.lines(game))
+    except ValueError as exc:
+        raise BadInput(str(exc)) from None
+
+
+def options_from(params: dict[str, Any]) -> GAOptions:
+    """Stored or typed parameters as checked options; BadInput names a bad one."""
+    unknown = set(params) - OPTIONS
+    if unknown:
+        raise BadInput(f"unknown ga option(s): {', '.join(sorted(unknown))}")
+    try:
+        return GAOptions(**params).check()
+    except (TypeError, ValueError) as exc:
+        raise BadInput(str(exc)) from None
+
+
+# -- between arrays and rows ------------------------------------------------------
+def member_rows(space: RuleSpace, pop: Population, k: int) -> list[tuple[str, str, int, float]]:
+    """Agent ``k``'s rules as (pattern, action, priority, weight) texts."""
+    return [(space.condition_text(pop.cond[k, r]), space.actions[int(pop.action[k, r])],
+             int(pop.priority[k, r]), float(pop.rule_weight[k, r])) for r in range(pop.cond.shape[1])]
+
+
+def population_from_kb(db: sqlite_utils.Database, name: str, space: RuleSpace, cycles: int) -> Population:
+    """A stored population as arrays, best first."""
+    members = store.load_members(db, name)
+    rules = store.load_rules(db, name)
+    n_rules = len(rules) // len(members)
+    cond = np.array([space.parse_condition(p) for _, p, _, _, _ in rules], dtype=np.int8)
+    action = np.array([space.action_index[a] for _, _, a, _, _ in rules], dtype=np.int16)
+    shape = (len(members), n_rules)
+    return Population(cond.reshape(*shape, -1), action.reshape(shape),
+                      np.array([r[3] for r in rules], dtype=np.int8).reshape(shape),
+                      np.array([r[4] for r in rules], dtype=np.float64).reshape(shape),
+                      np.array([m["weight"] for m in members], dtype=np.float64),
+                      np.array([m["born"] for m in members], dtype=np.int64), cycles)
+
+
+def save_population(db: sqlite_utils.Database, name: str, game: str, learner: str, params: dict[str, Any],
+                    space: RuleSpace, pop: Population, games_added: int, run: dict[str, Any] | None) -> None:
+    members = [(float(pop.weight[k]), int(pop.born[k]), member_rows(space, pop, k)) for k in range(pop.size)]
+    store.save_rule_sets(db, name, game, learner, params, members, games_added, run)
+
+
+# -- agents in Prolog --------------------------------------------------------------
+def split_member(name: str) -> tuple[str, int | None]:
+    """'pop#3' -> ('pop', 3); 'pop' -> ('pop', None)."""
+    if "#" not in name:
+        return name, None
+    base, _, k = name.partition("#")
+    if not k.isdigit() or int(k) < 1:
+        raise BadInput(f"bad member {name!r}: use NAME#k with k = 1 for the best")
+    return base, int(k)
+
+
+def load_member(db: sqlite_utils.Database, row: dict, member: int | None) -> str:
+    """Put member ``member`` (default the best) of a rule-set agent into Prolog; its Prolog agent name."""
+    k = member or 1
+    members = store.load_members(db, row["name"])
+    if k > len(members):
+        raise BadInput(f"agent '{row['name']}' has {len(members)} member(s); there is no #{k}")
+    atom = f"{row['name']}#{k}"
+    data = ", ".join(f"[{quote(p)}, {quote(a)}, {int(pr)}, {float(w)!r}]"
+                     for _, p, a, pr, w in store.load_rules(db, row["name"], k))
+    engine().call(f"ruleset:rules_load({quote(atom)}, {quote(row['game'])}, [{data}]), Out = true")
+    return atom
+
+
+def learn_game(db: sqlite_utils.Database, row: dict, game: str, keys: list[str], result: str, side: str) -> None:
+    """Rule sets learn only in `train` (in cycles of the population); a game against a person changes nothing."""
+
+
+# -- training ------------------------------------------------------------------------
+def start(db: sqlite_utils.Database, name: str, game: str, options: dict[str, Any]) -> tuple[GAOptions, dict | None]:
+    """The run's options: a new population's from ``options``; an existing one's stored options
+    updated by ``options``, except its shape (agents, rules, priorities)."""
+    row = store.get_agent(db, name)
+    if row is None:
+        return options_from(options), None
+    if row["learner"] != NAME:
+        raise BadInput(f"agent '{name}' was made by learner '{row['learner']}', not '{NAME}'")
+    if row["game"] != game:
+        raise BadInput(f"agent '{name}' plays {row['game']}, not {game}")
+    stored = {k: v for k, v in row["params"].items() if k in OPTIONS}
+    changed = [k for k in FIXED if k in options and options[k] != stored[k]]
+    if changed:
+        raise BadInput(f"population '{name}' has {', '.join(f'{k}={stored[k]}' for k in changed)}; "
+                       "its shape is fixed when it is made (train a new agent to change it)")
+    return options_from({**stored, **options}), row
+
+
+def judge(space: RuleSpace, pop: Population, k: int = 0) -> dict[str, Any]:
+    """Member ``k`` exactly: what it guarantees on each side, and its exact results against random."""
+    graph = space.graph
+    sup, rnd = ga.agent_support(space, pop, k), exact.all_moves(graph)
+    first, second = graph.players
+    px = exact.outcome_probabilities(graph, sup, rnd)
+    po = exact.outcome_probabilities(graph, rnd, sup)
+    out: dict[str, Any] = {}
+    for label, p, probs, me, them in (("as_first", 0, px, first, second), ("as_second", 1, po, second, first)):
+        g = exact.guarantee(graph, p, sup)
+        out[label] = {"guaranteed": g.guaranteed, "perfect": g.perfect,
+                      "vs_random": {"win": round(probs[me], 6), "draw": round(probs["draw"], 6),
+                                    "loss": round(probs[them], 6)}}
+    return out
+
+
+def train(db: sqlite_utils.Database, game: str, name: str, cycles: int, seed: int, options: dict[str, Any],
+          progress: Callable[[int], None] | None = None, judge_every: int | None = None) -> dict[str, Any]:
+    """Evolve population ``name`` for ``cycles`` cycles (made on first use) and store it.
+
+    Every ``judge_every`` cycles (default: a twentieth of the run) the best
+    member is judged exactly (``judge``): the learning curve.  Nothing is
+    written unless the whole run succeeds.
+    """
+    if cycles < 1:
+        raise BadInput("--cycles must be at least 1")
+    opts, row = start(db, name, game, options)
+    space = rule_space(game)
+    if opts.nudge > 0 and not space.lines:
+        raise BadInput(f"--nudge needs lines (line/2), and {game} defines none")
+    if opts.nudge > 0 and any(str(c) not in space.action_index for line in space.lines for c in line):
+        raise BadInput(f"--nudge needs a game whose moves are its cell numbers; {game}'s are not")
+    rng = np.random.default_rng(seed)
+    done_before = int(row["params"].get("cycles", 0)) if row else 0
+    t0 = time.perf_counter()
+    pop = (population_from_kb(db, name, space, done_before) if row
+           else Population.random(space, opts, rng))
+    if pop.size != opts.agents or pop.cond.shape[1] != opts.rules:
+        raise BadInput(f"population '{name}' in the knowledge base does not have {opts.agents} x {opts.rules} rules")
+    every = judge_every or max(1, cycles // 20)
+    curve: list[dict[str, Any]] = []
+    judged = [0.0]
+
+    def after(done: int, stats: ga.CycleStats) -> None:
+        if done % every == 0 or done == cycles:
+            t = time.perf_counter()
+            curve.append({"cycle": done_before + done, **judge(space, pop)})
+            judged[0] += time.perf_counter() - t
+        if progress:
+            progress(1)
+
+    stats = ga.evolve(space, pop, opts, cycles, rng, after)
+    seconds = time.perf_counter() - t0 - judged[0]
+    per_cycle = {"draws": [s.draws for s in stats], "rule_moves": [s.rule_moves for s in stats],
+                 "random_moves": [s.random_moves for s in stats], "best_weight": [s.best_weight for s in stats]}
+    n_games = sum(s.games for s in stats)
+    params = {**opts.as_dict(), "cycles": done_before + cycles}
+    report = {"cycles": cycles, "seed": seed, "per_cycle": per_cycle, "curve": curve}
+    save_population(db, name, game, NAME, params, space, pop, n_games,
+                    {"games": n_games, "seconds": seconds, "results": report})
+    last = stats[-1]
+    return {"agent": name, "game": game, "learner": NAME, "cycles": cycles, "total_cycles": done_before + cycles,
+            "games": n_games, "seconds": round(seconds, 4), "judge_seconds": round(judged[0], 4),
+            "cycles_per_second": round(cycles / seconds, 1) if seconds else None, "seed": seed,
+            "options": opts.as_dict(), "last_cycle": {"draws": last.draws, "rule_moves": last.rule_moves,
+                                                      "random_moves": last.random_moves,
+                                                      "best_weight": last.best_weight},
+            "per_cycle": per_cycle, "curve": curve, "best": curve[-1]}
+
+
+# -- rule files ----------------------------------------------------------------------
+HEADER = """\
+%% educable rule set for {game}{origin}.
+%%
+%% Each rule reads: if I see Condition, I play Action.
+%%   rule(Condition, Action, Priority, Weight).
+%% Condition  the board as the player to move sees it, one symbol a cell,
+%%            {layout}:
+%%              m  my piece       t  their piece
+%%              .  empty          *  anything
+%% Action     the move to play, as {game} writes moves (e.g. {example}); it
+%%            must be legal in every position the condition matches.
+%% Priority   an integer from 0; Weight a number (points the rule has won).
+%%
+%% Choosing a move (seed 000): B = the rules whose condition matches; none:
+%% a random legal move.  Otherwise the rules of B with the highest priority,
+%% of those the ones with the highest weight, and a random one of those.
+%% Edit freely, then:  educable rules import FILE.pl --agent NEW_NAME
+"""
+
+
+def export_rules(db: sqlite_utils.Database, name: str, path: str) -> dict[str, Any]:
+    """Write agent NAME[#k]'s rules to ``path`` as a rule file; what was written."""
+    base, k = split_member(name)
+    row = store.get_agent(db, base)
+    if row is None or row["learner"] not in (NAME, IMPORTED):
+        raise BadInput(f"unknown rule-set agent '{base}'" if row is None else
+                       f"agent '{base}' is a {row['learner']} agent, not a rule set")
+    k = k or 1
+    members = store.load_members(db, base)
+    if k > len(members):
+        raise BadInput(f"agent '{base}' has {len(members)} member(s); there is no #{k}")
+    rules = store.load_rules(db, base, k)
+    space = rule_space(row["game"])
+    side = int(round(space.n_cells ** 0.5))
+    layout = (f"rows of {side} from the top, '/' between rows" if side * side == space.n_cells
+              else f"cells 1..{space.n_cells} in order")
+    origin = f", agent {base}#{k} ({row['learner']}, weight {members[k - 1]['weight']:g})"
+    lines = [HEADER.format(game=row["game"], origin=origin, layout=layout, example=repr(space.actions[0])),
+             f"rule_set({row['game']}).", ""]
+    lines += [f"rule({quote(p)}, {quote(a)}, {pr}, {w:g})." for _, p, a, pr, w in rules]
+    try:
+        Path(path).write_text("\n".join(lines) + "\n")
+    except OSError as exc:
+        raise BadInput(f"cannot write {path}: {exc.strerror}") from None
+    return {"agent": f"{base}#{k}", "game": row["game"], "rules": len(rules), "file": path}
+
+
+def read_rule_file(path: str, game: str | None = None) -> tuple[str, list[tuple[str, str, int, float]]]:
+    """Read and check a rule file: (game, rules).  BadInput names the file and line of the first problem."""
+    p = Path(path)
+    if not p.is_file():
+        raise BadInput(f"no rule file {path}")
+    file_game, raw = engine().call(f"ruleset:read_rule_file({quote(str(p))}, G, R), Out = [G, R]")
+    if game is not None and file_game != game:
+        raise BadInput(f"{path}: the rules are for {file_game}, not {game}")
+    games.check_game(file_game)
+    if not raw:
+        raise BadInput(f"{path}: no rule(Condition, Action, Priority, Weight) facts")
+    space = rule_space(file_game)
+    rules = []
+    for line, cond_text, action, priority, weight in raw:
+        where = f"{path}:{line}"
+        try:
+            cond = space.parse_condition(cond_text)
+        except ValueError as exc:
+            raise BadInput(f"{where}: {exc}") from None
+        if action not in space.action_index:
+            raise BadInput(f"{where}: {action!r} is not a {file_game} move")
+        if not isinstance(priority, int) or isinstance(priority, bool) or priority < 0:
+            raise BadInput(f"{where}: priority must be an integer from 0, not {priority!r}")
+        if not isinstance(weight, (int, float)) or isinstance(weight, bool):
+            raise BadInput(f"{where}: weight must be a number, not {weight!r}")
+        bad = space.counterexample(cond, space.action_index[action])
+        if bad is not None:
+            raise BadInput(f"{where}: action {action!r} is not legal in every position {cond_text!r} matches "
+                           f"(not in {bad!r})")
+        rules.append((space.condition_text(cond), action, priority, float(weight)))
+    return file_game, rules
+
+
+def import_rules(db: sqlite_utils.Database, path: str, name: str, game: str | None = None,
+                 replace: bool = False) -> dict[str, Any]:
+    """Make agent NAME (learner ``rules``, one member) from a rule file; it plays at once."""
+    file_game, rules = read_rule_file(path, game)
+    row = store.get_agent(db, name)
+    if row is not None and not (replace and row["learner"] == IMPORTED):
+        raise BadInput(f"agent '{name}' exists" + ("" if row["learner"] == IMPORTED
+                                                     else f" ({row['learner']})") + "; choose another name"
+                       + (" or --replace" if row["learner"] == IMPORTED else ""))
+    params = {"file": Path(path).name, "rules": len(rules)}
+    store.save_rule_sets(db, name, file_game, IMPORTED, params, [(0.0, 0, rules)], 0)
+    return {"agent": name, "game": file_game, "rules": len(rules), "file": path}
+
+
+def members_with_rules(db: sqlite_utils.Database, row: dict) -> list[dict[str, Any]]:
+    """Every member of a rule-set agent, best first, with its rules (``agents NAME --rules``)."""
+    by_member: dict[int, list[dict[str, Any]]] = {}
+    for k, p, a, pr, w in store.load_rules(db, row["name"]):
+        by_member.setdefault(k, []).append({"pattern": p, "action": a, "priority": pr, "weight": w})
+    return [{"member": f"{row['name']}#{m['rank']}", **m, "rules": by_member.get(m["rank"], [])}
+            for m in store.load_members(db, row["name"])]

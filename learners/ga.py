@@ -1,0 +1,315 @@
+"""Seed 000 (Gaia): a population of rule-set players evolved by a genetic algorithm.
+
+One cycle: the agents play in pairs (``pair_games`` games a pair, the first
+move alternating); a win gives +1 to the agent and to every rule it used
+in that game, a loss -1, a draw nothing; the agents are ranked by weight
+(this cycle's points) and the best breed into the places of the rest.  All
+games of a cycle run together as numpy arrays over the state graph.
+"""
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass
+from typing import Callable
+
+import numpy as np
+
+from learners.graph import DRAW
+from learners.rulespace import RuleSpace
+
+# Which ranks breed and which are replaced: (best fraction, worst fraction that also breeds).
+SELECTIONS = {"half": (0.5, 0.0), "top10": (0.1, 0.0), "top20": (0.2, 0.0), "top40-worst10": (0.4, 0.1)}
+ORDERS = ("weight", "random")
+
+
+@dataclass
+class GAOptions:
+    """Every option of seed 000, with the seed's example as defaults where it gives one."""
+
+    agents: int = 40                 # population size (constant)
+    rules: int = 100                 # rules per agent (constant)
+    priorities: int = 4              # priorities 0 .. priorities-1
+    pair_games: int = 5              # games each pair plays a cycle
+    mutation: float = 0.01           # chance a child's rule is a new random rule
+    burst: float | None = None       # accumulated mutations: chance right after a mutated rule (None: off)
+    selection: str = "half"          # half, top10, top20, top40-worst10
+    parents: str = "weight"          # parents coupled in weight order or at random
+    pairing: str = "weight"          # players paired in weight order or at random
+    identical: bool = False          # identical parents give fully mutated children
+    sharing: float = 0.0             # fitness sharing: points off per very similar agent
+    similar: float = 0.9             # share of equal rules that makes two agents "very similar"
+    shared: bool = False             # shared knowledge: rule points go to equal rules population-wide
+    nudge: float = 0.0               # chance a new rule is "two in a line and an empty cell"
+    inherit: str = "alternate"       # alternate (mother, father, ...) or heavier (the heavier of the two)
+    dedupe: bool = False             # replace an agent's repeated rules by mutations, each cycle
+    weak: float | None = None        # replace rules of weight <= this by mutations (None: off)
+    weak_every: int = 1              # ... every this many cycles
+
+    def check(self) -> "GAOptions":
+        """Raise ValueError naming the first bad option."""
+        if self.agents < 2 or self.agents % 2:
+            raise ValueError(f"--agents must be an even number of at least 2 (agents play in pairs), not {self.agents}")
+        for name in ("rules", "priorities", "pair_games", "weak_every"):
+            if getattr(self, name) < 1:
+                raise ValueError(f"--{name.replace('_', '-')} must be at least 1, not {getattr(self, name)}")
+        for name in ("mutation", "burst", "nudge", "similar"):
+            v = getattr(self, name)
+            if v is not None and not 0.0 <= v <= 1.0:
+                raise ValueError(f"--{name} is a probability and must be in [0, 1], not {v}")
+        if self.sharing < 0:
+            raise ValueError(f"--sharing must be at least 0, not {self.sharing}")
+        if self.selection not in SELECTIONS:
+            raise ValueError(f"--selection must be one of {', '.join(SELECTIONS)}, not {self.selection!r}")
+        for name in ("parents", "pairing"):
+            if getattr(self, name) not in ORDERS:
+                raise ValueError(f"--{name} must be weight or random, not {getattr(self, name)!r}")
+        if self.inherit not in ("alternate", "heavier"):
+            raise ValueError(f"--inherit must be alternate or heavier, not {self.inherit!r}")
+        best, worst = selection_sizes(self.selection, self.agents)
+        if best + worst < 2 or best + worst >= self.agents:
+            raise ValueError(f"--selection {self.selection} with {self.agents} agents leaves "
+                             f"{best + worst} parents and {self.agents - best - worst} places: too few agents")
+        return self
+
+    def as_dict(self) -> dict:
+        return asdict(self)
+
+
+def selection_sizes(selection: str, n: int) -> tuple[int, int]:
+    """How many of the best and of the worst breed."""
+    best, worst = SELECTIONS[selection]
+    return int(round(best * n)), int(round(worst * n))
+
+
+@dataclass
+class Population:
+    """Rule sets as arrays: agent a's rule r has condition cond[a, r], action, priority, weight."""
+
+    cond: np.ndarray        # (A, R, n_cells) int8, codes 0..3
+    action: np.ndarray      # (A, R) int16, index into the space's actions
+    priority: np.ndarray    # (A, R) int8
+    rule_weight: np.ndarray  # (A, R) float64
+    weight: np.ndarray      # (A,) float64: points in the last cycle (after ranking: rank order)
+    born: np.ndarray        # (A,) int64: the cycle an agent was made in
+    cycles: int = 0
+
+    @classmethod
+    def random(cls, space: RuleSpace, opts: GAOptions, rng: np.random.Generator) -> "Population":
+        a, r = opts.agents, opts.rules
+        cond, action, priority = space.random_rules(rng, a * r, opts.priorities, opts.nudge)
+        return cls(cond.reshape(a, r, -1), action.reshape(a, r), priority.reshape(a, r),
+                   np.zeros((a, r)), np.zeros(a), np.zeros(a, dtype=np.int64))
+
+    @property
+    def size(self) -> int:
+        return len(self.weight)
+
+
+@dataclass
+class CycleStats:
+    """What the seed's program shows for each cycle."""
+
+    games: int
+    draws: int
+    rule_moves: int       # moves made by a rule
+    random_moves: int     # moves made at random (no rule matched)
+    best_weight: float
+
+
+def play_pairs(space: RuleSpace, pop: Population, pairs: np.ndarray, n_games: int,
+               rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray, np.ndarray, CycleStats]:
+    """Every pair plays ``n_games`` games at once (pair[0] first in even games).
+
+    Returns (agent of each side (G, 2), winner side per game (0, 1 or DRAW),
+    rules used (G, 2, R), stats without best_weight).
+    """
+    graph = space.graph
+    sides = np.repeat(pairs, n_games, axis=0)
+    swap = np.tile(np.arange(n_games) % 2 == 1, len(pairs))
+    sides[swap] = sides[swap][:, ::-1]
+    g = len(sides)
+    forbid = space.forbid_masks(pop.cond)                      # (A, R, 3)
+    state = np.zeros(g, dtype=np.int64)
+    used = np.zeros((g, 2, pop.cond.shape[1]), dtype=bool)
+    active = np.arange(g)
+    rule_moves = random_moves = 0
+    while True:
+        active = active[graph.winner[state[active]] == -1]
+        if not len(active):
+            break
+        st = state[active]
+        side = graph.mover[st].astype(np.int64)
+        ag = sides[active, side]
+        move, rule, by_rule = space.choose(st, forbid[ag], pop.action[ag], pop.priority[ag], pop.rule_weight[ag], rng)
+        used[active[by_rule], side[by_rule], rule[by_rule]] = True
+        n_rule = int(by_rule.sum())
+        rule_moves += n_rule
+        random_moves += len(active) - n_rule
+        state[active] = space.succ[st, move]
+    winner = graph.winner[state].astype(np.int64)
+    return sides, winner, used, CycleStats(g, int((winner == DRAW).sum()), rule_moves, random_moves, 0.0)
+
+
+def score(space: RuleSpace, pop: Population, sides: np.ndarray, winner: np.ndarray, used: np.ndarray,
+          shared: bool) -> None:
+    """A win: +1 to the agent and each rule it used; a loss: -1; a draw: nothing.
+
+    With ``shared``, the rule points go to every equal rule in the population instead.
+    """
+    decided = winner != DRAW
+    delta = np.zeros((len(winner), 2))
+    delta[decided, winner[decided]] = 1.0
+    delta[decided, 1 - winner[decided]] = -1.0
+    np.add.at(pop.weight, sides.ravel(), delta.ravel())
+    if not shared:
+        for side in (0, 1):
+            np.add.at(pop.rule_weight, sides[:, side], delta[:, side, None] * used[:, side])
+        return
+    ids = space.rule_ids(pop.cond, pop.action)                 # (A, R)
+    game_ids, game_delta = [], []
+    for side in (0, 1):
+        gi, ri = np.nonzero(used[:, side])
+        game_ids.append(ids[sides[gi, side], ri])
+        game_delta.append(delta[gi, side])
+    all_ids, all_delta = np.concatenate(game_ids), np.concatenate(game_delta)
+    uniq, inv = np.unique(all_ids, return_inverse=True)
+    per_id = np.zeros(len(uniq))
+    np.add.at(per_id, inv, all_delta)
+    pos = np.searchsorted(uniq, ids).clip(0, len(uniq) - 1)
+    hit = uniq[pos] == ids
+    pop.rule_weight[hit] += per_id[pos[hit]]
+
+
+def similarity(space: RuleSpace, pop: Population) -> np.ndarray:
+    """(A, A): the share of rule places where two agents hold the same rule."""
+    ids = space.rule_ids(pop.cond, pop.action)
+    return (ids[:, None, :] == ids[None, :, :]).mean(axis=2)
+
+
+def rank(space: RuleSpace, pop: Population, opts: GAOptions, rng: np.random.Generator) -> np.ndarray:
+    """Agents best first: by weight, less ``sharing`` for each very similar agent, ties at random."""
+    fitness = pop.weight.copy()
+    if opts.sharing > 0:
+        close = (similarity(space, pop) >= opts.similar).sum(axis=1) - 1
+        fitness -= opts.sharing * close
+    tiebreak = rng.random(pop.size)
+    return np.lexsort((tiebreak, -fitness))
+
+
+def reorder(pop: Population, order: np.ndarray) -> None:
+    """Put the agents in ``order`` (rank 0 first)."""
+    for name in ("cond", "action", "priority", "rule_weight", "weight", "born"):
+        setattr(pop, name, getattr(pop, name)[order])
+
+
+def couples(parents: np.ndarray, n: int, how: str, rng: np.random.Generator) -> list[tuple[int, int]]:
+    """``n`` couples of distinct parents: neighbours in weight order (round and round), or at random."""
+    k = len(parents)
+    if how == "random":
+        return [tuple(int(x) for x in rng.choice(parents, 2, replace=False)) for _ in range(n)]
+    out = []
+    for i in range(n):
+        j = (2 * i) % k if k % 2 == 0 else i % k
+        out.append((int(parents[j]), int(parents[(j + 1) % k])))
+    return out
+
+
+def mutation_mask(rng: np.random.Generator, shape: tuple[int, int], p: float, burst: float | None) -> np.ndarray:
+    """Which rules of each child mutate; with ``burst``, a rule right after a mutated one mutates with that chance."""
+    if burst is None:
+        return rng.random(shape) < p
+    draws = rng.random(shape)
+    mask = np.zeros(shape, dtype=bool)
+    mask[:, 0] = draws[:, 0] < p
+    for r in range(1, shape[1]):
+        mask[:, r] = draws[:, r] < np.where(mask[:, r - 1], burst, p)
+    return mask
+
+
+def replace_rules(space: RuleSpace, pop: Population, mask: np.ndarray, opts: GAOptions,
+                  rng: np.random.Generator) -> int:
+    """Replace the rules under ``mask`` (A, R) by new random rules of weight 0; how many."""
+    k = int(mask.sum())
+    if k:
+        cond, action, priority = space.random_rules(rng, k, opts.priorities, opts.nudge)
+        pop.cond[mask], pop.action[mask], pop.priority[mask] = cond, action, priority
+        pop.rule_weight[mask] = 0.0
+    return k
+
+
+def breed(space: RuleSpace, pop: Population, opts: GAOptions, rng: np.random.Generator) -> None:
+    """With the agents in rank order, the parents' children take the places of the rest."""
+    n = pop.size
+    best, worst = selection_sizes(opts.selection, n)
+    parents = np.concatenate([np.arange(best), np.arange(n - worst, n)])
+    places = np.arange(best, n - worst)
+    pairs = couples(parents, (len(places) + 1) // 2, opts.parents, rng)
+    r = pop.cond.shape[1]
+    mother = np.array([m for m, _ in pairs for _ in (0, 1)])[: len(places)]
+    father = np.array([f for _, f in pairs for _ in (0, 1)])[: len(places)]
+    second = (np.arange(len(places)) % 2 == 1)[:, None]
+    if opts.inherit == "heavier":
+        from_mother = pop.rule_weight[mother] >= pop.rule_weight[father]
+    else:
+        from_mother = (np.arange(r)[None, :] % 2 == 0) ^ second    # the second child starts with the father
+    source = np.where(from_mother, mother[:, None], father[:, None])   # (children, R)
+    cols = np.arange(r)[None, :]
+    child = {name: getattr(pop, name)[source, cols] for name in ("cond", "action", "priority", "rule_weight")}
+    mutate = mutation_mask(rng, source.shape, opts.mutation, opts.burst)
+    if opts.identical:
+        ids = space.rule_ids(pop.cond, pop.action)
+        same = (ids[mother] == ids[father]).all(axis=1)
+        mutate[same] = True
+    for name, value in child.items():
+        getattr(pop, name)[places] = value
+    pop.weight[places] = 0.0
+    pop.born[places] = pop.cycles
+    full = np.zeros(pop.rule_weight.shape, dtype=bool)
+    full[places] = mutate
+    replace_rules(space, pop, full, opts, rng)
+
+
+def tidy(space: RuleSpace, pop: Population, opts: GAOptions, rng: np.random.Generator) -> None:
+    """The seed's housekeeping options: repeated rules and weak rules become mutations."""
+    if opts.dedupe:
+        ids = space.rule_ids(pop.cond, pop.action)
+        order = np.argsort(ids, axis=1, kind="stable")
+        sorted_ids = np.take_along_axis(ids, order, axis=1)
+        repeat_sorted = np.zeros(ids.shape, dtype=bool)
+        repeat_sorted[:, 1:] = sorted_ids[:, 1:] == sorted_ids[:, :-1]
+        repeat = np.zeros(ids.shape, dtype=bool)
+        np.put_along_axis(repeat, order, repeat_sorted, axis=1)
+        replace_rules(space, pop, repeat, opts, rng)
+    if opts.weak is not None and pop.cycles % opts.weak_every == 0:
+        replace_rules(space, pop, pop.rule_weight <= opts.weak, opts, rng)
+
+
+def cycle(space: RuleSpace, pop: Population, opts: GAOptions, rng: np.random.Generator) -> CycleStats:
+    """One cycle of the seed's pseudocode: play in pairs, score, rank, breed (then the housekeeping options)."""
+    pop.cycles += 1
+    pop.weight[:] = 0.0
+    order = np.arange(pop.size) if opts.pairing == "weight" else rng.permutation(pop.size)
+    pairs = order.reshape(-1, 2)
+    sides, winner, used, stats = play_pairs(space, pop, pairs, opts.pair_games, rng)
+    score(space, pop, sides, winner, used, opts.shared)
+    reorder(pop, rank(space, pop, opts, rng))
+    stats.best_weight = float(pop.weight[0])
+    breed(space, pop, opts, rng)
+    tidy(space, pop, opts, rng)
+    return stats
+
+
+def evolve(space: RuleSpace, pop: Population, opts: GAOptions, cycles: int, rng: np.random.Generator,
+           after_cycle: Callable[[int, CycleStats], None] | None = None) -> list[CycleStats]:
+    """Run ``cycles`` cycles; ``after_cycle(done, stats)`` is called after each."""
+    out = []
+    for i in range(cycles):
+        stats = cycle(space, pop, opts, rng)
+        out.append(stats)
+        if after_cycle:
+            after_cycle(i + 1, stats)
+    return out
+
+
+def agent_support(space: RuleSpace, pop: Population, k: int) -> list[list[int]]:
+    """Agent ``k``'s choices in every state, for exact evaluation (learners.exact)."""
+    return space.candidates(space.forbid_masks(pop.cond[k]), pop.action[k], pop.priority[k], pop.rule_weight[k])
