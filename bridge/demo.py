@@ -5,11 +5,12 @@ Later learners add their section to STEPS.
 from __future__ import annotations
 
 import time
+from pathlib import Path
 from typing import Callable, Iterator
 
 import sqlite_utils
 
-from bridge import commands, games
+from bridge import commands, ga, games
 
 DemoStep = Callable[[sqlite_utils.Database], Iterator[str]]
 STEPS: list[DemoStep] = []
@@ -63,7 +64,24 @@ def learners(db: sqlite_utils.Database) -> Iterator[str]:
     yield "play them: educable play hexapawn --opponent demo-her --as white;  educable play tictactoe --opponent demo-q"
 
 
-STEPS.extend([solve_all, match_table, learners])
+def rule_sets(db: sqlite_utils.Database) -> Iterator[str]:
+    yield ""
+    yield "== Genetic rule sets (seed 000) =="
+    r = ga.train(db, "tictactoe", "demo-gaia", 200, 1, {"nudge": 0.2})
+    best = r["best"]
+    yield (f"population demo-gaia (40 agents x 100 rules): {r['total_cycles']} cycles so far, these 200 in "
+           f"{r['seconds']:.1f} s; its best agent loses exactly {_pct(best['as_first']['vs_random']['loss'])} "
+           f"vs random as X, {_pct(best['as_second']['vs_random']['loss'])} as O")
+    example = Path(__file__).resolve().parent.parent / "examples" / "never_lose_as_x.pl"
+    if example.is_file():
+        r = ga.import_rules(db, str(example), "demo-careful", replace=True)
+        e = commands.evaluate_exact(db, "tictactoe", "demo-careful")
+        yield (f"hand-written rules ({r['rules']} in examples/never_lose_as_x.pl) as agent demo-careful: "
+               f"as X it guarantees a {e['as_first']['guaranteed']}")
+    yield "see them: educable agents demo-gaia --rules;  educable rules export demo-gaia best.pl"
+
+
+STEPS.extend([solve_all, match_table, learners, rule_sets])
 
 
 def run(db: sqlite_utils.Database) -> Iterator[str]:

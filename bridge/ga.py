@@ -197,22 +197,22 @@ def train(db: sqlite_utils.Database, game: str, name: str, cycles: int, seed: in
 
 # -- rule files ----------------------------------------------------------------------
 HEADER = """\
-%% educable rule set for {game}{origin}.
-%%
-%% Each rule reads: if I see Condition, I play Action.
-%%   rule(Condition, Action, Priority, Weight).
-%% Condition  the board as the player to move sees it, one symbol a cell,
-%%            {layout}:
-%%              m  my piece       t  their piece
-%%              .  empty          *  anything
-%% Action     the move to play, as {game} writes moves (e.g. {example}); it
-%%            must be legal in every position the condition matches.
-%% Priority   an integer from 0; Weight a number (points the rule has won).
-%%
-%% Choosing a move (seed 000): B = the rules whose condition matches; none:
-%% a random legal move.  Otherwise the rules of B with the highest priority,
-%% of those the ones with the highest weight, and a random one of those.
-%% Edit freely, then:  educable rules import FILE.pl --agent NEW_NAME
+% educable rule set for {game}{origin}.
+%
+% Each rule reads: if I see Condition, I play Action.
+%   rule(Condition, Action, Priority, Weight).
+% Condition  the board as the player to move sees it, one symbol a cell,
+%            {layout}:
+%              m  my piece       t  their piece
+%              .  empty          *  anything
+% Action     the move to play, as {game} writes moves (e.g. {example}); it
+%            must be legal in every position the condition matches.
+% Priority   an integer from 0; Weight a number (points the rule has won).
+%
+% Choosing a move (seed 000): B = the rules whose condition matches; none:
+% a random legal move.  Otherwise the rules of B with the highest priority,
+% of those the ones with the highest weight, and a random one of those.
+% Edit freely, then:  educable rules import FILE.pl --agent NEW_NAME
 """
 
 

@@ -123,6 +123,14 @@ syntax_error(error(syntax_error(What), Context), File) :- !,
     ;   Context = file(_, Line, _, _) -> true
     ;   Line = '?'
     ),
-    format(atom(M), "~w:~w: syntax error: ~w", [File, Line, What]),
+    (   catch('$messages':translate_message(error(syntax_error(What), _), Parts, []), _, fail),
+        Parts = [_, Text|_], atomic(Text)
+    ->  downcase_first(Text, Why)
+    ;   Why = What
+    ),
+    format(atom(M), "~w:~w: syntax error: ~w", [File, Line, Why]),
     bad_input(M).
 syntax_error(E, _) :- throw(E).
+
+downcase_first(Text, Lower) :-
+    atom_chars(Text, [C|Cs]), downcase_atom(C, L), atom_chars(Lower, [L|Cs]).

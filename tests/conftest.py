@@ -1,4 +1,5 @@
 import os
+import sqlite3
 import sys
 from pathlib import Path
 
@@ -27,3 +28,8 @@ def kb(db_path):
 def graphs():
     from bridge import games
     return {g: games.state_graph(g) for g in ("tictactoe", "hexapawn")}
+
+
+def kb_dump(path) -> list[str]:
+    """The whole database as SQL, to check a refused command changed nothing."""
+    return list(sqlite3.connect(path).iterdump())

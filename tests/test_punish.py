@@ -8,6 +8,7 @@ from bridge import commands, games, punish
 from bridge.engine import BadInput, engine, quote
 from cli import main
 from reference_games import HEX, hex_key
+from conftest import kb_dump
 
 PLAIN = {"cascade": False, "fold": False}
 
@@ -122,11 +123,6 @@ def test_playing_a_person_teaches_and_saves_the_agent(db_path):
     assert agent["games_trained"] == 2
 
 
-def dump(path):
-    import sqlite3
-    return list(sqlite3.connect(path).iterdump())
-
-
 @pytest.mark.parametrize("args, words", [
     (["--learner", "nope"], "unknown learner"),
     (["--games", "0"], "at least 1"),
@@ -140,7 +136,7 @@ def dump(path):
 def test_bad_training_input_is_one_line_and_changes_nothing(db_path, args, words):
     r = CliRunner()
     assert r.invoke(main, ["train", "hexapawn", "--agent", "a", "--games", "3"]).exit_code == 0
-    before = dump(db_path)
+    before = kb_dump(db_path)
     if args == ["--game-is-other"]:
         cmd = ["train", "tictactoe", "--agent", "a"]
     else:
@@ -150,7 +146,7 @@ def test_bad_training_input_is_one_line_and_changes_nothing(db_path, args, words
     out = r.invoke(main, cmd)
     assert out.exit_code == 2, out.output
     assert words in out.output and len(out.output.strip().splitlines()) == 1
-    assert dump(db_path) == before
+    assert kb_dump(db_path) == before
 
 
 def test_agent_of_another_learner_is_refused(kb):

@@ -9,6 +9,7 @@ from bridge.engine import BadInput
 from cli import main
 from learners import exact
 from learners.qlearn import QOptions, QTable, train
+from conftest import kb_dump
 
 
 def one_game(graph, **kw):
@@ -116,10 +117,6 @@ def test_a_later_run_continues_the_table(kb):
     assert kb.execute("SELECT games_trained FROM agents WHERE name='c'").fetchone()[0] == 100
 
 
-def dump(path):
-    return list(sqlite3.connect(path).iterdump())
-
-
 @pytest.mark.parametrize("args, words", [
     (["--gamma", "1.5"], "--gamma must be in [0, 1]"),
     (["--alpha", "0"], "--alpha must be in (0, 1]"),
@@ -134,21 +131,21 @@ def test_bad_input_one_line_exit_2_kb_untouched(db_path, args, words):
     r = CliRunner()
     assert r.invoke(main, ["train", "tictactoe", "--learner", "qlearn", "--agent", "q", "--games", "10"]).exit_code == 0
     assert r.invoke(main, ["train", "tictactoe", "--agent", "p", "--games", "2"]).exit_code == 0
-    before = dump(db_path)
+    before = kb_dump(db_path)
     cmd = ["train", "tictactoe", "--learner", "qlearn", "--agent", "q", *args]
     out = r.invoke(main, cmd)
     assert out.exit_code == 2, out.output
     assert words in out.output and len(out.output.strip().splitlines()) == 1
-    assert dump(db_path) == before
+    assert kb_dump(db_path) == before
 
 
 def test_interrupted_run_keeps_the_last_committed_table(kb, db_path):
     commands.train(kb, "tictactoe", "qlearn", "q", 100, "self", "both", 1, {})
-    before = dump(db_path)
+    before = kb_dump(db_path)
 
     def interrupt(n):
         raise KeyboardInterrupt
 
     with pytest.raises(KeyboardInterrupt):
         commands.train(kb, "tictactoe", "qlearn", "q", 5000, "self", "both", 2, {}, progress=interrupt)
-    assert dump(db_path) == before
+    assert kb_dump(db_path) == before
