@@ -573,6 +573,80 @@ def rules_import(file: str, agent: str, game: str | None, replace: bool, db_path
     click.echo(f"imported {data['rules']} rules for {data['game']} as agent {data['agent']}")
 
 
+@main.group()
+def race() -> None:
+    """The rat race (seed 003): specimens with genomes race across tracks of coloured cells.
+
+    \b
+    Examples:
+      educable race run --player colorscore --boards 50 --workers 2
+      educable race results
+      educable race show --seed 7 --turn 500 --player believer --png track.png
+    """
+
+
+@race.command("run")
+@click.option("--player", default="colorscore", show_default=True,
+              help="colorscore (the challenge's sample), believer (ours), random, or module:function.")
+@click.option("--boards", default=50, show_default=True, type=int, help="Boards (tracks) to race on.")
+@click.option("--seed", default=0, show_default=True, type=int, help="Board i's seed is SEED*1000000+i.")
+@click.option("--workers", default=1, show_default=True, type=int, help="Worker processes.")
+@click.option("--turns", default=None, type=int, help="Turns a game (default: the spec's 10,000).")
+@db_option
+@json_option
+@handle_errors
+def race_run(player: str, boards: int, seed: int, workers: int, turns: int | None, db_path: str, as_json: bool) -> None:
+    """Race PLAYER over BOARDS boards; score = geometric mean of 1 + goals; stored in the knowledge base."""
+    from bridge import race as race_mod
+
+    db = open_kb(db_path)
+    with Progress(boards, f"racing {player}", as_json) as progress:
+        data = race_mod.run(db, player, boards, seed, workers, turns, progress)
+    if as_json:
+        return emit_json(data)
+    click.echo(f"{player}: geometric mean {data['geomean']:.2f} over {boards} boards (median {data['median']:g}, "
+               f"{100 * data['share_of_ones']:.0f}% score 1) in {data['seconds']:.1f} s, "
+               f"{data['moves_per_second']:,} specimen-moves/s; run {data['run']}")
+
+
+@race.command("results")
+@click.option("--player", default=None, help="Only this player's runs.")
+@db_option
+@json_option
+@handle_errors
+def race_results(player: str | None, db_path: str, as_json: bool) -> None:
+    """List stored race runs, newest first."""
+    from bridge import race as race_mod
+
+    rows = race_mod.results(open_kb(db_path), player)
+    if as_json:
+        return emit_json(rows)
+    if not rows:
+        click.echo("no race runs yet (see: educable race run --help)")
+    for r in rows:
+        gm = "-" if r["geomean"] is None else f"{r['geomean']:.2f}"
+        click.echo(f"run {r['id']:<4} {r['player']:<12} seed {r['seed']:<4} {len(r['scores'])}/{r['boards']} boards  "
+                   f"geomean {gm:>8}  {r['seconds'] or 0:.1f} s  {r['status']}")
+
+
+@race.command("show")
+@click.option("--seed", required=True, type=int, help="The board's seed.")
+@click.option("--turn", default=0, show_default=True, type=int, help="Show the specimens after this many turns.")
+@click.option("--player", default="colorscore", show_default=True, help="Whose specimens.")
+@click.option("--png", required=True, metavar="FILE.png", help="Where to write the picture.")
+@json_option
+@handle_errors
+def race_show(seed: int, turn: int, player: str, png: str, as_json: bool) -> None:
+    """Draw a track: each cell's colour and meaning, trapped cells, teleporter jumps, start rows, specimens."""
+    from bridge import race as race_mod
+
+    data = race_mod.show(seed, png, turn, player)
+    if as_json:
+        return emit_json(data)
+    click.echo(f"board {seed}: {len(data['start_rows'])} start rows; {player} after {data['turn']} turns has "
+               f"{data['specimens']} specimens and score {data['score']}; picture in {png}")
+
+
 @main.command()
 @db_option
 @handle_errors

@@ -94,6 +94,33 @@ MIGRATIONS: list[str] = [
         FOREIGN KEY (agent, member) REFERENCES members(agent, rank) ON DELETE CASCADE
     );
     """,
+    # 3: the rat race (seed 003): runs of a player over boards, each board's score and best genomes
+    """
+    CREATE TABLE race_runs (
+        id          INTEGER PRIMARY KEY,
+        player      TEXT NOT NULL,
+        seed        INTEGER NOT NULL,       -- board i's seed is seed * 1000000 + i
+        boards      INTEGER NOT NULL,       -- boards asked for
+        turns       INTEGER NOT NULL,
+        params      TEXT NOT NULL,          -- JSON: the spec's numbers, workers
+        geomean     REAL,                   -- over the boards completed
+        seconds     REAL,
+        moves       INTEGER,                -- specimen-moves made
+        status      TEXT NOT NULL,          -- running, complete, or the error that stopped it
+        started     TEXT NOT NULL
+    );
+    CREATE TABLE race_boards (
+        run         INTEGER NOT NULL REFERENCES race_runs(id) ON DELETE CASCADE,
+        board       INTEGER NOT NULL,
+        seed        INTEGER NOT NULL,
+        score       INTEGER NOT NULL,       -- 1 + goals
+        turns       INTEGER NOT NULL,
+        peak        INTEGER NOT NULL,       -- most specimens alive at once
+        moves       INTEGER NOT NULL,
+        genomes     TEXT NOT NULL,          -- JSON: the fittest genomes at the end, hex
+        PRIMARY KEY (run, board)
+    );
+    """,
 ]
 
 VERSION = len(MIGRATIONS)

@@ -10,6 +10,7 @@
 :- use_module(qtable).
 :- use_module(adversary).
 :- use_module(ruleset).
+:- use_module(race).
 
 :- prolog_load_context(directory, Dir),
    atomic_list_concat([Dir, '/games/*.pl'], Pattern),

@@ -1,0 +1,166 @@
+"""The rat race (seed 003) from the command line: runs stored in the knowledge base, pictures.
+
+The controller is numpy (learners/race/); the specification's numbers are
+Prolog facts (rules/race.pl) read once.  Boards run in batches (in worker
+processes with ``workers`` > 1); each finished batch is committed, so a
+run stopped by a player's error keeps what it completed.
+"""
+from __future__ import annotations
+
+import json
+import math
+import time
+from concurrent.futures import ProcessPoolExecutor, as_completed
+from dataclasses import asdict
+from functools import lru_cache
+from typing import Any, Callable
+
+import numpy as np
+import sqlite_utils
+
+from bridge.engine import BadInput, engine
+from kb import store
+from kb.db import transaction
+from learners.race import players
+from learners.race.sim import PlayerError, Race, Result
+from learners.race.spec import RaceSpec
+from learners.race.track import generate
+
+SEED_STRIDE = 1_000_000
+BATCH = 10                     # boards stepped together in one process
+
+
+@lru_cache(maxsize=1)
+def spec() -> RaceSpec:
+    """The specification's numbers from rules/race.pl."""
+    try:
+        return RaceSpec.from_pairs(engine().call("race:race_spec(Out)"))
+    except ValueError as exc:
+        raise BadInput(str(exc)) from None
+
+
+def board_seeds(seed: int, boards: int) -> list[int]:
+    return [seed * SEED_STRIDE + i for i in range(boards)]
+
+
+def check_player(name: str) -> Callable:
+    try:
+        return players.find(name)
+    except LookupError as exc:
+        raise BadInput(str(exc)) from None
+
+
+def race_boards(seeds: list[int], player_name: str, the_spec: RaceSpec, turns: int) -> list[Result]:
+    """Race ``seeds`` together (also the worker processes' entry point)."""
+    player = players.find(player_name)
+    race = Race([generate(s, the_spec) for s in seeds], player, player_name)
+    return race.run(turns)
+
+
+def geomean(scores: list[int]) -> float:
+    return math.exp(sum(math.log(s) for s in scores) / len(scores)) if scores else 0.0
+
+
+def run(db: sqlite_utils.Database, player: str, boards: int, seed: int, workers: int = 1,
+        turns: int | None = None, progress: Callable[[int], None] | None = None) -> dict[str, Any]:
+    """Race ``player`` on ``boards`` boards and store the run; its scores and speed."""
+    if boards < 1:
+        raise BadInput("--boards must be at least 1")
+    if workers < 1:
+        raise BadInput("--workers must be at least 1")
+    check_player(player)
+    the_spec = spec()
+    n_turns = the_spec.turns if turns is None else turns
+    if n_turns < 1:
+        raise BadInput("--turns must be at least 1")
+    seeds = board_seeds(seed, boards)
+    batches = [seeds[i:i + BATCH] for i in range(0, boards, BATCH)]
+    params = {"spec": asdict(the_spec), "workers": workers, "batch": BATCH}
+    with transaction(db):
+        run_id = db.conn.execute(
+            "INSERT INTO race_runs (player, seed, boards, turns, params, status, started) VALUES (?, ?, ?, ?, ?, ?, ?)",
+            (player, seed, boards, n_turns, json.dumps(params), "running", store.now())).lastrowid
+    done: list[Result] = []
+    t0 = time.perf_counter()
+    error = None
+
+    def keep(results: list[Result]) -> None:
+        with transaction(db):
+            db.conn.executemany(
+                "INSERT INTO race_boards (run, board, seed, score, turns, peak, moves, genomes) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                [(run_id, r.seed - seed * SEED_STRIDE, r.seed, r.score, r.turns, r.peak, r.moves,
+                  json.dumps(r.best_genomes)) for r in results])
+        done.extend(results)
+        if progress:
+            progress(len(results))
+
+    try:
+        if workers == 1:
+            for b in batches:
+                keep(race_boards(b, player, the_spec, n_turns))
+        else:
+            with ProcessPoolExecutor(max_workers=workers) as pool:
+                futures = [pool.submit(race_boards, b, player, the_spec, n_turns) for b in batches]
+                for f in as_completed(futures):
+                    keep(f.result())
+    except PlayerError as exc:
+        error = str(exc)
+    seconds = time.perf_counter() - t0
+    scores = [r.score for r in sorted(done, key=lambda r: r.seed)]
+    moves = sum(r.moves for r in done)
+    status = "complete" if error is None else f"stopped: {error}"
+    with transaction(db):
+        db.conn.execute("UPDATE race_runs SET geomean = ?, seconds = ?, moves = ?, status = ? WHERE id = ?",
+                        (geomean(scores) if scores else None, seconds, moves, status, run_id))
+    if error is not None:
+        raise BadInput(f"{error}; {len(done)} of {boards} boards completed and kept (run {run_id})")
+    return {"run": run_id, "player": player, "seed": seed, "boards": boards, "turns": n_turns, "workers": workers,
+            "geomean": round(geomean(scores), 4), "scores": scores,
+            "median": float(np.median(scores)), "share_of_ones": round(sum(s == 1 for s in scores) / len(scores), 4),
+            "seconds": round(seconds, 3), "moves": moves,
+            "moves_per_second": round(moves / seconds) if seconds else None,
+            "board_seeds": [r.seed for r in sorted(done, key=lambda r: r.seed)]}
+
+
+def results(db: sqlite_utils.Database, player: str | None = None) -> list[dict[str, Any]]:
+    """Stored runs, newest first."""
+    sql = "SELECT id, player, seed, boards, turns, geomean, seconds, moves, status, started FROM race_runs"
+    args: list[Any] = []
+    if player:
+        sql += " WHERE player = ?"
+        args.append(player)
+    out = []
+    for row in db.query(sql + " ORDER BY id DESC", args):
+        row = dict(row)
+        row["scores"] = [r["score"] for r in db.query(
+            "SELECT score FROM race_boards WHERE run = ? ORDER BY board", [row["id"]])]
+        out.append(row)
+    return out
+
+
+def show(seed: int, png: str, turn: int = 0, player: str = "colorscore") -> dict[str, Any]:
+    """Draw the board of ``seed`` (a board seed) with the specimens of ``player`` after ``turn`` turns."""
+    from learners.race.picture import track_png
+
+    the_spec = spec()
+    if turn < 0 or turn > the_spec.turns:
+        raise BadInput(f"--turn must be in 0..{the_spec.turns}")
+    fn = check_player(player)
+    track = generate(seed, the_spec)
+    race = Race([track], fn, player)
+    try:
+        race.run(turn)
+    except PlayerError as exc:
+        raise BadInput(str(exc)) from None
+    where = np.stack([race.x, race.y], axis=1)
+    title = (f"board seed {seed}: {len(track.starts)} start rows; {player} after {race.turn} turns: "
+             f"{len(where)} specimens, score {1 + int(race.goals_total[0])}")
+    try:
+        track_png(png, track, where, title)
+    except OSError as exc:
+        raise BadInput(f"cannot write {png}: {exc.strerror}") from None
+    meaning = {int(c): {"kind": ["empty", "teleporter", "trap", "wall"][int(track.kind[c])],
+                        "offset": [int(v) for v in track.offset[c]]} for c in range(the_spec.colours)}
+    return {"seed": seed, "png": png, "turn": race.turn, "player": player, "specimens": len(where),
+            "score": 1 + int(race.goals_total[0]), "start_rows": [int(y) for y in track.starts],
+            "attempts": track.attempts, "colours": meaning}

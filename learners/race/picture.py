@@ -1,0 +1,57 @@
+"""A picture of a track: each cell's colour number and meaning, start rows, specimens."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+import numpy as np  # noqa: E402
+
+from learners.race.track import EMPTY, KIND_NAMES, TELEPORTER, TRAP, WALL, Track  # noqa: E402
+
+SHADES = {EMPTY: "#f4f1e8", TELEPORTER: "#9ec5ff", TRAP: "#ffd28a", WALL: "#3a3a3a"}
+
+
+def track_png(path: str | Path, track: Track, specimens: np.ndarray | None = None, title: str = "") -> Path:
+    """Draw ``track``; ``specimens`` are (x, y) rows drawn as dots (darker where many)."""
+    spec = track.spec
+    h, w = spec.height, spec.width
+    fig, ax = plt.subplots(figsize=(w * 0.32, h * 0.36 + 1.2), dpi=100)
+    kinds = track.kind[track.colour]
+    for y in range(h):
+        for x in range(w):
+            k = int(kinds[y, x])
+            ax.add_patch(plt.Rectangle((x, y), 1, 1, color=SHADES[k], lw=0))
+            ax.text(x + 0.5, y + 0.5, str(int(track.colour[y, x])), ha="center", va="center", fontsize=5,
+                    color="white" if k == WALL else "#555555")
+    dy_, dx_ = np.nonzero(track.deadly & (kinds != WALL))
+    ax.scatter(dx_ + 0.5, dy_ + 0.5, marker="x", color="#d62728", s=18, lw=1, label="deadly (trapped)")
+    for y, x in zip(*np.nonzero(kinds == TELEPORTER)):
+        ox, oy = track.offset[track.colour[y, x]]
+        ax.annotate("", xy=(x + 0.5 + ox, y + 0.5 + oy), xytext=(x + 0.5, y + 0.5),
+                    arrowprops=dict(arrowstyle="->", color="#1f5fbf", lw=0.5, alpha=0.5))
+    ax.axvline(spec.goal_x, color="#2ca02c", lw=2)
+    for y in track.starts:
+        ax.add_patch(plt.Rectangle((-0.9, y + 0.1), 0.8, 0.8, color="#2ca02c"))
+    if specimens is not None and len(specimens):
+        xy, counts = np.unique(specimens, axis=0, return_counts=True)
+        ax.scatter(xy[:, 0] + 0.5, xy[:, 1] + 0.5, s=8 + 6 * np.sqrt(counts), color="#8b008b", alpha=0.8,
+                   label=f"specimens ({len(specimens)})")
+    legend = [plt.Rectangle((0, 0), 1, 1, color=SHADES[k], label=KIND_NAMES[k]) for k in SHADES]
+    handles, _ = ax.get_legend_handles_labels()
+    ax.legend(handles=legend + handles + [plt.Rectangle((0, 0), 1, 1, color="#2ca02c", label="start row / goal")],
+              loc="upper center", bbox_to_anchor=(0.5, -0.02), ncol=7, fontsize=7, frameon=False)
+    ax.set_xlim(-1, w)
+    ax.set_ylim(h, 0)
+    ax.set_aspect("equal")
+    ax.set_xticks(range(0, w, 5))
+    ax.set_yticks(range(0, h, 2))
+    ax.tick_params(labelsize=6)
+    ax.set_title(title, fontsize=9)
+    fig.tight_layout()
+    path = Path(path)
+    fig.savefig(path)
+    plt.close(fig)
+    return path
