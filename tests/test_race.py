@@ -1,0 +1,279 @@
+"""The rat race (seed 003): tracks against the Gory Details, the turn order, breeding, players, the CLI."""
+import json
+from collections import deque
+
+import numpy as np
+import pytest
+from click.testing import CliRunner
+
+from bridge import race as race_bridge
+from cli import main
+from conftest import kb_dump
+from learners.race import players
+from learners.race.sim import PlayerError, Race
+from learners.race.spec import RaceSpec
+from learners.race.track import DEAD, EMPTY, GOAL, TELEPORTER, TRAP, WALL, generate
+
+SPEC = RaceSpec()
+
+
+def run(*args):
+    return CliRunner().invoke(main, list(args))
+
+
+# ---------------------------------------------------------------- a reference written from the text
+def ref_outcome(track, x, y, dx, dy):
+    """One move by the Gory Details, cell by cell: DEAD, GOAL or (x, y)."""
+    h, w = SPEC.height, SPEC.width
+
+    def inside(cx, cy):
+        return 0 <= cx < w and 0 <= cy < h
+
+    def deadly(cx, cy):
+        if not inside(cx, cy):
+            return True
+        kind = track.kind[track.colour[cy, cx]]
+        if kind == WALL:
+            return True
+        if kind == TELEPORTER:
+            return False                            # a trap mark on a teleporter does nothing
+        for sy in range(cy - 1, cy + 2):
+            for sx in range(cx - 1, cx + 2):
+                if inside(sx, sy) and track.kind[track.colour[sy, sx]] == TRAP:
+                    ox, oy = track.offset[track.colour[sy, sx]]
+                    if (sx + ox, sy + oy) == (cx, cy):
+                        return True
+        return False
+
+    tx, ty = x + dx, y + dy
+    if inside(tx, ty) and track.kind[track.colour[ty, tx]] == WALL:
+        tx, ty = x, y                               # into a wall: stay, and the own cell acts again
+    if inside(tx, ty) and track.kind[track.colour[ty, tx]] == TELEPORTER:
+        ox, oy = track.offset[track.colour[ty, tx]]
+        tx, ty = tx + ox, ty + oy
+    if deadly(tx, ty):
+        return DEAD
+    if tx >= SPEC.goal_x:
+        return GOAL
+    return (tx, ty)
+
+
+def ref_start_rows(track):
+    rows = []
+    for y0 in range(SPEC.height):
+        seen, frontier, ok = {(0, y0)}, deque([((0, y0), 0)]), False
+        while frontier and not ok:
+            (x, y), d = frontier.popleft()
+            if d == SPEC.start_reach:
+                continue
+            for dx in (-1, 0, 1):
+                for dy in (-1, 0, 1):
+                    out = ref_outcome(track, x, y, dx, dy)
+                    if out == GOAL:
+                        ok = True
+                    elif out != DEAD and out not in seen:
+                        seen.add(out)
+                        frontier.append((out, d + 1))
+        if ok:
+            rows.append(y0)
+    return rows
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2, 17])
+def test_track_follows_the_gory_details(seed):
+    t = generate(seed, SPEC)
+    assert t.colour.shape == (15, 53)
+    assert [int((t.kind == k).sum()) for k in (EMPTY, TELEPORTER, TRAP, WALL)] == [8, 4, 2, 2]
+    tele = [tuple(t.offset[c]) for c in range(16) if t.kind[c] == TELEPORTER]
+    assert all(o != (0, 0) and max(abs(o[0]), abs(o[1])) <= 4 for o in tele)
+    assert sorted(tele) == sorted((-a, -b) for a, b in tele)            # two drawn, two negated
+    assert all(max(abs(v) for v in t.offset[c]) <= 1 for c in range(16) if t.kind[c] == TRAP)
+    assert (t.kind[t.colour[:, 49:]] == EMPTY).all()                    # goal columns: empty colours only
+    assert len(t.starts) >= 10
+
+
+@pytest.mark.parametrize("seed", [0, 5])
+def test_every_move_and_the_start_rows_match_the_reference(seed):
+    t = generate(seed, SPEC)
+    for y in range(SPEC.height):
+        for x in range(SPEC.goal_x):
+            for dx in (-1, 0, 1):
+                for dy in (-1, 0, 1):
+                    want = ref_outcome(t, x, y, dx, dy)
+                    tx, ty = x + dx + 1, y + dy + 1
+                    got = t.enter[y + 1, x + 1] if t.wall[ty, tx] else t.enter[ty, tx]
+                    got = got if got < 0 else (got % SPEC.width, got // SPEC.width)
+                    assert got == want, (x, y, dx, dy)
+    assert t.starts.tolist() == ref_start_rows(t)
+
+
+def forward(views, genomes, noise):
+    return np.tile([1, 0], (len(views), 1))
+
+
+forward.batch = True
+
+
+def open_track(seed=0):
+    """A track with only empty colours: nothing kills but age and the edges."""
+    t = generate(seed, SPEC)
+    t.kind[:] = EMPTY
+    t.deadly[:] = False
+    from learners.race.track import _enter_map, _start_rows
+    t.enter, t.wall = _enter_map(SPEC, t.colour, t.kind, t.offset, t.deadly)
+    t.starts = _start_rows(SPEC, t.enter, t.wall)
+    return t
+
+
+def test_turn_order_goal_age_and_births():
+    race = Race([open_track()], forward, "forward")
+    race.step()
+    assert len(race.board) == 15 + 10 and race.x[:15].tolist() == [1] * 15
+    race.run(49)
+    # the first 15 reached x = 49 on their 49th move: a point each, back to a start cell, age 0
+    assert race.goals_total[0] == 15
+    assert int(race.results()[0].score) == 16
+    first = race.serial < 15
+    assert (race.x[first] == 0).all() and (race.age[first] == 0).all()
+    assert len(race.board) == 15 + 10 * 49
+
+
+def test_specimens_die_at_age_100():
+    t = open_track()
+    stay = lambda v, g, n: np.zeros((len(v), 2), dtype=np.int64)     # noqa: E731
+    stay.batch = True
+    race = Race([t], stay, "stay")
+    race.run(100)                                    # 100 moves each: the first 15 are 100 turns old
+    assert len(race.board) == 15 + 10 * 100 and race.age[race.serial < 15].tolist() == [100] * 15
+    race.step()                                      # ... and die before moving again
+    assert (race.serial >= 15).all() and len(race.board) == 15 + 10 * 101 - 15
+    assert race.age.max() == 100
+
+
+def test_parents_distinct_and_in_proportion_to_fitness():
+    """One specimen of fitness 49 (x = 48) among 14 of fitness 1, its genome all ones, theirs all zeros:
+    a child has it as a parent with chance 49/63 + 14/63 * 49/62 (two distinct parents)."""
+    race = Race([open_track()], forward, "forward")
+    race.x[:] = 0
+    race.x[0] = 48
+    race.pool_genome[race.gid] = 0
+    race.pool_genome[race.gid[0]] = 1
+    with_it = clones = 0
+    turns = 400
+    for turn in range(turns):
+        n = len(race.board)
+        race._breed(turn)
+        kids = race.pool_genome[race.gid[n:]]
+        with_it += int((kids.sum(axis=1) >= 5).sum())
+        clones += int((kids.sum(axis=1) >= 95).sum())      # both parents the same one: never
+        race._keep(np.arange(len(race.board)) < n)
+    want = 49 / 63 + 14 / 63 * 49 / 62
+    assert with_it / (10 * turns) == pytest.approx(want, abs=0.02)
+    assert clones / (10 * turns) < 0.02
+
+
+def test_crossover_and_mutation_rates():
+    race = Race([open_track()], forward, "forward")
+    cb = np.zeros(20000, dtype=np.int64)
+    child = np.arange(20000)
+    switches = race._gap_positions(cb, child, 3, 4, 0.05, 99)
+    flips = race._gap_positions(cb, child, 3, 5, 0.01, 100)
+    assert (switches >= 0).sum() / (20000 * 99) == pytest.approx(0.05, rel=0.03)
+    assert (flips >= 0).sum() / (20000 * 100) == pytest.approx(0.01, rel=0.05)
+    assert ((switches < 99)).all() and (flips < 100).all()
+
+
+def test_same_seed_same_game_whatever_the_batch():
+    alone = Race([generate(7, SPEC)], players.color_score, "c").run(300)
+    together = Race([generate(3, SPEC), generate(7, SPEC)], players.color_score, "c").run(300)
+    assert alone[0].score == together[1].score and alone[0].moves == together[1].moves
+    assert alone[0].best_genomes == together[1].best_genomes
+
+
+def test_color_score_reads_six_bits_a_colour():
+    views = np.full((1, 5, 5), 0, dtype=np.int8)
+    views[0, 3, 1:4] = [2, 5, 7]                     # colours ahead: up, straight, down
+    genome = np.zeros((1, 100), dtype=np.uint8)
+    genome[0, 6 * 7:6 * 7 + 6] = [1, 1, 0, 0, 0, 0]   # colour 7 scores 3
+    genome[0, 6 * 5] = 1                              # colour 5 scores 1
+    feats = players.colour_bits(genome)
+    assert players.color_score(views, feats, np.array([[0.3, 0.0]])).tolist() == [[1, 1]]
+    views[0, 3, 3] = -1                               # out of bounds is never chosen
+    assert players.color_score(views, feats, np.array([[0.3, 0.0]])).tolist() == [[1, 0]]
+
+
+def test_per_specimen_players_work_through_the_adapter():
+    def lefty(view, genome, random):
+        return (1, -1) if random() < 0.5 else (1, 1)
+    batch = players.per_specimen(lefty)
+    out = batch(np.zeros((50, 5, 5), dtype=np.int8), np.zeros((50, 100), dtype=np.uint8), np.random.rand(50, 2))
+    assert set(map(tuple, out.tolist())) == {(1, -1), (1, 1)}
+
+
+def too_far(view, genome, random):
+    return (2, 0)
+
+
+def raises(view, genome, random):
+    raise RuntimeError("oops")
+
+
+CALLS = {"n": 0}
+
+
+def flaky(views, genomes, noise):
+    """Fine for the first batch of boards, then broken."""
+    CALLS["n"] += 1
+    if CALLS["n"] > 5:
+        raise ValueError("broken")
+    return np.tile([1, 0], (len(views), 1))
+
+
+flaky.batch = True
+
+
+@pytest.mark.parametrize("name,words", [("test_race:too_far", "outside {-1,0,1}^2"),
+                                        ("test_race:raises", "raised RuntimeError"),
+                                        ("nobody", "unknown player"), ("nomodule:f", "cannot import")])
+def test_bad_players_one_line(db_path, name, words):
+    r = run("race", "run", "--player", name, "--boards", "2", "--turns", "3")
+    assert r.exit_code == 2 and words in r.output and len(r.output.strip().splitlines()) == 1, r.output
+    if ":" in name and "nomodule" not in name:
+        assert "board seed" in r.output
+
+
+def test_completed_boards_are_kept_when_a_player_breaks(db_path):
+    CALLS["n"] = 0
+    r = run("race", "run", "--player", "test_race:flaky", "--boards", "12", "--turns", "5")
+    assert r.exit_code == 2 and "10 of 12 boards completed and kept" in r.output, r.output
+    rows = json.loads(run("race", "results", "--json").output)
+    assert len(rows[0]["scores"]) == 10 and rows[0]["status"].startswith("stopped")
+
+
+def test_run_json_and_results(db_path):
+    r = run("race", "run", "--boards", "3", "--turns", "50", "--seed", "2", "--json")
+    assert r.exit_code == 0, r.output
+    d = json.loads(r.output)
+    assert {"geomean", "boards", "scores", "seconds"} <= set(d) and len(d["scores"]) == 3
+    assert d["board_seeds"] == [2_000_000, 2_000_001, 2_000_002]
+    r2 = json.loads(run("race", "run", "--boards", "3", "--turns", "50", "--seed", "2", "--workers", "2",
+                        "--json").output)
+    assert r2["scores"] == d["scores"]
+    rows = json.loads(run("race", "results", "--json").output)
+    assert [row["status"] for row in rows] == ["complete", "complete"]
+
+
+def test_show_writes_a_picture(db_path, tmp_path):
+    png = tmp_path / "t.png"
+    r = run("race", "show", "--seed", "5", "--turn", "20", "--png", str(png), "--json")
+    assert r.exit_code == 0, r.output
+    d = json.loads(r.output)
+    assert png.stat().st_size > 10_000 and d["turn"] == 20 and len(d["start_rows"]) >= 10
+    assert sum(1 for c in d["colours"].values() if c["kind"] == "wall") == 2
+    assert run("race", "show", "--seed", "5", "--turn", "-1", "--png", str(png)).exit_code == 2
+
+
+def test_spec_comes_from_prolog():
+    assert race_bridge.spec() == RaceSpec()
+    with pytest.raises(ValueError):
+        RaceSpec.from_pairs([["colours", 17]])
