@@ -81,7 +81,19 @@ def rule_sets(db: sqlite_utils.Database) -> Iterator[str]:
     yield "see them: educable agents demo-gaia --rules;  educable rules export demo-gaia best.pl"
 
 
-STEPS.extend([solve_all, match_table, learners, rule_sets])
+def rat_race(db: sqlite_utils.Database) -> Iterator[str]:
+    from bridge import race
+
+    yield ""
+    yield "== The rat race (seed 003) =="
+    for player in ("colorscore", "believer"):
+        r = race.run(db, player, 4, 0, turns=1000)
+        yield (f"{player}: scores {r['scores']} on 4 boards after 1,000 turns "
+               f"({r['moves_per_second']:,} specimen-moves/s)")
+    yield "full games: educable race run --player believer --boards 10;  picture: educable race show --seed 1 --png t.png"
+
+
+STEPS.extend([solve_all, match_table, learners, rule_sets, rat_race])
 
 
 def run(db: sqlite_utils.Database) -> Iterator[str]:

@@ -9,7 +9,6 @@ imported by hand makes an agent of learner ``rules`` with one member.
 from __future__ import annotations
 
 import time
-from dataclasses import fields
 from functools import lru_cache
 from pathlib import Path
 from typing import Any, Callable
@@ -17,7 +16,7 @@ from typing import Any, Callable
 import numpy as np
 import sqlite_utils
 
-from bridge import games
+from bridge import games, options
 from bridge.engine import BadInput, engine, quote
 from kb import store
 from learners import exact, ga
@@ -26,7 +25,7 @@ from learners.rulespace import RuleSpace
 
 NAME = "ga"
 IMPORTED = "rules"
-OPTIONS = frozenset(f.name for f in fields(GAOptions))
+OPTIONS = options.option_names(GAOptions)
 FIXED = ("agents", "rules", "priorities")      # the shape of a population, fixed when it is made
 
 
@@ -41,13 +40,7 @@ def rule_space(game: str) -> RuleSpace:
 
 def options_from(params: dict[str, Any]) -> GAOptions:
     """Stored or typed parameters as checked options; BadInput names a bad one."""
-    unknown = set(params) - OPTIONS
-    if unknown:
-        raise BadInput(f"unknown ga option(s): {', '.join(sorted(unknown))}")
-    try:
-        return GAOptions(**params).check()
-    except (TypeError, ValueError) as exc:
-        raise BadInput(str(exc)) from None
+    return options.checked(GAOptions, params, NAME)
 
 
 # -- between arrays and rows ------------------------------------------------------

@@ -7,13 +7,12 @@ stored table.
 from __future__ import annotations
 
 import time
-from dataclasses import fields
 from typing import Any, Callable
 
 import numpy as np
 import sqlite_utils
 
-from bridge import games
+from bridge import games, options
 from bridge.engine import BadInput, engine, quote
 from kb import store
 from learners import exact
@@ -23,18 +22,12 @@ from learners.training import TrainingRun
 
 NAME = "qlearn"
 CHECKPOINT_EVERY = 500
-OPTIONS = frozenset(f.name for f in fields(QOptions))
+OPTIONS = options.option_names(QOptions)
 
 
 def options_from(params: dict[str, Any]) -> QOptions:
-    """Stored or typed parameters as checked QOptions; BadInput names a bad one."""
-    unknown = set(params) - OPTIONS
-    if unknown:
-        raise BadInput(f"unknown qlearn option(s): {', '.join(sorted(unknown))}")
-    try:
-        return QOptions(**params).check()
-    except (TypeError, ValueError) as exc:
-        raise BadInput(str(exc)) from None
+    """Stored or typed parameters as checked options; BadInput names a bad one."""
+    return options.checked(QOptions, params, NAME)
 
 
 def board_codes(game: str) -> tuple[list[int], int]:

@@ -1,0 +1,68 @@
+"""The rat race (issue 6): controller speed, ColorScorePlayer's fidelity, our player's score.
+
+Anchors measured on this kind of machine: the C++ reference controller runs
+ColorScorePlayer at about 11.8 million specimen-moves per second on one core
+(50 boards in about 30 s); the Python reference needs about 100 s a board.
+ColorScorePlayer over 500 boards: geometric mean 46.7 (95% interval 31-70),
+median board 7, 35% of boards score 1; the leaderboard gives 34.45.
+Leaderboard: 2914.13, 1817.05, 1009.72, 782.18.
+
+    .venv/bin/python bench/bench_race.py [--speed-boards 50] [--fidelity-boards 500] [--ours-boards 100]
+"""
+from __future__ import annotations
+
+import argparse
+import statistics
+import tempfile
+from pathlib import Path
+
+from common import line
+
+from bridge import race
+from kb.db import open_kb
+
+CPP_MOVES_PER_S = 11.8e6
+
+
+def fresh_db():
+    return open_kb(Path(tempfile.mkdtemp()) / "bench.db")
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--speed-boards", type=int, default=50)
+    ap.add_argument("--fidelity-boards", type=int, default=500)
+    ap.add_argument("--ours-boards", type=int, default=100)
+    ap.add_argument("--ours-turns", type=int, default=None)
+    ap.add_argument("--workers", type=int, default=2)
+    args = ap.parse_args()
+
+    print(f"== Speed: ColorScorePlayer over {args.speed_boards} boards ==")
+    one = race.run(fresh_db(), "colorscore", args.speed_boards, 1, workers=1)
+    line("specimen-moves per second, one process", one["moves_per_second"], "moves/s", CPP_MOVES_PER_S,
+         "the C++ reference", higher_is_better=True)
+    line("wall time", one["seconds"], "s", 30.0, "the C++ reference (about 30 s)")
+    many = race.run(fresh_db(), "colorscore", args.speed_boards, 1, workers=args.workers)
+    line(f"specimen-moves per second, {args.workers} workers", many["moves_per_second"], "moves/s",
+         one["moves_per_second"], "one process", higher_is_better=True)
+    assert many["scores"] == one["scores"], "workers changed the results"
+
+    print(f"== Fidelity: ColorScorePlayer over {args.fidelity_boards} boards ==")
+    fid = race.run(fresh_db(), "colorscore", args.fidelity_boards, 2, workers=args.workers)
+    line("geometric mean", fid["geomean"], "", 46.7, "the reference's 46.7 (95% 31-70)", higher_is_better=True)
+    line("median board", fid["median"], "", 7.0, "the reference's 7", higher_is_better=True)
+    line("share of boards scoring 1", 100 * fid["share_of_ones"], "%")
+    line("wall time", fid["seconds"], "s")
+
+    print(f"== Ours: believer over {args.ours_boards} boards ==")
+    ours = race.run(fresh_db(), "believer", args.ours_boards, 3, workers=args.workers, turns=args.ours_turns)
+    line("geometric mean", ours["geomean"], "", 2914.13, "the leaderboard's best", higher_is_better=True)
+    line("median board", ours["median"], "")
+    line("share of boards scoring 1", 100 * ours["share_of_ones"], "%")
+    line("specimen-moves per second", ours["moves_per_second"], "moves/s")
+    line("wall time", ours["seconds"], "s")
+    print(f"scores: {sorted(ours['scores'])}")
+
+
+if __name__ == "__main__":
+    main()
