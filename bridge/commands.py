@@ -90,18 +90,12 @@ def list_agents(db: sqlite_utils.Database, game: str | None = None) -> list[dict
 
 def rule_sets(db: sqlite_utils.Database, name: str) -> dict[str, Any]:
     """A rule-set agent's members (NAME: all, best first; NAME#k: that one) with their rules."""
-    base, member = ga.split_member(name)
-    row = store.get_agent(db, base)
-    if row is None:
-        raise BadInput(f"unknown agent '{base}'")
-    if row["learner"] not in agents.RULE_SETS:
-        raise BadInput(f"agent '{base}' is a {row['learner']} agent; --rules is for rule-set agents (ga, rules)")
+    row, member = ga.rule_set_agent(db, name)
     members = ga.members_with_rules(db, row)
     if member is not None:
-        if member > len(members):
-            raise BadInput(f"agent '{base}' has {len(members)} member(s); there is no #{member}")
-        members = [members[member - 1]]
-    return {"agent": base, "game": row["game"], "learner": row["learner"], "params": row["params"], "members": members}
+        k, _ = ga.check_member(db, row, member)
+        members = [members[k - 1]]
+    return {"agent": row["name"], "game": row["game"], "learner": row["learner"], "params": row["params"], "members": members}
 
 
 def train(db: sqlite_utils.Database, game: str, learner: str, agent: str, n_games: int, vs: str, side: str,

@@ -16,8 +16,9 @@ from typing import Any, Callable
 import numpy as np
 import sqlite_utils
 
-from bridge import games, options
+from bridge import games
 from bridge.engine import BadInput, engine, quote
+from bridge.options import checked, existing_agent, option_names
 from kb import store
 from learners import exact, ga
 from learners.ga import GAOptions, Population
@@ -25,7 +26,7 @@ from learners.rulespace import RuleSpace
 
 NAME = "ga"
 IMPORTED = "rules"
-OPTIONS = options.option_names(GAOptions)
+OPTIONS = option_names(GAOptions)
 FIXED = ("agents", "rules", "priorities")      # the shape of a population, fixed when it is made
 
 
@@ -40,7 +41,7 @@ def rule_space(game: str) -> RuleSpace:
 
 def options_from(params: dict[str, Any]) -> GAOptions:
     """Stored or typed parameters as checked options; BadInput names a bad one."""
-    return options.checked(GAOptions, params, NAME)
+    return checked(GAOptions, params, NAME)
 
 
 # -- between arrays and rows ------------------------------------------------------
@@ -82,12 +83,29 @@ def split_member(name: str) -> tuple[str, int | None]:
     return base, int(k)
 
 
-def load_member(db: sqlite_utils.Database, row: dict, member: int | None) -> str:
-    """Put member ``member`` (default the best) of a rule-set agent into Prolog; its Prolog agent name."""
+def check_member(db: sqlite_utils.Database, row: dict, member: int | None) -> tuple[int, list[dict[str, Any]]]:
+    """The rank ``member`` names (default 1, the best) and the agent's members; BadInput if there is no such one."""
     k = member or 1
     members = store.load_members(db, row["name"])
     if k > len(members):
         raise BadInput(f"agent '{row['name']}' has {len(members)} member(s); there is no #{k}")
+    return k, members
+
+
+def rule_set_agent(db: sqlite_utils.Database, name: str) -> tuple[dict, int | None]:
+    """The row of rule-set agent NAME[#k] and k (None for plain NAME); BadInput if unknown or not a rule set."""
+    base, k = split_member(name)
+    row = store.get_agent(db, base)
+    if row is None:
+        raise BadInput(f"unknown agent '{base}'")
+    if row["learner"] not in (NAME, IMPORTED):
+        raise BadInput(f"agent '{base}' is a {row['learner']} agent, not a rule set (learner ga or rules)")
+    return row, k
+
+
+def load_member(db: sqlite_utils.Database, row: dict, member: int | None) -> str:
+    """Put member ``member`` (default the best) of a rule-set agent into Prolog; its Prolog agent name."""
+    k, _ = check_member(db, row, member)
     atom = f"{row['name']}#{k}"
     data = ", ".join(f"[{quote(p)}, {quote(a)}, {int(pr)}, {float(w)!r}]"
                      for _, p, a, pr, w in store.load_rules(db, row["name"], k))
@@ -103,13 +121,9 @@ def learn_game(db: sqlite_utils.Database, row: dict, game: str, keys: list[str],
 def start(db: sqlite_utils.Database, name: str, game: str, options: dict[str, Any]) -> tuple[GAOptions, dict | None]:
     """The run's options: a new population's from ``options``; an existing one's stored options
     updated by ``options``, except its shape (agents, rules, priorities)."""
-    row = store.get_agent(db, name)
+    row = existing_agent(db, name, game, NAME)
     if row is None:
         return options_from(options), None
-    if row["learner"] != NAME:
-        raise BadInput(f"agent '{name}' was made by learner '{row['learner']}', not '{NAME}'")
-    if row["game"] != game:
-        raise BadInput(f"agent '{name}' plays {row['game']}, not {game}")
     stored = {k: v for k, v in row["params"].items() if k in OPTIONS}
     changed = [k for k in FIXED if k in options and options[k] != stored[k]]
     if changed:
@@ -211,15 +225,9 @@ HEADER = """\
 
 def export_rules(db: sqlite_utils.Database, name: str, path: str) -> dict[str, Any]:
     """Write agent NAME[#k]'s rules to ``path`` as a rule file; what was written."""
-    base, k = split_member(name)
-    row = store.get_agent(db, base)
-    if row is None or row["learner"] not in (NAME, IMPORTED):
-        raise BadInput(f"unknown rule-set agent '{base}'" if row is None else
-                       f"agent '{base}' is a {row['learner']} agent, not a rule set")
-    k = k or 1
-    members = store.load_members(db, base)
-    if k > len(members):
-        raise BadInput(f"agent '{base}' has {len(members)} member(s); there is no #{k}")
+    row, member = rule_set_agent(db, name)
+    base = row["name"]
+    k, members = check_member(db, row, member)
     rules = store.load_rules(db, base, k)
     space = rule_space(row["game"])
     side = int(round(space.n_cells ** 0.5))

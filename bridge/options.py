@@ -1,10 +1,13 @@
-"""A learner's options from stored or typed parameters, checked, with one-line errors."""
+"""A learner's options and existing agent, checked, with one-line errors."""
 from __future__ import annotations
 
 from dataclasses import fields
 from typing import Any, TypeVar
 
+import sqlite_utils
+
 from bridge.engine import BadInput
+from kb import store
 
 T = TypeVar("T")
 
@@ -23,3 +26,15 @@ def checked(cls: type[T], params: dict[str, Any], learner: str) -> T:
         return cls(**params).check()
     except (TypeError, ValueError) as exc:
         raise BadInput(str(exc)) from None
+
+
+def existing_agent(db: sqlite_utils.Database, name: str, game: str, learner: str) -> dict | None:
+    """Agent ``name``'s row if it exists (None if new); BadInput if another learner made it or it plays another game."""
+    row = store.get_agent(db, name)
+    if row is None:
+        return None
+    if row["learner"] != learner:
+        raise BadInput(f"agent '{name}' was made by learner '{row['learner']}', not '{learner}'")
+    if row["game"] != game:
+        raise BadInput(f"agent '{name}' plays {row['game']}, not {game}")
+    return row

@@ -13,6 +13,7 @@ import sqlite_utils
 
 from bridge import games
 from bridge.engine import BadInput, engine, quote
+from bridge.options import existing_agent
 from kb import store
 from learners.training import TrainingRun
 
@@ -90,15 +91,11 @@ def start(db: sqlite_utils.Database, name: str, game: str, options: dict[str, An
 
     An existing agent keeps its options: giving different ones is an error.
     """
-    row = store.get_agent(db, name)
+    row = existing_agent(db, name, game, NAME)
     if row is None:
         opts = validate(options)
         _create(name, game, opts, [])
         return opts
-    if row["learner"] != NAME:
-        raise BadInput(f"agent '{name}' was made by learner '{row['learner']}', not '{NAME}'")
-    if row["game"] != game:
-        raise BadInput(f"agent '{name}' plays {row['game']}, not {game}")
     opts = validate(row["params"])
     changed = {k: v for k, v in validate({**opts, **options}).items() if opts[k] != v}
     if changed:

@@ -12,8 +12,9 @@ from typing import Any, Callable
 import numpy as np
 import sqlite_utils
 
-from bridge import games, options
+from bridge import games
 from bridge.engine import BadInput, engine, quote
+from bridge.options import checked, existing_agent, option_names
 from kb import store
 from learners import exact
 from learners.graph import StateGraph
@@ -22,12 +23,12 @@ from learners.training import TrainingRun
 
 NAME = "qlearn"
 CHECKPOINT_EVERY = 500
-OPTIONS = options.option_names(QOptions)
+OPTIONS = option_names(QOptions)
 
 
 def options_from(params: dict[str, Any]) -> QOptions:
     """Stored or typed parameters as checked options; BadInput names a bad one."""
-    return options.checked(QOptions, params, NAME)
+    return checked(QOptions, params, NAME)
 
 
 def board_codes(game: str) -> tuple[list[int], int]:
@@ -59,13 +60,9 @@ def learn_game(db: sqlite_utils.Database, row: dict, game: str, keys: list[str],
 
 def start(db: sqlite_utils.Database, name: str, game: str, options: dict[str, Any]) -> tuple[QOptions, dict | None]:
     """The agent's options (new: from ``options``; existing: stored, which ``options`` may not change)."""
-    row = store.get_agent(db, name)
+    row = existing_agent(db, name, game, NAME)
     if row is None:
         return options_from(options), None
-    if row["learner"] != NAME:
-        raise BadInput(f"agent '{name}' was made by learner '{row['learner']}', not '{NAME}'")
-    if row["game"] != game:
-        raise BadInput(f"agent '{name}' plays {row['game']}, not {game}")
     stored = options_from(row["params"])
     # the exploration schedule belongs to a run; everything else is fixed at creation
     per_run = {"epsilon", "epsilon_end"}

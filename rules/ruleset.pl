@@ -98,7 +98,7 @@ read_rule_file(File, Game, Rules) :-
     ),
     findall([L, C, A, P, W], ( member(L-rule(C0, A0, P, W), Terms), text(C0, C), text(A0, A) ), Rules).
 
-text(X, T) :- ( atomic(X) -> atom_string(X, S), atom_string(T, S) ; term_to_atom(X, T) ).
+text(X, T) :- ( atomic(X) -> format(atom(T), "~w", [X]) ; term_to_atom(X, T) ).
 
 read_terms(In, File, Terms) :-
     catch(read_term(In, T, [term_position(Pos), syntax_errors(error), variable_names(_)]), E,

@@ -107,11 +107,9 @@ def test_every_move_and_the_start_rows_match_the_reference(seed):
     assert t.starts.tolist() == ref_start_rows(t)
 
 
+@players.batch
 def forward(views, genomes, noise):
     return np.tile([1, 0], (len(views), 1))
-
-
-forward.batch = True
 
 
 def open_track(seed=0):
@@ -140,8 +138,7 @@ def test_turn_order_goal_age_and_births():
 
 def test_specimens_die_at_age_100():
     t = open_track()
-    stay = lambda v, g, n: np.zeros((len(v), 2), dtype=np.int64)     # noqa: E731
-    stay.batch = True
+    stay = players.batch(lambda v, g, n: np.zeros((len(v), 2), dtype=np.int64))
     race = Race([t], stay, "stay")
     race.run(100)                                    # 100 moves each: the first 15 are 100 turns old
     assert len(race.board) == 15 + 10 * 100 and race.age[race.serial < 15].tolist() == [100] * 15
@@ -221,15 +218,13 @@ def raises(view, genome, random):
 CALLS = {"n": 0}
 
 
+@players.batch
 def flaky(views, genomes, noise):
     """Fine for the first batch of boards, then broken."""
     CALLS["n"] += 1
     if CALLS["n"] > 5:
         raise ValueError("broken")
     return np.tile([1, 0], (len(views), 1))
-
-
-flaky.batch = True
 
 
 @pytest.mark.parametrize("name,words", [("test_race:too_far", "outside {-1,0,1}^2"),

@@ -174,8 +174,8 @@ class Race:
         except Exception as exc:                       # a player's own bug: name it and the board
             raise PlayerError(f"player {self.name} raised {type(exc).__name__}: {exc} "
                               f"(board seed {self.tracks[int(self.board[0])].seed}, turn {self.turn})") from exc
-        if moves.shape != (len(views), 2) or not np.issubdtype(moves.dtype, np.integer) and not (
-                np.issubdtype(moves.dtype, np.floating) and np.all(moves == np.round(moves))):
+        whole = moves.dtype.kind in "iu" or (moves.dtype.kind == "f" and np.array_equal(moves, np.round(moves)))
+        if moves.shape != (len(views), 2) or not whole:
             raise PlayerError(f"player {self.name} returned moves of shape {moves.shape} ({moves.dtype}); "
                               f"expected ({len(views)}, 2) integers (board seed {self.tracks[int(self.board[0])].seed})")
         moves = moves.astype(np.int64)
