@@ -1,9 +1,11 @@
 """The rat race (seed 003) from the command line: runs stored in the knowledge base, pictures.
 
-The controller is numpy (learners/race/); the specification's numbers are
-Prolog facts (rules/race.pl) read once.  Boards run in batches (in worker
-processes with ``workers`` > 1); each finished batch is committed, so a
-run stopped by a player's error keeps what it completed.
+The controller is compiled numpy code (learners/race/); the specification's
+numbers are Prolog facts (rules/race.pl) read once.  Boards run one at a
+time for a compiled player and in batches of ten for a numpy one, in
+worker processes with ``workers`` > 1 (each takes the next board when it
+is free); each finished batch is committed, so a run stopped by a player's
+error keeps what it completed.
 """
 from __future__ import annotations
 
@@ -27,7 +29,7 @@ from learners.race.spec import RaceSpec
 from learners.race.track import generate
 
 SEED_STRIDE = 1_000_000
-BATCH = 10                     # boards stepped together in one process
+BATCH = 10                     # boards stepped together for a numpy batch player (long arrays pay)
 
 
 @lru_cache(maxsize=1)
@@ -68,14 +70,15 @@ def run(db: sqlite_utils.Database, player: str, boards: int, seed: int, workers:
         raise BadInput("--boards must be at least 1")
     if workers < 1:
         raise BadInput("--workers must be at least 1")
-    check_player(player)
+    fn = check_player(player)
     the_spec = spec()
     n_turns = the_spec.turns if turns is None else turns
     if n_turns < 1:
         raise BadInput("--turns must be at least 1")
     seeds = board_seeds(seed, boards)
-    batches = [seeds[i:i + BATCH] for i in range(0, boards, BATCH)]
-    params = {"spec": asdict(the_spec), "workers": workers, "batch": BATCH}
+    size = 1 if isinstance(fn, players.Kernel) else BATCH    # a compiled player gains nothing from batching
+    batches = [seeds[i:i + size] for i in range(0, boards, size)]
+    params = {"spec": asdict(the_spec), "workers": workers, "batch": size}
     with transaction(db):
         run_id = db.conn.execute(
             "INSERT INTO race_runs (player, seed, boards, turns, params, status, started) VALUES (?, ?, ?, ?, ?, ?, ?)",

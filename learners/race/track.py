@@ -4,8 +4,10 @@ Kinds of colour: EMPTY, TELEPORTER, TRAP, WALL.  ``enter[y+1, x+1]`` is
 the outcome of arriving on cell (x, y) (x from -1, y from -1: one cell of
 out-of-bounds around the track): the flat index y*width+x of the cell the
 specimen ends on, DEAD or GOAL.  A teleporter under it moves it once (no
-chains); a deadly cell (a wall, a cell a trap points at unless it is a
-teleporter, out of bounds) kills it; a goal cell scores.  Moving into a
+chains); a deadly cell where it ends (a wall, a cell a trap points at, out
+of bounds) kills it; a goal cell scores.  So a trap mark on a teleporter
+cell does nothing to a specimen stepping on it (it is sent on), but kills
+one that a teleporter sends there, as in the reference controllers.  Moving into a
 wall is staying put, and then the cell it stands on acts again.
 """
 from __future__ import annotations
@@ -82,9 +84,7 @@ def _draw(rng: np.random.Generator, seed: int, spec: RaceSpec, attempts: int) ->
     ys, xs = np.nonzero(k == TRAP)
     ty, tx = ys + offset[colour[ys, xs], 1], xs + offset[colour[ys, xs], 0]
     inside = (ty >= 0) & (ty < h) & (tx >= 0) & (tx < w)
-    ty, tx = ty[inside], tx[inside]
-    marked = kind[colour[ty, tx]] != TELEPORTER
-    deadly[ty[marked], tx[marked]] = True
+    deadly[ty[inside], tx[inside]] = True
     enter, wall = _enter_map(spec, colour, kind, offset, deadly)
     starts = _start_rows(spec, enter, wall)
     return Track(seed, spec, colour, kind, offset, deadly, enter, wall, starts, attempts)
