@@ -118,7 +118,9 @@ color_score = Kernel(color_score_move, colour_scores, 16,
 random_forward = Kernel(random_forward_move, no_features, 1, "Straight ahead or diagonally, at random.")
 
 
-BUILTIN: dict[str, Callable] = {"colorscore": color_score, "random": random_forward}
+BUILTIN = {"colorscore": "learners.race.players:color_score",     # built-in names and where they live
+           "believer": "learners.race.believer:believer",
+           "random": "learners.race.players:random_forward"}
 
 
 def per_specimen(fn: Callable) -> Callable:
@@ -135,8 +137,7 @@ def per_specimen(fn: Callable) -> Callable:
 
 def find(name: str) -> Callable:
     """A built-in player by name, or ``module:function``; LookupError says what was not found."""
-    if name in BUILTIN:
-        return BUILTIN[name]
+    name = BUILTIN.get(name, name)
     if ":" not in name:
         raise LookupError(f"unknown player '{name}' (built in: {', '.join(BUILTIN)}; or module:function)")
     module_name, _, attr = name.partition(":")
