@@ -9,7 +9,7 @@ from click.testing import CliRunner
 from bridge import race as race_bridge
 from cli import main
 from conftest import kb_dump
-from learners.race import players
+from learners.race import believer, players
 from learners.race.sim import PlayerError, Race
 from learners.race.spec import RaceSpec
 from learners.race.track import DEAD, EMPTY, GOAL, TELEPORTER, TRAP, WALL, generate
@@ -232,6 +232,64 @@ def test_compiled_and_batch_drivers_play_the_same_games():
     assert [(r.score, r.moves, r.peak, r.best_genomes) for r in fast] == \
         [(r.score, r.moves, r.peak, r.best_genomes) for r in slow]
     assert sum(r.moves for r in fast) > 50_000
+
+
+def ref_beliefs(genome):
+    """believer's reading of a genome, from its documentation: colour c's 6 bits (first most significant)
+    are v; v & 3 the kind (empty, wall, trap, teleporter); a trap points at cell (v >> 2) % 9 of its 3x3
+    (row-major from (-1, -1)); a teleporter is trusted when v >> 2 is odd."""
+    out = []
+    for c in range(16):
+        v = int("".join(str(int(b)) for b in genome[6 * c:6 * c + 6]), 2)
+        kind, detail = v & 3, v >> 2
+        if kind == 2:
+            out.append((kind, detail % 9 % 3 - 1, detail % 9 // 3 - 1))
+        else:
+            out.append((kind, detail & 1, 0))
+    return out
+
+
+def test_believer_reads_its_beliefs_from_the_genome():
+    rng = np.random.default_rng(8)
+    for _ in range(200):
+        genome = rng.integers(0, 2, size=100).astype(np.uint8)
+        feats = np.zeros(believer.FEATURES, dtype=np.int64)
+        believer.beliefs(genome, feats)
+        assert [tuple(t) for t in feats[:48].reshape(16, 3).tolist()] == ref_beliefs(genome)
+
+
+def believed(**kinds):
+    """The features of a genome believing every colour empty except those given as c<colour>=(kind, a, b)."""
+    genome = np.zeros(100, dtype=np.uint8)
+    for name, (kind, a, b) in kinds.items():
+        c = int(name[1:])
+        detail = (a + 1) + 3 * (b + 1) if kind == 2 else a
+        genome[6 * c:6 * c + 6] = [int(bit) for bit in format(kind | detail << 2, "06b")]
+        assert ref_beliefs(genome)[c] == (kind, a, b)
+    feats = np.zeros(believer.FEATURES, dtype=np.int64)
+    believer.beliefs(genome, feats)
+    return feats
+
+
+def believer_choices(view, feats):
+    """The moves believer takes for a spread of draws (never exploring)."""
+    return {tuple(int(v) for v in believer.believer_move(view, feats, u, 0.99)) for u in np.linspace(0, 0.999, 24)}
+
+
+def test_believer_steps_ahead_and_avoids_what_it_believes_deadly():
+    view = np.zeros((5, 5), dtype=np.int8)
+    assert believer_choices(view, believed()) == {(1, -1), (1, 0), (1, 1)}
+    view[3, 2] = 5                                   # the cell ahead: a trap marking the cell below it
+    assert believer_choices(view, believed(c5=(2, 0, 1))) == {(1, -1), (1, 0)}
+    view = np.zeros((5, 5), dtype=np.int8)
+    view[3, 1:4] = 9                                 # walls ahead: round them, not into them, not back
+    assert believer_choices(view, believed(c9=(1, 0, 0))) == {(0, -1), (0, 1)}
+    view = np.zeros((5, 5), dtype=np.int8)
+    view[:, :2] = -1                                 # the top edge: never out of bounds
+    assert believer_choices(view, believed()) == {(1, 0), (1, 1)}
+    for u in np.linspace(0, 0.999, 24):              # exploring: any believed-safe move, never stay or leave
+        dx, dy = believer.believer_move(view, believed(), u, 0.01)
+        assert (dx, dy) != (0, 0) and view[dx + 2, dy + 2] >= 0
 
 
 def test_per_specimen_players_work_through_the_adapter():

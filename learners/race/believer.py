@@ -27,6 +27,12 @@ BELIEVE_EMPTY, BELIEVE_WALL, BELIEVE_TRAP, BELIEVE_TELEPORTER = range(4)
 JUMP = 3                                 # what a trusted teleporter is believed worth, in columns
 NONE = -100
 EXPLORE = 0.125                          # chance of a random believed-safe move
+# the move works on bit masks of the view: cell (i, j) (i = dx+2, j = dy+2) is bit (i+1)*ROW + j+1 of a
+# 7x7 grid, so a trap's mark may fall off the view without a bounds check
+ROW = 7
+PACKED = 48
+FEATURES = PACKED + 17
+SELF_DEADLY, WALL_BIT, GOOD_BIT, BAD_BIT, TRAP_BIT = 1, 2, 4, 8, 16
 
 
 @numba.njit(cache=True, error_model="numpy")
@@ -45,73 +51,95 @@ def beliefs(genome, out):
         else:
             out[3 * c + 1] = detail & 1
             out[3 * c + 2] = 0
+    # the same, packed for the move: entry PACKED + c + 1 (PACKED + 0: out of bounds), see _pack
+    out[PACKED] = SELF_DEADLY
+    for c in range(16):
+        out[PACKED + c + 1] = _pack(out[3 * c], out[3 * c + 1], out[3 * c + 2])
+
+
+@numba.njit(cache=True, error_model="numpy")
+def _pack(kind, a, b):
+    """One colour's belief as bits: wall, trusted or distrusted teleporter, trap and its mark's shift."""
+    if kind == BELIEVE_WALL:
+        return WALL_BIT
+    if kind == BELIEVE_TELEPORTER:
+        return GOOD_BIT if a else BAD_BIT
+    if kind == BELIEVE_TRAP:
+        return TRAP_BIT | ((a * ROW + b + 8) << 5)
+    return 0
+
+
+@numba.njit(cache=True, error_model="numpy", inline="always")
+def _bit(i, j):
+    return np.int64(1) << ((i + 1) * ROW + j + 1)
+
+
+@numba.njit(cache=True, error_model="numpy", inline="always")
+def _cell(i, j, prev, blocked, good, bad):
+    """Worth of view cell (i, j) given the worth of column i+1."""
+    bit = _bit(i, j)
+    if blocked & bit:
+        return NONE
+    if good & bit:
+        return i - 2 + JUMP
+    if bad & bit:
+        return i - 2 - JUMP
+    best = i - 2
+    for dj in range(-1, 2):
+        if 0 <= j + dj < 5 and prev[j + dj] > best:
+            best = prev[j + dj]
+    return best
+
+
+@numba.njit(cache=True, error_model="numpy", inline="always")
+def _column(i, prev, blocked, good, bad):
+    return (_cell(i, 0, prev, blocked, good, bad), _cell(i, 1, prev, blocked, good, bad),
+            _cell(i, 2, prev, blocked, good, bad), _cell(i, 3, prev, blocked, good, bad),
+            _cell(i, 4, prev, blocked, good, bad))
 
 
 @numba.njit(cache=True, error_model="numpy")
 def believer_move(view, belief, u0, u1):
-    """One move: see the module's text."""
-    deadly = np.zeros((5, 5), dtype=np.bool_)
-    wall = np.zeros((5, 5), dtype=np.bool_)
-    jump = np.zeros((5, 5), dtype=np.int64)
+    """One move: see the module's text.  Cells are bits of masks and columns tuples (no allocation)."""
+    deadly, wall, good, bad = np.int64(0), np.int64(0), np.int64(0), np.int64(0)
     for i in range(5):
         for j in range(5):
-            c = view[i, j]
-            if c < 0:
-                deadly[i, j] = True
-                continue
-            kind = belief[3 * c]
-            if kind == BELIEVE_WALL:
-                wall[i, j] = True
-            elif kind == BELIEVE_TRAP:
-                ti, tj = i + belief[3 * c + 1], j + belief[3 * c + 2]
-                if 0 <= ti < 5 and 0 <= tj < 5:
-                    deadly[ti, tj] = True
-            elif kind == BELIEVE_TELEPORTER:
-                jump[i, j] = JUMP if belief[3 * c + 1] else -JUMP
-    worth = np.full((5, 5), NONE, dtype=np.int64)
-    for j in range(5):
-        if not deadly[4, j] and not wall[4, j]:
-            worth[4, j] = 2 + jump[4, j]
-    for i in range(3, -1, -1):
-        for j in range(5):
-            if deadly[i, j] or wall[i, j]:
-                continue
-            if jump[i, j]:
-                worth[i, j] = i - 2 + jump[i, j]
-                continue
-            best = i - 2
-            for dj in range(-1, 2):
-                if 0 <= j + dj < 5 and worth[i + 1, j + dj] > best:
-                    best = worth[i + 1, j + dj]
-            worth[i, j] = best
-    best_score, ties = NONE * 16, 0
-    cand = np.empty((9, 2), dtype=np.int64)
-    for dx in range(-1, 2):
-        for dy in range(-1, 2):
-            i, j = dx + 2, dy + 2
-            if (dx == 0 and dy == 0) or wall[i, j]:
-                continue                     # never idle: staying put earns nothing
-            w = worth[i, j]
-            score = w * 4 + dx if w != NONE else NONE * 8 + dx     # if all looks deadly, risk a step ahead
-            if view[i, j] < 0:
-                score = NONE * 16
-            if score > best_score:
-                best_score, ties = score, 0
-            if score == best_score:
-                cand[ties, 0], cand[ties, 1] = dx, dy
-                ties += 1
-    if ties == 0:
-        return 1, 0
-    if u1 < EXPLORE:                         # now and then any move it does not believe deadly: no memory,
-        ties = 0                             # so this is how it leaves a dead end
+            f = belief[PACKED + 1 + view[i, j]]
+            at = (i + 1) * ROW + j + 1
+            deadly |= ((f & SELF_DEADLY) << at) | (((f >> 4) & 1) << (at + ((f >> 5) & 31) - 8))
+            wall |= ((f >> 1) & 1) << at
+            good |= ((f >> 2) & 1) << at
+            bad |= ((f >> 3) & 1) << at
+    blocked = deadly | wall
+    edge = (NONE, NONE, NONE, NONE, NONE)
+    w3 = _column(3, _column(4, edge, blocked, good, bad), blocked, good, bad)
+    w2 = _column(2, w3, blocked, good, bad)
+    w1 = _column(1, w2, blocked, good, bad)
+    explore = u1 < EXPLORE               # now and then any move it does not believe deadly: it has no
+    best, ties = NONE * 16, 0            # memory, so this is how it leaves a dead end
+    for rnd in range(2):                 # first find the best score and its ties, then take the k-th
+        k = min(int(u0 * ties), ties - 1) if rnd else -1
         for dx in range(-1, 2):
             for dy in range(-1, 2):
-                if (dx != 0 or dy != 0) and not wall[dx + 2, dy + 2] and worth[dx + 2, dy + 2] != NONE:
-                    cand[ties, 0], cand[ties, 1] = dx, dy
-                    ties += 1
+                i, j = dx + 2, dy + 2
+                if (dx == 0 and dy == 0) or wall & _bit(i, j) or view[i, j] < 0:
+                    continue             # never idle (staying put earns nothing), never out of bounds
+                w = w3[j] if dx == 1 else (w2[j] if dx == 0 else w1[j])
+                if explore:
+                    score = 0 if w != NONE else NONE
+                else:                    # if everything looks deadly, risk a step ahead
+                    score = w * 4 + dx if w != NONE else NONE * 8 + dx
+                if rnd == 0:
+                    if score > best:
+                        best, ties = score, 1
+                    elif score == best:
+                        ties += 1
+                elif score == best:
+                    if k == 0:
+                        return dx, dy
+                    k -= 1
         if ties == 0:
             return 1, 0
-    k = min(int(u0 * ties), ties - 1)
-    return cand[k, 0], cand[k, 1]
+    return 1, 0
 
-believer = Kernel(believer_move, beliefs, 48, "Ours: the genome holds beliefs about colours; plans a path with them.")
+believer = Kernel(believer_move, beliefs, FEATURES, "Ours: the genome holds beliefs about colours; plans a path with them.")
