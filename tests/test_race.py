@@ -2,6 +2,7 @@
 import json
 from collections import deque
 
+import numba
 import numpy as np
 import pytest
 from click.testing import CliRunner
@@ -308,6 +309,31 @@ def raises(view, genome, random):
     raise RuntimeError("oops")
 
 
+@numba.njit
+def hop_decode(genome, out):
+    out[0] = genome[0]
+
+
+@numba.njit
+def hop_move(view, features, u0, u1):
+    return 1, (0 if features[0] else min(int(u0 * 3), 2) - 1)
+
+
+@numba.njit
+def too_far_move(view, features, u0, u1):
+    return 2, 0
+
+
+hop = players.Kernel(hop_move, hop_decode, 1)            # the README's example of a compiled player
+too_far_kernel = players.Kernel(too_far_move, hop_decode, 1)
+
+
+def test_a_users_compiled_player_runs_by_module_name(db_path):
+    r = run("race", "run", "--player", "test_race:hop", "--boards", "2", "--turns", "60", "--json")
+    assert r.exit_code == 0, r.output
+    assert json.loads(r.output)["moves"] > 2 * 15 * 49
+
+
 CALLS = {"n": 0}
 
 
@@ -321,6 +347,7 @@ def flaky(views, genomes, noise):
 
 
 @pytest.mark.parametrize("name,words", [("test_race:too_far", "outside {-1,0,1}^2"),
+                                        ("test_race:too_far_kernel", "outside {-1,0,1}^2"),
                                         ("test_race:raises", "raised RuntimeError"),
                                         ("nobody", "unknown player"), ("nomodule:f", "cannot import")])
 def test_bad_players_one_line(db_path, name, words):
