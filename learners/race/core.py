@@ -226,7 +226,7 @@ def gather(t, seeds, P, S, sp, st, grid, views, noise):
             i += 1
 
 
-@numba.njit(cache=True, error_model="numpy")
+@numba.njit(error_model="numpy")          # not cached: a cached specialisation could name a stale kernel
 def drive(move, decode, t0, t_end, seeds, P, Q, S, sp, moves, enter, wall, grid, starts, n_starts, st, pool,
           feats, free, new_ids, cum, err):
     """Play turns t0.. until t_end with the kernel ``move(view, features, u0, u1) -> (dx, dy)``; children's

@@ -56,13 +56,13 @@ class Kernel:
         return run
 
 
-@numba.njit(cache=True, error_model="numpy")
+@numba.njit(error_model="numpy")          # these take a kernel: compiled per process, never cached
 def _decode_rows(decode, genomes, out):
     for i in range(len(genomes)):
         decode(genomes[i], out[i])
 
 
-@numba.njit(cache=True, error_model="numpy")
+@numba.njit(error_model="numpy")
 def _move_rows(move, views, feats, noise, out):
     for i in range(len(views)):
         out[i, 0], out[i, 1] = move(views[i], feats[i], noise[i, 0], noise[i, 1])
