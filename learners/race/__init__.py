@@ -1,1 +1,1 @@
-"""The rat race (seed 003): the genetic-algorithm challenge's controller, vectorised in numpy."""
+"""The rat race (seed 003): the genetic-algorithm challenge's controller, compiled with numba."""

@@ -21,7 +21,7 @@ from __future__ import annotations
 import numba
 import numpy as np
 
-from learners.race.players import Kernel
+from learners.race.players import Kernel, colour_scores
 
 BELIEVE_EMPTY, BELIEVE_WALL, BELIEVE_TRAP, BELIEVE_TELEPORTER = range(4)
 JUMP = 3                                 # what a trusted teleporter is believed worth, in columns
@@ -38,10 +38,10 @@ SELF_DEADLY, WALL_BIT, GOOD_BIT, BAD_BIT, TRAP_BIT = 1, 2, 4, 8, 16
 @numba.njit(cache=True, error_model="numpy")
 def beliefs(genome, out):
     """Per colour c: out[3c] the believed kind, out[3c+1], out[3c+2] the detail (trap offset, or trust)."""
+    values = np.zeros(16, dtype=np.int64)
+    colour_scores(genome, values)                    # 6 bits a colour, read as the sample reads them
     for c in range(16):
-        v = 0
-        for i in range(6):
-            v = (v << 1) | genome[c * 6 + i]
+        v = values[c]
         kind = v & 3
         detail = v >> 2
         out[3 * c] = kind

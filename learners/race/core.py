@@ -56,6 +56,20 @@ def _start_row(starts, n_starts, b, u):
 
 
 @numba.njit(cache=True, error_model="numpy")
+def _newborn(row, b, serial, slot, y, S, new_ids):
+    """A new specimen's row (age 0, no goals, on start cell (0, y)); its genome slot joins new_ids."""
+    row[BOARD] = b
+    row[SERIAL] = serial
+    row[GID] = slot
+    row[X] = 0
+    row[Y] = y
+    row[AGE] = 0
+    row[GOALS] = 0
+    new_ids[S[S_NNEW]] = slot
+    S[S_NNEW] += 1
+
+
+@numba.njit(cache=True, error_model="numpy")
 def _gap(key, index, p, log_q):
     """A geometric gap (>= 1) between independent events of chance p."""
     if p <= 0.0:
@@ -79,16 +93,7 @@ def init_population(seeds, P, S, sp, st, pool, free, starts, n_starts, new_ids):
             slot = _pop_slot(S, free)
             for j in range(bits):
                 pool[slot, j] = 1 if uniform(kg, s * bits + j) < 0.5 else 0
-            row = sp[cur, m]
-            row[BOARD] = b
-            row[SERIAL] = s
-            row[GID] = slot
-            row[X] = 0
-            row[Y] = _start_row(starts, n_starts, b, uniform(kp, s))
-            row[AGE] = 0
-            row[GOALS] = 0
-            new_ids[S[S_NNEW]] = slot
-            S[S_NNEW] += 1
+            _newborn(sp[cur, m], b, s, slot, _start_row(starts, n_starts, b, uniform(kp, s)), S, new_ids)
             m += 1
         st[b, B_NEXT] = n0
         st[b, B_COUNT] = n0
@@ -183,16 +188,8 @@ def finish_turn(t, seeds, P, Q, S, sp, moves, enter, wall, starts, n_starts, st,
                         second = not second
                         n_sw += 1
                         sw += _gap(k_switch, c * GAP_BLOCK + n_sw, p_switch, lq_switch)
-                new = sp[out, m]
-                new[BOARD] = b
-                new[SERIAL] = st[b, B_NEXT] + c
-                new[GID] = slot
-                new[X] = 0
-                new[Y] = _start_row(starts, n_starts, b, uniform(k_place, c))
-                new[AGE] = 0
-                new[GOALS] = 0
-                new_ids[S[S_NNEW]] = slot
-                S[S_NNEW] += 1
+                _newborn(sp[out, m], b, st[b, B_NEXT] + c, slot,
+                         _start_row(starts, n_starts, b, uniform(k_place, c)), S, new_ids)
                 m += 1
             st[b, B_NEXT] += kids
         count = m - first
