@@ -87,8 +87,8 @@ def rat_race(db: sqlite_utils.Database) -> Iterator[str]:
     yield ""
     yield "== The rat race (seed 003) =="
     for player in ("colorscore", "believer"):
-        r = race.run(db, player, 4, 0, turns=1000)
-        yield (f"{player}: scores {r['scores']} on 4 boards after 1,000 turns "
+        r = race.run(db, player, 4, 0, turns=3000)
+        yield (f"{player}: scores {r['scores']} on 4 boards after 3,000 of 10,000 turns "
                f"({r['moves_per_second']:,} specimen-moves/s)")
     yield "full games: educable race run --player believer --boards 10;  picture: educable race show --seed 1 --png t.png"
 
