@@ -45,7 +45,7 @@ class Kernel:
 
         def decode_all(genomes: np.ndarray) -> np.ndarray:
             out = np.zeros((len(genomes), width), dtype=np.int64)
-            _decode_rows(decode, genomes, out)
+            decode_rows(decode, genomes, out)
             return out
 
         @batch(decode=decode_all)
@@ -57,7 +57,8 @@ class Kernel:
 
 
 @numba.njit(error_model="numpy")          # these take a kernel: compiled per process, never cached
-def _decode_rows(decode, genomes, out):
+def decode_rows(decode, genomes, out):
+    """A kernel's ``decode`` on each genome (row) into the matching row of ``out``."""
     for i in range(len(genomes)):
         decode(genomes[i], out[i])
 

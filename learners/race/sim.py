@@ -22,7 +22,7 @@ from typing import Callable
 
 import numpy as np
 
-from learners.race import core
+from learners.race import core, players
 from learners.race.core import AGE, BOARD, GID, GOALS, SERIAL, X, Y
 from learners.race.track import Track
 
@@ -80,26 +80,21 @@ class Race:
     def _allocate(self, cap: int) -> None:
         """Room for ``cap`` specimens (their rows, genome slots and features), keeping what exists."""
         old = getattr(self, "sp", None)
-        bits = self.spec.genome_bits
         sp = np.zeros((2, cap, core.NCOL), dtype=np.int64)
-        pool = np.zeros((cap, bits), dtype=np.uint8)
-        if old is None:
-            free = np.arange(cap - 1, -1, -1, dtype=np.int64)
-            self.S[core.S_NFREE] = cap
-        else:
-            n, used = int(self.S[core.S_N]), len(self.pool)
+        pool = np.zeros((cap, self.spec.genome_bits), dtype=np.uint8)
+        in_use = np.zeros(cap, dtype=bool)
+        if old is not None:
             sp[:, :old.shape[1]] = old
-            pool[:used] = self.pool
-            free = np.empty(cap, dtype=np.int64)
-            nfree = int(self.S[core.S_NFREE])
-            free[:nfree] = self.free[:nfree]
-            free[nfree:nfree + cap - used] = np.arange(cap - 1, used - 1, -1)
-            self.S[core.S_NFREE] = nfree + cap - used
-            assert self.S[core.S_NFREE] == cap - n
+            pool[:len(self.pool)] = self.pool
+            in_use[self.gid] = True
+        free = np.zeros(cap, dtype=np.int64)             # a stack: the free slots, lowest on top
+        unused = np.flatnonzero(~in_use)[::-1]
+        free[:len(unused)] = unused
+        self.S[core.S_NFREE] = len(unused)
         self.sp, self.pool, self.free = sp, pool, free
         self.moves_buf = np.zeros((cap, 2), dtype=np.int64)
         self.cum = np.zeros(cap, dtype=np.int64)
-        self.new_ids = np.zeros(max(cap, len(self.tracks) * self.spec.start_specimens), dtype=np.int64)
+        self.new_ids = np.zeros(cap, dtype=np.int64)
         self.feats = self._grow_features(cap)
 
     def _grow_features(self, cap: int):
@@ -115,8 +110,9 @@ class Race:
     def _decode_new(self) -> None:
         ids = self.new_ids[:self.S[core.S_NNEW]]
         if self.kernel is not None:
-            for i in ids:
-                self.kernel.decode(self.pool[i], self.feats[i])
+            feats = np.zeros((len(ids), self.kernel.features), dtype=np.int64)
+            players.decode_rows(self.kernel.decode, self.pool[ids], feats)
+            self.feats[ids] = feats
             return
         decode = getattr(self.player, "decode", None)
         genomes = self.pool[ids]
