@@ -235,40 +235,73 @@ def test_compiled_and_batch_drivers_play_the_same_games():
     assert sum(r.moves for r in fast) > 50_000
 
 
+def bits_value(bits) -> int:
+    return int("".join(str(int(b)) for b in bits), 2)
+
+
 def ref_beliefs(genome):
-    """believer's reading of a genome, from its documentation: colour c's 6 bits (first most significant)
-    are v; v & 3 the kind (empty, wall, trap, teleporter); a trap points at cell (v >> 2) % 9 of its 3x3
-    (row-major from (-1, -1)); a teleporter is trusted when v >> 2 is odd."""
+    """believer's reading of a genome, from its documentation: colour c's 5 bits (first most significant)
+    are v; v & 3 the kind (empty, wall, trap, teleporter), v >> 2 the detail: a trap marks the detail-th
+    of the 8 other cells of its 3x3 in reading order; a teleporter is trusted when detail >= 4, makes jump
+    detail & 1 (8 bits from bit 80: dx, dy as 4-bit numbers % 9 - 4), negated when detail & 2.  Bits
+    96..99 give the explore rate (value + 1) / 40."""
+    marks = [(dx, dy) for dy in (-1, 0, 1) for dx in (-1, 0, 1) if (dx, dy) != (0, 0)]
     out = []
     for c in range(16):
-        v = int("".join(str(int(b)) for b in genome[6 * c:6 * c + 6]), 2)
+        v = bits_value(genome[5 * c:5 * c + 5])
         kind, detail = v & 3, v >> 2
-        if kind == 2:
-            out.append((kind, detail % 9 % 3 - 1, detail % 9 // 3 - 1))
+        if kind == 0:
+            out.append(("empty",))
+        elif kind == 1:
+            out.append(("wall",))
+        elif kind == 2:
+            out.append(("trap",) + marks[detail])
+        elif detail < 4:
+            out.append(("avoid",))
         else:
-            out.append((kind, detail & 1, 0))
-    return out
+            at = 80 + 8 * (detail & 1)
+            dx, dy = bits_value(genome[at:at + 4]) % 9 - 4, bits_value(genome[at + 4:at + 8]) % 9 - 4
+            out.append(("teleporter", -dx, -dy) if detail & 2 else ("teleporter", dx, dy))
+    return out, (bits_value(genome[96:100]) + 1) / 40
 
 
 def test_believer_reads_its_beliefs_from_the_genome():
     rng = np.random.default_rng(8)
-    for _ in range(200):
+    seen = set()
+    for _ in range(300):
         genome = rng.integers(0, 2, size=100).astype(np.uint8)
         feats = np.zeros(believer.FEATURES, dtype=np.int64)
         believer.beliefs(genome, feats)
-        assert [tuple(t) for t in feats[:48].reshape(16, 3).tolist()] == ref_beliefs(genome)
+        kinds, explore = believer.describe(feats)
+        ref_kinds, ref_explore = ref_beliefs(genome)
+        assert kinds == ref_kinds
+        assert explore == pytest.approx(ref_explore, abs=1e-6)
+        seen.update(k[0] for k in kinds)
+    assert seen == {"empty", "wall", "trap", "avoid", "teleporter"}
 
 
-def believed(**kinds):
-    """The features of a genome believing every colour empty except those given as c<colour>=(kind, a, b)."""
+def believed(jumps=((0, 0), (0, 0)), explore=0, **kinds):
+    """The features of a genome believing every colour empty except those given as c<colour>=belief:
+    ("wall",), ("avoid",), ("trap", dx, dy) or ("teleporter", jump, negated)."""
+    marks = [(dx, dy) for dy in (-1, 0, 1) for dx in (-1, 0, 1) if (dx, dy) != (0, 0)]
     genome = np.zeros(100, dtype=np.uint8)
-    for name, (kind, a, b) in kinds.items():
-        c = int(name[1:])
-        detail = (a + 1) + 3 * (b + 1) if kind == 2 else a
-        genome[6 * c:6 * c + 6] = [int(bit) for bit in format(kind | detail << 2, "06b")]
-        assert ref_beliefs(genome)[c] == (kind, a, b)
+
+    def put(at, value, width):
+        genome[at:at + width] = [int(bit) for bit in format(value, f"0{width}b")]
+    for s, (dx, dy) in enumerate(jumps):
+        put(80 + 8 * s, dx + 4, 4)
+        put(84 + 8 * s, dy + 4, 4)
+    put(96, explore, 4)
+    for name, belief in kinds.items():
+        v = {"wall": 1, "avoid": 3}.get(belief[0], 0)
+        if belief[0] == "trap":
+            v = 2 | marks.index(belief[1:]) << 2
+        elif belief[0] == "teleporter":
+            v = 3 | (4 | belief[1] | 2 * belief[2]) << 2
+        put(5 * int(name[1:]), v, 5)
     feats = np.zeros(believer.FEATURES, dtype=np.int64)
     believer.beliefs(genome, feats)
+    assert believer.describe(feats)[0] == ref_beliefs(genome)[0]
     return feats
 
 
@@ -281,16 +314,35 @@ def test_believer_steps_ahead_and_avoids_what_it_believes_deadly():
     view = np.zeros((5, 5), dtype=np.int8)
     assert believer_choices(view, believed()) == {(1, -1), (1, 0), (1, 1)}
     view[3, 2] = 5                                   # the cell ahead: a trap marking the cell below it
-    assert believer_choices(view, believed(c5=(2, 0, 1))) == {(1, -1), (1, 0)}
+    assert believer_choices(view, believed(c5=("trap", 0, 1))) == {(1, -1), (1, 0)}
     view = np.zeros((5, 5), dtype=np.int8)
     view[3, 1:4] = 9                                 # walls ahead: round them, not into them, not back
-    assert believer_choices(view, believed(c9=(1, 0, 0))) == {(0, -1), (0, 1)}
+    assert believer_choices(view, believed(c9=("wall",))) == {(0, -1), (0, 1)}
+    assert believer_choices(view, believed(c9=("avoid",))) == {(0, -1), (0, 1)}
     view = np.zeros((5, 5), dtype=np.int8)
     view[:, :2] = -1                                 # the top edge: never out of bounds
     assert believer_choices(view, believed()) == {(1, 0), (1, 1)}
     for u in np.linspace(0, 0.999, 24):              # exploring: any believed-safe move, never stay or leave
         dx, dy = believer.believer_move(view, believed(), u, 0.01)
         assert (dx, dy) != (0, 0) and view[dx + 2, dy + 2] >= 0
+
+
+def test_believer_takes_a_teleporter_only_when_it_sees_the_landing_safe():
+    view = np.zeros((5, 5), dtype=np.int8)
+    view[3, :] = 7                                   # the column ahead: walls, but for one teleporter
+    view[3, 2] = 4
+    view[4, 1:4] = 7
+    forward = believed(jumps=((1, -2), (0, 0)), c7=("wall",), c4=("teleporter", 0, False))
+    assert believer_choices(view, forward) == {(1, 0)}          # lands on (2, 0): safe, and furthest
+    view[4, 0] = 7                                   # now the landing is a wall: avoid the teleporter
+    assert (1, 0) not in believer_choices(view, forward)
+    view[4, 0] = 0
+    backward = believed(jumps=((1, -2), (2, -2)), c7=("wall",), c4=("teleporter", 1, True))
+    assert (1, 0) not in believer_choices(view, backward)        # lands on (-1, 2): behind the sidesteps
+    unseen = believed(jumps=((3, 0), (0, 0)), c7=("wall",), c4=("teleporter", 0, False))
+    assert (1, 0) not in believer_choices(view, unseen)          # lands out of view: not trusted blindly
+    avoided = believed(jumps=((1, -2), (0, 0)), c7=("wall",), c4=("avoid",))
+    assert (1, 0) not in believer_choices(view, avoided)
 
 
 def test_per_specimen_players_work_through_the_adapter():

@@ -1,72 +1,107 @@
 """``believer``: our rat-race player.  The genome holds a belief about every colour; the specimen plans with it.
 
-Colour c's 6 genome bits (first bit most significant) are a number v:
-v & 3 is what the specimen believes c is (empty; a wall; a trap; a
-teleporter), and v >> 2 (0..15) the detail: for a trap, which cell of its
-3x3 it makes deadly ((v >> 2) % 9); for a teleporter, whether it is worth
-stepping on (odd) or to be avoided (even).
+The genome (first bit of each field most significant):
+
+* bits 5c..5c+4, colour c (0..15): a number v; v & 3 is what the specimen
+  believes c is (empty; a wall; a trap; a teleporter) and v >> 2 (0..7)
+  the detail: for a trap, which of the 8 other cells of its 3x3 it makes
+  deadly (``TRAP_MARKS``, in reading order: dy = -1 first, dx from -1; a
+  trap that kills on its own cell is believed a wall, which comes to the
+  same); for a teleporter, bit 0 which of the two
+  jumps it makes, bit 1 whether that jump is negated (the track's four
+  teleporters are two jumps and their negations), bit 2 whether it is
+  trusted at all;
+* bits 80..95, the two jumps: 4 bits of dx and 4 of dy each (value % 9 - 4);
+* bits 96..99, how often it explores: (value + 1) / 40 of its moves.
 
 Each turn the specimen marks the cells of its 5x5 view it believes deadly
-(out of bounds, cells a believed trap points at, teleporters it avoids)
-and the walls it cannot enter, then sweeps the view from the right edge
-inwards: a cell's worth is the furthest column a path of forward steps
-(dx = +1, any dy) can reach from it through cells it believes safe, and a
-teleporter it trusts is worth a jump ahead.  It takes the move into the
-cell worth most, then the one going furthest right now, ties at random;
-moving into a wall is staying put.  Selection keeps the specimens whose
-beliefs about the colours around them are right.
+(out of bounds, the cells a believed trap marks), the walls, and the cells
+it will not step on (teleporters it does not trust, and trusted ones whose
+landing it cannot see or sees deadly).  A trusted teleporter whose landing
+it sees safe is worth the landing's column.  Then it sweeps the view from
+the right edge inwards: a cell's worth is the furthest column a path of
+forward steps (dx = +1, any dy) can reach from it through cells it may
+enter.  It takes the move into the cell worth most, then the one going
+furthest right now, ties at random; it never stays put or walks into a
+wall (both earn nothing), and now and then (its explore rate) it takes any
+move it believes safe, which is how a specimen without memory leaves a
+dead end.  Selection keeps the specimens whose beliefs are right for the
+board, including how much to explore.
 """
 from __future__ import annotations
 
 import numba
 import numpy as np
 
-from learners.race.players import Kernel, colour_scores
+from learners.race.players import Kernel
 
 BELIEVE_EMPTY, BELIEVE_WALL, BELIEVE_TRAP, BELIEVE_TELEPORTER = range(4)
-JUMP = 3                                 # what a trusted teleporter is believed worth, in columns
+COLOUR_BITS, JUMPS_AT, EXPLORE_AT = 5, 80, 96
+TRAP_MARKS = ((-1, -1), (0, -1), (1, -1), (-1, 0), (1, 0), (-1, 1), (0, 1), (1, 1))
 NONE = -100
-EXPLORE = 0.125                          # chance of a random believed-safe move
-# the move works on bit masks of the view: cell (i, j) (i = dx+2, j = dy+2) is bit (i+1)*ROW + j+1 of a
-# 7x7 grid, so a trap's mark may fall off the view without a bounds check
+# Features.  Per colour c (and -1, out of bounds) a flag word at FLAGS + c + 1; the move works on bit masks of
+# the view: cell (i, j) (i = dx+2, j = dy+2) is bit (i+1)*ROW + j+1 of a 7x7 grid, so a trap's mark may fall
+# off the view without a bounds check.
 ROW = 7
-PACKED = 48
-FEATURES = PACKED + 17
-SELF_DEADLY, WALL_BIT, GOOD_BIT, BAD_BIT, TRAP_BIT = 1, 2, 4, 8, 16
+SELF_DEADLY, WALL_BIT, TRUSTED_BIT, AVOID_BIT, TRAP_BIT = 1, 2, 4, 8, 16
+MARK_SHIFT, JUMP_SHIFT = 5, 12           # a trap's mark as a bit shift + 8; a teleporter's jump (dx+4)*9 + dy+4
+FLAGS, EXPLORE, FEATURES = 0, 17, 18
+EXPLORE_SCALE = 1 << 20                  # the explore rate as a fraction of this
+
+
+@numba.njit(cache=True, error_model="numpy", inline="always")
+def _field(genome, start, bits):
+    v = 0
+    for i in range(bits):
+        v = (v << 1) | genome[start + i]
+    return v
 
 
 @numba.njit(cache=True, error_model="numpy")
 def beliefs(genome, out):
-    """Per colour c: out[3c] the believed kind, out[3c+1], out[3c+2] the detail (trap offset, or trust)."""
-    values = np.zeros(16, dtype=np.int64)
-    colour_scores(genome, values)                    # 6 bits a colour, read as the sample reads them
+    """The genome read as above: out[FLAGS + c + 1] colour c's flag word, out[EXPLORE] the explore rate."""
+    out[FLAGS] = SELF_DEADLY                         # out of bounds
     for c in range(16):
-        v = values[c]
-        kind = v & 3
-        detail = v >> 2
-        out[3 * c] = kind
-        if kind == BELIEVE_TRAP:
-            out[3 * c + 1] = detail % 9 % 3 - 1
-            out[3 * c + 2] = detail % 9 // 3 - 1
+        v = _field(genome, COLOUR_BITS * c, COLOUR_BITS)
+        kind, detail = v & 3, v >> 2
+        f = 0
+        if kind == BELIEVE_WALL:
+            f = WALL_BIT
+        elif kind == BELIEVE_TRAP:
+            dx, dy = TRAP_MARKS[detail]
+            f = TRAP_BIT | ((dx * ROW + dy + 8) << MARK_SHIFT)
+        elif kind == BELIEVE_TELEPORTER:
+            if detail >> 2:
+                at = JUMPS_AT + 8 * (detail & 1)
+                dx, dy = _field(genome, at, 4) % 9 - 4, _field(genome, at + 4, 4) % 9 - 4
+                if detail & 2:
+                    dx, dy = -dx, -dy
+                f = TRUSTED_BIT | (((dx + 4) * 9 + dy + 4) << JUMP_SHIFT)
+            else:
+                f = AVOID_BIT
+        out[FLAGS + c + 1] = f
+    out[EXPLORE] = (_field(genome, EXPLORE_AT, 4) + 1) * EXPLORE_SCALE // 40
+
+
+def describe(features: np.ndarray) -> tuple[list[tuple], float]:
+    """What ``beliefs`` decoded, readable: per colour ("empty",), ("wall",), ("avoid",), ("trap", dx, dy)
+    (the cell it marks) or ("teleporter", dx, dy) (a trusted jump); and the explore rate."""
+    out = []
+    for c in range(16):
+        f = int(features[FLAGS + c + 1])
+        if f & WALL_BIT:
+            out.append(("wall",))
+        elif f & AVOID_BIT:
+            out.append(("avoid",))
+        elif f & TRAP_BIT:
+            mark = ((f >> MARK_SHIFT) & 127) - 8 + ROW + 1       # dx*ROW + dy, shifted to be >= 0
+            out.append(("trap", mark // ROW - 1, mark % ROW - 1))
+        elif f & TRUSTED_BIT:
+            code = f >> JUMP_SHIFT
+            out.append(("teleporter", code // 9 - 4, code % 9 - 4))
         else:
-            out[3 * c + 1] = detail & 1
-            out[3 * c + 2] = 0
-    # the same, packed for the move: entry PACKED + c + 1 (PACKED + 0: out of bounds), see _pack
-    out[PACKED] = SELF_DEADLY
-    for c in range(16):
-        out[PACKED + c + 1] = _pack(out[3 * c], out[3 * c + 1], out[3 * c + 2])
-
-
-@numba.njit(cache=True, error_model="numpy")
-def _pack(kind, a, b):
-    """One colour's belief as bits: wall, trusted or distrusted teleporter, trap and its mark's shift."""
-    if kind == BELIEVE_WALL:
-        return WALL_BIT
-    if kind == BELIEVE_TELEPORTER:
-        return GOOD_BIT if a else BAD_BIT
-    if kind == BELIEVE_TRAP:
-        return TRAP_BIT | ((a * ROW + b + 8) << 5)
-    return 0
+            out.append(("empty",))
+    return out, int(features[EXPLORE]) / EXPLORE_SCALE
 
 
 @numba.njit(cache=True, error_model="numpy", inline="always")
@@ -75,15 +110,13 @@ def _bit(i, j):
 
 
 @numba.njit(cache=True, error_model="numpy", inline="always")
-def _cell(i, j, prev, blocked, good, bad):
+def _cell(i, j, prev, blocked, tele, land0, land1, land2):
     """Worth of view cell (i, j) given the worth of column i+1."""
     bit = _bit(i, j)
     if blocked & bit:
         return NONE
-    if good & bit:
-        return i - 2 + JUMP
-    if bad & bit:
-        return i - 2 - JUMP
+    if tele & bit:                       # a teleporter with a safe landing in view: the landing's column
+        return (((land0 & bit) != 0) + 2 * ((land1 & bit) != 0) + 4 * ((land2 & bit) != 0)) - 2
     best = i - 2
     for dj in range(-1, 2):
         if 0 <= j + dj < 5 and prev[j + dj] > best:
@@ -92,31 +125,45 @@ def _cell(i, j, prev, blocked, good, bad):
 
 
 @numba.njit(cache=True, error_model="numpy", inline="always")
-def _column(i, prev, blocked, good, bad):
-    return (_cell(i, 0, prev, blocked, good, bad), _cell(i, 1, prev, blocked, good, bad),
-            _cell(i, 2, prev, blocked, good, bad), _cell(i, 3, prev, blocked, good, bad),
-            _cell(i, 4, prev, blocked, good, bad))
+def _column(i, prev, blocked, tele, l0, l1, l2):
+    return (_cell(i, 0, prev, blocked, tele, l0, l1, l2), _cell(i, 1, prev, blocked, tele, l0, l1, l2),
+            _cell(i, 2, prev, blocked, tele, l0, l1, l2), _cell(i, 3, prev, blocked, tele, l0, l1, l2),
+            _cell(i, 4, prev, blocked, tele, l0, l1, l2))
 
 
 @numba.njit(cache=True, error_model="numpy")
 def believer_move(view, belief, u0, u1):
     """One move: see the module's text.  Cells are bits of masks and columns tuples (no allocation)."""
-    deadly, wall, good, bad = np.int64(0), np.int64(0), np.int64(0), np.int64(0)
+    deadly, wall, avoid, trusted = np.int64(0), np.int64(0), np.int64(0), np.int64(0)
     for i in range(5):
         for j in range(5):
-            f = belief[PACKED + 1 + view[i, j]]
+            f = belief[FLAGS + 1 + view[i, j]]
             at = (i + 1) * ROW + j + 1
-            deadly |= ((f & SELF_DEADLY) << at) | (((f >> 4) & 1) << (at + ((f >> 5) & 31) - 8))
+            deadly |= ((f & SELF_DEADLY) << at) | (((f >> 4) & 1) << (at + ((f >> MARK_SHIFT) & 127) - 8))
             wall |= ((f >> 1) & 1) << at
-            good |= ((f >> 2) & 1) << at
-            bad |= ((f >> 3) & 1) << at
-    blocked = deadly | wall
+            trusted |= ((f >> 2) & 1) << at
+            avoid |= ((f >> 3) & 1) << at
+    unsafe = deadly | wall               # where a teleport must not land
+    tele, l0, l1, l2 = np.int64(0), np.int64(0), np.int64(0), np.int64(0)
+    if trusted:
+        for i in range(5):
+            for j in range(5):
+                bit = _bit(i, j)
+                if trusted & bit:
+                    code = belief[FLAGS + 1 + view[i, j]] >> JUMP_SHIFT
+                    li, lj = i + code // 9 - 4, j + code % 9 - 4
+                    if 0 <= li < 5 and 0 <= lj < 5 and not unsafe & _bit(li, lj):
+                        tele |= bit
+                        l0 |= bit * (li & 1)
+                        l1 |= bit * ((li >> 1) & 1)
+                        l2 |= bit * (li >> 2)
+    blocked = deadly | wall | avoid | (trusted & ~tele)
     edge = (NONE, NONE, NONE, NONE, NONE)
-    w3 = _column(3, _column(4, edge, blocked, good, bad), blocked, good, bad)
-    w2 = _column(2, w3, blocked, good, bad)
-    w1 = _column(1, w2, blocked, good, bad)
-    explore = u1 < EXPLORE               # now and then any move it does not believe deadly: it has no
-    best, ties = NONE * 16, 0            # memory, so this is how it leaves a dead end
+    w3 = _column(3, _column(4, edge, blocked, tele, l0, l1, l2), blocked, tele, l0, l1, l2)
+    w2 = _column(2, w3, blocked, tele, l0, l1, l2)
+    w1 = _column(1, w2, blocked, tele, l0, l1, l2)
+    explore = u1 * EXPLORE_SCALE < belief[EXPLORE]
+    best, ties = NONE * 16, 0
     for rnd in range(2):                 # first find the best score and its ties, then take the k-th
         k = min(int(u0 * ties), ties - 1) if rnd else -1
         for dx in range(-1, 2):
