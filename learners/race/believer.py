@@ -33,7 +33,7 @@ from __future__ import annotations
 import numba
 import numpy as np
 
-from learners.race.players import Kernel
+from learners.race.players import Kernel, genome_field
 
 BELIEVE_EMPTY, BELIEVE_WALL, BELIEVE_TRAP, BELIEVE_TELEPORTER = range(4)
 COLOUR_BITS, JUMPS_AT, EXPLORE_AT = 5, 80, 96
@@ -49,20 +49,12 @@ FLAGS, EXPLORE, FEATURES = 0, 17, 18
 EXPLORE_SCALE = 1 << 20                  # the explore rate as a fraction of this
 
 
-@numba.njit(cache=True, error_model="numpy", inline="always")
-def _field(genome, start, bits):
-    v = 0
-    for i in range(bits):
-        v = (v << 1) | genome[start + i]
-    return v
-
-
 @numba.njit(cache=True, error_model="numpy")
 def beliefs(genome, out):
     """The genome read as above: out[FLAGS + c + 1] colour c's flag word, out[EXPLORE] the explore rate."""
     out[FLAGS] = SELF_DEADLY                         # out of bounds
     for c in range(16):
-        v = _field(genome, COLOUR_BITS * c, COLOUR_BITS)
+        v = genome_field(genome, COLOUR_BITS * c, COLOUR_BITS)
         kind, detail = v & 3, v >> 2
         f = 0
         if kind == BELIEVE_WALL:
@@ -73,14 +65,14 @@ def beliefs(genome, out):
         elif kind == BELIEVE_TELEPORTER:
             if detail >> 2:
                 at = JUMPS_AT + 8 * (detail & 1)
-                dx, dy = _field(genome, at, 4) % 9 - 4, _field(genome, at + 4, 4) % 9 - 4
+                dx, dy = genome_field(genome, at, 4) % 9 - 4, genome_field(genome, at + 4, 4) % 9 - 4
                 if detail & 2:
                     dx, dy = -dx, -dy
                 f = TRUSTED_BIT | (((dx + 4) * 9 + dy + 4) << JUMP_SHIFT)
             else:
                 f = AVOID_BIT
         out[FLAGS + c + 1] = f
-    out[EXPLORE] = (_field(genome, EXPLORE_AT, 4) + 1) * EXPLORE_SCALE // 40
+    out[EXPLORE] = (genome_field(genome, EXPLORE_AT, 4) + 1) * EXPLORE_SCALE // 40
 
 
 def describe(features: np.ndarray) -> tuple[list[tuple], float]:

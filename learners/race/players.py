@@ -69,14 +69,20 @@ def _move_rows(move, views, feats, noise, out):
         out[i, 0], out[i, 1] = move(views[i], feats[i], noise[i, 0], noise[i, 1])
 
 
+@numba.njit(cache=True, error_model="numpy", inline="always")
+def genome_field(genome, start, bits):
+    """Genome bits start..start+bits-1 as a number, first bit most significant."""
+    v = 0
+    for i in range(bits):
+        v = (v << 1) | genome[start + i]
+    return v
+
+
 @numba.njit(cache=True, error_model="numpy")
 def colour_scores(genome, out):
     """Each colour's 6 genome bits as a number, first bit most significant (as the sample reads them)."""
     for c in range(16):
-        v = 0
-        for i in range(6):
-            v = (v << 1) | genome[c * 6 + i]
-        out[c] = v
+        out[c] = genome_field(genome, 6 * c, 6)
 
 
 @numba.njit(cache=True, error_model="numpy")
