@@ -582,6 +582,7 @@ def race() -> None:
       educable race run --player colorscore --boards 50 --workers 2
       educable race results
       educable race show --seed 7 --turn 500 --player believer --png track.png
+      educable race show --seed 7 --turn 2000 --player believer --gif race.gif
     """
 
 
@@ -633,18 +634,22 @@ def race_results(player: str | None, db_path: str, as_json: bool) -> None:
 @click.option("--seed", required=True, type=int, help="The board's seed.")
 @click.option("--turn", default=0, show_default=True, type=int, help="Show the specimens after this many turns.")
 @click.option("--player", default="colorscore", show_default=True, help="Whose specimens.")
-@click.option("--png", required=True, metavar="FILE.png", help="Where to write the picture.")
+@click.option("--png", default=None, metavar="FILE.png", help="Write the picture after --turn turns here.")
+@click.option("--gif", default=None, metavar="FILE.gif", help="Write an animation of turns 0..--turn here.")
+@click.option("--frames", default=25, show_default=True, type=int, help="Frames in the animation.")
 @json_option
 @handle_errors
-def race_show(seed: int, turn: int, player: str, png: str, as_json: bool) -> None:
+def race_show(seed: int, turn: int, player: str, png: str | None, gif: str | None, frames: int,
+              as_json: bool) -> None:
     """Draw a track: each cell's colour and meaning, trapped cells, teleporter jumps, start rows, specimens."""
     from bridge import race as race_mod
 
-    data = race_mod.show(seed, png, turn, player)
+    data = race_mod.show(seed, png, turn, player, gif, frames)
     if as_json:
         return emit_json(data)
+    wrote = " and ".join(f for f in (png and f"picture in {png}", gif and f"{data['frames']} frames in {gif}") if f)
     click.echo(f"board {seed}: {len(data['start_rows'])} start rows; {player} after {data['turn']} turns has "
-               f"{data['specimens']} specimens and score {data['score']}; picture in {png}")
+               f"{data['specimens']} specimens and score {data['score']}; {wrote}")
 
 
 @main.command()

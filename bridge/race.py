@@ -141,29 +141,47 @@ def results(db: sqlite_utils.Database, player: str | None = None) -> list[dict[s
     return out
 
 
-def show(seed: int, png: str, turn: int = 0, player: str = "colorscore") -> dict[str, Any]:
-    """Draw the board of ``seed`` (a board seed) with the specimens of ``player`` after ``turn`` turns."""
-    from learners.race.picture import track_png
+def show(seed: int, png: str | None, turn: int = 0, player: str = "colorscore", gif: str | None = None,
+         frames: int = 25) -> dict[str, Any]:
+    """Draw the board of ``seed`` (a board seed) with ``player``'s specimens after ``turn`` turns (``png``),
+    and/or a GIF of turns 0..``turn`` in ``frames`` evenly spaced frames."""
+    from learners.race.picture import track_gif, track_png
 
     the_spec = spec()
+    if png is None and gif is None:
+        raise BadInput("say where to draw: --png FILE and/or --gif FILE")
     if turn < 0 or turn > the_spec.turns:
         raise BadInput(f"--turn must be in 0..{the_spec.turns}")
+    if not 2 <= frames <= 1000:
+        raise BadInput("--frames must be in 2..1000")
     fn = check_player(player)
     track = generate(seed, the_spec)
     race = Race([track], fn, player)
+
+    def snapshot() -> tuple[np.ndarray, str]:
+        return (np.stack([race.x, race.y], axis=1),
+                f"board seed {seed}: {len(track.starts)} start rows; {player} after {race.turn} turns: "
+                f"{len(race.x)} specimens, score {1 + int(race.goals_total[0])}")
+
+    stops = sorted(set(np.linspace(0, turn, frames).round().astype(int).tolist())) if gif else [turn]
+    shots = []
     try:
-        race.run(turn)
+        for t in stops:
+            race.run(t)
+            shots.append(snapshot())
     except PlayerError as exc:
         raise BadInput(str(exc)) from None
-    where = np.stack([race.x, race.y], axis=1)
-    title = (f"board seed {seed}: {len(track.starts)} start rows; {player} after {race.turn} turns: "
-             f"{len(where)} specimens, score {1 + int(race.goals_total[0])}")
-    try:
-        track_png(png, track, where, title)
-    except OSError as exc:
-        raise BadInput(f"cannot write {png}: {exc.strerror}") from None
+    where, title = shots[-1]
+    for path, draw in ((png, lambda p: track_png(p, track, where, title)),
+                       (gif, lambda p: track_gif(p, track, shots))):
+        if path is None:
+            continue
+        try:
+            draw(path)
+        except (OSError, ValueError) as exc:
+            raise BadInput(f"cannot write {path}: {getattr(exc, 'strerror', None) or exc}") from None
     meaning = {int(c): {"kind": ["empty", "teleporter", "trap", "wall"][int(track.kind[c])],
                         "offset": [int(v) for v in track.offset[c]]} for c in range(the_spec.colours)}
-    return {"seed": seed, "png": png, "turn": race.turn, "player": player, "specimens": len(where),
-            "score": 1 + int(race.goals_total[0]), "start_rows": [int(y) for y in track.starts],
-            "attempts": track.attempts, "colours": meaning}
+    return {"seed": seed, "png": png, "gif": gif, "frames": len(shots) if gif else 0, "turn": race.turn,
+            "player": player, "specimens": len(where), "score": 1 + int(race.goals_total[0]),
+            "start_rows": [int(y) for y in track.starts], "attempts": track.attempts, "colours": meaning}

@@ -440,6 +440,23 @@ def test_show_writes_a_picture(db_path, tmp_path):
     assert run("race", "show", "--seed", "5", "--turn", "-1", "--png", str(png)).exit_code == 2
 
 
+def test_show_animates_a_game(db_path, tmp_path):
+    from PIL import Image
+
+    gif = tmp_path / "t.gif"
+    r = run("race", "show", "--seed", "5", "--turn", "40", "--frames", "5", "--gif", str(gif), "--json")
+    assert r.exit_code == 0, r.output
+    d = json.loads(r.output)
+    assert d["frames"] == 5 and d["turn"] == 40 and d["png"] is None        # turns 0, 10, 20, 30, 40
+    with Image.open(gif) as im:
+        assert im.format == "GIF" and im.n_frames == 5
+    for args, words in ((["--turn", "5"], "--png FILE and/or --gif FILE"),
+                        (["--gif", str(gif), "--frames", "1"], "--frames must be"),
+                        (["--gif", str(tmp_path / "no" / "t.gif")], "cannot write")):
+        r = run("race", "show", "--seed", "5", *args)
+        assert r.exit_code == 2 and words in r.output and len(r.output.strip().splitlines()) == 1, r.output
+
+
 def test_spec_comes_from_prolog():
     assert race_bridge.spec() == RaceSpec()
     with pytest.raises(ValueError):

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Iterable
 
 import matplotlib
 
@@ -14,8 +15,8 @@ from learners.race.track import EMPTY, KIND_NAMES, TELEPORTER, TRAP, WALL, Track
 SHADES = {EMPTY: "#f4f1e8", TELEPORTER: "#9ec5ff", TRAP: "#ffd28a", WALL: "#3a3a3a"}
 
 
-def track_png(path: str | Path, track: Track, specimens: np.ndarray | None = None, title: str = "") -> Path:
-    """Draw ``track``; ``specimens`` are (x, y) rows drawn as dots (darker where many)."""
+def _figure(track: Track, title: str):
+    """The track drawn once; returns the figure, its axes and an empty scatter for specimens."""
     spec = track.spec
     h, w = spec.height, spec.width
     fig, ax = plt.subplots(figsize=(w * 0.32, h * 0.36 + 1.2), dpi=100)
@@ -35,10 +36,7 @@ def track_png(path: str | Path, track: Track, specimens: np.ndarray | None = Non
     ax.axvline(spec.goal_x, color="#2ca02c", lw=2)
     for y in track.starts:
         ax.add_patch(plt.Rectangle((-0.9, y + 0.1), 0.8, 0.8, color="#2ca02c"))
-    if specimens is not None and len(specimens):
-        xy, counts = np.unique(specimens, axis=0, return_counts=True)
-        ax.scatter(xy[:, 0] + 0.5, xy[:, 1] + 0.5, s=8 + 6 * np.sqrt(counts), color="#8b008b", alpha=0.8,
-                   label=f"specimens ({len(specimens)})")
+    dots = ax.scatter([], [], s=[], color="#8b008b", alpha=0.8, label="specimens")
     legend = [plt.Rectangle((0, 0), 1, 1, color=SHADES[k], label=KIND_NAMES[k]) for k in SHADES]
     handles, _ = ax.get_legend_handles_labels()
     ax.legend(handles=legend + handles + [plt.Rectangle((0, 0), 1, 1, color="#2ca02c", label="start row / goal")],
@@ -51,7 +49,49 @@ def track_png(path: str | Path, track: Track, specimens: np.ndarray | None = Non
     ax.tick_params(labelsize=6)
     ax.set_title(title, fontsize=9)
     fig.tight_layout()
+    return fig, ax, dots
+
+
+def _place(dots, specimens: np.ndarray | None) -> None:
+    """Specimens (x, y) as dots, bigger where many share a cell."""
+    if specimens is None or not len(specimens):
+        dots.set_offsets(np.zeros((0, 2)))
+        dots.set_sizes([])
+        return
+    xy, counts = np.unique(specimens, axis=0, return_counts=True)
+    dots.set_offsets(xy + 0.5)
+    dots.set_sizes(8 + 6 * np.sqrt(counts))
+
+
+def track_png(path: str | Path, track: Track, specimens: np.ndarray | None = None, title: str = "") -> Path:
+    """Draw ``track``; ``specimens`` are (x, y) rows drawn as dots (bigger where many)."""
+    fig, _, dots = _figure(track, title)
+    _place(dots, specimens)
     path = Path(path)
     fig.savefig(path)
     plt.close(fig)
     return path
+
+
+def track_gif(path: str | Path, track: Track, frames: Iterable[tuple[np.ndarray, str]], ms: int = 200) -> int:
+    """An animated GIF of ``track``: one frame per (specimens, title), ``ms`` milliseconds each; frames written."""
+    from PIL import Image
+
+    fig, ax, dots = _figure(track, " ")
+    label = ax.title
+    dots.set_animated(True)              # the track is drawn once; each frame redraws the dots and the title
+    label.set_animated(True)
+    fig.canvas.draw()
+    track_only = fig.canvas.copy_from_bbox(fig.bbox)
+    images = []
+    for specimens, title in frames:
+        fig.canvas.restore_region(track_only)
+        _place(dots, specimens)
+        label.set_text(title)
+        ax.draw_artist(dots)
+        ax.draw_artist(label)
+        rgb = np.asarray(fig.canvas.buffer_rgba())[:, :, :3]
+        images.append(Image.fromarray(rgb).quantize(colors=64))
+    plt.close(fig)
+    images[0].save(Path(path), format="GIF", save_all=True, append_images=images[1:], duration=ms, loop=0)
+    return len(images)
