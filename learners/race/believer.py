@@ -7,10 +7,9 @@ The genome (first bit of each field most significant):
   the detail: for a trap, which of the 8 other cells of its 3x3 it makes
   deadly (``TRAP_MARKS``, in reading order: dy = -1 first, dx from -1; a
   trap that kills on its own cell is believed a wall, which comes to the
-  same); for a teleporter, bit 0 which of the two
-  jumps it makes, bit 1 whether that jump is negated (the track's four
-  teleporters are two jumps and their negations), bit 2 whether it is
-  trusted at all;
+  same); for a teleporter, bit 0 which of the two jumps it makes, bit 1
+  whether that jump is negated (the track's four teleporters are two
+  jumps and their negations), bit 2 whether it is trusted at all;
 * bits 80..95, the two jumps: 4 bits of dx and 4 of dy each (value % 9 - 4);
 * bits 96..99, how often it explores: (value + 1) / 40 of its moves.
 
@@ -86,7 +85,7 @@ def describe(features: np.ndarray) -> tuple[list[tuple], float]:
         elif f & AVOID_BIT:
             out.append(("avoid",))
         elif f & TRAP_BIT:
-            mark = ((f >> MARK_SHIFT) & 127) - 8 + ROW + 1       # dx*ROW + dy, shifted to be >= 0
+            mark = ((f >> MARK_SHIFT) & 127) - 8 + ROW + 1       # (dx+1)*ROW + dy+1
             out.append(("trap", mark // ROW - 1, mark % ROW - 1))
         elif f & TRUSTED_BIT:
             code = f >> JUMP_SHIFT
@@ -102,13 +101,20 @@ def _bit(i, j):
 
 
 @numba.njit(cache=True, error_model="numpy", inline="always")
-def _cell(i, j, prev, blocked, tele, land0, land1, land2):
+def _landing(i, j, view, belief):
+    """The view cell a trusted teleporter at (i, j) is believed to send a specimen to (maybe off the view)."""
+    code = belief[FLAGS + 1 + view[i, j]] >> JUMP_SHIFT
+    return i + code // 9 - 4, j + code % 9 - 4
+
+
+@numba.njit(cache=True, error_model="numpy", inline="always")
+def _cell(i, j, prev, blocked, tele, view, belief):
     """Worth of view cell (i, j) given the worth of column i+1."""
     bit = _bit(i, j)
     if blocked & bit:
         return NONE
     if tele & bit:                       # a teleporter with a safe landing in view: the landing's column
-        return (((land0 & bit) != 0) + 2 * ((land1 & bit) != 0) + 4 * ((land2 & bit) != 0)) - 2
+        return _landing(i, j, view, belief)[0] - 2
     best = i - 2
     for dj in range(-1, 2):
         if 0 <= j + dj < 5 and prev[j + dj] > best:
@@ -117,10 +123,10 @@ def _cell(i, j, prev, blocked, tele, land0, land1, land2):
 
 
 @numba.njit(cache=True, error_model="numpy", inline="always")
-def _column(i, prev, blocked, tele, l0, l1, l2):
-    return (_cell(i, 0, prev, blocked, tele, l0, l1, l2), _cell(i, 1, prev, blocked, tele, l0, l1, l2),
-            _cell(i, 2, prev, blocked, tele, l0, l1, l2), _cell(i, 3, prev, blocked, tele, l0, l1, l2),
-            _cell(i, 4, prev, blocked, tele, l0, l1, l2))
+def _column(i, prev, blocked, tele, view, belief):
+    return (_cell(i, 0, prev, blocked, tele, view, belief), _cell(i, 1, prev, blocked, tele, view, belief),
+            _cell(i, 2, prev, blocked, tele, view, belief), _cell(i, 3, prev, blocked, tele, view, belief),
+            _cell(i, 4, prev, blocked, tele, view, belief))
 
 
 @numba.njit(cache=True, error_model="numpy")
@@ -136,24 +142,19 @@ def believer_move(view, belief, u0, u1):
             trusted |= ((f >> 2) & 1) << at
             avoid |= ((f >> 3) & 1) << at
     unsafe = deadly | wall               # where a teleport must not land
-    tele, l0, l1, l2 = np.int64(0), np.int64(0), np.int64(0), np.int64(0)
+    tele = np.int64(0)                   # trusted teleporters whose landing is in view and believed safe
     if trusted:
         for i in range(5):
             for j in range(5):
-                bit = _bit(i, j)
-                if trusted & bit:
-                    code = belief[FLAGS + 1 + view[i, j]] >> JUMP_SHIFT
-                    li, lj = i + code // 9 - 4, j + code % 9 - 4
+                if trusted & _bit(i, j):
+                    li, lj = _landing(i, j, view, belief)
                     if 0 <= li < 5 and 0 <= lj < 5 and not unsafe & _bit(li, lj):
-                        tele |= bit
-                        l0 |= bit * (li & 1)
-                        l1 |= bit * ((li >> 1) & 1)
-                        l2 |= bit * (li >> 2)
+                        tele |= _bit(i, j)
     blocked = deadly | wall | avoid | (trusted & ~tele)
     edge = (NONE, NONE, NONE, NONE, NONE)
-    w3 = _column(3, _column(4, edge, blocked, tele, l0, l1, l2), blocked, tele, l0, l1, l2)
-    w2 = _column(2, w3, blocked, tele, l0, l1, l2)
-    w1 = _column(1, w2, blocked, tele, l0, l1, l2)
+    w3 = _column(3, _column(4, edge, blocked, tele, view, belief), blocked, tele, view, belief)
+    w2 = _column(2, w3, blocked, tele, view, belief)
+    w1 = _column(1, w2, blocked, tele, view, belief)
     explore = u1 * EXPLORE_SCALE < belief[EXPLORE]
     best, ties = NONE * 16, 0
     for rnd in range(2):                 # first find the best score and its ties, then take the k-th
