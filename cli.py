@@ -14,10 +14,12 @@ from typing import Any, Callable
 import click
 
 from bridge import commands
-from bridge.engine import BadInput, PrologError, RuleFileError
+from bridge import compile as compile_mod
+from bridge.compile import DEFAULT_MAX_POSITIONS
+from bridge.engine import BadInput, PrologError, ResourceLimit, RuleFileError
 from kb.db import KBError, open_kb
 
-USER_ERRORS = (BadInput, KBError, RuleFileError)
+USER_ERRORS = (BadInput, KBError, RuleFileError, ResourceLimit)
 
 
 def fail(message: str, code: int = 2) -> None:
@@ -178,25 +180,66 @@ def _fmt_value(v: float | None) -> str:
     return "-" if v is None else f"{v:.3f}"
 
 
+def max_positions_option(fn: Callable) -> Callable:
+    return click.option("--max-positions", "max_positions", default=None, metavar="N",
+                        help="Stop enumerating a game past N positions (symmetry classes when folded); "
+                             f"default {DEFAULT_MAX_POSITIONS:,} or $EDUCABLE_MAX_POSITIONS.")(fn)
+
+
+class CompileBar:
+    """One self-rewriting status line on stderr while a graph compiles (only on a terminal, not for --json)."""
+
+    def __init__(self, game: str, hidden: bool) -> None:
+        self.game = game
+        self.hidden = hidden or not sys.stderr.isatty()
+        self.drawn = False
+
+    def __call__(self, p: Any) -> None:
+        if self.hidden or p.seconds < 1.0:
+            return
+        rate = p.expanded / p.seconds if p.seconds else 0.0
+        click.echo(f"\r{self.game}: {p.found:,} positions found, {p.expanded:,} expanded, {rate:,.0f}/s, "
+                   f"{p.rss_mb:,.0f} MB   ", nl=False, err=True)
+        self.drawn = True
+
+    def __enter__(self) -> "CompileBar":
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        if self.drawn:
+            click.echo("", err=True)
+
+
 @main.command()
 @click.argument("game")
+@max_positions_option
 @db_option
 @json_option
 @handle_errors
-def solve(game: str, db_path: str, as_json: bool) -> None:
-    """Solve GAME exactly (tabled minimax in Prolog) and store every position's value.
+def solve(game: str, max_positions: str | None, db_path: str, as_json: bool) -> None:
+    """Solve GAME exactly and store every position's value in the knowledge base.
+
+    The state graph is compiled from the game's Prolog rules in batches
+    (symmetric positions folded into one when the game declares
+    symmetries), solved by retrograde analysis, and stored; a later solve,
+    query or eval reads it back instead of asking Prolog again.
 
     \b
-    Example:
+    Examples:
       educable solve tictactoe --json
+      educable solve tictactoe4 --max-positions 3000000
     """
-    data = commands.solve(open_kb(db_path), game)
+    limit = compile_mod.max_positions(max_positions)
+    db = open_kb(db_path)
+    with CompileBar(game, as_json) as bar:
+        data = commands.solve(db, game, limit, bar)
     if as_json:
         return emit_json(data)
-    click.echo(f"{game}: {data['positions']} reachable positions, {data['terminal']} terminal, "
-               f"{data['classes']} up to symmetry")
+    classes = f", {data['classes']:,} up to symmetry" if data["classes"] else ""
+    click.echo(f"{game}: {data['positions']:,} reachable positions, {data['terminal']:,} terminal{classes}")
     click.echo(f"with perfect play: {'a draw' if data['winner'] is None else data['winner'] + ' wins'}")
-    click.echo(f"solved in {data['seconds']['solve']:.3f} s, stored in {data['seconds']['store']:.3f} s")
+    how = "read from the knowledge base" if data["stored"] else "solved and stored"
+    click.echo(f"{how} in {data['seconds']:.3f} s")
 
 
 @main.command()

@@ -65,7 +65,7 @@ def chooser(db: sqlite_utils.Database, game: str, name: str) -> str:
 
 def support(db: sqlite_utils.Database, graph: StateGraph, name: str) -> exact.Support:
     """The moves agent ``name`` may choose in every state of ``graph`` (asked of Prolog in one query)."""
-    return exact.support_from_moves(graph, games.policy_table(graph.game, chooser(db, graph.game, name)))
+    return exact.support_from_moves(graph, games.policy_table(graph, chooser(db, graph.game, name)))
 
 
 class Opponents:

@@ -10,7 +10,9 @@ from typing import Any, Callable
 
 import sqlite_utils
 
-from bridge import agents, ga, games
+from bridge import agents, ga, games, graphs
+from bridge import compile as compile_mod
+from bridge.compile import ProgressFn as CompileProgressFn
 from bridge.engine import BadInput
 from kb import store
 from learners import exact, training
@@ -24,7 +26,7 @@ def list_games(db: sqlite_utils.Database | None = None) -> list[dict[str, Any]]:
     out = []
     for g in games.games():
         row = {"game": g, "players": games.players(g), "initial": games.initial(g).key}
-        summary = store.game_summary(db, g) if db is not None else None
+        summary = store.game_summary(db, g, graphs.rules_hash(g)) if db is not None else None
         row["solved"] = summary is not None
         if summary:
             row.update({k: summary[k] for k in ("positions", "terminal", "classes", "winner")})
@@ -32,23 +34,31 @@ def list_games(db: sqlite_utils.Database | None = None) -> list[dict[str, Any]]:
     return out
 
 
-def solve(db: sqlite_utils.Database, game: str) -> dict[str, Any]:
-    """Solve ``game`` exactly and store every reachable state with its value."""
+def solve(db: sqlite_utils.Database, game: str, limit: int | None = None,
+          progress: CompileProgressFn | None = None) -> dict[str, Any]:
+    """Solve ``game`` exactly (retrograde analysis over its graph, folded by its symmetries) and store it.
+
+    A game solved before from the same rule files is read back, not solved
+    again.  When the game folds and its positions fit under the limit, the
+    graph of every position (what exact judgement and training use) is
+    stored too, so later commands never compile.
+    """
     t0 = time.perf_counter()
-    graph = games.compile_state_graph(game)
-    t1 = time.perf_counter()
-    summary = store.store_graph(db, graph)
-    t2 = time.perf_counter()
-    summary["seconds"] = {"solve": round(t1 - t0, 4), "store": round(t2 - t1, 4)}
+    graph, seconds = graphs.solved_graph(db, game, limit, progress)
+    if graph.folded and graph.positions <= compile_mod.max_positions(limit):
+        graphs.state_graph(db, game, limit, progress)
+    summary = store.game_summary(db, game)
+    assert summary is not None
+    summary.pop("solved_at", None)
+    summary.update({"nodes": graph.size, "folded": graph.folded, "stored": seconds is None,
+                    "seconds": round(time.perf_counter() - t0, 4)})
     return summary
 
 
-def ensure_graph(db: sqlite_utils.Database, game: str) -> StateGraph:
-    """The game's state graph, storing it in the knowledge base if it is not there yet."""
-    graph = games.state_graph(game)
-    if store.game_summary(db, game) is None:
-        store.store_graph(db, graph)
-    return graph
+def ensure_graph(db: sqlite_utils.Database, game: str, what: str = "judging exactly needs every position"
+                 ) -> StateGraph:
+    """The game's graph of every state with exact values, from the knowledge base (built and stored if new)."""
+    return graphs.state_graph(db, game, what=what)
 
 
 def show(game: str, position: str | None) -> dict[str, Any]:
@@ -59,15 +69,27 @@ def show(game: str, position: str | None) -> dict[str, Any]:
 
 
 def query(db: sqlite_utils.Database, game: str, position: str) -> dict[str, Any]:
-    """Everything known about a state: board, mover, moves with exact values, and learned agents' values."""
+    """Everything known about a state: board, mover, moves with exact values, and learned agents' values.
+
+    Exact values come from the stored solved graph when the game is solved;
+    otherwise from the graph below the position, compiled for this query.
+    """
     state = games.parse(game, position)
     over = games.result(state)
+    successors = games.moves(state)
     out: dict[str, Any] = {
         "game": game, "position": state.key, "to_move": state.mover, "board": games.board(state),
-        "canonical": games.canonical(state), "result": over, "exact": games.exact_result(state), "moves": [],
+        "canonical": games.canonical(state), "result": over, "moves": [],
     }
-    for move, nxt in games.moves(state):
-        out["moves"].append({"move": move, "next": nxt.key, "exact": games.exact_result(nxt)})
+    keys = [state.key] + [nxt.key for _, nxt in successors]
+    exact_of = graphs.exact_results(db, game, keys)
+    out["exact_source"] = "stored" if exact_of is not None else "searched"
+    if exact_of is None:
+        sub, _ = graphs.subgraph(game, state.key)
+        exact_of = {k: store.exact_name(sub, sub.index[k]) for k in keys}
+    out["exact"] = exact_of[state.key]
+    for move, nxt in successors:
+        out["moves"].append({"move": move, "next": nxt.key, "exact": exact_of[nxt.key]})
     out["agents"] = agent_values(db, game, state)
     return out
 

@@ -12,6 +12,11 @@ from pathlib import Path
 from typing import Any
 
 RULES_DIR = Path(__file__).resolve().parent.parent / "rules"
+# Prolog's limits, set here rather than left at pyswip's defaults (1 GB of
+# stack): a deep search or a large table gets room, and running out is one
+# line, not a stack dump.  In bytes; EDUCABLE_PROLOG_STACK / _TABLES override.
+STACK_LIMIT = int(os.environ.get("EDUCABLE_PROLOG_STACK", 4 * 2**30))
+TABLE_SPACE = int(os.environ.get("EDUCABLE_PROLOG_TABLES", 4 * 2**30))
 
 
 class PrologError(Exception):
@@ -20,6 +25,10 @@ class PrologError(Exception):
 
 class BadInput(ValueError):
     """The user's input (a position, move, name or number) is not acceptable."""
+
+
+class ResourceLimit(Exception):
+    """Prolog ran out of the stack or table space educable gives it."""
 
 
 class RuleFileError(Exception):
@@ -39,6 +48,8 @@ class Engine:
 
         self._prolog = Prolog()
         self.rules_dir = rules_dir
+        list(self._prolog.query(f"set_prolog_flag(stack_limit, {STACK_LIMIT}), "
+                                f"set_prolog_flag(table_space, {TABLE_SPACE})", maxresult=1))
         self._prolog.consult(str(rules_dir / "bridge.pl"))
         self.load(rules_dir / "load.pl")
 
@@ -65,6 +76,8 @@ class Engine:
             raise BadInput(text)
         if status == "failed":
             raise LookupError(f"no answer: {goal}")
+        if status == "resource":
+            raise ResourceLimit(text)
         raise PrologError(text)
 
 

@@ -9,14 +9,13 @@ imported by hand makes an agent of learner ``rules`` with one member.
 from __future__ import annotations
 
 import time
-from functools import lru_cache
 from pathlib import Path
 from typing import Any, Callable
 
 import numpy as np
 import sqlite_utils
 
-from bridge import games
+from bridge import games, graphs
 from bridge.engine import BadInput, engine, quote
 from bridge.options import checked, existing_agent, option_names
 from kb import store
@@ -30,13 +29,20 @@ OPTIONS = option_names(GAOptions)
 FIXED = ("agents", "rules", "priorities")      # the shape of a population, fixed when it is made
 
 
-@lru_cache(maxsize=None)
-def rule_space(game: str) -> RuleSpace:
-    """What rules can say in ``game`` (compiled once per process)."""
-    try:
-        return RuleSpace(games.state_graph(game), games.board_cells(game), games.lines(game))
-    except ValueError as exc:
-        raise BadInput(str(exc)) from None
+_SPACES: dict[int, RuleSpace] = {}
+
+
+def rule_space(game: str, db: sqlite_utils.Database | None = None) -> RuleSpace:
+    """What rules can say in ``game``, over its state graph (from ``db`` when given; built once per process)."""
+    graph = graphs.state_graph(db, game, what="rule sets need every position")
+    space = _SPACES.get(id(graph))
+    if space is None or space.graph is not graph:
+        try:
+            space = RuleSpace(graph, games.board_cells(graph), games.lines(game))
+        except ValueError as exc:
+            raise BadInput(str(exc)) from None
+        _SPACES[id(graph)] = space
+    return space
 
 
 def options_from(params: dict[str, Any]) -> GAOptions:
@@ -159,7 +165,7 @@ def train(db: sqlite_utils.Database, game: str, name: str, cycles: int, seed: in
     if cycles < 1:
         raise BadInput("--cycles must be at least 1")
     opts, row = start(db, name, game, options)
-    space = rule_space(game)
+    space = rule_space(game, db)
     if opts.nudge > 0 and not space.lines:
         raise BadInput(f"--nudge needs lines (line/2), and {game} defines none")
     if opts.nudge > 0 and any(str(c) not in space.action_index for line in space.lines for c in line):
@@ -229,7 +235,7 @@ def export_rules(db: sqlite_utils.Database, name: str, path: str) -> dict[str, A
     base = row["name"]
     k, members = check_member(db, row, member)
     rules = store.load_rules(db, base, k)
-    space = rule_space(row["game"])
+    space = rule_space(row["game"], db)
     side = int(round(space.n_cells ** 0.5))
     layout = (f"rows of {side} from the top, '/' between rows" if side * side == space.n_cells
               else f"cells 1..{space.n_cells} in order")
@@ -244,7 +250,7 @@ def export_rules(db: sqlite_utils.Database, name: str, path: str) -> dict[str, A
     return {"agent": f"{base}#{k}", "game": row["game"], "rules": len(rules), "file": path}
 
 
-def read_rule_file(path: str, game: str | None = None) -> tuple[str, list[tuple[str, str, int, float]]]:
+def read_rule_file(path: str, game: str | None = None, db: sqlite_utils.Database | None = None) -> tuple[str, list[tuple[str, str, int, float]]]:
     """Read and check a rule file: (game, rules).  BadInput names the file and line of the first problem."""
     p = Path(path)
     if not p.is_file():
@@ -255,7 +261,7 @@ def read_rule_file(path: str, game: str | None = None) -> tuple[str, list[tuple[
     games.check_game(file_game)
     if not raw:
         raise BadInput(f"{path}: no rule(Condition, Action, Priority, Weight) facts")
-    space = rule_space(file_game)
+    space = rule_space(file_game, db)
     rules = []
     for line, cond_text, action, priority, weight in raw:
         where = f"{path}:{line}"
@@ -280,7 +286,7 @@ def read_rule_file(path: str, game: str | None = None) -> tuple[str, list[tuple[
 def import_rules(db: sqlite_utils.Database, path: str, name: str, game: str | None = None,
                  replace: bool = False) -> dict[str, Any]:
     """Make agent NAME (learner ``rules``, one member) from a rule file; it plays at once."""
-    file_game, rules = read_rule_file(path, game)
+    file_game, rules = read_rule_file(path, game, db)
     row = store.get_agent(db, name)
     if row is not None and not (replace and row["learner"] == IMPORTED):
         raise BadInput(f"agent '{name}' exists" + ("" if row["learner"] == IMPORTED

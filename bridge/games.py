@@ -2,7 +2,7 @@
 
 Positions and moves cross as their text forms (the game file defines them),
 so Python never holds a game's own terms.  Per-move calls here are for
-interactive play and queries; training uses ``state_graph`` once.
+interactive play and queries; training uses the state graph (bridge/graphs.py).
 """
 from __future__ import annotations
 
@@ -108,23 +108,27 @@ def exact_result(state: State) -> str:
     return engine().call(f"{_pos(state)}, solver:state_result({quote(state.game)}, P, M, Out)")
 
 
-def compile_state_graph(game: str) -> StateGraph:
-    """Compile the game's whole reachable state graph with exact values, in one query."""
-    g = quote(check_game(game))
-    nodes = engine().call(f"graph:state_graph({g}, Out)")
-    return StateGraph.from_nodes(game, players(game), nodes)
+def _batched(goal: str, keys: list[str], size: int = 2000) -> list:
+    """Run ``goal`` (with ``{keys}`` standing for a list of state keys) over ``keys`` in batches; the answers joined."""
+    out: list = []
+    for i in range(0, len(keys), size):
+        out += engine().call(goal.format(keys="[" + ", ".join(quote(k) for k in keys[i:i + size]) + "]"))
+    return out
 
 
-@lru_cache(maxsize=None)
-def state_graph(game: str) -> StateGraph:
-    """The game's state graph, compiled once per process (rule files load once per process too)."""
-    return compile_state_graph(game)
+def canonical_keys(game: str, keys: list[str]) -> list[str]:
+    """The class key (least symmetric image) of each state, in batches."""
+    return _batched(f"graph:keys_canonical({quote(check_game(game))}, {{keys}}, Out)", keys)
 
 
-@lru_cache(maxsize=None)
-def board_cells(game: str) -> np.ndarray:
-    """(states, cells): every state of ``state_graph(game)`` as its mover sees it (cells/4: 0 empty, 1 own, 2 theirs)."""
-    return np.array(engine().call(f"graph:state_cells({quote(check_game(game))}, Out)"), dtype=np.int8)
+def board_cells(graph: StateGraph) -> np.ndarray:
+    """(states, cells): every state of ``graph`` as its mover sees it (cells/4: 0 empty, 1 own, 2 theirs)."""
+    return np.array(_batched(f"graph:keys_cells({quote(graph.game)}, {{keys}}, Out)", graph.keys), dtype=np.int8)
+
+
+def policy_table(graph: StateGraph, chooser: str) -> list[list[str]]:
+    """For every state of ``graph``, the moves ``chooser`` picks among ([] where the game is over)."""
+    return _batched(f"graph:keys_policy({quote(graph.game)}, {chooser}, {{keys}}, Out)", graph.keys)
 
 
 def lines(game: str) -> list[list[int]]:
@@ -141,11 +145,6 @@ def choose(state: State, chooser: str) -> str:
 def seed_random(seed: int) -> None:
     """Seed Prolog's random generator."""
     engine().call(f"set_random(seed({int(seed)})), Out = true")
-
-
-def policy_table(game: str, chooser: str) -> list[list[str]]:
-    """For every state of ``state_graph(game)``, the moves ``chooser`` picks among."""
-    return engine().call(f"play:policy_table({quote(check_game(game))}, {chooser}, Out)")
 
 
 def play_series(game: str, choosers: dict[str, str], n: int, seed: int) -> dict[str, int]:

@@ -12,7 +12,7 @@ from typing import Any, Callable
 import numpy as np
 import sqlite_utils
 
-from bridge import games
+from bridge import games, graphs
 from bridge.engine import BadInput, engine, quote
 from bridge.options import checked, existing_agent, option_names
 from kb import store
@@ -31,17 +31,17 @@ def options_from(params: dict[str, Any]) -> QOptions:
     return checked(QOptions, params, NAME)
 
 
-def board_codes(game: str) -> tuple[list[int], int]:
+def board_codes(graph: StateGraph) -> tuple[list[int], int]:
     """Each reachable state's board code (cells/4 read as base 3, first cell most significant,
     as cells_code/4 in Prolog) and the number of cells."""
-    cells = games.board_cells(game).astype(np.int64)
+    cells = games.board_cells(graph).astype(np.int64)
     n = cells.shape[1]
     return (cells @ (3 ** np.arange(n - 1, -1, -1, dtype=np.int64))).tolist(), n
 
 
 def make_table(graph: StateGraph, opts: QOptions) -> QTable:
     if opts.table == "full":
-        codes, n_cells = board_codes(graph.game)
+        codes, n_cells = board_codes(graph)
         return QTable(graph, opts, codes, n_cells)
     return QTable(graph, opts)
 
@@ -81,7 +81,7 @@ def run(db: sqlite_utils.Database, game: str, name: str, options: dict[str, Any]
     if vs == "adversary":
         raise BadInput("--vs adversary is for the punish learner; use self, random, minimax or an agent")
     opts, row = start(db, name, game, options)
-    graph = games.state_graph(game)
+    graph = graphs.state_graph(db, game, what="Q-learning on the whole graph needs every position")
     table = make_table(graph, opts)
     if row is not None:
         table.restore(store.load_values(db, name))

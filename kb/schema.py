@@ -121,6 +121,45 @@ MIGRATIONS: list[str] = [
         PRIMARY KEY (run, board)
     );
     """,
+    # 4: state graphs stored once and loaded by every later process (issue: games of any size).
+    # Positions keep one row per node, readable in sqlite3; the edges, which
+    # outnumber them tenfold, are packed arrays in graphs.  The old
+    # positions/moves tables held text keys per move and are rebuilt on demand.
+    """
+    DROP TABLE moves;
+    DROP TABLE positions;
+    ALTER TABLE games ADD COLUMN rules_hash TEXT;  -- of the rule files the solved graph came from
+    CREATE TABLE graphs (
+        game        TEXT NOT NULL,
+        folded      INTEGER NOT NULL,       -- 1: one node per class of symmetric positions
+        rules_hash  TEXT NOT NULL,          -- a changed game file makes the graph stale
+        nodes       INTEGER NOT NULL,
+        edges       INTEGER NOT NULL,
+        positions   INTEGER NOT NULL,       -- states the nodes stand for
+        terminal    INTEGER NOT NULL,
+        moves       TEXT NOT NULL,          -- JSON list of move texts; edges name them by index
+        start       BLOB NOT NULL,          -- int64 LE: node i's edges are start[i] .. start[i+1]-1
+        target      BLOB NOT NULL,          -- int32 LE: the node each edge leads to
+        move        BLOB NOT NULL,          -- int32 LE: each edge's index into moves
+        seconds     REAL NOT NULL,          -- time to compile and solve
+        built_at    TEXT NOT NULL,
+        PRIMARY KEY (game, folded)
+    );
+    CREATE TABLE positions (
+        game        TEXT NOT NULL,
+        folded      INTEGER NOT NULL,
+        id          INTEGER NOT NULL,       -- breadth-first node number; 0 is the start
+        key         TEXT NOT NULL,          -- the game's text form (a folded node: its class's least image)
+        mover       TEXT NOT NULL,
+        result      TEXT,                   -- winner or 'draw' when over, else NULL
+        value       INTEGER NOT NULL,       -- exact value for the mover: 1, 0, -1
+        exact       TEXT NOT NULL,          -- result under perfect play: a player or 'draw'
+        orbit       INTEGER NOT NULL,       -- positions in the class (1 unless folded)
+        PRIMARY KEY (game, folded, id),
+        FOREIGN KEY (game, folded) REFERENCES graphs(game, folded) ON DELETE CASCADE
+    );
+    CREATE UNIQUE INDEX positions_by_key ON positions (game, folded, key);
+    """,
 ]
 
 VERSION = len(MIGRATIONS)

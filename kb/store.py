@@ -8,6 +8,7 @@ import json
 from datetime import datetime, timezone
 from typing import Any, Iterable
 
+import numpy as np
 import sqlite_utils
 
 from kb.db import transaction
@@ -31,43 +32,85 @@ def exact_name(graph: StateGraph, state: int) -> str:
     return "draw" if v == 0 else graph.players[mover if v > 0 else 1 - mover]
 
 
-def store_graph(db: sqlite_utils.Database, graph: StateGraph) -> dict[str, Any]:
-    """Replace the game's positions and moves with ``graph`` and its exact values; return the game's summary."""
-    positions = [
-        (graph.game, i, graph.keys[i], graph.canonical[i], graph.players[int(graph.mover[i])],
-         result_name(graph, i), int(graph.value[i]), exact_name(graph, i))
-        for i in range(graph.size)
-    ]
-    moves = [
-        (graph.game, graph.keys[s], graph.move_text[e], graph.keys[int(graph.target[e])])
-        for s in range(graph.size) for e in graph.edges(s)
-    ]
-    summary = {
-        "game": graph.game,
-        "players": graph.players,
-        "positions": graph.size,
-        "terminal": int((graph.winner != ONGOING).sum()),
-        "classes": len(set(graph.canonical)),
-        "winner": None if exact_name(graph, 0) == "draw" else exact_name(graph, 0),
-    }
+def save_graph(db: sqlite_utils.Database, graph: StateGraph, rules_hash: str, seconds: float,
+               summary: bool) -> dict[str, Any]:
+    """Replace the stored graph of ``graph.game`` (folded or not) with ``graph`` and its exact values.
+
+    With ``summary`` it is the game's solved graph: the games row gets its
+    counts and winner.  Returns the game's summary.
+    """
+    folded = int(graph.folded)
+    players = graph.players
+    mover, winner, value, orbit = (a.tolist() for a in (graph.mover, graph.winner, graph.value, graph.orbit))
+
+    def rows() -> Iterable[tuple]:
+        for i, key in enumerate(graph.keys):
+            w, v, m = winner[i], value[i], mover[i]
+            result = None if w == ONGOING else "draw" if w == DRAW else players[w]
+            exact = "draw" if v == 0 else players[m if v > 0 else 1 - m]
+            yield graph.game, folded, i, key, players[m], result, v, exact, orbit[i]
+
+    out = {"game": graph.game, "players": players, "positions": graph.positions, "terminal": graph.terminal,
+           "classes": graph.size if graph.folded else None, "winner": None if exact_name(graph, 0) == "draw"
+           else exact_name(graph, 0), "nodes": graph.size, "edges": int(len(graph.target))}
     with transaction(db):
         conn = db.conn
-        conn.execute("DELETE FROM moves WHERE game = ?", (graph.game,))
-        conn.execute("DELETE FROM positions WHERE game = ?", (graph.game,))
+        conn.execute("DELETE FROM positions WHERE game = ? AND folded = ?", (graph.game, folded))
+        conn.execute("DELETE FROM graphs WHERE game = ? AND folded = ?", (graph.game, folded))
         conn.execute(
-            "INSERT OR REPLACE INTO games (name, players, positions, terminal, classes, winner, solved_at) "
-            "VALUES (?, ?, ?, ?, ?, ?, ?)",
-            (graph.game, json.dumps(graph.players), summary["positions"], summary["terminal"],
-             summary["classes"], exact_name(graph, 0), now()))
-        conn.executemany("INSERT INTO positions VALUES (?, ?, ?, ?, ?, ?, ?, ?)", positions)
-        conn.executemany("INSERT INTO moves VALUES (?, ?, ?, ?)", moves)
-    return summary
+            "INSERT INTO graphs (game, folded, rules_hash, nodes, edges, positions, terminal, moves, start, target, "
+            "move, seconds, built_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (graph.game, folded, rules_hash, graph.size, out["edges"], out["positions"], out["terminal"],
+             json.dumps(graph.moves), graph.start.astype("<i8").tobytes(), graph.target.astype("<i4").tobytes(),
+             graph.move.astype("<i4").tobytes(), round(seconds, 4), now()))
+        conn.executemany("INSERT INTO positions VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)", rows())
+        if summary:
+            conn.execute(
+                "INSERT OR REPLACE INTO games (name, players, positions, terminal, classes, winner, solved_at, "
+                "rules_hash) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                (graph.game, json.dumps(players), out["positions"], out["terminal"], out["classes"],
+                 exact_name(graph, 0), now(), rules_hash))
+    return out
 
 
-def game_summary(db: sqlite_utils.Database, game: str) -> dict[str, Any] | None:
-    """The stored summary of a solved game, or None."""
+def load_graph(db: sqlite_utils.Database, game: str, players: list[str], folded: bool,
+               rules_hash: str) -> StateGraph | None:
+    """The stored graph, or None when there is none or its game file has changed since."""
+    row = db.execute("SELECT rules_hash, moves, start, target, move FROM graphs WHERE game = ? AND folded = ?",
+                     [game, int(folded)]).fetchone()
+    if row is None or row[0] != rules_hash:
+        return None
+    rows = db.execute("SELECT key, mover, result, value, orbit FROM positions WHERE game = ? AND folded = ? "
+                      "ORDER BY id", [game, int(folded)]).fetchall()
+    n = len(rows)
+    pidx = {p: i for i, p in enumerate(players)}
+    graph = StateGraph(
+        game, list(players), [r[0] for r in rows],
+        np.fromiter((pidx[r[1]] for r in rows), np.int8, n),
+        np.fromiter((ONGOING if r[2] is None else DRAW if r[2] == "draw" else pidx[r[2]] for r in rows), np.int8, n),
+        np.frombuffer(row[2], "<i8").astype(np.int64), np.frombuffer(row[3], "<i4").astype(np.int64),
+        np.frombuffer(row[4], "<i4").astype(np.int32), json.loads(row[1]),
+        np.fromiter((r[4] for r in rows), np.int64, n), folded)
+    graph.value = np.fromiter((r[3] for r in rows), np.int8, n)
+    return graph
+
+
+def stored_values(db: sqlite_utils.Database, game: str, folded: bool, keys: list[str]) -> dict[str, tuple[int, str]]:
+    """(value for the mover, result under perfect play) of each stored key among ``keys``."""
+    out: dict[str, tuple[int, str]] = {}
+    for i in range(0, len(keys), 500):
+        chunk = keys[i:i + 500]
+        marks = ",".join("?" * len(chunk))
+        for key, value, ex in db.execute(f"SELECT key, value, exact FROM positions WHERE game = ? AND folded = ? "
+                                         f"AND key IN ({marks})", [game, int(folded), *chunk]):
+            out[key] = (value, ex)
+    return out
+
+
+def game_summary(db: sqlite_utils.Database, game: str, rules_hash: str | None = None) -> dict[str, Any] | None:
+    """The stored summary of a solved game (None if unsolved, or solved from another version of its file)."""
     rows = list(db.query("SELECT * FROM games WHERE name = ?", [game]))
-    if not rows:
+    if not rows or (rules_hash is not None and rows[0]["rules_hash"] != rules_hash):
         return None
     row = rows[0]
     return {"game": row["name"], "players": json.loads(row["players"]), "positions": row["positions"],

@@ -2,11 +2,14 @@
 
 Learners and evaluators train on this instead of asking Prolog once per
 move.  It knows nothing of any particular game: states are indices, moves
-are the game's own move texts, players are indices 0 (first) and 1.
+are indices into the game's move texts, players are indices 0 (first) and 1.
+A *folded* graph has one node per class of symmetric states (its least
+image), and ``orbit[s]`` says how many states the class holds.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import cached_property
 
 import numpy as np
 
@@ -16,51 +19,52 @@ DRAW = 2
 
 @dataclass
 class StateGraph:
-    """Every reachable state of a game; state 0 is the initial one.
+    """Every reachable state (or class of states) of a game; node 0 is the start.
 
     ``winner[s]`` is ONGOING, DRAW, or the index of the winning player;
     ``value[s]`` is the exact value for the mover (1, 0, -1); the moves of
-    state ``s`` are edges ``start[s]:start[s+1]`` with ``move_text[e]`` and
-    target ``target[e]``.
+    node ``s`` are edges ``start[s]:start[s+1]`` with move ``moves[move[e]]``
+    and target ``target[e]``.
     """
 
     game: str
     players: list[str]
     keys: list[str]
-    canonical: list[str]
     mover: np.ndarray
     winner: np.ndarray
-    value: np.ndarray
     start: np.ndarray
     target: np.ndarray
-    move_text: list[str]
-    index: dict[str, int] = field(init=False, repr=False)
+    move: np.ndarray
+    moves: list[str]
+    orbit: np.ndarray
+    folded: bool = False
+    value: np.ndarray = field(default=None, repr=False)  # type: ignore[assignment]
     _order: list[int] | None = field(init=False, repr=False, default=None)
-
-    def __post_init__(self) -> None:
-        self.index = {k: i for i, k in enumerate(self.keys)}
-
-    @classmethod
-    def from_nodes(cls, game: str, players: list[str], nodes: list[list]) -> "StateGraph":
-        """Build from state_graph/2's nodes: [key, mover, result, canonical, value, edges]."""
-        pidx = {p: i for i, p in enumerate(players)}
-        n = len(nodes)
-        mover = np.fromiter((pidx[nd[1]] for nd in nodes), dtype=np.int8, count=n)
-        winner = np.fromiter(
-            (ONGOING if nd[2] is None else DRAW if nd[2] == "draw" else pidx[nd[2]] for nd in nodes),
-            dtype=np.int8, count=n)
-        value = np.fromiter((nd[4] for nd in nodes), dtype=np.int8, count=n)
-        counts = np.fromiter((len(nd[5]) for nd in nodes), dtype=np.int64, count=n)
-        start = np.zeros(n + 1, dtype=np.int64)
-        np.cumsum(counts, out=start[1:])
-        target = np.fromiter((t for nd in nodes for _, t in nd[5]), dtype=np.int64, count=int(start[-1]))
-        move_text = [m for nd in nodes for m, _ in nd[5]]
-        return cls(game, list(players), [nd[0] for nd in nodes], [nd[3] for nd in nodes],
-                   mover, winner, value, start, target, move_text)
 
     @property
     def size(self) -> int:
         return len(self.keys)
+
+    @cached_property
+    def index(self) -> dict[str, int]:
+        """Node number by key."""
+        return {k: i for i, k in enumerate(self.keys)}
+
+    @cached_property
+    def move_text(self) -> list[str]:
+        """Each edge's move text."""
+        names = self.moves
+        return [names[m] for m in self.move.tolist()]
+
+    @property
+    def positions(self) -> int:
+        """States the graph stands for (its nodes' orbits added up)."""
+        return int(self.orbit.sum())
+
+    @property
+    def terminal(self) -> int:
+        """States where the game is over."""
+        return int(self.orbit[self.winner != ONGOING].sum())
 
     def edges(self, state: int) -> range:
         """The edge indices of ``state``'s moves."""
@@ -93,20 +97,22 @@ class StateGraph:
         n = self.size
         order: list[int] = []
         mark = np.zeros(n, dtype=np.int8)  # 0 new, 1 on stack, 2 done
+        start = self.start.tolist()
+        target = self.target.tolist()
         for root in range(n):
             if mark[root]:
                 continue
-            stack = [(root, iter(self.edges(root)))]
+            stack = [(root, iter(range(start[root], start[root + 1])))]
             mark[root] = 1
             while stack:
                 s, it = stack[-1]
                 for e in it:
-                    t = int(self.target[e])
+                    t = target[e]
                     if mark[t] == 1:
                         raise ValueError(f"{self.game}: the state graph has a cycle")
                     if mark[t] == 0:
                         mark[t] = 1
-                        stack.append((t, iter(self.edges(t))))
+                        stack.append((t, iter(range(start[t], start[t + 1]))))
                         break
                 else:
                     stack.pop()

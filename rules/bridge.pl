@@ -68,7 +68,8 @@ message_text(Term, Text) :-
 
 %!  bridge_call(:Goal, ?Out, -Status, -Text:string) is det.
 %   Run Goal once.  Status is `ok` (Text is Out as JSON), `failed`,
-%   `bad_input` (an educable_error; Text is its message) or `error` (any
+%   `bad_input` (an educable_error; Text is its message), `resource` (out
+%   of stack or table space) or `error` (any
 %   other exception; Text is its message).
 :- meta_predicate bridge_call(0, ?, -, -).
 bridge_call(Goal, Out, Status, Text) :-
@@ -81,6 +82,9 @@ bridge_call(Goal, Out, Status, Text) :-
 
 error_status(educable_error(Msg), bad_input, Text) :- !,
     format(string(Text), "~w", [Msg]).
+error_status(error(resource_error(What), _), resource, Text) :- !,
+    current_prolog_flag(stack_limit, S), current_prolog_flag(table_space, T),
+    format(string(Text), "Prolog ran out of ~w (stack limit ~D bytes, table space ~D bytes)", [What, S, T]).
 error_status(E, error, Text) :-
     message_text(E, Text).
 

@@ -30,6 +30,8 @@
             legal_moves/4,          % +Game, +Pos, +Mover, -Moves
             successors/4,           % +Game, +Pos, +Mover, -MovePosPairs
             canonical/4,            % +Game, +Pos, +Mover, -Key
+            least_image/3,          % +Game, +Pos, -Least
+            image/3,                % +Game, +Pos, -Pos1
             play_move/5,            % +Game, +Pos, +Mover, +Move, -Pos1
             bad_input/1,            % +Message
             shown/2                 % +Text, -Quoted
@@ -67,14 +69,18 @@
 %   Squares (1-based cell numbers) that make a line, for the genetic
 %   learner's biased rule generation (seed 000's "two in a line and an
 %   empty square").  Optional.
+%!  size_at_least(?Game, -Positions:integer) is nondet.
+%   A known lower bound on the game's reachable positions (from the
+%   literature), so that a game far too large to enumerate is refused at
+%   once instead of after minutes of enumeration.  Optional.
 :- multifile
     game/1, players/2, initial/3, legal/4, next/5, over/4,
     parse_position/4, position_text/4, parse_move/3, move_text/3,
-    board_lines/4, symmetry/3, cells/4, line/2.
+    board_lines/4, symmetry/3, cells/4, line/2, size_at_least/2.
 :- discontiguous
     game/1, players/2, initial/3, legal/4, next/5, over/4,
     parse_position/4, position_text/4, parse_move/3, move_text/3,
-    board_lines/4, symmetry/3, cells/4, line/2.
+    board_lines/4, symmetry/3, cells/4, line/2, size_at_least/2.
 
 %!  other_player(+Game, +Player, -Other) is det.
 other_player(Game, Player, Other) :-
@@ -110,10 +116,19 @@ play_move(Game, Pos, Mover, Move, Pos1) :-
 %   The text form of the least (standard order) symmetric image of the
 %   state: one key for every member of a symmetry class.
 canonical(Game, Pos, Mover, Key) :-
-    findall(P1, image(Game, Pos, P1), Images),
-    min_member(Least, Images),
+    least_image(Game, Pos, Least),
     position_text(Game, Least, Mover, Key).
 
+%!  least_image(+Game, +Pos, -Least) is det.
+%   The least (standard order) of Pos's symmetric images: the position
+%   that stands for its class.
+least_image(Game, Pos, Least) :-
+    findall(P1, image(Game, Pos, P1), Images),
+    min_member(Least, Images).
+
+%!  image(+Game, +Pos, -Pos1) is nondet.
+%   Pos1 is an image of Pos under one of the game's symmetries (Pos itself
+%   when the game declares none).
 image(Game, Pos, Pos1) :-
     (   clause(symmetry(Game, _, _), _)
     ->  symmetry(Game, Pos, Pos1)

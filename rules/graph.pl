@@ -1,63 +1,148 @@
-/*  Compile a game into its state graph: every reachable state, in
-    breadth-first order from the initial one, with its side to move, its
-    result if over, its key up to symmetry, its exact value, and its moves
-    with the index of the state each leads to.  One query, for the learners.
+/*  Compile a game into its state graph, streamed: the states reachable from
+    a start state leave Prolog in batches, breadth first, so no list of the
+    whole graph is ever built.  The dedup table is a trie of states (the
+    cheapest exact set SWI-Prolog has); the frontier is a set of facts
+    indexed by node number.  With folding, a node is a class of symmetric
+    states, represented by its least image (standard order of terms), and
+    carries the size of its class (its orbit).
 
-        ?- state_graph(hexapawn, Nodes), length(Nodes, N).
-        N = 135.
+    Python (bridge/compile.py) drives it: graph_open/3, then graph_batch/4
+    until every node found is expanded, then graph_close/0.  By hand:
+
+        ?- graph_open(tictactoe, '', true), graph_batch(0, 10, Nodes, Found).
 */
-:- module(graph, [state_graph/2, reachable_states/2, state_cells/2]).
+:- module(graph,
+          [ graph_open/3,        % +Game, +StartKey, +Fold
+            graph_batch/4,       % +From, +To, -Nodes, -Found
+            graph_close/0,
+            keys_cells/3,        % +Game, +Keys, -Cells
+            keys_canonical/3,    % +Game, +Keys, -Canonical
+            keys_policy/4        % +Game, +Chooser, +Keys, -Table
+          ]).
 :- use_module(game).
-:- use_module(solver).
 
-%!  state_graph(+Game, -Nodes:list) is det.
-%   Nodes is a list of [Key, Mover, Result, Canonical, Value, Edges] with
-%   Result the winner, `draw` or `null` while the game goes on, Value the
-%   exact value from the mover's viewpoint (1, 0, -1), and Edges a list of
-%   [MoveText, SuccessorIndex]; node 0 is the initial state.
-state_graph(Game, Nodes) :-
-    reachable_states(Game, States),
-    maplist(node(Game), States, Nodes).
+:- dynamic pending/3.          % pending(Id, Pos, Mover): found, not yet expanded
+:- dynamic compiling/3.        % compiling(Game, Fold, Trie)
 
-%!  state_cells(+Game, -Cells:list(list(integer))) is det.
-%   The cells/4 view of every reachable state, in state_graph/2's order.
-state_cells(Game, Cells) :-
+%!  graph_open(+Game, +StartKey:atom, +Fold:boolean) is det.
+%   Start compiling Game from the state StartKey ('' for the initial
+%   state); node 0 is that state.  Fold = true makes one node per class of
+%   symmetric states.  Any earlier compilation is dropped.
+graph_open(Game, Start, Fold) :-
+    graph_close,
+    (   Start == ''
+    ->  initial(Game, P0, M0)
+    ;   parse_position(Game, Start, P0, M0)
+    ),
+    trie_new(Trie),
+    assertz(compiling(Game, Fold, Trie)),
+    representative(Fold, Game, P0, R0),
+    trie_insert(Trie, M0-R0, 0),
+    assertz(pending(0, R0, M0)),
+    nb_setval(graph_found, 1).
+
+%!  graph_close is det.
+%   Drop the compilation's trie and frontier.
+graph_close :-
+    forall(retract(compiling(_, _, Trie)), trie_destroy(Trie)),
+    retractall(pending(_, _, _)),
+    nb_setval(graph_found, 0).
+
+%!  graph_batch(+From, +To, -Nodes, -Found:integer) is det.
+%   Expand the nodes numbered From..To-1 (all found earlier).  Nodes is
+%   json([keys-Keys, movers-Movers, results-Results, orbits-Orbits,
+%   counts-Counts, moves-MoveTexts, targets-Targets]), flat lists in node
+%   order: each node's key, mover, result (`null` while the game goes on),
+%   class size and number of moves, then every node's moves and the nodes
+%   they lead to, in order.  Found is the number of nodes found so far.
+graph_batch(From, To, json([keys-Keys, movers-Movers, results-Results, orbits-Orbits,
+                            counts-Counts, moves-MoveTexts, targets-Targets]), Found) :-
+    compiling(Game, Fold, Trie),
+    Last is To - 1,
+    findall(n(K, M, R, O, C, Ms, Ts),
+            ( between(From, Last, Id),
+              retract(pending(Id, P, M)),
+              expand(Game, Fold, Trie, P, M, K, R, O, C, Ms, Ts) ),
+            Nodes),
+    unzip(Nodes, Keys, Movers, Results, Orbits, Counts, MsList, TsList),
+    append(MsList, MoveTexts),
+    append(TsList, Targets),
+    nb_getval(graph_found, Found).
+
+unzip([], [], [], [], [], [], [], []).
+unzip([n(K, M, R, O, C, Ms, Ts)|Ns], [K|Ks], [M|Mv], [R|Rs], [O|Os], [C|Cs], [Ms|Mss], [Ts|Tss]) :-
+    unzip(Ns, Ks, Mv, Rs, Os, Cs, Mss, Tss).
+
+expand(Game, Fold, Trie, P, M, Key, Result, Orbit, Count, MoveTexts, Targets) :-
+    position_text(Game, P, M, Key),
+    orbit(Fold, Game, P, Orbit),
+    (   over(Game, P, M, R)
+    ->  Result = R, MoveTexts = [], Targets = []
+    ;   Result = null,
+        other_player(Game, M, O),
+        findall(MT-I,
+                ( legal(Game, P, M, Mv),
+                  next(Game, P, M, Mv, P1),
+                  move_text(Game, Mv, MT),
+                  representative(Fold, Game, P1, R1),
+                  node_id(Trie, O, R1, I) ),
+                Pairs),
+        pairs_keys_values(Pairs, MoveTexts, Targets)
+    ),
+    length(MoveTexts, Count).
+
+%   The node number of a state, numbering it (and queueing it) when new.
+node_id(Trie, Mover, Rep, Id) :-
+    (   trie_lookup(Trie, Mover-Rep, Id0)
+    ->  Id = Id0
+    ;   nb_getval(graph_found, Id),
+        trie_insert(Trie, Mover-Rep, Id),
+        assertz(pending(Id, Rep, Mover)),
+        Id1 is Id + 1,
+        nb_setval(graph_found, Id1)
+    ).
+
+representative(true, Game, P, R) :- !, least_image(Game, P, R).
+representative(_, _, P, P).
+
+orbit(true, Game, P, N) :- !,
+    findall(I, image(Game, P, I), Is),
+    sort(Is, Set),
+    length(Set, N).
+orbit(_, _, _, 1).
+
+%!  keys_cells(+Game, +Keys:list, -Cells:list(list(integer))) is det.
+%   The cells/4 view of each state (by its key), for board-based learners.
+keys_cells(Game, Keys, Cells) :-
     (   clause(game:cells(Game, _, _, _), _)
-    ->  reachable_states(Game, States),
-        findall(C, ( member(st(P, M, _, _), States), cells(Game, P, M, C) ), Cells)
+    ->  maplist(key_cells(Game), Keys, Cells)
     ;   format(atom(Msg), "game ~w does not define cells/4 (needed by board tables and rule sets)", [Game]),
         bad_input(Msg)
     ).
 
-%!  reachable_states(+Game, -States:list) is det.
-%   Every reachable st(Pos, Mover, Key, Edges) in breadth-first order.
-reachable_states(Game, States) :-
-    initial(Game, P0, M0),
-    position_text(Game, P0, M0, K0),
-    list_to_assoc([(M0-P0)-0], Seen),
-    Queue = [s(P0, M0, K0)|Tail],
-    bfs(Queue, Tail, Game, 1, Seen, States).
+key_cells(Game, Key, Cells) :-
+    parse_position(Game, Key, P, M),
+    cells(Game, P, M, Cells).
 
-bfs(Queue, Tail, _, _, _, []) :- Queue == Tail, !.
-bfs([s(P, M, K)|Queue], Tail, Game, N0, Seen0, [st(P, M, K, Edges)|States]) :-
-    successors(Game, P, M, Pairs),
-    other_player(Game, M, O),
-    expand(Pairs, Game, O, N0, N1, Seen0, Seen1, Edges, Tail, Tail1),
-    bfs(Queue, Tail1, Game, N1, Seen1, States).
+%!  keys_canonical(+Game, +Keys:list, -Canonical:list) is det.
+%   The key of each state's class (its least symmetric image).
+keys_canonical(Game, Keys, Canonical) :-
+    maplist(key_canonical(Game), Keys, Canonical).
 
-expand([], _, _, N, N, Seen, Seen, [], Tail, Tail).
-expand([Move-P1|Pairs], Game, O, N0, N, Seen0, Seen, [[MT, I]|Edges], Tail0, Tail) :-
-    move_text(Game, Move, MT),
-    (   get_assoc(O-P1, Seen0, I)
-    ->  N1 = N0, Seen1 = Seen0, Tail1 = Tail0
-    ;   I = N0, N1 is N0 + 1,
-        position_text(Game, P1, O, K1),
-        put_assoc(O-P1, Seen0, I, Seen1),
-        Tail0 = [s(P1, O, K1)|Tail1]
-    ),
-    expand(Pairs, Game, O, N1, N, Seen1, Seen, Edges, Tail1, Tail).
+key_canonical(Game, Key, Canon) :-
+    parse_position(Game, Key, P, M),
+    canonical(Game, P, M, Canon).
 
-node(Game, st(P, M, K, Edges), [K, M, Result, Canon, Value, Edges]) :-
-    (   over(Game, P, M, R) -> Result = R ; Result = null ),
-    canonical(Game, P, M, Canon),
-    state_value(Game, P, M, Value).
+%!  keys_policy(+Game, +Chooser, +Keys:list, -Table:list) is det.
+%   For each state (by its key) the texts of the moves Chooser picks
+%   among; [] where the game is over.
+keys_policy(Game, Chooser, Keys, Table) :-
+    maplist(key_policy(Game, Chooser), Keys, Table).
+
+key_policy(Game, Chooser, Key, Texts) :-
+    parse_position(Game, Key, P, M),
+    (   over(Game, P, M, _)
+    ->  Texts = []
+    ;   play:candidates(Chooser, Game, P, M, Moves),
+        maplist(move_text(Game), Moves, Texts)
+    ).

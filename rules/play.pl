@@ -22,13 +22,11 @@
             candidates/5,       % +Chooser, +Game, +Pos, +Mover, -Moves
             play_series/5,      % +Game, +Choosers, +Games, +Seed, -Counts
             play_results/4,     % +Game, +ChooserSets, +Games, -Results
-            policy_table/3,     % +Game, +Chooser, -Table
             scored_moves/5,     % +Chooser, +Game, +Pos, +Mover, -Scored
             move_values/5       % +Chooser, +Game, +Key, -Pairs, -Best
           ]).
 :- use_module(game).
 :- use_module(solver).
-:- use_module(graph).
 
 %!  candidates(+Chooser, +Game, +Pos, +Mover, -Moves:list) is det.
 %   The moves Chooser picks among (uniformly) in a state that is not over.
@@ -124,17 +122,3 @@ results_(I, N, K, Sets, Game, [R|Rs]) :-
     play_game(Game, Choosers, R, _, _),
     I1 is I + 1,
     results_(I1, N, K, Sets, Game, Rs).
-
-%!  policy_table(+Game, +Chooser, -Table:list) is det.
-%   For every reachable state (in state_graph/2's order) the text of the
-%   moves Chooser picks among; [] where the game is over.
-policy_table(Game, Chooser, Table) :-
-    reachable_states(Game, States),
-    maplist(state_policy(Game, Chooser), States, Table).
-
-state_policy(Game, Chooser, st(P, M, _, _), Texts) :-
-    (   over(Game, P, M, _)
-    ->  Texts = []
-    ;   candidates(Chooser, Game, P, M, Moves),
-        maplist(move_text(Game), Moves, Texts)
-    ).

@@ -26,8 +26,8 @@ def kb(db_path):
 
 @pytest.fixture(scope="session")
 def graphs():
-    from bridge import games
-    return {g: games.state_graph(g) for g in ("tictactoe", "hexapawn")}
+    from bridge import graphs
+    return {g: graphs.state_graph(None, g) for g in ("tictactoe", "hexapawn")}
 
 
 def kb_dump(path) -> list[str]:

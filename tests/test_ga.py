@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 from click.testing import CliRunner
 
-from bridge import agents, ga as ga_bridge, games
+from bridge import agents, ga as ga_bridge, games, graphs
 from cli import main
 from conftest import kb_dump
 from learners import exact, ga
@@ -76,8 +76,8 @@ def test_prolog_agent_chooses_as_the_seed_says_on_every_state(kb):
                                          ("*.*/***/***", "2", 2, 0)]
     from kb import store
     store.save_rule_sets(kb, "ref", "tictactoe", "rules", {}, [(0.0, 0, rules)], 0)
-    table = games.policy_table("tictactoe", agents.chooser(kb, "tictactoe", "ref"))
-    graph = games.state_graph("tictactoe")
+    table = games.policy_table(graphs.state_graph(None, "tictactoe"), agents.chooser(kb, "tictactoe", "ref"))
+    graph = graphs.state_graph(None, "tictactoe")
     states = reachable(TTT)
     compared = 0
     for s, key in enumerate(graph.keys):
@@ -99,7 +99,7 @@ def test_numpy_choice_equals_prolog_choice(kb, game):
     pop.rule_weight[:] = rng.integers(-1, 2, size=pop.rule_weight.shape)
     ga_bridge.save_population(kb, "pop", game, "ga", {}, space, pop, 0, None)
     for k in range(2):
-        table = games.policy_table(game, agents.chooser(kb, game, f"pop#{k + 1}"))
+        table = games.policy_table(graphs.state_graph(None, game), agents.chooser(kb, game, f"pop#{k + 1}"))
         from_prolog = exact.support_from_moves(space.graph, table)
         assert [sorted(e) for e in from_prolog] == [sorted(e) for e in ga.agent_support(space, pop, k)]
 
@@ -331,8 +331,8 @@ def test_export_import_round_trip_plays_the_same(db_path, tmp_path):
     assert run("rules", "import", str(out), "--agent", "copy").exit_code == 0
     from kb.db import open_kb
     db = open_kb(db_path)
-    a = games.policy_table("tictactoe", agents.chooser(db, "tictactoe", "g#3"))
-    b = games.policy_table("tictactoe", agents.chooser(db, "tictactoe", "copy"))
+    a = games.policy_table(graphs.state_graph(None, "tictactoe"), agents.chooser(db, "tictactoe", "g#3"))
+    b = games.policy_table(graphs.state_graph(None, "tictactoe"), agents.chooser(db, "tictactoe", "copy"))
     assert [sorted(x) for x in a] == [sorted(x) for x in b]
 
 

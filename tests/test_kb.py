@@ -12,7 +12,7 @@ from kb.schema import VERSION
 def test_fresh_file_gets_current_schema(db_path):
     db = open_kb(db_path)
     assert db.execute("PRAGMA user_version").fetchone()[0] == VERSION
-    assert {"games", "positions", "moves", "agents", "learned_values", "runs", "matches"} <= set(db.table_names())
+    assert {"games", "graphs", "positions", "agents", "learned_values", "runs", "matches"} <= set(db.table_names())
 
 
 def test_default_path_from_environment(db_path, tmp_path, monkeypatch):
@@ -83,10 +83,17 @@ def test_transaction_rolls_back_on_interrupt(kb):
     assert kb.execute("SELECT count(*) FROM agents").fetchone()[0] == 0
 
 
-def test_store_graph_replaces_and_summarises(kb, graphs):
-    s = store.store_graph(kb, graphs["hexapawn"])
-    s = store.store_graph(kb, graphs["hexapawn"])
+def test_save_graph_replaces_summarises_and_loads_back(kb, graphs):
+    g = graphs["hexapawn"]
+    store.save_graph(kb, g, "h1", 0.1, summary=True)
+    s = store.save_graph(kb, g, "h1", 0.1, summary=True)
     assert (s["positions"], s["terminal"], s["winner"]) == (135, 65, "black")
     assert kb.execute("SELECT count(*) FROM positions WHERE game='hexapawn'").fetchone()[0] == 135
     row = kb.execute("SELECT exact, value FROM positions WHERE key = '123-789 w'").fetchone()
     assert row == ("black", -1)
+    back = store.load_graph(kb, "hexapawn", g.players, False, "h1")
+    assert back.keys == g.keys and back.move_text == g.move_text
+    for a in ("mover", "winner", "value", "start", "target", "orbit"):
+        assert (getattr(back, a) == getattr(g, a)).all(), a
+    assert store.load_graph(kb, "hexapawn", g.players, False, "another file") is None
+    assert store.game_summary(kb, "hexapawn", "another file") is None

@@ -1,0 +1,133 @@
+"""Compile a game's state graph from Prolog in batches, in bounded memory, with a size bound.
+
+Prolog (rules/graph.pl) keeps the set of states found (a trie) and the
+frontier; each query expands the next batch of nodes and hands them over
+as flat JSON lists, which become numpy arrays here.  Nothing holds the
+whole graph as one Prolog list, and a game past the position limit stops
+with one line that says how far enumeration got.
+"""
+from __future__ import annotations
+
+import os
+import time
+from dataclasses import dataclass
+from typing import Callable
+
+import numpy as np
+
+from bridge.engine import BadInput, engine, quote
+from learners.graph import DRAW, ONGOING, StateGraph
+
+ENV_MAX = "EDUCABLE_MAX_POSITIONS"
+DEFAULT_MAX_POSITIONS = 5_000_000     # about 3 GB of Prolog trie and Python arrays at the peak: fits 24 GB with room
+LIMIT_RANGE = (1, 200_000_000)
+BATCH = 4000
+
+
+class TooLarge(BadInput):
+    """The game has more positions than the limit allows for what was asked."""
+
+
+@dataclass
+class CompileProgress:
+    """How far a compilation has got (for a progress line)."""
+
+    found: int
+    expanded: int
+    seconds: float
+    rss_mb: float
+
+
+ProgressFn = Callable[[CompileProgress], None]
+
+
+def max_positions(value: int | str | None = None) -> int:
+    """The position limit: ``value``, else $EDUCABLE_MAX_POSITIONS, else the default; BadInput when out of range."""
+    source = "--max-positions"
+    if value is None:
+        value = os.environ.get(ENV_MAX)
+        source = ENV_MAX
+    if value is None or value == "":
+        return DEFAULT_MAX_POSITIONS
+    try:
+        n = int(value)
+    except (TypeError, ValueError):
+        raise BadInput(f"{source} must be a whole number, not {value!r}") from None
+    lo, hi = LIMIT_RANGE
+    if not lo <= n <= hi:
+        raise BadInput(f"{source} must be between {lo:,} and {hi:,} (got {n:,})")
+    return n
+
+
+def rss_mb() -> float:
+    """This process's resident memory in MB (Prolog runs inside it)."""
+    try:
+        with open("/proc/self/statm") as fh:
+            pages = int(fh.read().split()[1])
+        return pages * os.sysconf("SC_PAGE_SIZE") / 2**20
+    except (OSError, ValueError, IndexError):
+        return 0.0
+
+
+def known_lower_bound(game: str) -> int | None:
+    """A lower bound on the game's reachable positions that its file states (size_at_least/2), if any."""
+    found = engine().call(f"findall(N, game:size_at_least({quote(game)}, N), Out)")
+    return max(found) if found else None
+
+
+def compile_graph(game: str, players: list[str], fold: bool, limit: int, what: str,
+                  progress: ProgressFn | None = None, start: str = "") -> StateGraph:
+    """The graph of every state reachable from ``start`` ('' the initial state), one node per
+    symmetry class when ``fold``; TooLarge when more than ``limit`` nodes are found.
+
+    ``what`` names the command's need in the refusal ("solve needs the whole graph").
+    """
+    bound = known_lower_bound(game) if not start else None
+    if bound is not None and bound > limit:
+        raise TooLarge(_too_large(game, what, limit, f"its file states at least {bound:,} positions"))
+    eng = engine()
+    t0 = time.perf_counter()
+    eng.call(f"graph:graph_open({quote(game)}, {quote(start)}, {'true' if fold else 'false'}), Out = true")
+    pidx = {p: i for i, p in enumerate(players)}
+    move_ids: dict[str, int] = {}
+    keys: list[str] = []
+    parts: dict[str, list[np.ndarray]] = {k: [] for k in ("mover", "winner", "orbit", "count", "target", "move")}
+    expanded, found = 0, 1
+    try:
+        while expanded < found:
+            to = min(found, expanded + BATCH)
+            nodes, found = eng.call(f"graph:graph_batch({expanded}, {to}, N, F), Out = [N, F]")
+            keys += nodes["keys"]
+            parts["mover"].append(np.fromiter((pidx[m] for m in nodes["movers"]), np.int8, len(nodes["movers"])))
+            parts["winner"].append(np.fromiter(
+                (ONGOING if r is None else DRAW if r == "draw" else pidx[r] for r in nodes["results"]),
+                np.int8, len(nodes["results"])))
+            parts["orbit"].append(np.asarray(nodes["orbits"], dtype=np.int32))
+            parts["count"].append(np.asarray(nodes["counts"], dtype=np.int64))
+            parts["target"].append(np.asarray(nodes["targets"], dtype=np.int64))
+            parts["move"].append(np.fromiter((move_ids.setdefault(m, len(move_ids)) for m in nodes["moves"]),
+                                             np.int32, len(nodes["moves"])))
+            expanded = to
+            if progress:
+                progress(CompileProgress(found, expanded, time.perf_counter() - t0, rss_mb()))
+            if found > limit:
+                raise TooLarge(_too_large(game, what, limit, f"enumeration found {found:,} positions "
+                                          f"({expanded:,} expanded) in {time.perf_counter() - t0:.0f} s"))
+    finally:
+        eng.call("graph:graph_close, Out = true")
+    cat = {k: np.concatenate(v) if v else np.zeros(0, dtype=np.int64) for k, v in parts.items()}
+    starts = np.zeros(len(keys) + 1, dtype=np.int64)
+    np.cumsum(cat["count"], out=starts[1:])
+    stuck = np.flatnonzero((cat["winner"] == ONGOING) & (cat["count"] == 0))
+    if len(stuck):
+        raise BadInput(f"{game}: position {keys[int(stuck[0])]!r} is not over but has no legal move "
+                       "(over/4 and legal/4 disagree)")
+    return StateGraph(game, list(players), keys, cat["mover"], cat["winner"], starts, cat["target"],
+                      cat["move"].astype(np.int32), list(move_ids), cat["orbit"].astype(np.int64), fold)
+
+
+def _too_large(game: str, what: str, limit: int, how_far: str) -> str:
+    return (f"{game} is too large: {what}, and {how_far}, past the limit of {limit:,} "
+            f"(--max-positions or {ENV_MAX} raises it); show, play, sampled eval, query (depth-limited) "
+            f"and training by punish or qlearn still work")
+

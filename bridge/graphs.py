@@ -1,0 +1,114 @@
+"""A game's state graph, compiled once, stored in the knowledge base and loaded by every later process.
+
+Two graphs a game may have:
+
+- the *solved* graph, what `solve` builds: one node per class of symmetric
+  positions when the game declares symmetries (4x4 tic-tac-toe: 1.2 M
+  classes for 9.7 M positions), with every node's exact value;
+- the *state* graph, one node per position, which judging an agent exactly
+  and training on the graph need (an agent need not play symmetric
+  positions alike).  For a game without symmetries the two are one.
+
+Each is stored with a hash of the game's rule files; a changed file makes it
+stale, and it is rebuilt on next use.  Within a process each is loaded once.
+"""
+from __future__ import annotations
+
+import hashlib
+import time
+from pathlib import Path
+
+import sqlite_utils
+
+from bridge import games
+from bridge.compile import ProgressFn, compile_graph, max_positions
+from bridge.engine import RULES_DIR, engine, quote
+from kb import store
+from learners import retrograde
+from learners.graph import StateGraph
+
+GRAPH_FORMAT = "2"      # bump when compilation changes what a stored graph holds
+_CACHE: dict[tuple, tuple[str, StateGraph]] = {}
+
+
+def rules_hash(game: str) -> str:
+    """A hash of the files that define ``game``'s rules (its own file and the protocol)."""
+    files = engine().call(
+        f"findall(F, (clause(game:game({quote(games.check_game(game))}), true, R), clause_property(R, file(F))), Out)")
+    digest = hashlib.sha256(GRAPH_FORMAT.encode())
+    for path in sorted(set(files)) + [str(RULES_DIR / "game.pl")]:
+        digest.update(Path(path).read_bytes())
+    return digest.hexdigest()
+
+
+def has_symmetry(game: str) -> bool:
+    """Whether the game file declares symmetries (symmetry/3)."""
+    return bool(engine().call(f"( clause(game:symmetry({quote(game)}, _, _), _) -> Out = true ; Out = false )"))
+
+
+def _key(db: sqlite_utils.Database | None, game: str, folded: bool) -> tuple:
+    path = db.conn.execute("PRAGMA database_list").fetchone()[2] if db is not None else None
+    return (path, game, folded)
+
+
+def _graph(db: sqlite_utils.Database | None, game: str, folded: bool, what: str, limit: int | None,
+           progress: ProgressFn | None, summary: bool) -> tuple[StateGraph, float | None]:
+    """The graph (loaded, or compiled, solved and stored) and, if it was built now, the seconds that took."""
+    games.check_game(game)
+    key = _key(db, game, folded)
+    digest = rules_hash(game)
+    cached = _CACHE.get(key)
+    if cached is not None and cached[0] == digest:
+        return cached[1], None
+    players = games.players(game)
+    graph = store.load_graph(db, game, players, folded, digest) if db is not None else None
+    seconds = None
+    if graph is None:
+        t0 = time.perf_counter()
+        graph = compile_graph(game, players, folded, max_positions(limit), what, progress)
+        graph.value = retrograde.solve(graph)
+        seconds = time.perf_counter() - t0
+        if db is not None:
+            store.save_graph(db, graph, digest, seconds, summary)
+    _CACHE[key] = (digest, graph)
+    return graph, seconds
+
+
+def solved_graph(db: sqlite_utils.Database | None, game: str, limit: int | None = None,
+                 progress: ProgressFn | None = None) -> tuple[StateGraph, float | None]:
+    """The game's solved graph (folded when it has symmetries) and the seconds it took if built by this call."""
+    return _graph(db, game, has_symmetry(game), "solving needs every position", limit, progress, True)
+
+
+def state_graph(db: sqlite_utils.Database | None, game: str, limit: int | None = None,
+                progress: ProgressFn | None = None, what: str = "this needs every position") -> StateGraph:
+    """The game's graph of every state, with exact values; stored in ``db`` when one is given."""
+    return _graph(db, game, False, what, limit, progress, not has_symmetry(game))[0]
+
+
+def is_solved(db: sqlite_utils.Database, game: str) -> bool:
+    """Whether the knowledge base holds the game's solved graph for its current rule files."""
+    return store.game_summary(db, game, rules_hash(game)) is not None
+
+
+def exact_results(db: sqlite_utils.Database, game: str, keys: list[str]) -> dict[str, str] | None:
+    """The result under perfect play of each state (by key), read from the stored solved graph;
+    None when the game is not solved in ``db``."""
+    if not is_solved(db, game):
+        return None
+    folded = has_symmetry(game)
+    lookup = games.canonical_keys(game, keys) if folded else keys
+    values = store.stored_values(db, game, folded, sorted(set(lookup)))
+    return {k: values[c][1] for k, c in zip(keys, lookup) if c in values}
+
+
+QUERY_LIMIT = 1_000_000      # positions below a queried position searched exactly before giving up
+
+
+def subgraph(game: str, key: str, limit: int = QUERY_LIMIT) -> tuple[StateGraph, float]:
+    """The solved graph of every state reachable from ``key`` (not stored), and the seconds it took."""
+    t0 = time.perf_counter()
+    graph = compile_graph(game, games.players(game), False, limit,
+                          "an exact answer needs every position below this one", start=key)
+    graph.value = retrograde.solve(graph)
+    return graph, time.perf_counter() - t0
