@@ -241,7 +241,7 @@ def export_rules(db: sqlite_utils.Database, name: str, path: str) -> dict[str, A
               else f"cells 1..{space.n_cells} in order")
     origin = f", agent {base}#{k} ({row['learner']}, weight {members[k - 1]['weight']:g})"
     lines = [HEADER.format(game=row["game"], origin=origin, layout=layout, example=repr(space.actions[0])),
-             f"rule_set({row['game']}).", ""]
+             f"rule_set({quote(row['game'])}).", ""]
     lines += [f"rule({quote(p)}, {quote(a)}, {pr}, {w:g})." for _, p, a, pr, w in rules]
     try:
         Path(path).write_text("\n".join(lines) + "\n")

@@ -29,11 +29,13 @@ def games() -> list[str]:
     return sorted(engine().call("findall(G, game:game(G), Out)"))
 
 
+@lru_cache(maxsize=None)
 def check_game(game: str) -> str:
-    """Return ``game`` if it is known, else raise BadInput listing the known ones."""
-    known = games()
-    if game not in known:
-        raise BadInput(f"unknown game '{game}' (known: {', '.join(known)})")
+    """Return ``game`` if it is a game (listed, or a member of a family such as connect(3,5,4)),
+    else raise BadInput listing the known ones."""
+    if not engine().call(f"( game:game({quote(game)}) -> Out = true ; Out = false )"):
+        raise BadInput(f"unknown game '{game}' (known: {', '.join(games())}; families take their numbers, "
+                       "e.g. connect(3,5,4), hexapawn(4,5), nim(2,4,6))")
     return game
 
 

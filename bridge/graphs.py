@@ -34,7 +34,8 @@ _CACHE: dict[tuple, tuple[str, StateGraph]] = {}
 def rules_hash(game: str) -> str:
     """A hash of the files that define ``game``'s rules (its own file and the protocol)."""
     files = engine().call(
-        f"findall(F, (clause(game:game({quote(games.check_game(game))}), true, R), clause_property(R, file(F))), Out)")
+        f"findall(F, (clause(game:players({quote(games.check_game(game))}, _), Body, R), catch(Body, _, fail), "
+        f"clause_property(R, file(F))), Out)")
     digest = hashlib.sha256(GRAPH_FORMAT.encode())
     for path in sorted(set(files)) + [str(RULES_DIR / "game.pl")]:
         digest.update(Path(path).read_bytes())
@@ -43,7 +44,7 @@ def rules_hash(game: str) -> str:
 
 def has_symmetry(game: str) -> bool:
     """Whether the game file declares symmetries (symmetry/3)."""
-    return bool(engine().call(f"( clause(game:symmetry({quote(game)}, _, _), _) -> Out = true ; Out = false )"))
+    return bool(engine().call(f"( game:declares({quote(game)}, symmetry) -> Out = true ; Out = false )"))
 
 
 def _key(db: sqlite_utils.Database | None, game: str, folded: bool) -> tuple:

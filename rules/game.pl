@@ -32,6 +32,7 @@
             canonical/4,            % +Game, +Pos, +Mover, -Key
             least_image/3,          % +Game, +Pos, -Least
             image/3,                % +Game, +Pos, -Pos1
+            declares/2,             % +Game, +What
             play_move/5,            % +Game, +Pos, +Mover, +Move, -Pos1
             bad_input/1,            % +Message
             shown/2                 % +Text, -Quoted
@@ -130,10 +131,19 @@ least_image(Game, Pos, Least) :-
 %   Pos1 is an image of Pos under one of the game's symmetries (Pos itself
 %   when the game declares none).
 image(Game, Pos, Pos1) :-
-    (   clause(symmetry(Game, _, _), _)
-    ->  symmetry(Game, Pos, Pos1)
-    ;   Pos1 = Pos
+    findall(P, symmetry(Game, Pos, P), Images),
+    (   Images == []
+    ->  Pos1 = Pos
+    ;   member(Pos1, Images)
     ).
+
+%!  declares(+Game, +What) is semidet.
+%   Game's file defines the optional part What: symmetry (symmetry/3),
+%   cells (cells/4) or line (line/2).  Asked of the game itself (a
+%   clause of another game's family may match any name).
+declares(Game, symmetry) :- initial(Game, P, _), symmetry(Game, P, _), !.
+declares(Game, cells) :- initial(Game, P, M), catch(cells(Game, P, M, _), _, fail), !.
+declares(Game, line) :- line(Game, _), !.
 
 %!  shown(+Text, -Quoted:atom) is det.
 %   Text as it appears in an error message: quoted, control characters escaped.

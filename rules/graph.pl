@@ -114,7 +114,7 @@ orbit(_, _, _, 1).
 %!  keys_cells(+Game, +Keys:list, -Cells:list(list(integer))) is det.
 %   The cells/4 view of each state (by its key), for board-based learners.
 keys_cells(Game, Keys, Cells) :-
-    (   clause(game:cells(Game, _, _, _), _)
+    (   declares(Game, cells)
     ->  maplist(key_cells(Game), Keys, Cells)
     ;   format(atom(Msg), "game ~w does not define cells/4 (needed by board tables and rule sets)", [Game]),
         bad_input(Msg)

@@ -1,0 +1,263 @@
+/*  N in a row on a W x H board, two families:
+
+    - connect(N, W, H): with gravity; a move drops a piece into a column
+      that is not full.  connect(4, 7, 6) is Connect Four, connect(3, 4, 4)
+      connect-three on 4x4.  A move is the column number, 1..W.
+    - tictactoe(N, W, H): a move claims any empty cell, numbered 1..W*H
+      row by row from the top left.  tictactoe(4, 4, 4) is 4x4 tic-tac-toe
+      (four in a row); tictactoe(3, 3, 3) is the game `tictactoe`.
+
+    Players x (first) and o.  N of one's own in a row (across, down, or
+    diagonally) wins; a full board is a draw.
+
+    Position: b(C1, ..., Cwh), cells row by row from the top left, each x,
+    o or '.' (empty), so that the text form is the cells themselves.  Text form: the rows top to bottom, x/o/., separated by '/',
+    e.g. '..../..../x.../xo..'; the side to move follows from the counts.
+    Symmetries: the left-right mirror (with gravity); without gravity also
+    the top-bottom mirror and, on a square board, rotations and diagonal
+    mirrors (8 in all).
+
+    A game's geometry (its lines, symmetries and text layout) is turned
+    into clauses the first time the game is used, so that checking a line
+    or taking a mirror image is one head unification.
+
+        ?- G = 'connect(3,4,4)', initial(G, P, M), legal(G, P, M, Col).
+*/
+:- module(inarow, []).
+:- use_module('../game').
+
+named('connect(3,4,4)').
+named('connect(4,7,6)').
+named('tictactoe(4,4,4)').
+
+:- dynamic known/5.        % known(Game, Gravity, N, W, H)
+:- dynamic foreign/1.      % foreign(Game): a name that is not of these families
+:- dynamic has_line/3.     % has_line(Game, Board, Player): Player has N in a row
+:- dynamic image_of/3.     % image_of(Game, Board, Image), one clause a symmetry
+:- dynamic text_cells/3.   % text_cells(Game, Board, Chars): the cells in text order, '/' between rows
+
+%   The game's name (an atom such as 'connect(4,7,6)') and its numbers.
+params(G, Gravity, N, W, H) :-
+    (   known(G, Gravity, N, W, H)
+    ->  true
+    ;   \+ atom(G)
+    ->  fail
+    ;   foreign(G)
+    ->  fail
+    ;   \+ ( sub_atom(G, B, _, _, '('), sub_atom(G, 0, B, _, F), family(F, _) )
+    ->  assertz(foreign(G)), fail
+    ;   
+        catch(term_to_atom(T, G), _, fail),
+        compound(T), compound_name_arguments(T, Family, [N, W, H]),
+        family(Family, Gravity),
+        integer(N), integer(W), integer(H),
+        N >= 2, W >= 1, H >= 1, W * H =< 64, ( N =< W ; N =< H )
+    ->  with_mutex(inarow, define(G, Gravity, N, W, H))
+    ).
+
+family(connect, true).
+family(tictactoe, false).
+
+define(G, Gravity, N, W, H) :-
+    (   known(G, Gravity, N, W, H)
+    ->  true
+    ;   S is W * H,
+        forall(line_cells(N, W, H, L), assert_line(G, S, L)),
+        forall(permutation_of(Gravity, W, H, P), assert_image(G, S, P)),
+        assert_text(G, W, H),
+        assertz(known(G, Gravity, N, W, H))
+    ).
+
+cell(W, X, Y, I) :- I is (Y - 1) * W + X.       % Y = 1 is the top row
+
+line_cells(N, W, H, L) :-
+    member(DX-DY, [1-0, 0-1, 1-1, 1-(-1)]),
+    between(1, W, X), between(1, H, Y),
+    XE is X + (N - 1) * DX, YE is Y + (N - 1) * DY,
+    XE >= 1, XE =< W, YE >= 1, YE =< H,
+    findall(I, ( between(1, N, K0), K is K0 - 1, X1 is X + K * DX, Y1 is Y + K * DY, cell(W, X1, Y1, I) ), L).
+
+assert_line(G, S, L) :-
+    functor(B, b, S),
+    maplist(same_arg(B, P), L),
+    assertz(has_line(G, B, P)).
+
+same_arg(B, P, I) :- arg(I, B, P).
+
+%   Each symmetry as the cell each cell comes from.
+permutation_of(Gravity, W, H, P) :-
+    transform(Gravity, W, H, F),
+    findall(I, ( between(1, H, Y), between(1, W, X), call(F, X, Y, X0, Y0), cell(W, X0, Y0, I) ), P).
+
+transform(_, _, _, [X, Y, X, Y]>>true).
+transform(_, W, _, [X, Y, X0, Y]>>(X0 is W + 1 - X)).
+transform(false, _, H, [X, Y, X, Y0]>>(Y0 is H + 1 - Y)).
+transform(false, W, H, [X, Y, X0, Y0]>>(X0 is W + 1 - X, Y0 is H + 1 - Y)).
+transform(false, W, H, [X, Y, Y, X]>>true) :- W =:= H.
+transform(false, W, H, [X, Y, Y0, X]>>(Y0 is H + 1 - Y)) :- W =:= H.
+transform(false, W, H, [X, Y, Y, X0]>>(X0 is W + 1 - X)) :- W =:= H.
+transform(false, W, H, [X, Y, Y0, X0]>>(X0 is W + 1 - X, Y0 is H + 1 - Y)) :- W =:= H.
+
+assert_image(G, S, P) :-
+    functor(B, b, S),
+    B =.. [b|Vs],
+    maplist(cell_of(Vs), P, Ws),
+    B1 =.. [b|Ws],
+    assertz(image_of(G, B, B1)).
+
+cell_of(Vs, I, V) :- nth1(I, Vs, V).
+
+assert_text(G, W, H) :-
+    S is W * H,
+    functor(B, b, S),
+    B =.. [b|Vs],
+    rows(Vs, W, Rows),
+    length(Rows, H),
+    atomic_list_concat_rows(Rows, Chars),
+    assertz(text_cells(G, B, Chars)).
+
+rows([], _, []) :- !.
+rows(Vs, W, [Row|Rows]) :- length(Row, W), append(Row, Rest, Vs), rows(Rest, W, Rows).
+
+atomic_list_concat_rows([Row], Row) :- !.
+atomic_list_concat_rows([Row|Rows], Chars) :-
+    atomic_list_concat_rows(Rows, Tail),
+    append(Row, ['/'|Tail], Chars).
+
+game:game(G) :- ( var(G) -> named(G) ; params(G, _, _, _, _) ).
+game:players(G, [x, o]) :- params(G, _, _, _, _).
+game:initial(G, B, x) :-
+    params(G, _, _, W, H),
+    S is W * H,
+    functor(B, b, S),
+    forall(between(1, S, I), nb_setarg(I, B, '.')).
+
+%   Connect Four's 4,531,985,219,092 positions (Edelkamp and Kissmann 2008;
+%   OEIS A212693): never to be enumerated here.
+game:size_at_least('connect(4,7,6)', 4531985219092).
+
+game:legal(G, B, _, Move) :-
+    params(G, Gravity, _, W, H),
+    (   Gravity == true
+    ->  between(1, W, Move), arg(Move, B, '.')                % the top cell of the column is free
+    ;   S is W * H, between(1, S, Move), arg(Move, B, '.')
+    ).
+
+game:next(G, B, Mover, Move, B1) :-
+    params(G, Gravity, _, W, H),
+    (   Gravity == true
+    ->  Bottom is (H - 1) * W + Move,
+        lowest_empty(B, W, Bottom, I)
+    ;   I = Move
+    ),
+    duplicate_term(B, B1),
+    nb_setarg(I, B1, Mover).
+
+lowest_empty(B, W, I0, I) :-
+    (   arg(I0, B, '.') -> I = I0
+    ;   I1 is I0 - W, lowest_empty(B, W, I1, I)
+    ).
+
+game:over(G, B, Mover, Result) :-
+    params(G, _, _, _, _),
+    (   Mover == x -> Last = o ; Last = x ),            % only the last mover can have a line
+    (   has_line(G, B, Last)
+    ->  Result = Last
+    ;   \+ arg(_, B, '.')
+    ->  Result = draw
+    ).
+
+game:line(G, L) :-
+    params(G, _, N, W, H),
+    line_cells(N, W, H, L).
+
+game:symmetry(G, B, B1) :-
+    params(G, _, _, _, _),
+    image_of(G, B, B1).
+
+game:cells(G, B, Mover, Cells) :-
+    params(G, _, _, _, _),
+    B =.. [b|Marks],
+    maplist(viewpoint(Mover), Marks, Cells).
+
+viewpoint(_, '.', 0) :- !.
+viewpoint(Me, Me, 1) :- !.
+viewpoint(_, _, 2).
+
+game:position_text(G, B, _, Text) :-
+    text_cells(G, B, Chars),
+    atom_chars(Text, Chars).
+
+mark_char(x).
+mark_char(o).
+mark_char('.').
+
+game:parse_position(G, Text, B, Mover) :-
+    params(G, Gravity, _, W, H),
+    atom_string(A, Text),
+    downcase_atom(A, L),
+    normalize_space(atom(N), L),
+    atomic_list_concat(Rows, /, N),
+    (   length(Rows, H),
+        maplist([R, Cs]>>( atom_chars(R, Cs), length(Cs, W), maplist(mark_char, Cs) ), Rows, Marks)
+    ->  true
+    ;   bad(G, Text, "want ~d rows of ~d cells (x, o or .) from the top, separated by /", [H, W])
+    ),
+    append(Marks, Cells),
+    B =.. [b|Cells],
+    include(==(x), Cells, Xs), length(Xs, NX),
+    include(==(o), Cells, Os), length(Os, NO),
+    (   NX =:= NO -> Mover = x
+    ;   NX =:= NO + 1 -> Mover = o
+    ;   bad(G, Text, "~d x and ~d o cannot happen (x moves first)", [NX, NO])
+    ),
+    (   Gravity == true, floating(B, W, H)
+    ->  bad(G, Text, "a piece cannot float above an empty cell", [])
+    ;   true
+    ).
+
+floating(B, W, H) :-
+    between(1, W, X), between(2, H, Y),
+    Above is Y - 1, cell(W, X, Above, I), cell(W, X, Y, Below),
+    \+ arg(I, B, '.'), arg(Below, B, '.').
+
+bad(G, Text, Format, Args) :-
+    game:shown(Text, Q),
+    format(atom(Why), Format, Args),
+    format(atom(M), "bad ~w position ~w: ~w", [G, Q, Why]),
+    game:bad_input(M).
+
+game:parse_move(G, Text, Move) :-
+    params(G, Gravity, _, W, H),
+    (   Gravity == true -> Max = W, What = column ; Max is W * H, What = cell ),
+    (   atom_string(A, Text), atom_number(A, Move), integer(Move), between(1, Max, Move)
+    ->  true
+    ;   game:shown(Text, Q),
+        format(atom(M), "bad ~w move ~w: want a ~w 1-~d", [G, Q, What, Max]),
+        game:bad_input(M)
+    ).
+
+game:move_text(G, Move, Text) :- params(G, _, _, _, _), atom_number(Text, Move).
+
+game:board_lines(G, B, _, Lines) :-
+    params(G, Gravity, _, W, H),
+    S is W * H,
+    Wide is max(2, floor(log10(S)) + 2),
+    findall(Line, ( between(1, H, Y),
+                    findall(T, ( between(1, W, X), cell(W, X, Y, I), arg(I, B, V), show(Gravity, V, I, T) ), Ts),
+                    pad_all(Ts, Wide, Line) ),
+            Rows),
+    (   Gravity == true
+    ->  numlist(1, W, Ns), pad_all(Ns, Wide, Foot), append(Rows, [Foot], Lines)
+    ;   Lines = Rows
+    ).
+
+show(_, x, _, 'X') :- !.
+show(_, o, _, 'O') :- !.
+show(true, '.', _, '.') :- !.
+show(false, '.', I, I).
+
+pad_all(Items, Wide, Line) :-
+    maplist([T, P]>>format(atom(P), "~t~w~*|", [T, Wide]), Items, Ps),
+    atomic_list_concat(Ps, Line0),
+    atom_string(Line0, Line).

@@ -1,0 +1,137 @@
+"""The shipped game families (Nim, hexapawn W x H, N in a row with and without
+gravity) against independent references on every reachable state, and
+against facts from the literature (position counts, Bouton's theorem)."""
+import pytest
+
+from bridge import games, graphs
+from reference_families import hexapawn, in_a_row, nim, nim_first_player_wins
+from reference_games import reachable, solve
+
+CASES = {
+    "nim(1,3,5)": nim((1, 3, 5)),
+    "nim(2,2,3)": nim((2, 2, 3)),
+    "hexapawn(3,3)": hexapawn(3, 3),
+    "hexapawn(4,4)": hexapawn(4, 4),
+    "hexapawn(3,4)": hexapawn(3, 4),
+    "connect(3,4,4)": in_a_row(3, 4, 4, True),
+    "connect(3,4,3)": in_a_row(3, 4, 3, True),
+    "tictactoe(3,3,3)": in_a_row(3, 3, 3, False),
+    "tictactoe(3,4,2)": in_a_row(3, 4, 2, False),
+    "tictactoe(2,2,3)": in_a_row(2, 2, 3, False),
+}
+
+# Facts from outside this project: the issue's counts for octopawn and
+# connect-three, 88 states of 1-3-5 Nim (2x4x6 heap vectors with either side
+# to move, less the unreachable ones), tic-tac-toe's 5,478.
+KNOWN = {
+    "nim(1,3,5)": {"positions": 88},
+    "hexapawn(3,3)": {"positions": 135, "terminal": 65, "winner": "black"},
+    "hexapawn(4,4)": {"positions": 20286},
+    "connect(3,4,4)": {"positions": 41750, "terminal": 17820, "classes": 20890, "winner": "x"},
+    "tictactoe(3,3,3)": {"positions": 5478, "terminal": 958, "classes": 765, "winner": "draw"},
+}
+
+
+@pytest.fixture(scope="module")
+def graph_of():
+    cache = {}
+
+    def get(game):
+        if game not in cache:
+            cache[game] = graphs.state_graph(None, game)
+        return cache[game]
+    return get
+
+
+def result_name(graph, i):
+    w = int(graph.winner[i])
+    return None if w == -1 else "draw" if w == 2 else graph.players[w]
+
+
+def exact_name(graph, i):
+    v, m = int(graph.value[i]), int(graph.mover[i])
+    return "draw" if v == 0 else graph.players[m if v > 0 else 1 - m]
+
+
+@pytest.mark.parametrize("game", list(CASES))
+def test_every_state_matches_the_reference(graph_of, game):
+    ref = CASES[game]
+    states = reachable(ref)
+    graph = graph_of(game)
+    assert graph.size == len(states)
+    assert set(graph.keys) == set(states)
+    for i, key in enumerate(graph.keys):
+        s = states[key]
+        expected = {m: ref["key"](n) for m, n in ref["moves"](s).items()}
+        got = {graph.move_text[e]: graph.keys[graph.target[e]] for e in graph.edges(i)}
+        assert got == expected, key
+        assert result_name(graph, i) == ref["result"](s), key
+        assert graph.players[int(graph.mover[i])] == s[-1], key
+
+
+@pytest.mark.parametrize("game", list(CASES))
+def test_exact_values_match_the_reference_solver(graph_of, game):
+    expected = solve(CASES[game])
+    graph = graph_of(game)
+    assert all(exact_name(graph, i) == expected[k] for i, k in enumerate(graph.keys))
+
+
+@pytest.mark.parametrize("game", [g for g in CASES if not g.startswith("nim")])
+def test_folded_graph_has_one_node_per_reference_class(game):
+    ref = CASES[game]
+    states = reachable(ref)
+    classes = {frozenset(ref["key"](im) for im in ref["images"](s)) for s in states.values()}
+    folded, _ = graphs.solved_graph(None, game)
+    assert folded.folded and folded.size == len(classes)
+    assert folded.positions == len(states)
+    class_of = {key: c for c in classes for key in c}
+    assert {class_of[k] for k in folded.keys} == classes        # one member stands for each class
+    assert all(int(o) == len(class_of[k]) for k, o in zip(folded.keys, folded.orbit))
+
+
+@pytest.mark.parametrize("game", list(KNOWN))
+def test_counts_are_the_known_facts(graph_of, game):
+    facts = KNOWN[game]
+    graph = graph_of(game)
+    assert graph.positions == facts["positions"]
+    if "terminal" in facts:
+        assert graph.terminal == facts["terminal"]
+    if "classes" in facts:
+        assert graphs.solved_graph(None, game)[0].size == facts["classes"]
+    if "winner" in facts:
+        assert exact_name(graph, 0) == facts["winner"]
+
+
+def test_nim_values_follow_boutons_theorem(graph_of):
+    graph = graph_of("nim(1,3,5)")
+    for i, key in enumerate(graph.keys):
+        heaps = [int(h) for h in key.split()[0].split("-")]
+        assert (int(graph.value[i]) == 1) == nim_first_player_wins(heaps), key
+
+
+def test_tictactoe_family_member_is_the_classic_game(graph_of):
+    classic = graphs.state_graph(None, "tictactoe")
+    member = graph_of("tictactoe(3,3,3)")
+    assert dict(zip(classic.keys, classic.value.tolist())) == dict(zip(member.keys, member.value.tolist()))
+
+
+def test_family_members_are_games_and_bad_names_are_refused():
+    assert games.check_game("connect(3,5,4)") == "connect(3,5,4)"
+    assert games.check_game("nim(2,4,6)") == "nim(2,4,6)"
+    for bad in ("connect(9,3,3)", "connect(a,b,c)", "hexapawn(1,1)", "nim()", "nim(1,99)", "connect(3,4,4"):
+        with pytest.raises(games.BadInput, match="unknown game"):
+            games.check_game(bad)
+
+
+@pytest.mark.parametrize("game,text,why", [
+    ("connect(3,4,4)", "..../..../x.../....", "float"),
+    ("connect(3,4,4)", "..../..../..../xx..", "cannot happen"),
+    ("connect(3,4,4)", "..../....", "rows"),
+    ("hexapawn(4,4)", "bbbb/..../..../wwww", "rows of"),
+    ("hexapawn(4,4)", "bbbb/..../w.../wwww w", "at most 4 pawns"),
+    ("nim(1,3,5)", "1-3-6 p1", "only shrink"),
+    ("nim(1,3,5)", "1-3 p1", "3 heap sizes"),
+])
+def test_bad_positions_get_one_clear_line(game, text, why):
+    with pytest.raises(games.BadInput, match=why):
+        games.parse(game, text)
