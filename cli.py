@@ -145,17 +145,25 @@ def show(game: str, position: str | None, as_json: bool) -> None:
 @main.command()
 @click.argument("game")
 @click.argument("position")
+@click.option("--depth", default=5, show_default=True, type=int,
+              help="Plies of the alpha-beta search used when the position is too large to solve.")
 @db_option
 @json_option
 @handle_errors
-def query(game: str, position: str, db_path: str, as_json: bool) -> None:
-    """Ask about POSITION: its moves, the exact value of each, and agents' learned values.
+def query(game: str, position: str, depth: int, db_path: str, as_json: bool) -> None:
+    """Ask about POSITION: its moves, the value of each, and agents' learned values.
+
+    Values are exact when the game is solved in the knowledge base or the
+    game below POSITION is small (up to 100,000 positions, searched now);
+    otherwise they come from an alpha-beta search --depth plies deep, and
+    say so: a side that wins within that many plies, or unknown.
 
     \b
-    Example:
+    Examples:
       educable query tictactoe 'x../.o./...'
+      educable query 'connect(4,7,6)' '......./......./......./......./......./...x...' --depth 6
     """
-    data = commands.query(open_kb(db_path), game, position)
+    data = commands.query(open_kb(db_path), game, position, depth)
     if as_json:
         return emit_json(data)
     click.echo("\n".join(data["board"]))
@@ -163,17 +171,21 @@ def query(game: str, position: str, db_path: str, as_json: bool) -> None:
     if data["result"]:
         click.echo(f"game over: {'draw' if data['result'] == 'draw' else data['result'] + ' wins'}")
         return
-    click.echo(f"{data['to_move']} to move; with perfect play: {_result_words(data['exact'])}")
+    limited = "depth" in data
+    label = f"within {data['depth']} plies (depth-limited search; too large to solve)" if limited else "with perfect play"
+    click.echo(f"{data['to_move']} to move; {label}: {_result_words(data['exact'])}")
     learned = data["agents"]
-    header = f"  {'move':<6} {'leads to':<14} {'perfect play':<14}" + "".join(f" {a['agent'][:12]:>12}" for a in learned)
+    column = "search" if limited else "perfect play"
+    header = f"  {'move':<6} {'leads to':<14} {column:<18}" + "".join(f" {a['agent'][:12]:>12}" for a in learned)
     click.echo(header)
     for m in data["moves"]:
         vals = "".join(f" {_fmt_value(a['values'].get(m['move'])):>12}" for a in learned)
-        click.echo(f"  {m['move']:<6} {m['next']:<14} {_result_words(m['exact']):<14}{vals}")
+        words = _result_words(m["exact"]) + (f" in {m['plies']}" if m.get("plies") else "")
+        click.echo(f"  {m['move']:<6} {m['next']:<14} {words:<18}{vals}")
 
 
 def _result_words(result: str) -> str:
-    return "draw" if result == "draw" else f"{result} wins"
+    return result if result in ("draw", "unknown") else f"{result} wins"
 
 
 def _fmt_value(v: float | None) -> str:
@@ -227,7 +239,7 @@ def solve(game: str, max_positions: str | None, db_path: str, as_json: bool) -> 
     \b
     Examples:
       educable solve tictactoe --json
-      educable solve tictactoe4 --max-positions 3000000
+      educable solve 'tictactoe(4,4,4)' --max-positions 3000000
     """
     limit = compile_mod.max_positions(max_positions)
     db = open_kb(db_path)
@@ -244,7 +256,9 @@ def solve(game: str, max_positions: str | None, db_path: str, as_json: bool) -> 
 
 @main.command()
 @click.argument("game")
-@click.option("--opponent", default="minimax", show_default=True, help="random, minimax, or a learned agent's name.")
+@click.option("--opponent", default="minimax", show_default=True,
+              help="random, minimax, alphabeta:DEPTH (search DEPTH plies), mcts:PLAYOUTS (Monte Carlo tree search), "
+                   "or a learned agent's name.")
 @click.option("--as", "side", default=None, help="Your side (default: the first player).")
 @click.option("--seed", default=None, type=int, help="Seed for the opponent's random choices (default: random).")
 @db_option
@@ -294,15 +308,16 @@ def play(game: str, opponent: str, side: str | None, seed: int | None, db_path: 
 @main.command("eval")
 @click.argument("game")
 @click.argument("agent")
-@click.option("--vs", default=None, help="The opponent: random, minimax or a learned agent.")
+@click.option("--vs", default=None, help="The opponent: random, minimax, alphabeta:DEPTH, mcts:PLAYOUTS or a learned agent.")
 @click.option("--exact", is_flag=True, help="Judge exactly over the state graph instead of by sampling.")
 @click.option("--games", "n_games", default=1000, show_default=True, type=int, help="Games to play (half on each side).")
 @click.option("--seed", default=0, show_default=True, type=int, help="Random seed; the same seed gives the same games.")
+@max_positions_option
 @db_option
 @json_option
 @handle_errors
-def eval_cmd(game: str, agent: str, vs: str | None, exact: bool, n_games: int, seed: int, db_path: str,
-             as_json: bool) -> None:
+def eval_cmd(game: str, agent: str, vs: str | None, exact: bool, n_games: int, seed: int, max_positions: str | None,
+             db_path: str, as_json: bool) -> None:
     """Evaluate AGENT: a match series against --vs, or exactly with --exact.
 
     --exact alone: on each side, the outcome AGENT guarantees against a
@@ -314,9 +329,11 @@ def eval_cmd(game: str, agent: str, vs: str | None, exact: bool, n_games: int, s
       educable eval tictactoe minimax --vs random --games 1000 --seed 1
       educable eval hexapawn random --exact --json
     """
+    limit = compile_mod.max_positions(max_positions)
     db = open_kb(db_path)
     if exact:
-        data = commands.evaluate_exact(db, game, agent, vs)
+        with CompileBar(game, as_json) as bar:
+            data = commands.evaluate_exact(db, game, agent, vs, limit, bar)
     else:
         if vs is None:
             raise BadInput("give --vs AGENT for a match series, or --exact")
@@ -339,6 +356,12 @@ def eval_cmd(game: str, agent: str, vs: str | None, exact: bool, n_games: int, s
         r = data[side]
         total = r["win"] + r["draw"] + r["loss"]
         click.echo(f"  {side.replace('_', ' '):<10} " + " ".join(f"{pct(r[k], total):>8}" for k in ("win", "draw", "loss")))
+    if not exact:
+        click.echo("  95% intervals (Wilson):")
+        for side in ("as_first", "as_second"):
+            iv = data[side]["interval95"]
+            click.echo(f"  {side.replace('_', ' '):<10} " + " ".join(
+                f"{100 * iv[k][0]:5.1f}-{100 * iv[k][1]:5.1f}%".rjust(15) for k in ("win", "draw", "loss")))
 
 
 @main.command()
@@ -348,7 +371,7 @@ def eval_cmd(game: str, agent: str, vs: str | None, exact: bool, n_games: int, s
 @click.option("--agent", "agent", required=True, help="The agent's name; made on first use, trained further after.")
 @click.option("--games", "n_games", default=500, show_default=True, type=int, help="Games to play in this run.")
 @click.option("--vs", default="self", show_default=True,
-              help="Opponent: self, random, minimax, adversary (best response to the agent), or another agent.")
+              help="Opponent: self, random, minimax, alphabeta:DEPTH, mcts:PLAYOUTS, adversary (best response to the agent), or another agent.")
 @click.option("--as", "side", default="both", show_default=True, type=click.Choice(["first", "second", "both"]),
               help="The agent's side against --vs (both: alternate).")
 @click.option("--seed", default=0, show_default=True, type=int, help="Random seed; the same seed gives the same run.")
@@ -392,6 +415,7 @@ def eval_cmd(game: str, agent: str, vs: str | None, exact: bool, n_games: int, s
 @click.option("--weak-every", type=int, default=None, help="[ga] ... every this many cycles. Default 1.")
 @click.option("--judge-every", type=int, default=None, help="[ga] Judge the best agent exactly every N cycles. Default cycles/20.")
 @click.option("--plot", "plot_path", default=None, metavar="FILE.png", help="Save the learning curve as a PNG.")
+@max_positions_option
 @db_option
 @json_option
 @click.pass_context
@@ -404,6 +428,7 @@ def train(ctx: click.Context, game: str, learner: str, agent: str, n_games: int,
           priorities: int | None, pair_games: int | None, mutation: float | None, burst: float | None,
           selection: str | None, parents: str | None, pairing: str | None, identical: bool | None,
           sharing: float | None, similar: float | None, shared: bool | None, nudge: float | None,
+          max_positions: str | None,
           inherit: str | None, dedupe: bool | None, weak: float | None, weak_every: int | None,
           judge_every: int | None, plot_path: str | None, db_path: str, as_json: bool) -> None:
     """Train a learning agent for GAME and store it in the knowledge base.
@@ -435,9 +460,11 @@ def train(ctx: click.Context, game: str, learner: str, agent: str, n_games: int,
              "cascade": cascade, "fold": fold, "update": update, "gamma": gamma, "alpha": alpha, "illegal": illegal,
              "table": table, "epsilon": epsilon, "epsilon_end": epsilon_end, "max_stay": max_stay}
     options = {k: v for k, v in typed.items() if v is not None}
+    limit = compile_mod.max_positions(max_positions)
     db = open_kb(db_path)
     with Progress(n_games, f"training {agent}", as_json) as progress:
-        data = commands.train(db, game, learner, agent, n_games, vs, side, seed, options, progress, until_perfect)
+        data = commands.train(db, game, learner, agent, n_games, vs, side, seed, options, progress, until_perfect,
+                              limit)
     if plot_path:
         from learners.plot import curve_png
         title = f"{game}: {agent} ({learner}) vs {data['vs']}"
@@ -464,7 +491,9 @@ def train(ctx: click.Context, game: str, learner: str, agent: str, n_games: int,
         e = data["enumeration"]
         click.echo(f"  full table: {e['boards']:,} boards x {e['actions']} actions = {e['entries']:,} entries; "
                    f"{e['reachable_boards']:,} boards reachable ({e['reachable_states']:,} states)")
-    for side_name in ("as_first", "as_second"):
+    if data["exact"] is None:
+        click.echo(f"  {data['exact_skipped']}")
+    for side_name in ("as_first", "as_second") if data["exact"] is not None else ():
         g = data["exact"][side_name]
         perfect = " (perfect)" if g["perfect"] else ""
         slips = "" if g["subgame_perfect"] else f"; {g['mistakes']} positions with a losing choice"

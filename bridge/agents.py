@@ -15,6 +15,7 @@ from types import ModuleType
 import sqlite_utils
 
 from bridge import ga, games, punish, qlearn
+from bridge.compile import known_lower_bound
 from bridge.engine import BadInput, engine, quote
 from kb import store
 from learners import exact
@@ -43,15 +44,50 @@ def learner_of(row: dict) -> ModuleType:
     return module
 
 
+SEARCHERS = {"alphabeta": (1, 12, "plies"), "mcts": (1, 1_000_000, "playouts")}
+MINIMAX_LIMIT = 1_000_000     # positions the tabled minimax in Prolog may meet (about 1 GB of tables)
+
+
+def search_chooser(name: str) -> str | None:
+    """The Prolog term of a built-in search opponent written ``alphabeta:DEPTH`` or ``mcts:PLAYOUTS``;
+    None when ``name`` is not of that form; BadInput when its number is bad."""
+    kind, sep, number = name.partition(":")
+    if not sep or kind not in SEARCHERS:
+        return None
+    lo, hi, unit = SEARCHERS[kind]
+    if not number.isdigit() or not lo <= int(number) <= hi:
+        raise BadInput(f"{kind}:N takes a whole number of {unit} from {lo} to {hi:,} (got {number!r})")
+    return f"{kind}({int(number)})"
+
+
+def check_minimax(db: sqlite_utils.Database, game: str) -> None:
+    """Minimax plays by tabled search over the whole game: refuse, at once where the size is known,
+    a game past MINIMAX_LIMIT positions."""
+    summary = store.game_summary(db, game) if db is not None else None
+    if summary is not None:
+        positions = summary["positions"]
+    else:
+        positions = known_lower_bound(game)
+    if positions is not None and positions > MINIMAX_LIMIT:
+        raise BadInput(f"minimax searches the whole of {game} ({positions:,} positions, more than the "
+                       f"{MINIMAX_LIMIT:,} it can table); use alphabeta:DEPTH or mcts:PLAYOUTS")
+
+
 def chooser(db: sqlite_utils.Database, game: str, name: str) -> str:
-    """The Prolog chooser term for agent ``name`` playing ``game``; BadInput if unknown or of another game."""
+    """The Prolog chooser term for agent ``name`` playing ``game``: a built-in (random, minimax,
+    alphabeta:DEPTH, mcts:PLAYOUTS) or a learned agent; BadInput if unknown or of another game."""
+    if name == "minimax":
+        check_minimax(db, game)
     if name in store.BUILTIN_AGENTS:
         return name
+    searcher = search_chooser(name)
+    if searcher is not None:
+        return searcher
     base, member = ga.split_member(name)
     row = store.get_agent(db, base)
     if row is None:
         learned = [a["name"] for a in store.list_agents(db, game)]
-        known = ", ".join(list(store.BUILTIN_AGENTS) + learned)
+        known = ", ".join(list(store.BUILTIN_AGENTS) + ["alphabeta:DEPTH", "mcts:PLAYOUTS"] + learned)
         raise BadInput(f"unknown agent '{base}' for {game} (known: {known})")
     if row["game"] != game:
         raise BadInput(f"agent '{base}' plays {row['game']}, not {game}")

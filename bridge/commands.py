@@ -16,6 +16,7 @@ from bridge.compile import ProgressFn as CompileProgressFn
 from bridge.engine import BadInput
 from kb import store
 from learners import exact, training
+from learners.sampling import wilson_interval
 from learners.graph import StateGraph
 
 ProgressFn = Callable[[int], None]
@@ -32,6 +33,9 @@ def list_games(db: sqlite_utils.Database | None = None) -> list[dict[str, Any]]:
             row.update({k: summary[k] for k in ("positions", "terminal", "classes", "winner")})
         out.append(row)
     return out
+
+
+DEFAULT_DEPTH = 5      # plies of query's alpha-beta search when a position is too large to solve
 
 
 def solve(db: sqlite_utils.Database, game: str, limit: int | None = None,
@@ -55,10 +59,10 @@ def solve(db: sqlite_utils.Database, game: str, limit: int | None = None,
     return summary
 
 
-def ensure_graph(db: sqlite_utils.Database, game: str, what: str = "judging exactly needs every position"
-                 ) -> StateGraph:
+def ensure_graph(db: sqlite_utils.Database, game: str, what: str = "judging exactly needs every position",
+                 limit: int | None = None, progress: CompileProgressFn | None = None) -> StateGraph:
     """The game's graph of every state with exact values, from the knowledge base (built and stored if new)."""
-    return graphs.state_graph(db, game, what=what)
+    return graphs.state_graph(db, game, limit=limit, progress=progress, what=what)
 
 
 def show(game: str, position: str | None) -> dict[str, Any]:
@@ -68,12 +72,18 @@ def show(game: str, position: str | None) -> dict[str, Any]:
             "result": games.result(state)}
 
 
-def query(db: sqlite_utils.Database, game: str, position: str) -> dict[str, Any]:
-    """Everything known about a state: board, mover, moves with exact values, and learned agents' values.
+def query(db: sqlite_utils.Database, game: str, position: str, depth: int = DEFAULT_DEPTH) -> dict[str, Any]:
+    """Everything known about a state: board, mover, moves with their values, and learned agents' values.
 
-    Exact values come from the stored solved graph when the game is solved;
-    otherwise from the graph below the position, compiled for this query.
+    Values come from the stored solved graph when the game is solved (exact);
+    otherwise from the graph below the position when it has at most
+    graphs.QUERY_LIMIT positions (exact); otherwise from an alpha-beta
+    search ``depth`` plies deep, labelled as such (``exact_source`` says
+    which): a move's value is then a player who wins within that many
+    plies, or ``unknown``.
     """
+    if not 1 <= depth <= 12:
+        raise BadInput(f"--depth must be from 1 to 12 plies (got {depth})")
     state = games.parse(game, position)
     over = games.result(state)
     successors = games.moves(state)
@@ -83,13 +93,24 @@ def query(db: sqlite_utils.Database, game: str, position: str) -> dict[str, Any]
     }
     keys = [state.key] + [nxt.key for _, nxt in successors]
     exact_of = graphs.exact_results(db, game, keys)
-    out["exact_source"] = "stored" if exact_of is not None else "searched"
+    out["exact_source"] = "stored"
     if exact_of is None:
-        sub, _ = graphs.subgraph(game, state.key)
-        exact_of = {k: store.exact_name(sub, sub.index[k]) for k in keys}
-    out["exact"] = exact_of[state.key]
-    for move, nxt in successors:
-        out["moves"].append({"move": move, "next": nxt.key, "exact": exact_of[nxt.key]})
+        try:
+            sub, _ = graphs.subgraph(game, state.key)
+            exact_of = {k: store.exact_name(sub, sub.index[k]) for k in keys}
+            out["exact_source"] = "searched"
+        except compile_mod.TooLarge:
+            exact_of = None
+    if exact_of is None:
+        out["exact_source"] = f"depth-limited search ({depth} plies)"
+        out["depth"] = depth
+        out["exact"], plies = games.search_results(state, depth)
+        for move, nxt in successors:
+            out["moves"].append({"move": move, "next": nxt.key, "exact": plies[move][0], "plies": plies[move][1]})
+    else:
+        out["exact"] = exact_of[state.key]
+        for move, nxt in successors:
+            out["moves"].append({"move": move, "next": nxt.key, "exact": exact_of[nxt.key]})
     out["agents"] = agent_values(db, game, state)
     return out
 
@@ -122,13 +143,15 @@ def rule_sets(db: sqlite_utils.Database, name: str) -> dict[str, Any]:
 
 def train(db: sqlite_utils.Database, game: str, learner: str, agent: str, n_games: int, vs: str, side: str,
           seed: int, options: dict[str, Any], progress: ProgressFn | None = None,
-          until_perfect: bool = False) -> dict[str, Any]:
+          until_perfect: bool = False, limit: int | None = None) -> dict[str, Any]:
     """Train AGENT with LEARNER for ``n_games`` against VS, store it, and judge it exactly.
 
     ``vs`` is ``self`` (both sides the agent), ``random``, ``minimax``,
     ``adversary`` (punish only: best response to the agent's current
     values) or another agent; ``side`` is ``first``, ``second`` or ``both``
-    (alternating).  Nothing is written unless the whole run succeeds.
+    (alternating).  Nothing is written unless the whole run succeeds.  On a
+    game past the position ``limit`` the closing exact judgement is skipped
+    (``exact`` is None and ``exact_skipped`` says why).
     """
     games.check_game(game)
     if learner not in agents.LEARNERS:
@@ -152,13 +175,19 @@ def train(db: sqlite_utils.Database, game: str, learner: str, agent: str, n_game
     out = {"agent": agent, "game": game, "learner": learner, **summary, "seconds": round(run.seconds, 4),
            "games_per_second": round(len(run.results) / run.seconds, 1) if run.seconds else None,
            "options": run.options, **params, **run.extra}
-    out["exact"] = {k: v for k, v in evaluate_exact(db, game, agent).items() if k in ("as_first", "as_second")}
+    try:
+        out["exact"] = {k: v for k, v in evaluate_exact(db, game, agent, limit=limit).items()
+                        if k in ("as_first", "as_second")}
+    except compile_mod.TooLarge as exc:
+        out["exact"] = None
+        out["exact_skipped"] = f"no exact judgement: {exc}"
     return out
 
 
 def evaluate_series(db: sqlite_utils.Database, game: str, agent: str, vs: str, n_games: int, seed: int,
                     progress: ProgressFn | None = None) -> dict[str, Any]:
-    """AGENT plays ``n_games`` against VS, half on each side; win/draw/loss counts per side."""
+    """AGENT plays ``n_games`` against VS, half on each side; win/draw/loss counts per side, each
+    rate with its 95% (Wilson) interval.  Needs no state graph: works on games of any size."""
     if n_games < 2:
         raise BadInput("--games must be at least 2 (half are played on each side)")
     first, second = games.players(game)
@@ -175,19 +204,21 @@ def evaluate_series(db: sqlite_utils.Database, game: str, agent: str, vs: str, n
             names = (vs, agent)
         counts = games.play_series(game, choosers, n, seed + i)
         store.record_series(db, game, names[0], names[1], counts, "eval")
-        out[side] = {"win": counts.get(mine, 0), "draw": counts.get("draw", 0), "loss": counts.get(theirs, 0)}
+        tally = {"win": counts.get(mine, 0), "draw": counts.get("draw", 0), "loss": counts.get(theirs, 0)}
+        out[side] = {**tally, "interval95": {k: [round(x, 4) for x in wilson_interval(v, n)] for k, v in tally.items()}}
         if progress:
             progress(n)
     return out
 
 
-def evaluate_exact(db: sqlite_utils.Database, game: str, agent: str, vs: str | None = None) -> dict[str, Any]:
+def evaluate_exact(db: sqlite_utils.Database, game: str, agent: str, vs: str | None = None,
+                   limit: int | None = None, progress: CompileProgressFn | None = None) -> dict[str, Any]:
     """Judge AGENT exactly over the state graph.
 
     Without ``vs``: on each side, the outcome it guarantees against a best
     responder.  With ``vs``: the exact win/draw/loss probabilities of the pairing.
     """
-    graph = ensure_graph(db, game)
+    graph = ensure_graph(db, game, limit=limit, progress=progress)
     mine = agents.support(db, graph, agent)
     out: dict[str, Any] = {"game": game, "agent": agent, "value": store.exact_name(graph, 0)}
     if vs is None:

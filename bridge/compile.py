@@ -84,7 +84,7 @@ def compile_graph(game: str, players: list[str], fold: bool, limit: int, what: s
     """
     bound = known_lower_bound(game) if not start else None
     if bound is not None and bound > limit:
-        raise TooLarge(_too_large(game, what, limit, f"its file states at least {bound:,} positions"))
+        raise TooLarge(too_large(game, what, limit, f"its file states at least {bound:,} positions"))
     eng = engine()
     t0 = time.perf_counter()
     eng.call(f"graph:graph_open({quote(game)}, {quote(start)}, {'true' if fold else 'false'}), Out = true")
@@ -111,7 +111,7 @@ def compile_graph(game: str, players: list[str], fold: bool, limit: int, what: s
             if progress:
                 progress(CompileProgress(found, expanded, time.perf_counter() - t0, rss_mb()))
             if found > limit:
-                raise TooLarge(_too_large(game, what, limit, f"enumeration found {found:,} positions "
+                raise TooLarge(too_large(game, what, limit, f"enumeration found {found:,} positions "
                                           f"({expanded:,} expanded) in {time.perf_counter() - t0:.0f} s"))
     finally:
         eng.call("graph:graph_close, Out = true")
@@ -126,8 +126,10 @@ def compile_graph(game: str, players: list[str], fold: bool, limit: int, what: s
                       cat["move"].astype(np.int32), list(move_ids), cat["orbit"].astype(np.int64), fold)
 
 
-def _too_large(game: str, what: str, limit: int, how_far: str) -> str:
+def too_large(game: str, what: str, limit: int, how_far: str) -> str:
+    """The one line that refuses a game past the position limit, saying what still works."""
     return (f"{game} is too large: {what}, and {how_far}, past the limit of {limit:,} "
-            f"(--max-positions or {ENV_MAX} raises it); show, play, sampled eval, query (depth-limited) "
-            f"and training by punish or qlearn still work")
+            f"(--max-positions or {ENV_MAX} raises it); show, play and sampled eval (with opponents such as "
+            f"alphabeta:DEPTH or mcts:PLAYOUTS), query (depth-limited search) and training by punish or qlearn "
+            f"still work")
 

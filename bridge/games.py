@@ -153,3 +153,24 @@ def play_series(game: str, choosers: dict[str, str], n: int, seed: int) -> dict[
     """Play ``n`` games inside Prolog in one query; counts of each result."""
     pairs = ", ".join(f"{quote(p)}-{c}" for p, c in choosers.items())
     return engine().call(f"play:play_series({quote(check_game(game))}, [{pairs}], {int(n)}, {int(seed)}, Out)")
+
+
+def search_results(state: State, depth: int) -> tuple[str, dict[str, tuple[str, int | None]]]:
+    """A depth-limited alpha-beta search from ``state``: the result it proves for the state (a
+    player, or 'unknown'), and for each move (by text) the result it proves after that move with
+    the plies to the end, or ('unknown', None) when the end lies beyond ``depth`` plies."""
+    g = quote(state.game)
+    scored = engine().call(f"{_pos(state)}, search:search_scores(alphabeta({int(depth)}), {g}, P, M, S), "
+                           f"findall([V, T], (member(V-Mv, S), game:move_text({g}, Mv, T)), Out)")
+    other = next(p for p in players(state.game) if p != state.mover)
+    moves: dict[str, tuple[str, int | None]] = {}
+    for score, text in scored:
+        if score > 0:
+            moves[text] = (state.mover, 1000 - score)
+        elif score < 0:
+            moves[text] = (other, 1000 + score)
+        else:
+            moves[text] = ("unknown", None)
+    results = {r for r, _ in moves.values()}
+    overall = state.mover if state.mover in results else other if results == {other} else "unknown"
+    return overall, moves

@@ -21,7 +21,7 @@ from pathlib import Path
 import sqlite_utils
 
 from bridge import games
-from bridge.compile import ProgressFn, compile_graph, max_positions
+from bridge.compile import ProgressFn, TooLarge, compile_graph, max_positions, too_large
 from bridge.engine import RULES_DIR, engine, quote
 from kb import store
 from learners import retrograde
@@ -65,6 +65,11 @@ def _graph(db: sqlite_utils.Database | None, game: str, folded: bool, what: str,
     graph = store.load_graph(db, game, players, folded, digest) if db is not None else None
     seconds = None
     if graph is None:
+        known = store.game_summary(db, game, digest) if db is not None else None
+        count = known and (known["classes"] if folded else known["positions"])
+        if count and count > max_positions(limit):
+            raise TooLarge(too_large(game, what, max_positions(limit), f"it has {count:,} "
+                                     f"{'symmetry classes' if folded else 'positions'} (the knowledge base knows)"))
         t0 = time.perf_counter()
         graph = compile_graph(game, players, folded, max_positions(limit), what, progress)
         graph.value = retrograde.solve(graph)
@@ -103,7 +108,7 @@ def exact_results(db: sqlite_utils.Database, game: str, keys: list[str]) -> dict
     return {k: values[c][1] for k, c in zip(keys, lookup) if c in values}
 
 
-QUERY_LIMIT = 1_000_000      # positions below a queried position searched exactly before giving up
+QUERY_LIMIT = 100_000      # positions below a queried position searched exactly (a few seconds) before a depth-limited search
 
 
 def subgraph(game: str, key: str, limit: int = QUERY_LIMIT) -> tuple[StateGraph, float]:

@@ -5,6 +5,7 @@
 :- use_module(solver).
 :- use_module(graph).
 :- use_module(play).
+:- use_module(search).
 :- use_module(json_out).
 :- use_module(punish).
 :- use_module(qtable).

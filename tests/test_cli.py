@@ -59,9 +59,15 @@ def test_query_terminal_position(db_path):
 def test_eval_series_json_shape_and_counts(db_path):
     d = run_json("eval", "tictactoe", "minimax", "--vs", "random", "--games", "40", "--seed", "3")
     for side in ("as_first", "as_second"):
-        assert set(d[side]) == {"win", "draw", "loss"}
-        assert sum(d[side].values()) == 20
+        assert set(d[side]) == {"win", "draw", "loss", "interval95"}
+        counts = {k: d[side][k] for k in ("win", "draw", "loss")}
+        assert sum(counts.values()) == 20
         assert d[side]["loss"] == 0  # minimax never loses
+        for k, n in counts.items():
+            lo, hi = d[side]["interval95"][k]
+            assert lo <= n / 20 <= hi
+        # Wilson's interval for 0 of 20: [0, z^2/(n+z^2)] = [0, 0.1611]
+        assert d[side]["interval95"]["loss"] == [0.0, 0.1611]
     assert d == run_json("eval", "tictactoe", "minimax", "--vs", "random", "--games", "40", "--seed", "3")
 
 

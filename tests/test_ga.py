@@ -308,7 +308,7 @@ def test_any_member_plays_and_is_judged(db_path):
     r = run("eval", "tictactoe", "g#4", "--vs", "random", "--games", "20", "--json")
     assert r.exit_code == 0, r.output
     d = json.loads(r.output)
-    assert sum(d["as_first"].values()) + sum(d["as_second"].values()) == 20
+    assert sum(d[s][k] for s in ("as_first", "as_second") for k in ("win", "draw", "loss")) == 20
     assert run("eval", "tictactoe", "g#5", "--exact").exit_code == 2
     moves = "1\n2\n3\n4\n5\n6\n7\n8\n9\n"
     r = CliRunner().invoke(main, ["play", "tictactoe", "--opponent", "g#2", "--seed", "1"], input=moves * 2)

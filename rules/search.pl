@@ -1,0 +1,156 @@
+/*  Two built-in opponents that scale to games too large to solve: they look
+    ahead from the position in front of them and never need the whole game.
+
+    - alphabeta(Depth): negamax search with alpha-beta pruning to Depth
+      plies.  A finished game scores 1000 less the plies it took (so a
+      quicker win is better, a slower loss less bad); the search horizon
+      scores 0 (unknown).  Its candidates are every move of the best score.
+    - mcts(Playouts): Monte Carlo tree search (UCT, exploration constant
+      sqrt 2) with Playouts random games from the position; its candidate
+      is the most visited move.
+
+    Both use the seeded random generator only where the game's own play
+    does (mcts's playouts), so a seed repeats a game exactly.
+
+        ?- initial('connect(4,7,6)', P, M), play:candidates(mcts(200), 'connect(4,7,6)', P, M, Moves).
+*/
+:- module(search,
+          [ search_scores/5      % +Chooser, +Game, +Pos, +Mover, -Scored
+          ]).
+:- use_module(game).
+
+:- multifile play:candidates/5.
+play:candidates(alphabeta(Depth), Game, Pos, Mover, Moves) :-
+    search_scores(alphabeta(Depth), Game, Pos, Mover, Scored),
+    best_moves(Scored, Moves).
+play:candidates(mcts(Playouts), Game, Pos, Mover, [Move]) :-
+    search_scores(mcts(Playouts), Game, Pos, Mover, Scored),
+    max_member(_-Move, Scored).
+
+best_moves(Scored, Moves) :-
+    max_member(Best-_, Scored),
+    findall(M, member(Best-M, Scored), Moves).
+
+%!  search_scores(+Chooser, +Game, +Pos, +Mover, -Scored:list) is det.
+%   Score-Move for every legal move of a state that is not over.  For
+%   alphabeta(D) the score is the move's exact depth-D negamax value (1000
+%   less the plies to a won end, its negation for a lost one, 0 for a draw
+%   or the horizon); for mcts(N) it is the move's visit count.
+search_scores(alphabeta(Depth), Game, Pos, Mover, Scored) :-
+    other_player(Game, Mover, Other),
+    D1 is Depth - 1,
+    findall(M-P1, ( legal(Game, Pos, Mover, M), next(Game, Pos, Mover, M, P1) ), Children),
+    root_scores(Children, Game, Other, D1, -10000, Scored).
+search_scores(mcts(Playouts), Game, Pos, Mover, Scored) :-
+    new_node(Game, Pos, Mover, Root),
+    uct_loop(Playouts, Game, Root),
+    arg(3, Root, Children),
+    findall(N-M, ( member(child(M, Node), Children), arg(1, Node, N) ), Scored).
+
+% ------------------------------------------------------------- alpha-beta
+%   Each root move is searched with a window just below the best so far, so
+%   moves that tie the best get their exact score (all best moves are kept).
+root_scores([], _, _, _, _, []).
+root_scores([M-P1|Cs], Game, Other, D, Best0, [V-M|Vs]) :-
+    Alpha is Best0 - 1,
+    negamax(Game, P1, Other, D, 1, -10000, -Alpha, V1),
+    V is -V1,
+    Best is max(Best0, V),
+    root_scores(Cs, Game, Other, D, Best, Vs).
+
+negamax(Game, Pos, Mover, Depth, Ply, Alpha, Beta, Value) :-
+    (   over(Game, Pos, Mover, Result)
+    ->  end_score(Result, Mover, Ply, Value)
+    ;   Depth =< 0
+    ->  Value = 0
+    ;   other_player(Game, Mover, Other),
+        D1 is Depth - 1, Ply1 is Ply + 1,
+        findall(P1, ( legal(Game, Pos, Mover, M), next(Game, Pos, Mover, M, P1) ), Children),
+        best_child(Children, Game, Other, D1, Ply1, Alpha, Beta, -10000, Value)
+    ).
+
+best_child([], _, _, _, _, _, _, Best, Best).
+best_child([P1|Ps], Game, Other, D, Ply, Alpha, Beta, Best0, Best) :-
+    NA is -Beta, NB is -Alpha,
+    negamax(Game, P1, Other, D, Ply, NA, NB, V1),
+    V is -V1,
+    Best1 is max(Best0, V),
+    Alpha1 is max(Alpha, V),
+    (   Alpha1 >= Beta
+    ->  Best = Best1
+    ;   best_child(Ps, Game, Other, D, Ply, Alpha1, Beta, Best1, Best)
+    ).
+
+end_score(draw, _, _, 0) :- !.
+end_score(Mover, Mover, Ply, V) :- !, V is 1000 - Ply.
+end_score(_, _, Ply, V) :- V is Ply - 1000.
+
+% ------------------------------------------------------------------- UCT
+%   A node is node(Visits, Wins, Children, Pos, Mover, Result): Wins are
+%   from the viewpoint of the player who moved into the node (a draw counts
+%   half); Children is unbound until the node is expanded, then a list of
+%   child(Move, Node).  The tree is one term updated in place with
+%   setarg/3 inside a deterministic loop.
+new_node(Game, Pos, Mover, node(0, 0, _, Pos, Mover, Result)) :-
+    (   over(Game, Pos, Mover, R) -> Result = R ; Result = none ).
+
+uct_loop(0, _, _) :- !.
+uct_loop(N, Game, Root) :-
+    playout(Game, Root, _),
+    arg(1, Root, V0), V is V0 + 1, setarg(1, Root, V),
+    N1 is N - 1,
+    uct_loop(N1, Game, Root).
+
+%   One playout through Node (select, expand, roll out, back up); Winner is
+%   the game's result.  Each child on the path is credited by its parent.
+playout(Game, Node, Winner) :-
+    Node = node(_, _, Children, Pos, Mover, Result),
+    (   Result \== none
+    ->  Winner = Result
+    ;   var(Children)
+    ->  findall(child(M, C), ( legal(Game, Pos, Mover, M), next(Game, Pos, Mover, M, P1),
+                               other_player(Game, Mover, O), new_node(Game, P1, O, C) ), Cs),
+        setarg(3, Node, Cs),
+        random_member(child(_, Child), Cs),
+        Child = node(_, _, _, P2, M2, R2),
+        (   R2 \== none -> Winner = R2 ; rollout(Game, P2, M2, Winner) ),
+        credit(Child, Winner, Mover)
+    ;   arg(1, Node, Visits),
+        select_child(Children, Visits, Child),
+        playout(Game, Child, Winner),
+        credit(Child, Winner, Mover)
+    ).
+
+%   Credit Child, which Mover moved into, with the result Winner (a win 2, a draw 1).
+credit(Child, Winner, Mover) :-
+    arg(1, Child, V0), V is V0 + 1, setarg(1, Child, V),
+    arg(2, Child, W0),
+    (   Winner == Mover -> W is W0 + 2 ; Winner == draw -> W is W0 + 1 ; W = W0 ),
+    setarg(2, Child, W).
+
+%   The child of highest upper confidence bound; an unvisited one first.
+select_child(Children, Visits, Best) :-
+    LogN is log(max(1, Visits)),
+    select_(Children, LogN, none, -1.0, Best).
+
+select_([], _, Best, _, Best) :- Best \== none.
+select_([child(_, C)|Cs], LogN, Best0, Score0, Best) :-
+    arg(1, C, N), arg(2, C, W),
+    (   N =:= 0
+    ->  Best = C                                        % an unvisited child first
+    ;   Score is W / (2 * N) + sqrt(2 * LogN / N),
+        (   Score > Score0
+        ->  select_(Cs, LogN, C, Score, Best)
+        ;   select_(Cs, LogN, Best0, Score0, Best)
+        )
+    ).
+
+rollout(Game, Pos, Mover, Winner) :-
+    (   over(Game, Pos, Mover, R)
+    ->  Winner = R
+    ;   findall(M, legal(Game, Pos, Mover, M), Ms),
+        random_member(M, Ms),
+        next(Game, Pos, Mover, M, P1),
+        other_player(Game, Mover, O),
+        rollout(Game, P1, O, Winner)
+    ).

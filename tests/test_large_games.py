@@ -1,0 +1,142 @@
+"""Games of any size: the stored graph, the size bound, and what still works on a game
+too large to enumerate (search opponents, sampled eval, depth-limited query, training)."""
+import json
+
+import pytest
+from click.testing import CliRunner
+
+from bridge import compile as compile_mod
+from bridge import graphs
+from cli import main
+from conftest import kb_dump
+
+C4 = "connect(4,7,6)"
+
+
+def run(*args):
+    return CliRunner().invoke(main, list(args))
+
+
+def run_json(*args):
+    r = run(*args, "--json")
+    assert r.exit_code == 0, r.output
+    return json.loads(r.output)
+
+
+def refused(r, *words):
+    assert r.exit_code == 2, r.output
+    lines = r.output.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("educable: error:"), r.output
+    for w in words:
+        assert w in lines[0], lines[0]
+
+
+# ------------------------------------------------------------ the size bound
+def test_a_game_past_the_limit_is_refused_in_one_line_and_the_kb_is_unchanged(db_path):
+    run_json("solve", "tictactoe")
+    before = kb_dump(db_path)
+    refused(run("solve", C4), "too large", "4,531,985,219,092", "mcts")           # its file's lower bound
+    refused(run("solve", "connect(3,4,4)", "--max-positions", "1000"), "too large", "past the limit of 1,000")
+    refused(run("eval", "connect(3,4,4)", "random", "--exact", "--max-positions", "1000"), "too large")
+    assert kb_dump(db_path) == before
+
+
+@pytest.mark.parametrize("value", ["0", "-5", "200000001", "lots"])
+def test_max_positions_out_of_range_is_one_line(db_path, value):
+    refused(run("solve", "tictactoe", "--max-positions", value), "--max-positions")
+
+
+def test_the_environment_variable_sets_the_limit(db_path, monkeypatch):
+    monkeypatch.setenv(compile_mod.ENV_MAX, "500")
+    refused(run("solve", "tictactoe"), "past the limit of 500")
+    monkeypatch.setenv(compile_mod.ENV_MAX, "nonsense")
+    refused(run("solve", "tictactoe"), compile_mod.ENV_MAX)
+
+
+# --------------------------------------------------------- the stored graph
+def test_a_solved_game_is_read_back_not_compiled(db_path, monkeypatch):
+    first = run_json("solve", "connect(3,4,4)")
+    assert (first["positions"], first["terminal"], first["classes"], first["winner"]) == (41750, 17820, 20890, "x")
+    graphs._CACHE.clear()                      # as a new process would start
+
+    def no_compiling(*a, **k):
+        raise AssertionError("compiled again although the graph is stored")
+    monkeypatch.setattr(graphs, "compile_graph", no_compiling)
+    again = run_json("solve", "connect(3,4,4)")
+    assert again["stored"] is True and again["positions"] == 41750
+    q = run_json("query", "connect(3,4,4)", "..../..../..../....")
+    assert q["exact_source"] == "stored" and q["exact"] == "x"
+    e = run_json("eval", "connect(3,4,4)", "random", "--exact")
+    assert e["as_first"]["guaranteed"] == "loss"          # random can always be beaten
+    # a changed game file makes the stored graph stale: it is rebuilt
+    monkeypatch.setattr(graphs, "rules_hash", lambda game: "another version of the file")
+    graphs._CACHE.clear()
+    with pytest.raises(AssertionError, match="compiled again"):
+        graphs.solved_graph(__import__("kb.db", fromlist=["open_kb"]).open_kb(db_path), "connect(3,4,4)")
+
+
+# ------------------------------------------------------- search opponents
+@pytest.mark.parametrize("chooser", ["alphabeta:2", "mcts:300"])
+def test_search_opponents_take_a_win_and_block_a_loss(db_path, chooser):
+    # x to move with three in the bottom row: column 4 wins at once
+    win = "......./......./......./......./ooo..../xxx...."
+    # (o to move would answer x's threat in column 4)
+    from bridge import agents, games
+    from kb.db import open_kb
+    term = agents.chooser(open_kb(db_path), C4, chooser)
+    games.seed_random(1)
+    assert games.choose(games.parse(C4, win), term) == "4"
+    block = "......./......./......./......./o....../xxx...o"
+    assert games.choose(games.parse(C4, block), term) == "4"
+
+
+def test_full_depth_alphabeta_plays_tictactoe_perfectly(db_path):
+    d = run_json("eval", "tictactoe", "alphabeta:9", "--exact")
+    assert d["as_first"]["perfect"] and d["as_second"]["perfect"]
+    assert d["as_first"]["subgame_perfect"] and d["as_second"]["subgame_perfect"]
+
+
+@pytest.mark.parametrize("name,words", [
+    ("alphabeta:0", ["alphabeta:N", "1 to 12"]), ("mcts:lots", ["mcts:N", "playouts"]),
+    ("mcts:", ["mcts:N"]), ("alphabeta:99", ["1 to 12"]),
+])
+def test_bad_search_opponents_are_one_line(db_path, name, words):
+    refused(run("eval", C4, name, "--vs", "random", "--games", "2"), *words)
+
+
+def test_minimax_is_refused_at_once_on_a_game_it_cannot_table(db_path):
+    refused(run("eval", C4, "random", "--vs", "minimax", "--games", "2"), "minimax", "alphabeta:DEPTH")
+
+
+def test_mcts_beats_random_at_connect_four_with_intervals(db_path):
+    d = run_json("eval", C4, "mcts:200", "--vs", "random", "--games", "6", "--seed", "2")
+    for side in ("as_first", "as_second"):
+        assert d[side]["win"] == 3
+        lo, hi = d[side]["interval95"]["win"]
+        assert 0.43 < lo < 0.44 and hi == 1.0            # Wilson, 3 of 3: [0.4385, 1]
+
+
+# ------------------------------------------------------ depth-limited query
+def test_query_of_a_huge_game_is_a_labelled_depth_limited_search(db_path):
+    q = run_json("query", C4, "......./......./......./......./ooo..../xxx....", "--depth", "3")
+    assert q["exact_source"] == "depth-limited search (3 plies)"
+    by_move = {m["move"]: (m["exact"], m["plies"]) for m in q["moves"]}
+    assert by_move["4"] == ("x", 1)
+    assert q["exact"] == "x"
+    assert by_move["1"][0] in ("o", "unknown")          # o then wins in column 4, or later
+    refused(run("query", C4, "......./......./......./......./......./.......", "--depth", "0"), "--depth")
+
+
+def test_query_below_a_small_enough_position_is_exact(db_path):
+    q = run_json("query", "connect(3,4,4)", "x.../o.../x.../o...")
+    assert q["exact_source"] == "searched"
+
+
+# ----------------------------------------------------------------- training
+def test_punish_trains_on_connect_four_and_skips_the_exact_judgement(db_path):
+    before = run_json("agents")
+    d = run_json("train", C4, "--agent", "c4", "--games", "60", "--vs", "random", "--seed", "1")
+    assert d["games"] == 60 and d["exact"] is None and "too large" in d["exact_skipped"]
+    assert len(run_json("agents")) == len(before) + 1
+    e = run_json("eval", C4, "c4", "--vs", "random", "--games", "4")
+    assert sum(e["as_first"][k] for k in ("win", "draw", "loss")) == 2
