@@ -168,7 +168,7 @@ def train(db: sqlite_utils.Database, game: str, learner: str, agent: str, n_game
     if foreign:
         raise BadInput(f"--{foreign[0].replace('_', '-')} is not an option of the {learner} learner")
     run = module.run(db, game, agent, options, vs, side, n_games, seed, agents.Opponents(db, game),
-                     progress, until_perfect)
+                     progress, until_perfect, limit)
     summary = training.summarise(run.results, run.sides)
     params = {"vs": vs, "as": side, "seed": seed}
     run.save({"games": len(run.results), "seconds": run.seconds, "results": {**summary, **params, **run.extra}})

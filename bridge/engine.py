@@ -19,6 +19,11 @@ STACK_LIMIT = int(os.environ.get("EDUCABLE_PROLOG_STACK", 4 * 2**30))
 TABLE_SPACE = int(os.environ.get("EDUCABLE_PROLOG_TABLES", 4 * 2**30))
 
 
+# Rows one call carries when a learned table goes into or out of Prolog: a
+# large agent moves in pages, never as one term.
+ROWS_PER_CALL = 20_000
+
+
 class PrologError(Exception):
     """A Prolog goal raised an error that is not about the user's input."""
 

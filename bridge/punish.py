@@ -12,7 +12,7 @@ from typing import Any, Callable
 import sqlite_utils
 
 from bridge import games
-from bridge.engine import BadInput, engine, quote
+from bridge.engine import ROWS_PER_CALL, BadInput, engine, quote
 from bridge.options import existing_agent
 from kb import store
 from learners.training import TrainingRun
@@ -61,8 +61,10 @@ def _options_term(opts: dict[str, Any]) -> str:
 
 
 def _create(name: str, game: str, opts: dict[str, Any], rows: list[tuple]) -> None:
-    data = ", ".join(f"[{quote(k)}, {float(v)}, {int(n)}]" for k, _, v, n in rows)
-    engine().call(f"punish:punish_load({quote(name)}, {quote(game)}, {_options_term(opts)}, [{data}]), Out = true")
+    engine().call(f"punish:punish_load({quote(name)}, {quote(game)}, {_options_term(opts)}, []), Out = true")
+    for i in range(0, len(rows), ROWS_PER_CALL):
+        data = ", ".join(f"[{quote(k)}, {float(v)}, {int(n)}]" for k, _, v, n in rows[i:i + ROWS_PER_CALL])
+        engine().call(f"punish:punish_add({quote(name)}, {quote(game)}, [{data}]), Out = true")
 
 
 def load(db: sqlite_utils.Database, row: dict) -> None:
@@ -73,7 +75,12 @@ def load(db: sqlite_utils.Database, row: dict) -> None:
 def save(db: sqlite_utils.Database, name: str, game: str, opts: dict[str, Any], games_added: int,
          run: dict[str, Any] | None = None) -> None:
     """Write the agent's values from Prolog to the knowledge base in one transaction."""
-    rows = engine().call(f"punish:punish_values({quote(name)}, Out)")
+    rows: list = []
+    while True:
+        page = engine().call(f"punish:punish_values({quote(name)}, {len(rows)}, {ROWS_PER_CALL}, Out)")
+        rows += page
+        if len(page) < ROWS_PER_CALL:
+            break
     store.save_agent(db, name, game, NAME, opts, ((k, "", v, n) for k, v, n in rows), games_added, run)
 
 
@@ -107,8 +114,9 @@ def start(db: sqlite_utils.Database, name: str, game: str, options: dict[str, An
 
 def run(db: sqlite_utils.Database, game: str, name: str, options: dict[str, Any], vs: str, side: str,
         n_games: int, seed: int, opponents: Any, progress: Callable[[int], None] | None = None,
-        until_perfect: bool = False) -> TrainingRun:
-    """Train agent ``name`` (made with ``options`` if new) inside Prolog; see commands.train."""
+        until_perfect: bool = False, limit: int | None = None) -> TrainingRun:
+    """Train agent ``name`` (made with ``options`` if new) inside Prolog; see commands.train.
+    It plays in Prolog and never needs the whole graph, so ``limit`` does not concern it."""
     if until_perfect:
         raise BadInput("--until-perfect is for the qlearn learner")
     opts = start(db, name, game, options)

@@ -13,12 +13,14 @@ import numpy as np
 import sqlite_utils
 
 from bridge import games, graphs
-from bridge.engine import BadInput, engine, quote
+from bridge.compile import TooLarge
+from bridge.engine import ROWS_PER_CALL, BadInput, engine, quote
 from bridge.options import checked, existing_agent, option_names
 from kb import store
 from learners import exact
 from learners.graph import StateGraph
-from learners.qlearn import QOptions, QTable, train
+from learners.graph import DRAW
+from learners.qlearn import LazyStates, QOptions, QTable, train
 from learners.training import TrainingRun
 
 NAME = "qlearn"
@@ -50,8 +52,11 @@ def load(db: sqlite_utils.Database, row: dict) -> None:
     """Put a stored agent's table into Prolog (entries as stored; no graph needed)."""
     opts = options_from(row["params"])
     kind = "code" if opts.table == "full" else "text"
-    data = ", ".join(f"[{quote(x)}, {quote(m)}, {float(v)!r}]" for x, m, v, _ in store.load_values(db, row["name"]))
-    engine().call(f"qtable:q_load({quote(row['name'])}, {quote(row['game'])}, {kind}, [{data}]), Out = true")
+    engine().call(f"qtable:q_load({quote(row['name'])}, {quote(row['game'])}, {kind}, []), Out = true")
+    values = store.load_values(db, row["name"])
+    for i in range(0, len(values), ROWS_PER_CALL):
+        data = ", ".join(f"[{quote(x)}, {quote(m)}, {float(v)!r}]" for x, m, v, _ in values[i:i + ROWS_PER_CALL])
+        engine().call(f"qtable:q_add({quote(row['name'])}, [{data}]), Out = true")
 
 
 def learn_game(db: sqlite_utils.Database, row: dict, game: str, keys: list[str], result: str, side: str) -> None:
@@ -76,12 +81,16 @@ def start(db: sqlite_utils.Database, name: str, game: str, options: dict[str, An
 
 def run(db: sqlite_utils.Database, game: str, name: str, options: dict[str, Any], vs: str, side: str,
         n_games: int, seed: int, opponents: Any, progress: Callable[[int], None] | None = None,
-        until_perfect: bool = False) -> TrainingRun:
-    """Train a Q-learning agent on the state graph; see commands.train."""
+        until_perfect: bool = False, limit: int | None = None) -> TrainingRun:
+    """Train a Q-learning agent on the state graph (expanded lazily when the game is past the
+    position ``limit``); see commands.train."""
     if vs == "adversary":
         raise BadInput("--vs adversary is for the punish learner; use self, random, minimax or an agent")
     opts, row = start(db, name, game, options)
-    graph = graphs.state_graph(db, game, what="Q-learning on the whole graph needs every position")
+    try:
+        graph = graphs.state_graph(db, game, limit, what="Q-learning on the whole graph needs every position")
+    except TooLarge:
+        return run_lazily(db, game, name, opts, row, vs, side, n_games, seed, progress)
     table = make_table(graph, opts)
     if row is not None:
         table.restore(store.load_values(db, name))
@@ -130,5 +139,52 @@ def run(db: sqlite_utils.Database, game: str, name: str, options: dict[str, Any]
 
     def save(record: dict) -> None:
         store.save_agent(db, name, game, NAME, opts.as_dict(), table.entries(), played, record)
+
+    return TrainingRun(results, sides, seconds, opts.as_dict(), save, extra)
+
+
+LOCKSTEP = 256      # games played side by side on a lazily expanded graph: one Prolog query per step of all
+
+
+def expander(game: str, players: list[str]) -> Callable[[list[str]], list[tuple[int, int, list[str], list[str]]]]:
+    """The batch expansion a LazyStates asks for: one Prolog query (graph:keys_expand/3) per call."""
+    pidx = {p: i for i, p in enumerate(players)}
+
+    def expand(keys: list[str]) -> list[tuple[int, int, list[str], list[str]]]:
+        nodes = engine().call(f"graph:keys_expand({quote(game)}, [{', '.join(quote(k) for k in keys)}], Out)")
+        out, at = [], 0
+        for mover, result, count in zip(nodes["movers"], nodes["results"], nodes["counts"]):
+            winner = -1 if result is None else DRAW if result == "draw" else pidx[result]
+            out.append((pidx[mover], winner, nodes["moves"][at:at + count], nodes["next"][at:at + count]))
+            at += count
+        return out
+    return expand
+
+
+def run_lazily(db: sqlite_utils.Database, game: str, name: str, opts: QOptions, row: dict | None, vs: str,
+               side: str, n_games: int, seed: int, progress: Callable[[int], None] | None) -> TrainingRun:
+    """Q-learning on a game too large to enumerate: over the states it meets, expanded in batches."""
+    if vs not in ("self", "random"):
+        raise BadInput(f"{game} is too large to enumerate: Q-learning trains there against self or random "
+                       f"(--vs {vs} needs every position)")
+    if opts.illegal != "resample" or opts.table != "reachable":
+        raise BadInput(f"{game} is too large to enumerate: Q-learning takes --illegal resample and --table reachable "
+                       "there (the others need every move and board in advance)")
+    players = games.players(game)
+    lazy = LazyStates(games.initial(game).key, expander(game, players))
+    if row is not None:
+        lazy.restore(store.load_values(db, name))
+    table = QTable(lazy, opts)  # type: ignore[arg-type]
+    learner_sides = [[0, 1]] if vs == "self" else {"first": [[0]], "second": [[1]], "both": [[0], [1]]}[side]
+    t0 = time.perf_counter()
+    raw = train(table, learner_sides, None, n_games, seed, progress, lazy=lazy, lockstep=LOCKSTEP)
+    seconds = time.perf_counter() - t0
+    results = ["draw" if w == 2 else players[w] for w in raw]
+    sides = [[players[p] for p in learner_sides[i % len(learner_sides)]] for i in range(len(raw))]
+    extra: dict[str, Any] = {"lazy": {"states_met": lazy.size, "expanded": sum(lazy.expanded),
+                                      "prolog_queries": lazy.queries, "lockstep": LOCKSTEP}}
+
+    def save(record: dict) -> None:
+        store.save_agent(db, name, game, NAME, opts.as_dict(), table.entries(), len(raw), record)
 
     return TrainingRun(results, sides, seconds, opts.as_dict(), save, extra)

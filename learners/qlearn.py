@@ -44,7 +44,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import asdict, dataclass
-from typing import Callable, Sequence
+from typing import Callable, Iterator, Sequence
 
 import numpy as np
 
@@ -167,42 +167,162 @@ class QTable:
         return out
 
 
+UNNUMBERED = -2     # a legal action whose next state LazyStates has not numbered yet
+
+
+class LazyStates:
+    """The states met so far in a game too large to enumerate, expanded on demand in batches.
+
+    ``expand(keys)`` (given by the bridge, one Prolog query for many states)
+    returns for each key (mover index, winner index or -1 or DRAW, move
+    texts, keys the moves lead to).  States get numbers as they are met;
+    the Q table grows with them, and with the moves (actions) met.
+    """
+
+    def __init__(self, start_key: str, expand: Callable[[list[str]], list[tuple[int, int, list[str], list[str]]]]
+                 ) -> None:
+        self._expand = expand
+        self.keys: list[str] = []
+        self.index: dict[str, int] = {}
+        self.actions: list[str] = []
+        self.action_index: dict[str, int] = {}
+        self.expanded: list[bool] = []
+        self.mover: list[int] = []
+        self.winner: list[int] = []
+        self.terminal: list[bool] = []
+        self.nxt: list[list[int] | None] = []
+        self.legal: list[list[int] | None] = []
+        self.q: list[list[float]] = []
+        self.n: list[list[int]] = []
+        self.successor_keys: dict[int, dict[int, str]] = {}
+        self.queries = 0
+        self.intern(start_key)
+
+    @property
+    def size(self) -> int:
+        return len(self.keys)
+
+    @property
+    def move_text(self) -> list[str]:
+        """The moves met so far (QTable's action vocabulary)."""
+        return self.actions
+
+    def intern(self, key: str) -> int:
+        """The state's number, giving it one (unexpanded) when it is new."""
+        s = self.index.get(key)
+        if s is None:
+            s = len(self.keys)
+            self.keys.append(key)
+            self.index[key] = s
+            self.expanded.append(False)
+            self.mover.append(-1)
+            self.winner.append(-1)
+            self.terminal.append(False)
+            self.nxt.append(None)
+            self.legal.append(None)
+            self.q.append([0.0] * len(self.actions))
+            self.n.append([0] * len(self.actions))
+        return s
+
+    def action(self, text: str) -> int:
+        """The action's column, adding one to every row when the move is new."""
+        a = self.action_index.get(text)
+        if a is None:
+            a = len(self.actions)
+            self.actions.append(text)
+            self.action_index[text] = a
+            for rows, fill in ((self.q, 0.0), (self.n, 0), (self.nxt, -1)):
+                for row in rows:
+                    if row is not None:
+                        row.append(fill)
+        return a
+
+    def expand(self, states: Sequence[int]) -> None:
+        """Expand the states not expanded yet, in one call of ``expand``."""
+        todo = [s for s in dict.fromkeys(states) if not self.expanded[s]]
+        if not todo:
+            return
+        self.queries += 1
+        for s, (mover, winner, moves, nexts) in zip(todo, self._expand([self.keys[s] for s in todo])):
+            self.expanded[s] = True
+            self.mover[s], self.winner[s], self.terminal[s] = mover, winner, winner != -1
+            acts = [self.action(t) for t in moves]
+            row = [-1] * len(self.actions)
+            for a in acts:
+                row[a] = UNNUMBERED
+            self.nxt[s], self.legal[s] = row, acts
+            self.successor_keys[s] = dict(zip(acts, nexts))
+
+    def follow(self, s: int, a: int) -> int:
+        """The state action a leads to from s, numbered now if this is the first time it is taken
+        (states are numbered when met, not when seen as a successor: far fewer rows)."""
+        y = self.intern(self.successor_keys[s][a])
+        self.nxt[s][a] = y  # type: ignore[index]
+        return y
+
+    def restore(self, entries: Sequence[tuple[str, str, float, int]]) -> None:
+        """Put stored entries back (their states are met again when play reaches them)."""
+        for x, move, value, visits in entries:
+            s, a = self.intern(x), self.action(move)
+            self.q[s][a] = value
+            self.n[s][a] = visits
+
+
 def train(table: QTable, learner_sides: Sequence[Sequence[int]], opponent: list[list[int]] | None,
           n_games: int, seed: int, progress: Callable[[int], None] | None = None,
-          checkpoint: Callable[[int], bool] | None = None, checkpoint_every: int = 0) -> list[int]:
+          checkpoint: Callable[[int], bool] | None = None, checkpoint_every: int = 0,
+          lazy: LazyStates | None = None, lockstep: int = 256) -> list[int]:
     """Play ``n_games``; game i's learning sides are ``learner_sides[i % len]``.
 
     The other side plays uniformly within ``opponent`` (a support, e.g. all
-    moves or the minimax moves).  Returns each game's winner index (0, 1) or
-    DRAW.  ``checkpoint(games_done)`` runs every ``checkpoint_every`` games
-    and may return True to stop early.
+    moves or the minimax moves; None with ``lazy``: uniformly among the legal
+    moves).  Returns each game's winner index (0, 1) or DRAW.
+    ``checkpoint(games_done)`` runs every ``checkpoint_every`` games and may
+    return True to stop early.
+
+    With ``lazy`` (a game too large to enumerate) the states come from it
+    instead of ``table.graph``: ``lockstep`` games are played side by side,
+    and whenever each has reached a state not expanded yet, all those
+    states are expanded in one batch (never a query per move).  The table's
+    q and n are then replaced by the grown ones at the end.
     """
-    g, o = table.graph, table.options
+    o = table.options
     rng = random.Random(seed)
-    n_actions = len(table.actions)
-    # plain Python lists: scalar access is several times faster than numpy's
-    q = table.q.tolist()
-    n = table.n.tolist()
-    rows = table.rows
-    mover = g.mover.tolist()
-    winner = g.winner.tolist()
-    terminal = [w != -1 for w in winner]
-    nxt = [[-1] * n_actions for _ in range(g.size)]
-    legal: list[list[int]] = [[] for _ in range(g.size)]
-    for s in range(g.size):
-        for e in g.edges(s):
-            a = table.action_index[g.move_text[e]]
-            nxt[s][a] = int(g.target[e])
-            legal[s].append(a)
-    targets = g.target.tolist()
-    all_actions = list(range(n_actions))
+    if lazy is None:
+        g = table.graph
+        n_actions = len(table.actions)
+        # plain Python lists: scalar access is several times faster than numpy's
+        q = table.q.tolist()
+        n = table.n.tolist()
+        rows = table.rows
+        mover = g.mover.tolist()
+        winner = g.winner.tolist()
+        terminal = [w != -1 for w in winner]
+        nxt = [[-1] * n_actions for _ in range(g.size)]
+        legal: list[list[int]] = [[] for _ in range(g.size)]
+        for s in range(g.size):
+            for e in g.edges(s):
+                a = table.action_index[g.move_text[e]]
+                nxt[s][a] = int(g.target[e])
+                legal[s].append(a)
+        opp = None if opponent is None else [[table.action_index[g.move_text[e]] for e in sup] for sup in opponent]
+        expanded = None
+        all_actions = list(range(n_actions))
+    else:
+        if o.illegal != "resample" or o.table != "reachable":
+            raise ValueError("a game too large to enumerate is learned with --illegal resample and "
+                             "--table reachable only (the others need every move and board in advance)")
+        q, n, mover, winner, terminal, nxt = lazy.q, lazy.n, lazy.mover, lazy.winner, lazy.terminal, lazy.nxt
+        legal = lazy.legal  # type: ignore[assignment]
+        rows = _Identity()
+        opp = None
+        expanded = lazy.expanded
+        all_actions = []
     rule = UPDATES.index(o.update)
     gamma, fixed_alpha, illegal_mode = o.gamma, o.alpha, o.illegal
     if fixed_alpha is None and rule == 3:
         fixed_alpha = 1.0                  # negamax: a deterministic game needs no averaging
     results: list[int] = []
-    batch = max(1, n_games // 100)
-
 
     def negamax(r: int, a: int, s: int, p: int) -> None:
         """Update Q(r, a) at once from the state a leads to, as the opponent (same table) sees it."""
@@ -238,7 +358,8 @@ def train(table: QTable, learner_sides: Sequence[Sequence[int]], opponent: list[
         cands = [a for a in acts if qr[a] == best]
         return cands[0] if len(cands) == 1 else cands[rng.randrange(len(cands))]
 
-    for i in range(n_games):
+    def play(i: int) -> Iterator[int]:
+        """Game i; yields a state when it must be expanded first; its result is the return value."""
         sides = learner_sides[i % len(learner_sides)]
         eps = o.epsilon + (o.epsilon_end - o.epsilon) * (i / max(1, n_games - 1))
         s = 0
@@ -246,6 +367,8 @@ def train(table: QTable, learner_sides: Sequence[Sequence[int]], opponent: list[
         made: list[tuple[int, int, int, int]] = []   # negamax: (row, action, state, player), replayed backwards
         result = DRAW
         while True:
+            if expanded is not None and not expanded[s]:
+                yield s
             if terminal[s]:
                 result = winner[s]
                 for p in sides:
@@ -255,12 +378,12 @@ def train(table: QTable, learner_sides: Sequence[Sequence[int]], opponent: list[
                 break
             p = mover[s]
             if p not in sides:
-                sup = opponent[s]
-                e = sup[rng.randrange(len(sup))]
+                sup = opp[s] if opp is not None else legal[s]
+                a = sup[rng.randrange(len(sup))]
                 if rule == 3:                  # negamax learns minimax values from every move made
-                    a = table.action_index[g.move_text[e]]
                     made.append((rows[s], a, s, p))
-                s = targets[e]
+                y = nxt[s][a]
+                s = y if y >= 0 else lazy.follow(s, a)  # type: ignore[union-attr]
                 continue
             if pending[p] is not None:
                 update(*pending[p], 0.0, s)
@@ -290,18 +413,75 @@ def train(table: QTable, learner_sides: Sequence[Sequence[int]], opponent: list[
                 made.append((r, a, s, p))
             else:
                 pending[p] = (r, a)
-            s = nxt[s][a]
+            y = nxt[s][a]
+            s = y if y >= 0 else lazy.follow(s, a)  # type: ignore[union-attr]
         for step in reversed(made):
             negamax(*step)
-        results.append(result)
-        done = i + 1
-        if progress and (done % batch == 0 or done == n_games):
-            progress(batch if done % batch == 0 else done % batch)
-        if checkpoint and checkpoint_every and done % checkpoint_every == 0 and done < n_games:
-            table.q[:] = q
-            table.n[:] = n
-            if checkpoint(done):
-                break
-    table.q[:] = q
-    table.n[:] = n
-    return results
+        return result
+
+    batch = max(1, n_games // 100)
+    reported = [0]
+
+    def finished(count: int) -> None:
+        if progress and (count % batch == 0 or count == n_games):
+            progress(count - reported[0])
+            reported[0] = count
+
+    if lazy is None:
+        for i in range(n_games):
+            game = play(i)
+            try:
+                next(game)
+                raise RuntimeError("a compiled graph never needs expanding")
+            except StopIteration as stop:
+                results.append(stop.value)
+            done = i + 1
+            finished(done)
+            if checkpoint and checkpoint_every and done % checkpoint_every == 0 and done < n_games:
+                table.q[:] = q
+                table.n[:] = n
+                if checkpoint(done):
+                    break
+        table.q[:] = q
+        table.n[:] = n
+        return results
+
+    out: list[int] = [DRAW] * n_games
+    count = [0]
+
+    def advance(i: int, game: Iterator[int]) -> tuple[int, Iterator[int], int] | None:
+        """Run game i on to the next state it needs expanded; None when it has ended."""
+        try:
+            return i, game, next(game)
+        except StopIteration as stop:
+            out[i] = stop.value
+            count[0] += 1
+            finished(count[0])
+            return None
+
+    waiting: list[tuple[int, Iterator[int], int]] = []   # (game, its play, the state it waits for)
+    started = 0
+    while True:
+        while started < n_games and len(waiting) < lockstep:
+            w = advance(started, play(started))
+            started += 1
+            if w is not None:
+                waiting.append(w)
+        if not waiting:
+            break
+        lazy.expand([s for _, _, s in waiting])
+        waiting = [w for w in (advance(i, g) for i, g, _ in waiting) if w is not None]
+    width = len(lazy.actions)
+    table.actions, table.action_index = list(lazy.actions), dict(lazy.action_index)
+    table.n_rows = lazy.size
+    table.rows = list(range(lazy.size))
+    table.q = np.array([row + [0.0] * (width - len(row)) for row in q]).reshape(lazy.size, width)
+    table.n = np.array([row + [0] * (width - len(row)) for row in n], dtype=np.int64).reshape(lazy.size, width)
+    return out
+
+
+class _Identity:
+    """rows[s] == s: the reachable table of a lazily grown graph."""
+
+    def __getitem__(self, s: int) -> int:
+        return s

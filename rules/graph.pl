@@ -15,6 +15,7 @@
           [ graph_open/3,        % +Game, +StartKey, +Fold
             graph_batch/4,       % +From, +To, -Nodes, -Found
             graph_close/0,
+            keys_expand/3,       % +Game, +Keys, -Nodes
             keys_cells/3,        % +Game, +Keys, -Cells
             keys_canonical/3,    % +Game, +Keys, -Canonical
             keys_policy/4        % +Game, +Chooser, +Keys, -Table
@@ -110,6 +111,34 @@ orbit(true, Game, P, N) :- !,
     sort(Is, Set),
     length(Set, N).
 orbit(_, _, _, 1).
+
+%!  keys_expand(+Game, +Keys:list, -Nodes) is det.
+%   One step of a graph expanded lazily (Q-learning on a game too large to
+%   enumerate): for each state (by its key) its mover, result (`null`
+%   while the game goes on) and number of moves, then every state's moves
+%   and the keys of the states they lead to, as flat lists:
+%   json([movers-Ms, results-Rs, counts-Cs, moves-MoveTexts, next-Keys]).
+keys_expand(Game, Keys, json([movers-Movers, results-Results, counts-Counts, moves-MoveTexts, next-Next])) :-
+    expand_all(Keys, Game, Movers, Results, Counts, MsList, NsList),
+    append(MsList, MoveTexts),
+    append(NsList, Next).
+
+expand_all([], _, [], [], [], [], []).
+expand_all([K|Ks], Game, [M|Ms], [R|Rs], [C|Cs], [Mv|Mvs], [N|Ns]) :-
+    key_expand(Game, K, M, R, C, Mv, N),
+    expand_all(Ks, Game, Ms, Rs, Cs, Mvs, Ns).
+
+key_expand(Game, Key, Mover, Result, Count, MoveTexts, NextKeys) :-
+    parse_position(Game, Key, P, Mover),
+    (   over(Game, P, Mover, R)
+    ->  Result = R, MoveTexts = [], NextKeys = []
+    ;   Result = null,
+        other_player(Game, Mover, O),
+        findall(MT-K1, ( legal(Game, P, Mover, Mv), next(Game, P, Mover, Mv, P1),
+                         move_text(Game, Mv, MT), position_text(Game, P1, O, K1) ), Pairs),
+        pairs_keys_values(Pairs, MoveTexts, NextKeys)
+    ),
+    length(MoveTexts, Count).
 
 %!  keys_cells(+Game, +Keys:list, -Cells:list(list(integer))) is det.
 %   The cells/4 view of each state (by its key), for board-based learners.

@@ -30,7 +30,9 @@
           [ punish_new/2,         % +Agent, +Options
             punish_agent/1,       % ?Agent
             punish_load/4,        % +Agent, +Game, +Options, +Rows
+            punish_add/3,         % +Agent, +Game, +Rows
             punish_values/2,      % +Agent, -Rows
+            punish_values/4,      % +Agent, +Offset, +Limit, -Rows
             punish_learn_game/5   % +Agent, +Game, +Keys, +Result, +Player
           ]).
 :- use_module(game).
@@ -62,6 +64,12 @@ punish_agent(Agent) :- option(Agent, punish, _).
 %   Recreate Agent, a player of Game, from stored rows [Key, Score, Visits].
 punish_load(Agent, Game, Options, Rows) :-
     punish_new(Agent, Options),
+    punish_add(Agent, Game, Rows).
+
+%!  punish_add(+Agent, +Game, +Rows:list) is det.
+%   Add stored rows [Key, Score, Visits] to Agent (a large agent is loaded
+%   in several calls, never as one list).
+punish_add(Agent, Game, Rows) :-
     forall(member([Key, Score, N], Rows),
            ( viewpoint(Game, Key, View),
              assertz(value(Agent, Key, View, Score)),
@@ -77,16 +85,39 @@ viewpoint(Game, Key, View) :-
 punish_values(Agent, Rows) :-
     findall([K, S, N], ( value(Agent, K, _, S), ( visits(Agent, K, N) -> true ; N = 0 ) ), Rows).
 
+%!  punish_values(+Agent, +Offset, +Limit, -Rows:list) is det.
+%   At most Limit rows after the first Offset (pages of punish_values/2).
+punish_values(Agent, Offset, Limit, Rows) :-
+    findall([K, S, N], limit(Limit, offset(Offset, ( value(Agent, K, _, S),
+                                                    ( visits(Agent, K, N) -> true ; N = 0 ) ))), Rows).
+
+%   A state's keys never change: they are remembered in a trie, which is
+%   emptied when it holds key_cache/1 states (a game too large to enumerate
+%   would otherwise fill memory: tabling them did, 6 GB in 100,000 games
+%   of Connect Four).
 key(Agent, Game, Pos, Next, Key) :-
-    (   option(Agent, fold, true)
-    ->  canonical_key(Game, Pos, Next, Key)
-    ;   text_key(Game, Pos, Next, Key)
+    option(Agent, fold, Fold),
+    key_trie(Trie),
+    (   trie_lookup(Trie, k(Game, Fold, Pos, Next), K0)
+    ->  Key = K0
+    ;   (   Fold == true
+        ->  canonical(Game, Pos, Next, Key)
+        ;   position_text(Game, Pos, Next, Key)
+        ),
+        trie_insert(Trie, k(Game, Fold, Pos, Next), Key),
+        nb_getval(punish_keys, N0), N is N0 + 1, nb_setval(punish_keys, N)
     ).
 
-%   A state's keys never change: remember them.
-:- table canonical_key/4, text_key/4.
-canonical_key(Game, Pos, Next, Key) :- canonical(Game, Pos, Next, Key).
-text_key(Game, Pos, Next, Key) :- position_text(Game, Pos, Next, Key).
+key_cache(100000).            % about 200 MB of trie for Connect Four
+
+key_trie(Trie) :-
+    (   nb_current(punish_key_trie, T), T \== [], nb_getval(punish_keys, N), key_cache(Max), N < Max
+    ->  Trie = T
+    ;   (   nb_current(punish_key_trie, Old), Old \== [] -> trie_destroy(Old) ; true ),
+        trie_new(Trie),
+        nb_setval(punish_key_trie, Trie),
+        nb_setval(punish_keys, 0)
+    ).
 
 score(Agent, Key, View, Score) :-
     (   value(Agent, Key, View, S) -> Score = S ; option(Agent, beads, Score) ).

@@ -11,7 +11,7 @@
            initial(tictactoe, P, M), candidates(agent(a), tictactoe, P, M, Ms).
         Ms = [5].
 */
-:- module(qtable, [q_load/4, q_agent/3]).
+:- module(qtable, [q_load/4, q_add/2, q_agent/3]).
 :- use_module(game).
 :- use_module(play).
 
@@ -26,6 +26,11 @@ q_load(Agent, Game, Kind, Rows) :-
     retractall(q(Agent, _, _, _)),
     retractall(q_agent(Agent, _, _)),
     assertz(q_agent(Agent, Game, Kind)),
+    q_add(Agent, Rows).
+
+%!  q_add(+Agent, +Rows:list) is det.
+%   Add rows [X, MoveText, Value] (a large table is loaded in several calls).
+q_add(Agent, Rows) :-
     forall(member([X, M, V], Rows), assertz(q(Agent, X, M, V))).
 
 state_x(text, Game, Pos, Mover, X) :- position_text(Game, Pos, Mover, X).

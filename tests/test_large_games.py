@@ -140,3 +140,63 @@ def test_punish_trains_on_connect_four_and_skips_the_exact_judgement(db_path):
     assert len(run_json("agents")) == len(before) + 1
     e = run_json("eval", C4, "c4", "--vs", "random", "--games", "4")
     assert sum(e["as_first"][k] for k in ("win", "draw", "loss")) == 2
+
+
+def test_qlearn_trains_on_states_it_meets_expanded_in_batches(db_path):
+    d = run_json("train", C4, "--learner", "qlearn", "--agent", "q4", "--games", "300", "--vs", "random", "--seed", "3")
+    lazy = d["lazy"]
+    assert d["games"] == 300 and d["exact"] is None
+    assert lazy["expanded"] == lazy["states_met"] > 300 * 4      # every game meets several new states
+    assert lazy["prolog_queries"] < lazy["states_met"] / 20       # batches, never a query per move
+    again = run_json("train", C4, "--learner", "qlearn", "--agent", "q5", "--games", "300", "--vs", "random",
+                     "--seed", "3")
+    assert again["results"] == d["results"]                      # the same seed, the same run
+    e = run_json("eval", C4, "q4", "--vs", "random", "--games", "4")
+    assert e["as_first"]["win"] + e["as_first"]["draw"] + e["as_first"]["loss"] == 2
+    refused(run("train", C4, "--learner", "qlearn", "--agent", "q6", "--vs", "mcts:10"), "self or random")
+    refused(run("train", C4, "--learner", "qlearn", "--agent", "q7", "--illegal", "stay"), "--illegal resample")
+
+
+def test_lazy_expansion_meets_exactly_the_states_of_a_compiled_graph(db_path):
+    """On a game small enough to compile, the lazily grown graph agrees with the compiled one
+    on every state it met: same mover, result and moves."""
+    from bridge import games as games_mod, qlearn as q_bridge
+    from learners.qlearn import LazyStates
+    full = graphs.state_graph(None, "connect(3,4,4)")
+    lazy = LazyStates(games_mod.initial("connect(3,4,4)").key, q_bridge.expander("connect(3,4,4)", full.players))
+    frontier = [0]
+    for _ in range(4):                                  # four plies, breadth first
+        lazy.expand(frontier)
+        frontier = [lazy.follow(s, a) for s in frontier for a in lazy.legal[s]]
+    for s, key in enumerate(lazy.keys):
+        if not lazy.expanded[s]:
+            continue
+        i = full.index[key]
+        assert lazy.mover[s] == int(full.mover[i]) and lazy.winner[s] == int(full.winner[i])
+        got = {lazy.actions[a]: lazy.keys[lazy.nxt[s][a]] for a in lazy.legal[s] if lazy.nxt[s][a] >= 0}
+        want = {full.move_text[e]: full.keys[full.target[e]] for e in full.edges(i)}
+        assert got.items() <= want.items() and set(lazy.actions[a] for a in lazy.legal[s]) == set(want)
+
+
+@pytest.mark.parametrize("learner", ["punish", "qlearn"])
+def test_agents_move_in_and_out_of_prolog_in_pages(db_path, monkeypatch, learner):
+    """A large agent is loaded and saved in pages of ROWS_PER_CALL rows; pages of 7 rows give
+    the same agent as one page would."""
+    from bridge import agents, punish, qlearn
+    from bridge.engine import engine, quote
+    from kb import store
+    from kb.db import open_kb
+    run_json("train", "tictactoe", "--learner", learner, "--agent", "a", "--games", "200", "--vs", "random")
+    kb = open_kb(db_path)
+    stored = store.load_values(kb, "a")
+    assert len(stored) > 50
+    monkeypatch.setattr(punish if learner == "punish" else qlearn, "ROWS_PER_CALL", 7)
+    agents.learner_of(store.get_agent(kb, "a")).load(kb, store.get_agent(kb, "a"))
+    if learner == "punish":
+        inside = engine().call(f"punish:punish_values({quote('a')}, Out)")
+        assert sorted((k, float(v), n) for k, v, n in inside) == sorted((k, float(v), n) for k, _, v, n in stored)
+        punish.save(kb, "a", "tictactoe", store.get_agent(kb, "a")["params"], 0)
+        assert sorted(store.load_values(kb, "a")) == sorted(stored)
+    else:
+        inside = engine().call(f"findall([X, M, V], qtable:q({quote('a')}, X, M, V), Out)")
+        assert sorted(map(tuple, inside)) == sorted((x, m, float(v)) for x, m, v, _ in stored)
