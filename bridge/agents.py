@@ -84,13 +84,7 @@ def chooser(db: sqlite_utils.Database, game: str, name: str) -> str:
     if searcher is not None:
         return searcher
     base, member = ga.split_member(name)
-    row = store.get_agent(db, base)
-    if row is None:
-        learned = [a["name"] for a in store.list_agents(db, game)]
-        known = ", ".join(list(store.BUILTIN_AGENTS) + ["alphabeta:DEPTH", "mcts:PLAYOUTS"] + learned)
-        raise BadInput(f"unknown agent '{base}' for {game} (known: {known})")
-    if row["game"] != game:
-        raise BadInput(f"agent '{base}' plays {row['game']}, not {game}")
+    row = agent_row(db, game, base)
     if row["learner"] in RULE_SETS:
         return f"agent({quote(ga.load_member(db, row, member))})"
     if member is not None:
@@ -99,8 +93,31 @@ def chooser(db: sqlite_utils.Database, game: str, name: str) -> str:
     return f"agent({quote(name)})"
 
 
+def agent_row(db: sqlite_utils.Database, game: str, name: str) -> dict:
+    """The stored agent ``name`` of ``game``; BadInput if unknown or of another game."""
+    row = store.get_agent(db, name)
+    if row is None:
+        learned = [a["name"] for a in store.list_agents(db, game)]
+        known = ", ".join(list(store.BUILTIN_AGENTS) + ["alphabeta:DEPTH", "mcts:PLAYOUTS"] + learned)
+        raise BadInput(f"unknown agent '{name}' for {game} (known: {known})")
+    if row["game"] != game:
+        raise BadInput(f"agent '{name}' plays {row['game']}, not {game}")
+    return row
+
+
 def support(db: sqlite_utils.Database, graph: StateGraph, name: str) -> exact.Support:
-    """The moves agent ``name`` may choose in every state of ``graph`` (asked of Prolog in one query)."""
+    """The moves agent ``name`` may choose in every state of ``graph``: computed on the graph for
+    random, minimax and learners that can (Q-tables), else asked of Prolog in batches."""
+    if name == "random":
+        return exact.all_moves(graph)
+    if name == "minimax":
+        return exact.optimal_moves(graph)
+    base, member = ga.split_member(name)
+    if search_chooser(name) is None and member is None:
+        row = agent_row(db, graph.game, base)
+        module = learner_of(row)
+        if hasattr(module, "support"):
+            return module.support(db, row, graph)
     return exact.support_from_moves(graph, games.policy_table(graph, chooser(db, graph.game, name)))
 
 

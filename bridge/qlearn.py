@@ -59,6 +59,14 @@ def load(db: sqlite_utils.Database, row: dict) -> None:
         engine().call(f"qtable:q_add({quote(row['name'])}, [{data}]), Out = true")
 
 
+def support(db: sqlite_utils.Database, row: dict, graph: StateGraph) -> exact.Support:
+    """The moves the stored agent plays in every state of ``graph`` (legal moves of highest value,
+    0 where never learned, as rules/qtable.pl plays them), computed on the graph without Prolog."""
+    table = make_table(graph, options_from(row["params"]))
+    table.restore(store.load_values(db, row["name"]))
+    return table.greedy_support()
+
+
 def learn_game(db: sqlite_utils.Database, row: dict, game: str, keys: list[str], result: str, side: str) -> None:
     """Q-learning agents learn only in `train`; a game against a person changes nothing."""
 

@@ -53,17 +53,22 @@ def save_graph(db: sqlite_utils.Database, graph: StateGraph, rules_hash: str, se
     out = {"game": graph.game, "players": players, "positions": graph.positions, "terminal": graph.terminal,
            "classes": graph.size if graph.folded else None, "winner": None if exact_name(graph, 0) == "draw"
            else exact_name(graph, 0), "nodes": graph.size, "edges": int(len(graph.target))}
+    # a graph for judging and training only: nodes as arrays, not rows (keys joined by newlines)
+    packed = not summary and not any("\n" in k for k in graph.keys)
+    keys = "\n".join(graph.keys).encode() if packed else None
+    nodes = np.stack([graph.mover, graph.winner, graph.value]).T.astype("<i1").tobytes() if packed else None
     with transaction(db):
         conn = db.conn
         conn.execute("DELETE FROM positions WHERE game = ? AND folded = ?", (graph.game, folded))
         conn.execute("DELETE FROM graphs WHERE game = ? AND folded = ?", (graph.game, folded))
         conn.execute(
             "INSERT INTO graphs (game, folded, rules_hash, nodes, edges, positions, terminal, moves, start, target, "
-            "move, seconds, built_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            "move, seconds, built_at, keys, node_data) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (graph.game, folded, rules_hash, graph.size, out["edges"], out["positions"], out["terminal"],
              json.dumps(graph.moves), graph.start.astype("<i8").tobytes(), graph.target.astype("<i4").tobytes(),
-             graph.move.astype("<i4").tobytes(), round(seconds, 4), now()))
-        conn.executemany("INSERT INTO positions VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)", rows())
+             graph.move.astype("<i4").tobytes(), round(seconds, 4), now(), keys, nodes))
+        if not packed:
+            conn.executemany("INSERT INTO positions VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)", rows())
         if summary:
             conn.execute(
                 "INSERT OR REPLACE INTO games (name, players, positions, terminal, classes, winner, solved_at, "
@@ -76,22 +81,31 @@ def save_graph(db: sqlite_utils.Database, graph: StateGraph, rules_hash: str, se
 def load_graph(db: sqlite_utils.Database, game: str, players: list[str], folded: bool,
                rules_hash: str) -> StateGraph | None:
     """The stored graph, or None when there is none or its game file has changed since."""
-    row = db.execute("SELECT rules_hash, moves, start, target, move FROM graphs WHERE game = ? AND folded = ?",
-                     [game, int(folded)]).fetchone()
+    row = db.execute("SELECT rules_hash, moves, start, target, move, keys, node_data FROM graphs "
+                     "WHERE game = ? AND folded = ?", [game, int(folded)]).fetchone()
     if row is None or row[0] != rules_hash:
         return None
-    rows = db.execute("SELECT key, mover, result, value, orbit FROM positions WHERE game = ? AND folded = ? "
-                      "ORDER BY id", [game, int(folded)]).fetchall()
-    n = len(rows)
     pidx = {p: i for i, p in enumerate(players)}
+    if row[5] is not None:
+        keys = row[5].decode().split("\n")
+        nodes = np.frombuffer(row[6], "<i1").reshape(-1, 3)
+        mover, winner, value = (nodes[:, k].astype(np.int8) for k in range(3))
+        orbit = np.ones(len(keys), dtype=np.int64)
+    else:
+        rows = db.execute("SELECT key, mover, result, value, orbit FROM positions WHERE game = ? AND folded = ? "
+                          "ORDER BY id", [game, int(folded)]).fetchall()
+        n = len(rows)
+        keys = [r[0] for r in rows]
+        mover = np.fromiter((pidx[r[1]] for r in rows), np.int8, n)
+        winner = np.fromiter((ONGOING if r[2] is None else DRAW if r[2] == "draw" else pidx[r[2]] for r in rows),
+                             np.int8, n)
+        value = np.fromiter((r[3] for r in rows), np.int8, n)
+        orbit = np.fromiter((r[4] for r in rows), np.int64, n)
     graph = StateGraph(
-        game, list(players), [r[0] for r in rows],
-        np.fromiter((pidx[r[1]] for r in rows), np.int8, n),
-        np.fromiter((ONGOING if r[2] is None else DRAW if r[2] == "draw" else pidx[r[2]] for r in rows), np.int8, n),
+        game, list(players), keys, mover, winner,
         np.frombuffer(row[2], "<i8").astype(np.int64), np.frombuffer(row[3], "<i4").astype(np.int64),
-        np.frombuffer(row[4], "<i4").astype(np.int32), json.loads(row[1]),
-        np.fromiter((r[4] for r in rows), np.int64, n), folded)
-    graph.value = np.fromiter((r[3] for r in rows), np.int8, n)
+        np.frombuffer(row[4], "<i4").astype(np.int32), json.loads(row[1]), orbit, folded)
+    graph.value = value
     return graph
 
 

@@ -19,33 +19,26 @@ write_json([]) :- !, write('[]').
 write_json(json(Pairs)) :- !,
     write('{'), write_pairs(Pairs), write('}').
 write_json(L) :-                        % a flat list of numbers or plain atoms: one concatenation
-    L = [_|_],
-    flat_list(L, Kind),
-    !,
-    (   Kind == number
-    ->  atomic_list_concat(L, ',', A), format('[~w]', [A])
-    ;   atomic_list_concat(L, '","', A), format('["~w"]', [A])
-    ).
+    L = [H|_],
+    (   number(H)
+    ->  maplist(number, L),
+        atomic_list_concat(L, ',', A), format('[~w]', [A])
+    ;   atom(H),
+        maplist(word, L),
+        atomic_list_concat(L, '\u0001', Joined),     % one scan for characters that need escaping
+        \+ sub_atom(Joined, _, _, _, '"'),
+        \+ sub_atom(Joined, _, _, _, '\\')
+    ->  atomic_list_concat(L, '","', A), format('["~w"]', [A])
+    ),
+    !.
 write_json([H|T]) :- !,
     write('['), write_json(H), write_rest(T), write(']').
 write_json(X) :- atomic(X), !, write_string(X).
 write_json(X) :-
     format(string(S), "~q", [X]), write_string(S).
 
-%   number when every element is a number; atom when every element is an atom
-%   that is not a JSON literal and holds no character that needs escaping.
-flat_list([H|T], Kind) :-
-    (   number(H)
-    ->  Kind = number, maplist(number, T)
-    ;   plain_atom(H)
-    ->  Kind = atom, maplist(plain_atom, T)
-    ).
-
-plain_atom(X) :-
-    atom(X),
-    X \== null, X \== true, X \== false,
-    \+ sub_atom(X, _, _, _, '"'),
-    \+ sub_atom(X, _, _, _, '\\').
+%   An atom written as a JSON string (not one of JSON's literals).
+word(X) :- atom(X), X \== null, X \== true, X \== false.
 
 write_rest([]).
 write_rest([X|T]) :- write(','), write_json(X), write_rest(T).

@@ -97,3 +97,14 @@ def test_save_graph_replaces_summarises_and_loads_back(kb, graphs):
         assert (getattr(back, a) == getattr(g, a)).all(), a
     assert store.load_graph(kb, "hexapawn", g.players, False, "another file") is None
     assert store.game_summary(kb, "hexapawn", "another file") is None
+
+
+def test_a_graph_kept_for_judging_only_is_packed_and_loads_back(kb, graphs):
+    g = graphs["tictactoe"]
+    store.save_graph(kb, g, "t1", 0.1, summary=False)
+    assert kb.execute("SELECT count(*) FROM positions WHERE game='tictactoe'").fetchone()[0] == 0
+    assert store.game_summary(kb, "tictactoe") is None            # not the solved graph
+    back = store.load_graph(kb, "tictactoe", g.players, False, "t1")
+    assert back.keys == g.keys and back.move_text == g.move_text
+    for a in ("mover", "winner", "value", "start", "target", "orbit"):
+        assert (getattr(back, a) == getattr(g, a)).all(), a

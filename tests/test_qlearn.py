@@ -4,7 +4,8 @@ import sqlite3
 import pytest
 from click.testing import CliRunner
 
-from bridge import agents, commands
+from bridge import agents, commands, games
+from kb import store
 from bridge.engine import BadInput
 from cli import main
 from learners import exact
@@ -149,3 +150,16 @@ def test_interrupted_run_keeps_the_last_committed_table(kb, db_path):
     with pytest.raises(KeyboardInterrupt):
         commands.train(kb, "tictactoe", "qlearn", "q", 5000, "self", "both", 2, {}, progress=interrupt)
     assert kb_dump(db_path) == before
+
+
+def test_q_support_on_the_graph_is_the_prolog_agents_play(kb):
+    """eval --exact reads a Q agent's play off the graph; it must be what the Prolog agent plays."""
+    from bridge import agents, graphs, qlearn as q_bridge
+    from learners import exact as exact_mod
+    commands.train(kb, "tictactoe", "qlearn", "qs", 300, "random", "both", 4, {})
+    graph = graphs.state_graph(kb, "tictactoe")
+    row = store.get_agent(kb, "qs")
+    by_prolog = exact_mod.support_from_moves(graph, games.policy_table(graph, agents.chooser(kb, "tictactoe", "qs")))
+    assert [sorted(s) for s in q_bridge.support(kb, row, graph)] == [sorted(s) for s in by_prolog]
+    by_prolog = exact_mod.support_from_moves(graph, games.policy_table(graph, "minimax"))
+    assert [sorted(s) for s in agents.support(kb, graph, "minimax")] == [sorted(s) for s in by_prolog]
