@@ -104,7 +104,7 @@ def quick(tmp: Path) -> None:
                  ["train", "hexapawn(4,5)", "--agent", "p", "--games", "2000"],
                  ["query", "hexapawn(4,5)", "bbbb/..../..../..../wwww w"]):
         t, peak, d = educable(db, *args, "--json")
-        line(f"  {' '.join(args)[:40]}: peak MB", peak, "MB")
+        line(f"  {' '.join(args)[:40]}: peak MB", peak, "MB", 1024.0, "the 1 GB target", words=("smaller", "larger"))
         line(f"  {' '.join(args)[:40]}: seconds", t, "s")
 
     print("== too large to enumerate: Connect Four ==")
@@ -130,7 +130,7 @@ def big(tmp: Path) -> None:
     print(f"  {d['positions']:,} positions, {d['terminal']:,} terminal, {d['classes']:,} classes, "
           f"winner {d['winner'] or 'none (a draw)'}")
     line("tictactoe(4,4,4) solve", t, "s", 600.0, "the 10 min target")
-    line("tictactoe(4,4,4) solve peak memory", peak, "MB", 8192.0, "the 8 GB target")
+    line("tictactoe(4,4,4) solve peak memory", peak, "MB", 8192.0, "the 8 GB target", words=("smaller", "larger"))
     t, peak, d = educable(db, "query", "tictactoe(4,4,4)", "..../..../..../....", "--json")
     line("tictactoe(4,4,4) query of the start once solved (target 1 s)", t, "s")
 

@@ -21,10 +21,10 @@ def timed(fn: Callable, repeat: int = 1) -> tuple[float, object]:
 
 
 def line(name: str, value: float, unit: str, anchor: float | None = None, anchor_name: str = "",
-         higher_is_better: bool = False) -> None:
-    """Print one figure, with its ratio to an anchor when one is given."""
+         higher_is_better: bool = False, words: tuple[str, str] = ("faster", "slower")) -> None:
+    """Print one figure, with its ratio to an anchor when one is given (``words``: better, worse)."""
     text = f"{name:<52} {value:>12.4g} {unit}"
     if anchor:
         ratio = value / anchor if higher_is_better else anchor / value
-        text += f"   {ratio:6.2f}x {'faster' if ratio >= 1 else 'slower'} than {anchor_name} ({anchor:g} {unit})"
+        text += f"   {ratio:6.2f}x {words[0] if ratio >= 1 else words[1]} than {anchor_name} ({anchor:g} {unit})"
     print(text, flush=True)

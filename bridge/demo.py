@@ -10,7 +10,8 @@ from typing import Callable, Iterator
 
 import sqlite_utils
 
-from bridge import commands, ga, games
+from bridge import commands, ga
+from bridge.compile import TooLarge
 
 DemoStep = Callable[[sqlite_utils.Database], Iterator[str]]
 STEPS: list[DemoStep] = []
@@ -20,29 +21,35 @@ def _pct(x: float) -> str:
     return f"{100 * x:5.1f}%"
 
 
+SMALL_GAMES = ("tictactoe", "hexapawn")
+SOLVED_GAMES = SMALL_GAMES + ("nim(1,3,5)", "hexapawn(4,4)", "connect(3,4,4)")
+HUGE_GAME = "connect(4,7,6)"
+
+
 def solve_all(db: sqlite_utils.Database) -> Iterator[str]:
-    yield "== Solving every game exactly (tabled minimax in Prolog) =="
-    for g in games.games():
+    yield "== Solving games exactly (state graph compiled from Prolog, retrograde analysis, stored) =="
+    for g in SOLVED_GAMES:
         s = commands.solve(db, g)
         verdict = "a draw" if s["winner"] is None else f"{s['winner']} wins"
-        yield (f"{g:<10} {s['positions']:>5} positions, {s['terminal']:>4} terminal, {s['classes']:>4} up to symmetry;"
-               f" perfect play: {verdict}  ({s['seconds']['solve'] + s['seconds']['store']:.2f} s)")
+        classes = f"{s['classes']:>7,} up to symmetry" if s["classes"] else f"{'(no symmetry)':>23}"
+        yield (f"{g:<15} {s['positions']:>7,} positions, {s['terminal']:>7,} terminal, {classes};"
+               f" perfect play: {verdict}  ({s['seconds']:.2f} s)")
 
 
 def match_table(db: sqlite_utils.Database) -> Iterator[str]:
     yield ""
     yield "== Match table: 200 games a pairing, half on each side (win/draw/loss of the first named) =="
-    for g in games.games():
+    for g in SMALL_GAMES:
         for a, b in (("random", "random"), ("minimax", "random"), ("minimax", "minimax")):
             r = commands.evaluate_series(db, g, a, b, 200, seed=1)
-            n1 = sum(r["as_first"].values())
-            n2 = sum(r["as_second"].values())
+            n1 = sum(r["as_first"][k] for k in ("win", "draw", "loss"))
+            n2 = sum(r["as_second"][k] for k in ("win", "draw", "loss"))
             f = "/".join(_pct(r["as_first"][k] / n1) for k in ("win", "draw", "loss"))
             s = "/".join(_pct(r["as_second"][k] / n2) for k in ("win", "draw", "loss"))
             yield f"{g:<10} {a:>8} vs {b:<8} as first {f}   as second {s}"
     yield ""
     yield "== Exact judgement against a best-responding opponent =="
-    for g in games.games():
+    for g in SMALL_GAMES:
         for a in ("random", "minimax"):
             r = commands.evaluate_exact(db, g, a)
             yield (f"{g:<10} {a:<8} guarantees as first: {r['as_first']['guaranteed']:<5}"
@@ -50,15 +57,30 @@ def match_table(db: sqlite_utils.Database) -> Iterator[str]:
                    f" perfect: {r['as_first']['perfect'] and r['as_second']['perfect']}")
 
 
+def too_large(db: sqlite_utils.Database) -> Iterator[str]:
+    yield ""
+    yield f"== A game too large to enumerate: Connect Four, {HUGE_GAME} =="
+    try:
+        commands.solve(db, HUGE_GAME)
+    except TooLarge as exc:
+        yield f"solve: refused at once: {str(exc).split(', past')[0]}"
+    for a in ("mcts:200", "alphabeta:3"):
+        r = commands.evaluate_series(db, HUGE_GAME, a, "random", 10, seed=1)
+        wins = r["as_first"]["win"] + r["as_second"]["win"]
+        lo, hi = r["as_first"]["interval95"]["win"]
+        yield f"{a} vs random: won {wins} of 10 (as first {r['as_first']['win']} of 5, 95% {100 * lo:.0f}-{100 * hi:.0f}%)"
+    yield f"play it: educable play '{HUGE_GAME}' --opponent mcts:1000"
+
+
 def learners(db: sqlite_utils.Database) -> Iterator[str]:
     yield ""
     yield "== Learning =="
     r = commands.train(db, "hexapawn", "punish", "demo-her", 60, "adversary", "second", 1, {})
-    yield (f"punish (seed 002) as black vs an adversarial white: lost {r['losses']} of 60, last at game "
+    yield (f"punish (the six-pawns practical, after Gardner's HER) as black vs an adversarial white: lost {r['losses']} of 60, last at game "
            f"{r['last_loss']}; now guarantees a {r['exact']['as_second']['guaranteed']} as black")
     r = commands.train(db, "tictactoe", "qlearn", "demo-q", 100000, "self", "both", 1, {}, until_perfect=True)
     p = commands.evaluate_exact(db, "tictactoe", "demo-q", "random")
-    yield (f"Q-learning (seed 001), tic-tac-toe self-play: perfect on both sides after {r['games']:,} games "
+    yield (f"Q-learning (the CA425 practical), tic-tac-toe self-play: perfect on both sides after {r['games']:,} games "
            f"({r['seconds']:.1f} s); exactly vs random it wins {100 * p['as_first']['win']:.1f}% as X, "
            f"{100 * p['as_second']['win']:.1f}% as O, never loses")
     yield "play them: educable play hexapawn --opponent demo-her --as white;  educable play tictactoe --opponent demo-q"
@@ -66,7 +88,7 @@ def learners(db: sqlite_utils.Database) -> Iterator[str]:
 
 def rule_sets(db: sqlite_utils.Database) -> Iterator[str]:
     yield ""
-    yield "== Genetic rule sets (seed 000) =="
+    yield "== Genetic rule sets (Gaia's \"Ejemplos de Vida\") =="
     r = ga.train(db, "tictactoe", "demo-gaia", 200, 1, {"nudge": 0.2})
     best = r["best"]
     yield (f"population demo-gaia (40 agents x 100 rules): {r['total_cycles']} cycles so far, these 200 in "
@@ -85,7 +107,7 @@ def rat_race(db: sqlite_utils.Database) -> Iterator[str]:
     from bridge import race
 
     yield ""
-    yield "== The rat race (seed 003) =="
+    yield "== The rat race (the PPCG rat-race challenge) =="
     for player in ("colorscore", "believer"):
         r = race.run(db, player, 4, 0, turns=3000)
         yield (f"{player}: scores {r['scores']} on 4 boards after 3,000 of 10,000 turns "
@@ -93,7 +115,7 @@ def rat_race(db: sqlite_utils.Database) -> Iterator[str]:
     yield "full games: educable race run --player believer --boards 10;  picture: educable race show --seed 1 --png t.png"
 
 
-STEPS.extend([solve_all, match_table, learners, rule_sets, rat_race])
+STEPS.extend([solve_all, match_table, too_large, learners, rule_sets, rat_race])
 
 
 def run(db: sqlite_utils.Database) -> Iterator[str]:

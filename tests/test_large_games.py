@@ -200,3 +200,12 @@ def test_agents_move_in_and_out_of_prolog_in_pages(db_path, monkeypatch, learner
     else:
         inside = engine().call(f"findall([X, M, V], qtable:q({quote('a')}, X, M, V), Out)")
         assert sorted(map(tuple, inside)) == sorted((x, m, float(v)) for x, m, v, _ in stored)
+
+
+def test_demo_solves_the_shipped_games_and_shows_a_huge_one(kb):
+    from bridge import demo
+    lines = list(demo.solve_all(kb)) + list(demo.too_large(kb))
+    text = "\n".join(lines)
+    assert "connect(3,4,4)   41,750 positions" in text and "x wins" in text
+    assert "nim(1,3,5)           88 positions" in text
+    assert "refused at once" in text and "won 10 of 10" in text
