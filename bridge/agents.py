@@ -14,8 +14,8 @@ from types import ModuleType
 
 import sqlite_utils
 
-from bridge import ga, games, punish, qlearn
-from bridge.compile import known_lower_bound
+from bridge import ga, games, graphs, punish, qlearn
+from bridge.compile import TooLarge, known_lower_bound
 from bridge.engine import BadInput, engine, quote
 from kb import store
 from learners import exact
@@ -60,15 +60,23 @@ def search_chooser(name: str) -> str | None:
     return f"{kind}({int(number)})"
 
 
+MINIMAX_PROBE = 50_000       # positions enumerated (a few seconds) to size an unsolved game for minimax
+
+
 def check_minimax(db: sqlite_utils.Database, game: str) -> None:
-    """Minimax plays by tabled search over the whole game: refuse, at once where the size is known,
-    a game past MINIMAX_LIMIT positions."""
+    """Minimax plays by tabled search over the whole game: refuse a game past MINIMAX_LIMIT positions,
+    at once when its size is known (solved, or stated by its file); an unsolved game of unknown size
+    is sized by enumerating at most MINIMAX_PROBE positions (and solved and stored when it fits)."""
     summary = store.game_summary(db, game) if db is not None else None
-    if summary is not None:
-        positions = summary["positions"]
-    else:
-        positions = known_lower_bound(game)
-    if positions is not None and positions > MINIMAX_LIMIT:
+    positions = summary["positions"] if summary is not None else known_lower_bound(game)
+    if positions is None:
+        try:
+            positions = graphs.solved_graph(db, game, MINIMAX_PROBE)[0].positions
+        except TooLarge:
+            raise BadInput(f"minimax searches the whole of {game}, which has more than {MINIMAX_PROBE:,} positions "
+                           f"and is not solved: run educable solve '{game}' first, or use alphabeta:DEPTH or "
+                           "mcts:PLAYOUTS") from None
+    if positions > MINIMAX_LIMIT:
         raise BadInput(f"minimax searches the whole of {game} ({positions:,} positions, more than the "
                        f"{MINIMAX_LIMIT:,} it can table); use alphabeta:DEPTH or mcts:PLAYOUTS")
 

@@ -122,6 +122,21 @@ def reachable(ref) -> dict:
     return seen
 
 
+def assert_graph_matches(graph, ref) -> None:
+    """Perft: the compiled graph has exactly the reference's states, and in each the same moves
+    leading to the same states, the same result and the same side to move."""
+    states = reachable(ref)
+    assert graph.size == len(states) and set(graph.keys) == set(states)
+    for i, key in enumerate(graph.keys):
+        s = states[key]
+        expected = {m: ref["key"](n) for m, n in ref["moves"](s).items()}
+        got = {graph.move_text[e]: graph.keys[graph.target[e]] for e in graph.edges(i)}
+        assert got == expected, key
+        w = int(graph.winner[i])
+        assert (None if w == -1 else "draw" if w == 2 else graph.players[w]) == ref["result"](s), key
+        assert graph.players[int(graph.mover[i])] == s[-1], key
+
+
 def solve(ref):
     """key -> result under perfect play (winner or 'draw'), by plain recursion with a cache."""
     first, second = ref["players"]

@@ -5,7 +5,7 @@ import pytest
 
 from bridge import games, graphs
 from reference_families import hexapawn, in_a_row, nim, nim_first_player_wins
-from reference_games import reachable, solve
+from reference_games import assert_graph_matches, reachable, solve
 
 CASES = {
     "nim(1,3,5)": nim((1, 3, 5)),
@@ -43,11 +43,6 @@ def graph_of():
     return get
 
 
-def result_name(graph, i):
-    w = int(graph.winner[i])
-    return None if w == -1 else "draw" if w == 2 else graph.players[w]
-
-
 def exact_name(graph, i):
     v, m = int(graph.value[i]), int(graph.mover[i])
     return "draw" if v == 0 else graph.players[m if v > 0 else 1 - m]
@@ -55,18 +50,7 @@ def exact_name(graph, i):
 
 @pytest.mark.parametrize("game", list(CASES))
 def test_every_state_matches_the_reference(graph_of, game):
-    ref = CASES[game]
-    states = reachable(ref)
-    graph = graph_of(game)
-    assert graph.size == len(states)
-    assert set(graph.keys) == set(states)
-    for i, key in enumerate(graph.keys):
-        s = states[key]
-        expected = {m: ref["key"](n) for m, n in ref["moves"](s).items()}
-        got = {graph.move_text[e]: graph.keys[graph.target[e]] for e in graph.edges(i)}
-        assert got == expected, key
-        assert result_name(graph, i) == ref["result"](s), key
-        assert graph.players[int(graph.mover[i])] == s[-1], key
+    assert_graph_matches(graph_of(game), CASES[game])
 
 
 @pytest.mark.parametrize("game", list(CASES))

@@ -209,3 +209,9 @@ def test_demo_solves_the_shipped_games_and_shows_a_huge_one(kb):
     assert "connect(3,4,4)   41,750 positions" in text and "x wins" in text
     assert "nim(1,3,5)           88 positions" in text
     assert "refused at once" in text and "won 10 of 10" in text
+
+
+def test_minimax_on_an_unsolved_game_of_unknown_size_is_sized_first(db_path):
+    refused(run("eval", "connect(3,5,4)", "random", "--vs", "minimax", "--games", "2"), "run educable solve")
+    d = run_json("eval", "hexapawn(4,4)", "random", "--vs", "minimax", "--games", "4")   # small: solved on the way
+    assert d["as_second"]["loss"] == 2      # white wins octopawn: minimax as white beats random every time

@@ -2,7 +2,7 @@
 import pytest
 
 from bridge import games, graphs as graphs_mod
-from reference_games import GAMES, reachable, solve
+from reference_games import GAMES, assert_graph_matches, reachable, solve
 
 FACTS = {
     "tictactoe": {"positions": 5478, "terminal": 958, "x": 626, "o": 316, "draw": 16, "classes": 765},
@@ -12,19 +12,7 @@ FACTS = {
 
 @pytest.mark.parametrize("game", ["tictactoe", "hexapawn"])
 def test_every_state_moves_and_results_match_reference(graphs, game):
-    ref = GAMES[game]
-    states = reachable(ref)
-    graph = graphs[game]
-    assert set(graph.keys) == set(states)
-    for i, key in enumerate(graph.keys):
-        s = states[key]
-        expected = {m: ref["key"](n) for m, n in ref["moves"](s).items()}
-        got = {graph.move_text[e]: graph.keys[graph.target[e]] for e in graph.edges(i)}
-        assert got == expected, key
-        r = ref["result"](s)
-        w = int(graph.winner[i])
-        assert (None if w == -1 else "draw" if w == 2 else graph.players[w]) == r, key
-        assert graph.players[int(graph.mover[i])] == s[-1]
+    assert_graph_matches(graphs[game], GAMES[game])
 
 
 @pytest.mark.parametrize("game", ["tictactoe", "hexapawn"])
