@@ -22,14 +22,24 @@
 named('nim(1,3,5)').
 named('nim(3,4,5)').
 
-%   The heaps a game's name starts with, e.g. 'nim(1,3,5)' -> [1,3,5].
+%   The heaps a game's name starts with, e.g. 'nim(1,3,5)' -> [1,3,5];
+%   remembered either way, so that other games' calls cost one lookup.
+:- dynamic known/2, foreign/1.
+
 heaps(G, Heaps) :-
-    atom(G),
-    sub_atom(G, 0, 4, _, 'nim('),
-    catch(term_to_atom(T, G), _, fail),
-    compound(T), compound_name_arguments(T, nim, Heaps),
-    Heaps \== [],
-    forall(member(H, Heaps), ( integer(H), between(0, 20, H) )).
+    (   known(G, Heaps0)
+    ->  Heaps = Heaps0
+    ;   foreign(G)
+    ->  fail
+    ;   atom(G),
+        sub_atom(G, 0, 4, _, 'nim('),
+        catch(term_to_atom(T, G), _, fail),
+        compound(T), compound_name_arguments(T, nim, Heaps0),
+        Heaps0 \== [],
+        forall(member(H, Heaps0), ( integer(H), between(0, 20, H) ))
+    ->  assertz(known(G, Heaps0)), Heaps = Heaps0
+    ;   atom(G), assertz(foreign(G)), fail
+    ).
 
 game:game(G) :- ( var(G) -> named(G) ; heaps(G, _) ).
 game:players(G, [p1, p2]) :- heaps(G, _).

@@ -26,6 +26,7 @@
 named('hexapawn(4,4)').
 
 :- dynamic known/3.        % known(Game, W, H)
+:- dynamic foreign/1.      % foreign(Game): a name that is not of this family
 :- dynamic step/4.         % step(Game, Colour, From, To): straight forward
 :- dynamic diagonal/4.     % diagonal(Game, Colour, From, To): a capture
 :- dynamic far_row/3.      % far_row(Game, Colour, Square): reaching it wins
@@ -35,11 +36,14 @@ named('hexapawn(4,4)').
 params(G, W, H) :-
     (   known(G, W, H)
     ->  true
+    ;   foreign(G)                                  % another game's name: one indexed lookup
+    ->  fail
     ;   atom(G),
         sub_atom(G, 0, 9, _, 'hexapawn('),
         catch(term_to_atom(hexapawn(W, H), G), _, fail),
         integer(W), integer(H), between(2, 8, W), between(3, 8, H)
     ->  with_mutex(pawns, define(G, W, H))
+    ;   atom(G), assertz(foreign(G)), fail
     ).
 
 define(G, W, H) :-
