@@ -43,14 +43,12 @@ def solve(db: sqlite_utils.Database, game: str, limit: int | None = None,
     """Solve ``game`` exactly (retrograde analysis over its graph, folded by its symmetries) and store it.
 
     A game solved before from the same rule files is read back, not solved
-    again.  When the game folds and its positions fit under the limit, the
-    graph of every position (what exact judgement and training use) is
-    stored too, so later commands never compile.
+    again.  The graph of every position (what exact judgement and training
+    use) is stored too when it comes from the same compilation (see
+    graphs.SINGLE_PASS), else by the first command that needs it.
     """
     t0 = time.perf_counter()
     graph, seconds = graphs.solved_graph(db, game, limit, progress)
-    if graph.folded and graph.positions <= compile_mod.max_positions(limit):
-        graphs.state_graph(db, game, limit, progress)
     summary = store.game_summary(db, game)
     assert summary is not None
     summary.pop("solved_at", None)
