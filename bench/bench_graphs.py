@@ -74,7 +74,7 @@ def quick(tmp: Path) -> None:
         print("  (OpenSpiel is not installed: pip install -e '.[bench]' adds the anchor)")
     db = tmp / "ttt.db"
     t, peak, d = educable(db, "solve", "tictactoe", "--json")
-    line("tictactoe solve cold (every position), in-process part", d["seconds"], "s", 0.2, "the 0.2 s target")
+    line("tictactoe solve cold, in-process (with Prolog's start)", d["seconds"], "s", 0.2, "the 0.2 s target")
     if vi:
         line("  same, against OpenSpiel value iteration (every state)", d["seconds"], "s", vi, "OpenSpiel VI")
     if ab:
