@@ -75,6 +75,12 @@ def known_lower_bound(game: str) -> int | None:
     return max(found) if found else None
 
 
+def symmetry_count(game: str) -> int:
+    """How many symmetries (the identity included) the game declares, counted at its start."""
+    return engine().call(f"game:initial({quote(game)}, P, _), findall(I, game:image({quote(game)}, P, I), L), "
+                         f"length(L, Out)")
+
+
 def compile_graph(game: str, players: list[str], fold: bool | str, limit: int, what: str,
                   progress: ProgressFn | None = None, start: str = "") -> StateGraph:
     """The graph of every state reachable from ``start`` ('' the initial state), one node per
@@ -84,9 +90,13 @@ def compile_graph(game: str, players: list[str], fold: bool | str, limit: int, w
 
     ``what`` names the command's need in the refusal ("solve needs the whole graph").
     """
-    bound = known_lower_bound(game) if not start else None
-    if bound is not None and bound > limit:
-        raise TooLarge(too_large(game, what, limit, f"its file states at least {bound:,} positions"))
+    stated = known_lower_bound(game) if not start else None
+    if stated is not None:
+        # folded, a node is a class of at most as many positions as there are symmetries
+        nodes = stated // symmetry_count(game) if fold is True else stated
+        if nodes > limit:
+            classes = f" (so at least {nodes:,} symmetry classes)" if fold is True else ""
+            raise TooLarge(too_large(game, what, limit, f"its file states at least {stated:,} positions{classes}"))
     eng = engine()
     t0 = time.perf_counter()
     mode = "classes" if fold == "classes" else "true" if fold else "false"

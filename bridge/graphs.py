@@ -21,7 +21,7 @@ from pathlib import Path
 import sqlite_utils
 
 from bridge import games
-from bridge.compile import ProgressFn, TooLarge, compile_graph, max_positions, too_large
+from bridge.compile import ProgressFn, TooLarge, compile_graph, max_positions, symmetry_count, too_large
 from bridge.engine import RULES_DIR, engine, quote
 from kb import store
 from learners import retrograde
@@ -92,11 +92,6 @@ def _graph(db: sqlite_utils.Database | None, game: str, folded: bool, what: str,
 SINGLE_PASS = 200_000    # positions a symmetric game is first compiled unfolded to, with class keys
 SINGLE_PASS_SYMMETRIES = 2
 
-
-def symmetry_count(game: str) -> int:
-    """How many symmetries (the identity included) the game declares, counted at its start."""
-    return engine().call(f"game:initial({quote(game)}, P, _), findall(I, game:image({quote(game)}, P, I), L), "
-                         f"length(L, Out)")
 
 
 def _single_pass(game: str, players: list[str], limit: int, what: str,
