@@ -7,8 +7,11 @@ from __future__ import annotations
 
 import functools
 import json
+import os
+import sqlite3
 import random
 import sys
+from pathlib import Path
 from typing import Any, Callable
 
 import click
@@ -17,29 +20,62 @@ from bridge import commands
 from bridge import compile as compile_mod
 from bridge.compile import DEFAULT_MAX_POSITIONS
 from bridge.engine import BadInput, PrologError, ResourceLimit, RuleFileError
-from kb.db import KBError, open_kb
+from kb.db import KBError, describe, open_kb, resolve_path
 
 USER_ERRORS = (BadInput, KBError, RuleFileError, ResourceLimit)
 
 
-def fail(message: str, code: int = 2) -> None:
-    click.echo(f"educable: error: {message}", err=True)
+DEBUG_ENV = "EDUCABLE_DEBUG"
+
+
+def fail(message: str, code: int = 2, kind: str = "error") -> None:
+    """One line on stderr (control characters shown escaped), then exit with ``code``."""
+    line = "".join(c if c.isprintable() else repr(c)[1:-1] for c in str(message))
+    click.echo(f"educable: {kind}: {line}", err=True)
     sys.exit(code)
 
 
+def debugging() -> bool:
+    """--debug was given (or EDUCABLE_DEBUG is set): show tracebacks of unexpected errors."""
+    return bool(os.environ.get(DEBUG_ENV))
+
+
+def check_text(name: str, value: Any) -> None:
+    """An argument or option typed on the command line: valid UTF-8 and no control characters
+    (they reach names, positions and Prolog goals); BadInput otherwise."""
+    if not isinstance(value, str):
+        return
+    what = name.replace("_path", "").replace("_", "-")
+    if any("\udc80" <= c <= "\udcff" for c in value):
+        raise BadInput(f"{what}: {value.encode('utf-8', 'surrogateescape')!r} is not valid UTF-8")
+    if any(not c.isprintable() for c in value):
+        raise BadInput(f"{what}: {value!r} contains a control character")
+
+
 def handle_errors(fn: Callable) -> Callable:
-    """Turn every expected failure into one line on stderr and a non-zero exit."""
+    """Turn every expected failure into one line on stderr and a non-zero exit; anything
+    unexpected is one `internal error` line and exit 1 (the traceback with --debug)."""
     @functools.wraps(fn)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
         try:
+            for name, value in kwargs.items():
+                check_text(name, value)
             return fn(*args, **kwargs)
         except USER_ERRORS as exc:
             fail(str(exc))
         except PrologError as exc:
             fail(f"Prolog: {exc}", 1)
+        except sqlite3.DatabaseError as exc:
+            fail(describe(exc, resolve_path(kwargs.get("db_path"))))
         except KeyboardInterrupt:
             click.echo("\ninterrupted; what was committed is kept", err=True)
             sys.exit(130)
+        except (click.exceptions.ClickException, click.exceptions.Exit, click.exceptions.Abort):
+            raise
+        except Exception as exc:
+            if debugging():
+                raise
+            fail(f"{type(exc).__name__}: {exc} (run with --debug for the traceback)", 1, "internal error")
     return wrapper
 
 
@@ -85,9 +121,48 @@ class Progress:
             self.bar.__exit__(*exc)
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+class OneLineGroup(click.Group):
+    """click's group, with its usage errors (a missing argument, a bad option value) as one line."""
+
+    def main(self, *args: Any, **kwargs: Any) -> Any:  # noqa: D102
+        kwargs["standalone_mode"] = False
+        try:
+            rv = super().main(*args, **kwargs)
+        except click.exceptions.UsageError as exc:
+            hint = f" (see educable {exc.ctx.command_path.split(' ', 1)[1] + ' ' if exc.ctx and ' ' in exc.ctx.command_path else ''}--help)"
+            fail(exc.format_message().replace("\n", " ") + hint)
+        except click.exceptions.Abort:
+            click.echo("\ninterrupted", err=True)
+            sys.exit(130)
+        except click.exceptions.ClickException as exc:
+            fail(exc.format_message())
+        sys.exit(rv if isinstance(rv, int) else 0)
+
+
+def output_file(path: str | None, suffixes: tuple[str, ...]) -> str | None:
+    """An output file named on the command line, checked before any work: its suffix, its folder."""
+    if path is None:
+        return None
+    p = Path(path)
+    if p.suffix.lower() not in suffixes:
+        raise click.BadParameter(f"{path}: the file must end in {' or '.join(suffixes)}")
+    if p.is_dir():
+        raise click.BadParameter(f"{path} is a folder; name a file in it")
+    if not p.parent.is_dir():
+        raise click.BadParameter(f"{path}: folder {p.parent} does not exist")
+    if not os.access(p.parent, os.W_OK) or (p.exists() and not os.access(p, os.W_OK)):
+        raise click.BadParameter(f"{path}: cannot write there")
+    return path
+
+
+SEED = click.IntRange(0, 2**32 - 1)       # numpy's and Prolog's generators both take these
+MAX_GAMES = 10_000_000                     # a run keeps every game's result in memory
+
+
+@click.group(cls=OneLineGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="educable")
-def main() -> None:
+@click.option("--debug", is_flag=True, help=f"Show the traceback of an unexpected error (or set {DEBUG_ENV}=1).")
+def main(debug: bool) -> None:
     """A self-learning game player built as a declarative knowledge base.
 
     Game rules are Prolog files under rules/games/; what agents learn lives in
@@ -99,6 +174,8 @@ def main() -> None:
       educable solve tictactoe
       educable play hexapawn --opponent minimax
     """
+    if debug:
+        os.environ[DEBUG_ENV] = "1"
 
 
 @main.command("games")
@@ -260,7 +337,7 @@ def solve(game: str, max_positions: str | None, db_path: str, as_json: bool) -> 
               help="random, minimax, alphabeta:DEPTH (search DEPTH plies), mcts:PLAYOUTS (Monte Carlo tree search), "
                    "or a learned agent's name.")
 @click.option("--as", "side", default=None, help="Your side (default: the first player).")
-@click.option("--seed", default=None, type=int, help="Seed for the opponent's random choices (default: random).")
+@click.option("--seed", default=None, type=SEED, help="Seed for the opponent's random choices (default: random).")
 @db_option
 @handle_errors
 def play(game: str, opponent: str, side: str | None, seed: int | None, db_path: str) -> None:
@@ -310,8 +387,9 @@ def play(game: str, opponent: str, side: str | None, seed: int | None, db_path: 
 @click.argument("agent")
 @click.option("--vs", default=None, help="The opponent: random, minimax, alphabeta:DEPTH, mcts:PLAYOUTS or a learned agent.")
 @click.option("--exact", is_flag=True, help="Judge exactly over the state graph instead of by sampling.")
-@click.option("--games", "n_games", default=1000, show_default=True, type=int, help="Games to play (half on each side).")
-@click.option("--seed", default=0, show_default=True, type=int, help="Random seed; the same seed gives the same games.")
+@click.option("--games", "n_games", default=1000, show_default=True, type=click.IntRange(max=MAX_GAMES),
+              help=f"Games to play (half on each side), at most {MAX_GAMES:,}.")
+@click.option("--seed", default=0, show_default=True, type=SEED, help="Random seed; the same seed gives the same games.")
 @max_positions_option
 @db_option
 @json_option
@@ -369,12 +447,13 @@ def eval_cmd(game: str, agent: str, vs: str | None, exact: bool, n_games: int, s
 @click.option("--learner", default="punish", show_default=True,
               help="Which learner: punish (seed 002, Prolog), qlearn (seed 001, Q-table) or ga (seed 000, rule sets).")
 @click.option("--agent", "agent", required=True, help="The agent's name; made on first use, trained further after.")
-@click.option("--games", "n_games", default=500, show_default=True, type=int, help="Games to play in this run.")
+@click.option("--games", "n_games", default=500, show_default=True, type=click.IntRange(max=MAX_GAMES),
+              help=f"Games to play in this run, at most {MAX_GAMES:,}.")
 @click.option("--vs", default="self", show_default=True,
               help="Opponent: self, random, minimax, alphabeta:DEPTH, mcts:PLAYOUTS, adversary (best response to the agent), or another agent.")
 @click.option("--as", "side", default="both", show_default=True, type=click.Choice(["first", "second", "both"]),
               help="The agent's side against --vs (both: alternate).")
-@click.option("--seed", default=0, show_default=True, type=int, help="Random seed; the same seed gives the same run.")
+@click.option("--seed", default=0, show_default=True, type=SEED, help="Random seed; the same seed gives the same run.")
 @click.option("--punish", type=click.Choice(["last", "all"]), default=None,
               help="[punish] Punish the loser's last move only, or all its moves. Default: last.")
 @click.option("--step", type=float, default=None, help="[punish] Value taken off the last losing move. Default 1.")
@@ -391,9 +470,10 @@ def eval_cmd(game: str, agent: str, vs: str | None, exact: bool, n_games: int, s
 @click.option("--table", type=str, default=None, help="[qlearn] reachable states only, or full (every board, 3^9 x 9). Default reachable.")
 @click.option("--epsilon", type=float, default=None, help="[qlearn] Exploration at the start of the run. Default 0.5.")
 @click.option("--epsilon-end", type=float, default=None, help="[qlearn] Exploration at the end of the run (linear from --epsilon). Default 0.5.")
-@click.option("--max-stay", type=int, default=None, help="[qlearn] Tries before a random legal move (--illegal stay). Default 20.")
+@click.option("--max-stay", type=click.IntRange(max=1000), default=None, help="[qlearn] Tries before a random legal move (--illegal stay). Default 20.")
 @click.option("--until-perfect", is_flag=True, help="[qlearn] Stop at the first checkpoint (every 500 games) where eval --exact says perfect on both sides.")
-@click.option("--cycles", default=500, show_default=True, type=int, help="[ga] Cycles to run (play, rank, breed).")
+@click.option("--cycles", default=500, show_default=True, type=click.IntRange(max=1_000_000),
+              help="[ga] Cycles to run (play, rank, breed), at most 1,000,000.")
 @click.option("--agents", "ga_agents", type=int, default=None, help="[ga] Agents in the population (even). Default 40.")
 @click.option("--rules", "ga_rules", type=int, default=None, help="[ga] Rules per agent. Default 100.")
 @click.option("--priorities", type=int, default=None, help="[ga] Rule priorities 0..N-1. Default 4.")
@@ -413,8 +493,9 @@ def eval_cmd(game: str, agent: str, vs: str | None, exact: bool, n_games: int, s
 @click.option("--dedupe/--no-dedupe", default=None, help="[ga] Replace an agent's repeated rules by mutations. Default off.")
 @click.option("--weak", type=float, default=None, help="[ga] Replace rules of weight <= this by mutations. Default off.")
 @click.option("--weak-every", type=int, default=None, help="[ga] ... every this many cycles. Default 1.")
-@click.option("--judge-every", type=int, default=None, help="[ga] Judge the best agent exactly every N cycles. Default cycles/20.")
-@click.option("--plot", "plot_path", default=None, metavar="FILE.png", help="Save the learning curve as a PNG.")
+@click.option("--judge-every", type=click.IntRange(min=1), default=None, help="[ga] Judge the best agent exactly every N cycles. Default cycles/20.")
+@click.option("--plot", "plot_path", default=None, metavar="FILE.png", callback=lambda c, p, v: output_file(v, (".png", ".svg", ".pdf")),
+              help="Save the learning curve as a PNG (or .svg, .pdf).")
 @max_positions_option
 @db_option
 @json_option
@@ -661,10 +742,13 @@ def race() -> None:
 @race.command("run")
 @click.option("--player", default="colorscore", show_default=True,
               help="colorscore (the challenge's sample), believer (ours), random, or module:function.")
-@click.option("--boards", default=50, show_default=True, type=int, help="Boards (tracks) to race on.")
-@click.option("--seed", default=0, show_default=True, type=int, help="Board i's seed is SEED*1000000+i.")
-@click.option("--workers", default=1, show_default=True, type=int, help="Worker processes.")
-@click.option("--turns", default=None, type=int, help="Turns a game (default: the spec's 10,000).")
+@click.option("--boards", default=50, show_default=True, type=click.IntRange(max=100_000),
+              help="Boards (tracks) to race on (at most 100,000).")
+@click.option("--seed", default=0, show_default=True, type=click.IntRange(0, 2**32 // 1_000_000 - 1),
+              help="Board i's seed is SEED*1000000+i.")
+@click.option("--workers", default=1, show_default=True, type=click.IntRange(1, 64), help="Worker processes (1-64).")
+@click.option("--turns", default=None, type=click.IntRange(max=10_000_000),
+              help="Turns a game (default: the spec's 10,000; at most 10,000,000).")
 @db_option
 @json_option
 @handle_errors
@@ -703,12 +787,14 @@ def race_results(player: str | None, db_path: str, as_json: bool) -> None:
 
 
 @race.command("show")
-@click.option("--seed", required=True, type=int, help="The board's seed.")
-@click.option("--turn", default=0, show_default=True, type=int, help="Show the specimens after this many turns.")
+@click.option("--seed", required=True, type=SEED, help="The board's seed.")
+@click.option("--turn", default=0, show_default=True, type=click.IntRange(0, 10_000_000), help="Show the specimens after this many turns.")
 @click.option("--player", default="colorscore", show_default=True, help="Whose specimens.")
-@click.option("--png", default=None, metavar="FILE.png", help="Write the picture after --turn turns here.")
-@click.option("--gif", default=None, metavar="FILE.gif", help="Write an animation of turns 0..--turn here.")
-@click.option("--frames", default=25, show_default=True, type=int, help="Frames in the animation.")
+@click.option("--png", default=None, metavar="FILE.png", callback=lambda c, p, v: output_file(v, (".png",)),
+              help="Write the picture after --turn turns here.")
+@click.option("--gif", default=None, metavar="FILE.gif", callback=lambda c, p, v: output_file(v, (".gif",)),
+              help="Write an animation of turns 0..--turn here.")
+@click.option("--frames", default=25, show_default=True, type=click.IntRange(1, 1000), help="Frames in the animation (1-1000).")
 @json_option
 @handle_errors
 def race_show(seed: int, turn: int, player: str, png: str | None, gif: str | None, frames: int,

@@ -84,7 +84,7 @@ def split_member(name: str) -> tuple[str, int | None]:
     if "#" not in name:
         return name, None
     base, _, k = name.partition("#")
-    if not k.isdigit() or int(k) < 1:
+    if not (k.isascii() and k.isdigit()) or len(k) > 9 or int(k) < 1:
         raise BadInput(f"bad member {name!r}: use NAME#k with k = 1 for the best")
     return base, int(k)
 

@@ -6,6 +6,8 @@ games, one query per batch.
 """
 from __future__ import annotations
 
+import math
+
 import time
 from typing import Any, Callable
 
@@ -33,6 +35,9 @@ DEFAULTS: dict[str, Any] = {
 OPTIONS = frozenset(DEFAULTS)
 
 
+VALUE_BOUND = 1e6
+
+
 def validate(options: dict[str, Any]) -> dict[str, Any]:
     """Complete ``options`` with defaults and check them; BadInput names the bad one."""
     unknown = set(options) - set(DEFAULTS)
@@ -43,6 +48,9 @@ def validate(options: dict[str, Any]) -> dict[str, Any]:
         raise BadInput(f"--punish must be 'last' or 'all', not {opts['punish']!r}")
     for key in ("step", "earlier_step", "reward", "beads"):
         opts[key] = float(opts[key])
+        if not math.isfinite(opts[key]) or abs(opts[key]) > VALUE_BOUND:
+            raise BadInput(f"--{key.replace('_', '-')} must be a number within ±{VALUE_BOUND:,.0f}, not {opts[key]} "
+                           "(values are added up over many games and must stay finite)")
     if opts["step"] <= 0:
         raise BadInput("--step must be greater than 0")
     if opts["earlier_step"] < 0 or opts["reward"] < 0:

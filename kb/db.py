@@ -32,10 +32,16 @@ def resolve_path(path: str | os.PathLike | None = None) -> Path:
 def open_kb(path: str | os.PathLike | None = None) -> sqlite_utils.Database:
     """Open (creating if needed) and migrate the knowledge base."""
     p = resolve_path(path)
-    if not p.parent.exists():
+    try:
+        parent_there, there, folder, regular = p.parent.is_dir(), p.exists(), p.is_dir(), p.is_file()
+    except OSError as exc:                      # a name too long, a loop of links, ...
+        raise KBError(f"{str(p)[:60]}...: {exc.strerror}") from None
+    if not parent_there:
         raise KBError(f"{p}: folder {p.parent} does not exist")
-    if p.is_dir():
+    if folder:
         raise KBError(f"{p}: is a folder, not a database file")
+    if there and not regular:
+        raise KBError(f"{p}: is not a regular file (a pipe or a device?)")
     if p.exists():
         with open(p, "rb") as fh:
             head = fh.read(16)
@@ -79,7 +85,10 @@ def describe(exc: sqlite3.Error, p: Path | str) -> str:
     if "readonly" in text or "read-only" in text:
         return f"{p}: the database file is read-only"
     if "not a database" in text or "malformed" in text:
-        return f"{p}: not an SQLite database (or damaged)"
+        return f"{p}: not an SQLite database, or damaged (restore a copy, or move it away to start afresh)"
+    if "no such table" in text or "no such column" in text:
+        return (f"{p}: {text}: the knowledge base lacks something educable needs (edited by hand?); "
+                "move it away to start afresh")
     return f"{p}: {text}"
 
 

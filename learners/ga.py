@@ -8,6 +8,8 @@ games of a cycle run together as numpy arrays over the state graph.
 """
 from __future__ import annotations
 
+import math
+
 from dataclasses import asdict, dataclass
 from typing import Callable
 
@@ -19,6 +21,13 @@ from learners.rulespace import RuleSpace
 # Which ranks breed and which are replaced: (best fraction, worst fraction that also breeds).
 SELECTIONS = {"half": (0.5, 0.0), "top10": (0.1, 0.0), "top20": (0.2, 0.0), "top40-worst10": (0.4, 0.1)}
 ORDERS = ("weight", "random")
+
+
+MAX_AGENTS = 10_000
+MAX_RULES = 100_000
+MAX_PRIORITIES = 100
+MAX_PAIR_GAMES = 10_000
+MAX_AGENT_RULES = 10_000_000     # about 100 MB of conditions on a 9-cell board
 
 
 @dataclass
@@ -51,6 +60,21 @@ class GAOptions:
         for name in ("rules", "priorities", "pair_games", "weak_every"):
             if getattr(self, name) < 1:
                 raise ValueError(f"--{name.replace('_', '-')} must be at least 1, not {getattr(self, name)}")
+        for name, most, why in (("agents", MAX_AGENTS, "a cycle plays them in pairs"),
+                                ("rules", MAX_RULES, "each agent holds them as arrays"),
+                                ("priorities", MAX_PRIORITIES, "a priority is a small integer"),
+                                ("pair_games", MAX_PAIR_GAMES, "a cycle keeps every game's record"),
+                                ("weak_every", 10**9, "it counts cycles")):
+            if getattr(self, name) > most:
+                raise ValueError(f"--{name.replace('_', '-')} can be at most {most:,} ({why}), "
+                                 f"not {getattr(self, name):,}")
+        if self.agents * self.rules > MAX_AGENT_RULES:
+            raise ValueError(f"--agents x --rules can be at most {MAX_AGENT_RULES:,} rules in all (their conditions "
+                             f"live in memory), not {self.agents * self.rules:,}")
+        for name in ("mutation", "burst", "nudge", "similar", "sharing", "weak"):
+            v = getattr(self, name)
+            if v is not None and isinstance(v, float) and not math.isfinite(v):
+                raise ValueError(f"--{name} must be a finite number, not {v}")
         for name in ("mutation", "burst", "nudge", "similar"):
             v = getattr(self, name)
             if v is not None and not 0.0 <= v <= 1.0:

@@ -452,7 +452,7 @@ def test_show_animates_a_game(db_path, tmp_path):
         assert im.format == "GIF" and im.n_frames == 5
     for args, words in ((["--turn", "5"], "--png FILE and/or --gif FILE"),
                         (["--gif", str(gif), "--frames", "1"], "--frames must be"),
-                        (["--gif", str(tmp_path / "no" / "t.gif")], "cannot write")):
+                        (["--gif", str(tmp_path / "no" / "t.gif")], "does not exist")):
         r = run("race", "show", "--seed", "5", *args)
         assert r.exit_code == 2 and words in r.output and len(r.output.strip().splitlines()) == 1, r.output
 

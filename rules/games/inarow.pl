@@ -217,6 +217,10 @@ game:parse_position(G, Text, B, Mover) :-
     ),
     (   Gravity == true, floating(B, W, H)
     ->  bad(G, Text, "a piece cannot float above an empty cell", [])
+    ;   has_line(G, B, x), has_line(G, B, o)
+    ->  bad(G, Text, "both sides have a line, which cannot happen", [])
+    ;   has_line(G, B, Mover)
+    ->  bad(G, Text, "~w has a line but did not move last", [Mover])
     ;   true
     ).
 

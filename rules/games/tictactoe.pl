@@ -105,7 +105,18 @@ game:parse_position(tictactoe, Text, B, Mover) :-
         format(atom(M), "bad tic-tac-toe position ~w: it is ~w to move, not ~w", [Q, Mover, Given]),
         game:bad_input(M)
     ),
-    B =.. [b|Cells].
+    B =.. [b|Cells],
+    (   three_in_a_row(B, x), three_in_a_row(B, o)
+    ->  game:shown(Text, Q),
+        format(atom(M), "bad tic-tac-toe position ~w: both sides have three in a row, which cannot happen", [Q]),
+        game:bad_input(M)
+    ;   three_in_a_row(B, Mover)
+    ->  game:shown(Text, Q),
+        game:other_player(tictactoe, Mover, Other),
+        format(atom(M), "bad tic-tac-toe position ~w: ~w has three in a row but ~w moved last", [Q, Mover, Other]),
+        game:bad_input(M)
+    ;   true
+    ).
 
 text_chars(Text, Chars) :-
     atom_string(A, Text),

@@ -1,0 +1,117 @@
+"""Hostile and careless input: every case is one line on stderr, a non-zero exit, no traceback,
+and (for exit 2) the knowledge base byte-identical."""
+import os
+import sqlite3
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from cli import main
+from conftest import kb_dump
+
+EXE = str(Path(sys.executable).parent / "educable")
+
+
+def run(*args):
+    return CliRunner().invoke(main, list(args))
+
+
+def one_line(r, code=2, *words):
+    lines = r.output.strip().splitlines()
+    assert r.exit_code == code, r.output
+    assert len(lines) == 1 and "Traceback" not in r.output, r.output
+    for w in words:
+        assert w in lines[0], lines[0]
+
+
+CASES = [
+    # numbers at the edges
+    (["train", "hexapawn", "--agent", "p", "--step", "nan"], "--step"),
+    (["train", "hexapawn", "--agent", "p", "--step", "inf"], "--step"),
+    (["train", "hexapawn", "--agent", "p", "--step", "1e308"], "--step"),
+    (["train", "hexapawn", "--agent", "p", "--reward", "nan"], "--reward"),
+    (["train", "hexapawn", "--agent", "p", "--beads", "nan"], "--beads"),
+    (["train", "hexapawn", "--agent", "p", "--earlier-step", "-inf"], "--earlier-step"),
+    (["train", "tictactoe", "--learner", "ga", "--agent", "g", "--seed", "-1"], "--seed"),
+    (["race", "run", "--seed", "-1"], "--seed"),
+    (["race", "run", "--seed", "100000000000000000000000"], "--seed"),
+    (["race", "run", "--workers", "100000"], "--workers"),
+    (["train", "tictactoe", "--learner", "ga", "--agent", "g", "--agents", "100000000"], "--agents"),
+    (["train", "tictactoe", "--learner", "ga", "--agent", "g", "--rules", "100000000"], "--rules"),
+    (["train", "tictactoe", "--learner", "ga", "--agent", "g", "--agents", "10000", "--rules", "10000"], "in all"),
+    (["train", "tictactoe", "--learner", "ga", "--agent", "g", "--pair-games", "1000000000000"], "--pair-games"),
+    (["train", "tictactoe", "--learner", "ga", "--agent", "g", "--priorities", "1000000000000"], "--priorities"),
+    (["train", "tictactoe", "--learner", "ga", "--agent", "g", "--sharing", "nan"], "--sharing"),
+    (["train", "tictactoe", "--learner", "ga", "--agent", "g", "--judge-every", "-1"], "--judge-every"),
+    (["eval", "tictactoe", "random", "--vs", "random", "--games", "100000000000"], "--games"),
+    (["train", "tictactoe", "--agent", "p", "--games", "100000000000"], "--games"),
+    # text at the edges
+    (["eval", "tictactoe", "gaia#²", "--vs", "random"], "bad member"),
+    (["train", "tictactoe", "--agent", "a\nb", "--games", "2"], "control character"),
+    (["show", "tictactoe", "xxx/ooo/..."], "cannot happen"),
+    (["query", "tictactoe", "xxx/oo./o.."], "moved last"),
+    (["show", "connect(3,4,4)", "..../o.../o.../oxxx"], "cannot happen"),
+    # output files, checked before any work
+    (["train", "tictactoe", "--agent", "p", "--games", "5", "--plot", "/nonexistent/x.png"], "does not exist"),
+    (["train", "tictactoe", "--agent", "p", "--games", "5", "--plot", "out.xyz"], ".png"),
+    (["race", "show", "--seed", "1", "--png", "/tmp"], ".png"),
+    # usage mistakes are one line too
+    (["query", "tictactoe"], "Missing argument"),
+    (["solve"], "Missing argument"),
+    (["eval", "tictactoe", "random", "--games", "many"], "--games"),
+]
+
+
+@pytest.mark.parametrize("args,words", CASES, ids=[" ".join(a)[:60] for a, _ in CASES])
+def test_refused_in_one_line_before_any_write(db_path, args, words):
+    run("solve", "hexapawn")                 # a knowledge base with something in it
+    before = kb_dump(db_path)
+    one_line(run(*args), 2, words)
+    assert kb_dump(db_path) == before
+
+
+def test_bytes_that_are_not_utf8_are_one_line():
+    p = subprocess.run([EXE, "show", "tictactoe", b"x.o/.x./..\xff"], capture_output=True, text=True, timeout=60)
+    assert p.returncode == 2 and p.stderr.count("\n") == 1 and "not valid UTF-8" in p.stderr, p.stderr
+
+
+def test_an_unexpected_error_is_one_line_and_debug_shows_the_traceback(db_path, monkeypatch):
+    from bridge import commands
+    monkeypatch.setenv("EDUCABLE_DEBUG", "")          # restored after the test, whatever --debug sets
+
+    def broken(*a, **k):
+        raise RuntimeError("a bug")
+    monkeypatch.setattr(commands, "list_games", broken)
+    one_line(run("games"), 1, "internal error: RuntimeError: a bug", "--debug")
+    r = run("--debug", "games")
+    assert r.exit_code == 1 and isinstance(r.exception, RuntimeError)
+
+
+@pytest.mark.parametrize("damage,words", [
+    ("DROP TABLE agents", "no such table: agents"),
+    ("DROP TABLE matches", "no such table: matches"),
+])
+def test_a_knowledge_base_with_a_table_dropped_is_one_line(db_path, damage, words):
+    run("solve", "tictactoe")
+    conn = sqlite3.connect(db_path)
+    conn.execute(damage)
+    conn.commit()
+    conn.close()
+    r = run("eval", "tictactoe", "random", "--vs", "random", "--games", "2") if "matches" in damage else run("agents")
+    one_line(r, 2, words)
+
+
+def test_a_damaged_or_strange_knowledge_base_file_is_one_line(tmp_path):
+    bad = tmp_path / "bad.db"
+    run("solve", "hexapawn", "--db", str(bad))
+    data = bytearray(bad.read_bytes())
+    data[100:4096] = b"\xff" * (4096 - 100)                   # the schema page
+    bad.write_bytes(bytes(data))
+    one_line(run("agents", "--db", str(bad)), 2)
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+    one_line(run("agents", "--db", str(fifo)), 2, "not a regular file")
+    one_line(run("agents", "--db", "/tmp/" + "x" * 300), 2, "too long")
