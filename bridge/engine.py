@@ -41,8 +41,12 @@ class RuleFileError(Exception):
 
 
 def quote(text: str) -> str:
-    """Quote ``text`` as a Prolog atom, safe to splice into a goal."""
-    return "'" + str(text).replace("\\", "\\\\").replace("'", "\\'") + "'"
+    """Quote ``text`` as a Prolog atom, safe to splice into a goal (control characters, NUL
+    included, become \\xHH\\ escapes)."""
+    out = str(text).replace("\\", "\\\\").replace("'", "\\'")
+    if not out.isprintable():
+        out = "".join(c if c.isprintable() else f"\\x{ord(c):x}\\" for c in out)
+    return "'" + out + "'"
 
 
 class Engine:

@@ -250,11 +250,51 @@ def export_rules(db: sqlite_utils.Database, name: str, path: str) -> dict[str, A
     return {"agent": f"{base}#{k}", "game": row["game"], "rules": len(rules), "file": path}
 
 
+MAX_PRIORITY = 100            # as train's --priorities
+MAX_WEIGHT = 1e12             # weights add up over games and are stored as SQLite reals
+MAX_NESTING = 64              # a rule is four flat arguments; far deeper nesting only crashes readers
+
+
+def too_deep(path: Path) -> None:
+    """BadInput naming the line where the file's brackets nest deeper than MAX_NESTING (outside
+    quotes and comments); such a term would never be a rule, and reading it can crash Prolog."""
+    depth, quote_char, line = 0, "", 1
+    try:
+        text = path.read_text(errors="replace")
+    except OSError as exc:
+        raise BadInput(f"cannot read {path}: {exc.strerror}") from None
+    i = 0
+    while i < len(text):
+        c = text[i]
+        if c == "\n":
+            line += 1
+        if quote_char:
+            if c == "\\":
+                i += 1
+            elif c == quote_char:
+                quote_char = ""
+        elif c in "'\"`":
+            quote_char = c
+        elif c == "%":
+            while i < len(text) and text[i] != "\n":
+                i += 1
+            continue
+        elif c in "([{":
+            depth += 1
+            if depth > MAX_NESTING:
+                raise BadInput(f"{path}:{line}: a term nested more than {MAX_NESTING} deep; a rule is "
+                               "rule(Condition, Action, Priority, Weight)")
+        elif c in ")]}":
+            depth = max(0, depth - 1)
+        i += 1
+
+
 def read_rule_file(path: str, game: str | None = None, db: sqlite_utils.Database | None = None) -> tuple[str, list[tuple[str, str, int, float]]]:
     """Read and check a rule file: (game, rules).  BadInput names the file and line of the first problem."""
     p = Path(path)
     if not p.is_file():
         raise BadInput(f"no rule file {path}")
+    too_deep(p)
     file_game, raw = engine().call(f"ruleset:read_rule_file({quote(str(p))}, G, R), Out = [G, R]")
     if game is not None and file_game != game:
         raise BadInput(f"{path}: the rules are for {file_game}, not {game}")
@@ -271,10 +311,10 @@ def read_rule_file(path: str, game: str | None = None, db: sqlite_utils.Database
             raise BadInput(f"{where}: {exc}") from None
         if action not in space.action_index:
             raise BadInput(f"{where}: {action!r} is not a {file_game} move")
-        if not isinstance(priority, int) or isinstance(priority, bool) or priority < 0:
-            raise BadInput(f"{where}: priority must be an integer from 0, not {priority!r}")
-        if not isinstance(weight, (int, float)) or isinstance(weight, bool):
-            raise BadInput(f"{where}: weight must be a number, not {weight!r}")
+        if not isinstance(priority, int) or isinstance(priority, bool) or not 0 <= priority <= MAX_PRIORITY:
+            raise BadInput(f"{where}: priority must be an integer from 0 to {MAX_PRIORITY}, not {priority!r}")
+        if not isinstance(weight, (int, float)) or isinstance(weight, bool) or not abs(weight) <= MAX_WEIGHT:
+            raise BadInput(f"{where}: weight must be a number within ±{MAX_WEIGHT:,.0f}, not {weight!r}")
         bad = space.counterexample(cond, space.action_index[action])
         if bad is not None:
             raise BadInput(f"{where}: action {action!r} is not legal in every position {cond_text!r} matches "

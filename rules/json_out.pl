@@ -11,7 +11,8 @@ json_text(Term, Text) :-
     with_output_to(string(Text), write_json(Term)).
 
 write_json(X) :- var(X), !, throw(error(instantiation_error, json_text/2)).
-write_json(X) :- number(X), !, write(X).
+write_json(X) :- number(X), !,
+    (   json_number(X) -> write(X) ; format('"~w"', [X]) ).   % inf, nan, 1r3: not JSON numbers
 write_json(null) :- !, write(null).
 write_json(true) :- !, write(true).
 write_json(false) :- !, write(false).
@@ -21,13 +22,14 @@ write_json(json(Pairs)) :- !,
 write_json(L) :-                        % a flat list of numbers or plain atoms: one concatenation
     L = [H|_],
     (   number(H)
-    ->  maplist(number, L),
+    ->  maplist(json_number, L),
         atomic_list_concat(L, ',', A), format('[~w]', [A])
     ;   atom(H),
         maplist(word, L),
         atomic_list_concat(L, '\u0001', Joined),     % one scan for characters that need escaping
         \+ sub_atom(Joined, _, _, _, '"'),
-        \+ sub_atom(Joined, _, _, _, '\\')
+        \+ sub_atom(Joined, _, _, _, '\\'),
+        \+ sub_atom(Joined, _, _, _, '\x0\')
     ->  atomic_list_concat(L, '","', A), format('["~w"]', [A])
     ),
     !.
@@ -36,6 +38,10 @@ write_json([H|T]) :- !,
 write_json(X) :- atomic(X), !, write_string(X).
 write_json(X) :-
     format(string(S), "~q", [X]), write_string(S).
+
+%   A number JSON can hold: an integer or a finite float.
+json_number(X) :- integer(X), !.
+json_number(X) :- float(X), X =:= X, X =\= inf, X =\= -inf.
 
 %   An atom written as a JSON string (not one of JSON's literals).
 word(X) :- atom(X), X \== null, X \== true, X \== false.
@@ -51,6 +57,7 @@ write_pairs([K-V|T]) :-
 write_string(X) :-
     \+ sub_atom(X, _, _, _, '"'),
     \+ sub_atom(X, _, _, _, '\\'),
+    \+ sub_atom(X, _, _, _, '\x0\'),              % NUL would end the text on its way to Python
     !,
     format('"~w"', [X]).
 write_string(X) :-
@@ -59,4 +66,5 @@ write_string(X) :-
 
 put_json_code(0'") :- !, write('\\"').
 put_json_code(0'\\) :- !, write('\\\\').
+put_json_code(0) :- !, write('\\u0000').
 put_json_code(C) :- put_code(C).

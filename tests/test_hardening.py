@@ -115,3 +115,34 @@ def test_a_damaged_or_strange_knowledge_base_file_is_one_line(tmp_path):
     os.mkfifo(fifo)
     one_line(run("agents", "--db", str(fifo)), 2, "not a regular file")
     one_line(run("agents", "--db", "/tmp/" + "x" * 300), 2, "too long")
+
+
+@pytest.mark.parametrize("body,words", [
+    ("rule('.........', '5', 99999999999999999999999, 0).", "priority must be an integer from 0 to 100"),
+    ("rule('.........', '5', 1, nan).", "weight must be a number"),
+    ("rule('.........', '5', 1, inf).", "weight must be a number"),
+    ("rule('.........', '5', 1, 1r3).", "weight must be a number"),
+    ("rule('.........', '5', 1, 1.0Inf).", "weight must be a number"),
+    ("rule('.........', '5', 1, 1e300).", "weight must be a number"),
+    ("rule(" + "f(" * 100000 + "a" + ")" * 100000 + ", '5', 1, 0).", "nested more than 64"),
+])
+def test_rule_files_at_the_edges_are_one_line_and_import_nothing(db_path, tmp_path, body, words):
+    run("eval", "tictactoe", "random", "--exact")   # stores the graph of every position, which import reads
+    f = tmp_path / "r.pl"
+    f.write_text("rule_set(tictactoe).\n" + body + "\n")
+    before = kb_dump(db_path)
+    one_line(run("rules", "import", str(f), "--agent", "r"), 2, "r.pl:2", words)
+    assert kb_dump(db_path) == before
+
+
+@pytest.mark.parametrize("text", ["a\nb", "x\x00y", "tab\there", "it's", "back\\slash", "ünï", "\x7f"])
+def test_any_text_goes_to_prolog_and_back_unchanged(text):
+    from bridge.engine import engine, quote
+    assert engine().call(f"Out = {quote(text)}") == text
+    assert engine().call(f"Out = [{quote(text)}, {quote(text)}]") == [text, text]
+
+
+def test_a_nul_typed_in_play_is_an_illegal_move_not_a_crash(db_path):
+    p = subprocess.run([EXE, "play", "tictactoe", "--opponent", "random", "--seed", "1"], input="x\x00\nq\n",
+                       capture_output=True, text=True, timeout=60, env={**os.environ, "EDUCABLE_DB": str(db_path)})
+    assert p.returncode == 0 and "bad tic-tac-toe move" in p.stdout + p.stderr and "Traceback" not in p.stderr
