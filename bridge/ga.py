@@ -61,9 +61,15 @@ def population_from_kb(db: sqlite_utils.Database, name: str, space: RuleSpace, c
     """A stored population as arrays, best first."""
     members = store.load_members(db, name)
     rules = store.load_rules(db, name)
+    if not members or len(rules) % len(members):
+        raise store.bad_row("members", f"agent {name!r}", f"{len(members)} members hold {len(rules)} rules; "
+                            "a population needs members with the same number of rules each")
     n_rules = len(rules) // len(members)
-    cond = np.array([space.parse_condition(p) for _, p, _, _, _ in rules], dtype=np.int8)
-    action = np.array([space.action_index[a] for _, _, a, _, _ in rules], dtype=np.int16)
+    try:
+        cond = np.array([space.parse_condition(p) for _, p, _, _, _ in rules], dtype=np.int8)
+        action = np.array([space.action_index[a] for _, _, a, _, _ in rules], dtype=np.int16)
+    except (ValueError, KeyError) as exc:
+        raise store.bad_row("rules", f"agent {name!r}", f"a rule does not fit the game: {exc}") from None
     shape = (len(members), n_rules)
     return Population(cond.reshape(*shape, -1), action.reshape(shape),
                       np.array([r[3] for r in rules], dtype=np.int8).reshape(shape),
@@ -115,7 +121,11 @@ def load_member(db: sqlite_utils.Database, row: dict, member: int | None) -> str
     atom = f"{row['name']}#{k}"
     data = ", ".join(f"[{quote(p)}, {quote(a)}, {int(pr)}, {float(w)!r}]"
                      for _, p, a, pr, w in store.load_rules(db, row["name"], k))
-    engine().call(f"ruleset:rules_load({quote(atom)}, {quote(row['game'])}, [{data}]), Out = true")
+    try:
+        engine().call(f"ruleset:rules_load({quote(atom)}, {quote(row['game'])}, [{data}]), Out = true")
+    except LookupError:
+        raise store.bad_row("rules", f"agent {row['name']!r} member {k}",
+                            f"a rule's condition does not fit a {row['game']} board") from None
     return atom
 
 

@@ -5,13 +5,14 @@ Every function that writes does so in one transaction.
 from __future__ import annotations
 
 import json
+import math
 from datetime import datetime, timezone
 from typing import Any, Iterable
 
 import numpy as np
 import sqlite_utils
 
-from kb.db import transaction
+from kb.db import KBError, transaction
 from learners.graph import DRAW, ONGOING, StateGraph
 
 BUILTIN_AGENTS = ("random", "minimax")
@@ -85,6 +86,26 @@ def load_graph(db: sqlite_utils.Database, game: str, players: list[str], folded:
                      "WHERE game = ? AND folded = ?", [game, int(folded)]).fetchone()
     if row is None or row[0] != rules_hash:
         return None
+    try:
+        graph = _graph_from_row(row, game, players, folded, db)
+    except (ValueError, KeyError, TypeError, OverflowError, UnicodeDecodeError):
+        return None                # damaged by hand: stale, like a changed game file, and rebuilt
+    return graph if _consistent(graph) else None
+
+
+def _consistent(graph: StateGraph) -> bool:
+    """The arrays of a graph read back fit together (a hand-edited row may not)."""
+    n, e = graph.size, len(graph.target)
+    return (len(graph.start) == n + 1 and int(graph.start[0]) == 0 and int(graph.start[-1]) == e
+            and bool((np.diff(graph.start) >= 0).all()) and len(graph.move) == e
+            and (e == 0 or (0 <= int(graph.target.min()) and int(graph.target.max()) < n
+                            and 0 <= int(graph.move.min()) and int(graph.move.max()) < len(graph.moves)))
+            and len(graph.mover) == len(graph.winner) == len(graph.value) == len(graph.orbit) == n
+            and bool(np.isin(graph.value, (-1, 0, 1)).all()) and bool(np.isin(graph.mover, (0, 1)).all())
+            and bool(np.isin(graph.winner, (ONGOING, 0, 1, DRAW)).all()))
+
+
+def _graph_from_row(row: Any, game: str, players: list[str], folded: bool, db: sqlite_utils.Database) -> StateGraph:
     pidx = {p: i for i, p in enumerate(players)}
     if row[5] is not None:
         keys = row[5].decode().split("\n")
@@ -117,6 +138,9 @@ def stored_values(db: sqlite_utils.Database, game: str, folded: bool, keys: list
         marks = ",".join("?" * len(chunk))
         for key, value, ex in db.execute(f"SELECT key, value, exact FROM positions WHERE game = ? AND folded = ? "
                                          f"AND key IN ({marks})", [game, int(folded), *chunk]):
+            if value not in (-1, 0, 1) or not isinstance(ex, str):
+                raise bad_row("positions", f"game {game!r} position {key!r}",
+                              f"value {value!r} is not -1, 0 or 1")
             out[key] = (value, ex)
     return out
 
@@ -152,25 +176,40 @@ def record_series(db: sqlite_utils.Database, game: str, first: str, second: str,
         db.conn.executemany(INSERT_MATCH, rows)
 
 
-def get_agent(db: sqlite_utils.Database, name: str) -> dict[str, Any] | None:
-    """An agent's row with params decoded, or None."""
-    rows = list(db.query("SELECT * FROM agents WHERE name = ?", [name]))
-    if not rows:
-        return None
-    row = dict(rows[0])
-    row["params"] = json.loads(row["params"])
+def bad_row(table: str, where: str, what: str) -> KBError:
+    """The one line for a row of the knowledge base that educable cannot read (edited by hand?)."""
+    return KBError(f"the knowledge base's table {table}, {where}: {what}; fix or delete that row "
+                   "(it was edited outside educable?)")
+
+
+def _agent(row: Any) -> dict[str, Any]:
+    row = dict(row)
+    try:
+        params = json.loads(row["params"])
+    except (TypeError, ValueError):
+        params = None
+    if not isinstance(params, dict):
+        raise bad_row("agents", f"agent {row['name']!r}", f"params {str(row['params'])[:40]!r} is not a JSON object")
+    if not isinstance(row["games_trained"], int):
+        raise bad_row("agents", f"agent {row['name']!r}", f"games_trained {row['games_trained']!r} is not a number")
+    row["params"] = params
     return row
+
+
+def _finite(value: Any) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
+
+
+def get_agent(db: sqlite_utils.Database, name: str) -> dict[str, Any] | None:
+    """An agent's row with params decoded, or None; KBError for a row educable cannot read."""
+    rows = list(db.query("SELECT * FROM agents WHERE name = ?", [name]))
+    return _agent(rows[0]) if rows else None
 
 
 def list_agents(db: sqlite_utils.Database, game: str | None = None) -> list[dict[str, Any]]:
     """Every agent (of ``game`` if given), oldest first."""
     sql = "SELECT * FROM agents" + (" WHERE game = ?" if game else "") + " ORDER BY created, name"
-    out = []
-    for row in db.query(sql, [game] if game else []):
-        row = dict(row)
-        row["params"] = json.loads(row["params"])
-        out.append(row)
-    return out
+    return [_agent(row) for row in db.query(sql, [game] if game else [])]
 
 
 def save_agent(db: sqlite_utils.Database, name: str, game: str, learner: str, params: dict[str, Any],
@@ -208,7 +247,12 @@ def save_rule_sets(db: sqlite_utils.Database, name: str, game: str, learner: str
 
 def load_members(db: sqlite_utils.Database, agent: str) -> list[dict[str, Any]]:
     """A rule-set agent's members, best first: rank, weight, born."""
-    return [dict(r) for r in db.query("SELECT rank, weight, born FROM members WHERE agent = ? ORDER BY rank", [agent])]
+    rows = [dict(r) for r in db.query("SELECT rank, weight, born FROM members WHERE agent = ? ORDER BY rank",
+                                      [agent])]
+    for r in rows:
+        if not _finite(r["weight"]) or not isinstance(r["born"], int) or not isinstance(r["rank"], int):
+            raise bad_row("members", f"agent {agent!r} rank {r['rank']!r}", "weight, rank and born must be numbers")
+    return rows
 
 
 def load_rules(db: sqlite_utils.Database, agent: str, member: int | None = None) -> list[tuple[int, str, str, int, float]]:
@@ -218,7 +262,13 @@ def load_rules(db: sqlite_utils.Database, agent: str, member: int | None = None)
     if member is not None:
         sql += " AND member = ?"
         args.append(member)
-    return [tuple(r) for r in db.execute(sql + " ORDER BY member, idx", args)]
+    rows = [tuple(r) for r in db.execute(sql + " ORDER BY member, idx", args)]
+    for k, pattern, action, priority, weight in rows:
+        if not (isinstance(pattern, str) and isinstance(action, str) and isinstance(priority, int)
+                and _finite(weight)):
+            raise bad_row("rules", f"agent {agent!r} member {k!r}",
+                          f"rule ({pattern!r}, {action!r}, {priority!r}, {weight!r}) is not text, text, integer, number")
+    return rows
 
 
 def _upsert_agent(db: sqlite_utils.Database, name: str, game: str, learner: str, params: dict[str, Any],
@@ -243,6 +293,11 @@ def _upsert_agent(db: sqlite_utils.Database, name: str, game: str, learner: str,
 
 
 def load_values(db: sqlite_utils.Database, agent: str) -> list[tuple[str, str, float, int]]:
-    """An agent's learned values as (position, move, value, visits)."""
-    return [tuple(r) for r in db.execute(
+    """An agent's learned values as (position, move, value, visits); KBError for one that is not a number."""
+    rows = [tuple(r) for r in db.execute(
         "SELECT position, move, value, visits FROM learned_values WHERE agent = ? ORDER BY position, move", [agent])]
+    for position, move, value, visits in rows:
+        if not _finite(value) or not isinstance(visits, int) or not isinstance(position, str):
+            raise bad_row("learned_values", f"agent {agent!r} position {position!r} move {move!r}",
+                          f"value {value!r} and visits {visits!r} must be numbers")
+    return rows

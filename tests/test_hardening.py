@@ -146,3 +146,51 @@ def test_a_nul_typed_in_play_is_an_illegal_move_not_a_crash(db_path):
     p = subprocess.run([EXE, "play", "tictactoe", "--opponent", "random", "--seed", "1"], input="x\x00\nq\n",
                        capture_output=True, text=True, timeout=60, env={**os.environ, "EDUCABLE_DB": str(db_path)})
     assert p.returncode == 0 and "bad tic-tac-toe move" in p.stdout + p.stderr and "Traceback" not in p.stderr
+
+
+@pytest.fixture
+def trained(db_path):
+    for args in (["train", "tictactoe", "--agent", "p", "--games", "20"],
+                 ["train", "tictactoe", "--learner", "qlearn", "--agent", "q", "--games", "20"],
+                 ["train", "tictactoe", "--learner", "ga", "--agent", "g", "--cycles", "2", "--agents", "4",
+                  "--rules", "5"],
+                 ["solve", "tictactoe"]):
+        assert run(*args).exit_code == 0
+    return db_path
+
+
+def edit(db_path, sql):
+    conn = sqlite3.connect(db_path)
+    conn.executescript(sql)
+    conn.commit()
+    conn.close()
+
+
+@pytest.mark.parametrize("sql,args,words", [
+    ("UPDATE agents SET params='not json' WHERE name='p'", ["agents"], "table agents, agent 'p'"),
+    ("UPDATE agents SET params='[1,2]' WHERE name='q'", ["eval", "tictactoe", "q", "--vs", "random", "--games", "2"],
+     "not a JSON object"),
+    ("UPDATE learned_values SET value='abc' WHERE agent='q'", ["query", "tictactoe", ".../.../..."],
+     "table learned_values"),
+    ("UPDATE learned_values SET value='abc' WHERE agent='p'", ["eval", "tictactoe", "p", "--vs", "random", "--games",
+                                                               "2"], "table learned_values"),
+    ("UPDATE rules SET pattern='zz' WHERE agent='g'", ["eval", "tictactoe", "g", "--vs", "random", "--games", "2"],
+     "table rules"),
+    ("UPDATE rules SET pattern='zz' WHERE agent='g'", ["train", "tictactoe", "--learner", "ga", "--agent", "g",
+                                                       "--cycles", "1"], "table rules"),
+    ("DELETE FROM members WHERE agent='g'", ["train", "tictactoe", "--learner", "ga", "--agent", "g", "--cycles", "1"],
+     "table members"),
+    ("UPDATE members SET weight='x'", ["agents", "g", "--rules"], "table members"),
+    ("UPDATE positions SET value=7", ["query", "tictactoe", ".../.../..."], "table positions"),
+])
+def test_hand_edited_rows_are_one_line_naming_table_and_row(trained, sql, args, words):
+    edit(trained, sql)
+    one_line(run(*args), 2, words)
+
+
+def test_a_damaged_stored_graph_is_rebuilt(trained):
+    from bridge import graphs
+    edit(trained, "UPDATE graphs SET target = X'0102'")
+    graphs._CACHE.clear()                          # as a new process starts
+    d = run("solve", "tictactoe", "--json")
+    assert d.exit_code == 0 and '"positions": 5478' in d.output and '"stored": false' in d.output
