@@ -101,6 +101,19 @@ def chooser(db: sqlite_utils.Database, game: str, name: str) -> str:
     return f"agent({quote(name)})"
 
 
+def check_agent(db: sqlite_utils.Database, game: str, name: str) -> None:
+    """BadInput unless ``name`` can play ``game`` (a built-in, a search opponent, a stored agent or
+    member of it); checks only, loads nothing, so a command can refuse before any work or write."""
+    if name in store.BUILTIN_AGENTS or search_chooser(name) is not None:
+        return
+    base, member = ga.split_member(name)
+    row = agent_row(db, game, base)
+    if row["learner"] in RULE_SETS:
+        ga.check_member(db, row, member)
+    elif member is not None:
+        raise BadInput(f"agent '{base}' is a single {row['learner']} agent; NAME#k is for rule-set populations")
+
+
 def agent_row(db: sqlite_utils.Database, game: str, name: str) -> dict:
     """The stored agent ``name`` of ``game``; BadInput if unknown or of another game."""
     row = store.get_agent(db, name)

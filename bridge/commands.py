@@ -161,6 +161,8 @@ def train(db: sqlite_utils.Database, game: str, learner: str, agent: str, n_game
     agents.check_name(agent)
     if vs == agent:
         vs = "self"
+    if vs not in ("self", "adversary"):
+        agents.check_agent(db, game, vs)
     module = agents.LEARNERS[learner]
     foreign = sorted(set(options) - module.OPTIONS)
     if foreign:
@@ -189,6 +191,8 @@ def evaluate_series(db: sqlite_utils.Database, game: str, agent: str, vs: str, n
     if n_games < 2:
         raise BadInput("--games must be at least 2 (half are played on each side)")
     first, second = games.players(game)
+    for name in (agent, vs):
+        agents.check_agent(db, game, name)       # both named right before either is loaded
     me = agents.chooser(db, game, agent)
     them = agents.chooser(db, game, vs)
     out: dict[str, Any] = {"game": game, "agent": agent, "vs": vs, "games": n_games, "seed": seed}
@@ -216,6 +220,10 @@ def evaluate_exact(db: sqlite_utils.Database, game: str, agent: str, vs: str | N
     Without ``vs``: on each side, the outcome it guarantees against a best
     responder.  With ``vs``: the exact win/draw/loss probabilities of the pairing.
     """
+    games.check_game(game)
+    for name in (agent, vs):
+        if name is not None:
+            agents.check_agent(db, game, name)
     graph = ensure_graph(db, game, limit=limit, progress=progress)
     mine = agents.support(db, graph, agent)
     out: dict[str, Any] = {"game": game, "agent": agent, "value": store.exact_name(graph, 0)}

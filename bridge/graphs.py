@@ -60,6 +60,9 @@ def _graph(db: sqlite_utils.Database | None, game: str, folded: bool, what: str,
     digest = rules_hash(game)
     cached = _CACHE.get(key)
     if cached is not None and cached[0] == digest:
+        if db is None or not summary or store.game_summary(db, game, digest) is not None:
+            return cached[1], None
+        store.save_graph(db, cached[1], digest, 0.0, summary)   # the file was replaced meanwhile
         return cached[1], None
     players = games.players(game)
     graph = store.load_graph(db, game, players, folded, digest) if db is not None else None
