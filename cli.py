@@ -178,6 +178,45 @@ def main(debug: bool) -> None:
         os.environ[DEBUG_ENV] = "1"
 
 
+@main.command()
+@click.option("--repair", is_flag=True, help="Delete what can be recomputed (damaged stored graphs) so it is rebuilt.")
+@db_option
+@json_option
+@handle_errors
+def doctor(repair: bool, db_path: str, as_json: bool) -> None:
+    """Check the knowledge base: SQLite's integrity, the schema, and every row educable reads.
+
+    Prints each problem with where it is and how to repair it, and exits 1
+    when there is any (0 when the file is sound). --repair deletes what
+    educable can recompute; learned knowledge it cannot recompute is left to
+    you.
+
+    \b
+    Example:
+      educable doctor --db educable.db
+    """
+    from kb import doctor as doctor_mod
+
+    path = resolve_path(db_path)
+    if not path.is_file():
+        raise BadInput(f"{path}: no such knowledge base file")
+    problems = doctor_mod.examine(path)
+    repaired = doctor_mod.repair(path, problems) if repair else 0
+    if as_json:
+        emit_json({"db": str(path), "problems": [{"where": p.where, "what": p.what, "how": p.how,
+                                                  "repairable": p.repair is not None} for p in problems],
+                   "repaired": repaired})
+    else:
+        for p in problems:
+            click.echo(p.line())
+        if repair:
+            click.echo(f"repaired {repaired} of {len(problems)} problem(s)")
+        elif not problems:
+            click.echo(f"{path}: sound (integrity, schema {doctor_mod.VERSION}, every row readable)")
+    if problems and repaired < len(problems):
+        sys.exit(1)
+
+
 @main.command("games")
 @db_option
 @json_option

@@ -1,0 +1,147 @@
+"""`educable doctor`: is the knowledge base file sound, and can educable read every row it holds?
+
+Checks SQLite's own integrity, the schema version, every table and column the program needs, and
+every row it would interpret (agents' parameters, learned values, members, rules, solved values
+and stored graphs).  Each problem says what is wrong and how to repair it; `--repair` deletes what
+can be recomputed (a damaged solved graph is rebuilt on next use) and leaves learned knowledge to
+the user, since it cannot be recomputed.
+"""
+from __future__ import annotations
+
+import json
+import math
+import sqlite3
+from dataclasses import dataclass
+from pathlib import Path
+
+from kb.schema import MIGRATIONS, VERSION
+
+
+@dataclass
+class Problem:
+    """One thing wrong, where, and how to repair it; ``repair`` is SQL that fixes it by deleting
+    what educable can recompute (None when only the user can decide)."""
+
+    where: str
+    what: str
+    how: str
+    repair: str | None = None
+    args: tuple = ()
+
+    def line(self) -> str:
+        return f"{self.where}: {self.what} — {self.how}"
+
+
+def expected_schema() -> dict[str, set[str]]:
+    """Every table and its columns, as the migrations make them."""
+    conn = sqlite3.connect(":memory:")
+    for script in MIGRATIONS:
+        conn.executescript(script)
+    return {t: {c[1] for c in conn.execute(f"PRAGMA table_info({t})")}
+            for (t,) in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+
+
+def _finite(x: object) -> bool:
+    return isinstance(x, (int, float)) and not isinstance(x, bool) and math.isfinite(x)
+
+
+def examine(path: Path) -> list[Problem]:
+    """Every problem found in the knowledge base at ``path`` (which must exist)."""
+    try:
+        conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True, timeout=5.0)
+        verdict = conn.execute("PRAGMA integrity_check").fetchall()
+    except sqlite3.DatabaseError as exc:
+        return [Problem(str(path), f"SQLite cannot read it ({exc})",
+                        "restore a copy, try `sqlite3 FILE .recover`, or move it away to start afresh")]
+    problems: list[Problem] = []
+    if verdict != [("ok",)]:
+        problems.append(Problem(str(path), f"SQLite's integrity check: {verdict[0][0]}",
+                                "restore a copy or try `sqlite3 FILE .recover`; educable cannot repair it"))
+        return problems
+    version = conn.execute("PRAGMA user_version").fetchone()[0]
+    if version > VERSION:
+        return [Problem(str(path), f"schema {version}, newer than this educable's {VERSION}",
+                        "use the newer educable that made it")]
+    if version < VERSION:
+        problems.append(Problem(str(path), f"schema {version} of {VERSION}",
+                                "any educable command migrates it (nothing is lost)"))
+        return problems
+    have = {t: {c[1] for c in conn.execute(f"PRAGMA table_info({t})")}
+            for (t,) in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+    for table, columns in expected_schema().items():
+        if table not in have:
+            problems.append(Problem(f"table {table}", "missing", "move the file away and start afresh "
+                                    "(a table cannot be rebuilt with its rows)"))
+        elif columns - have[table]:
+            problems.append(Problem(f"table {table}", f"lacks columns {sorted(columns - have[table])}",
+                                    "move the file away and start afresh"))
+    if problems:
+        return problems
+    problems += _rows(conn)
+    return problems
+
+
+def _rows(conn: sqlite3.Connection) -> list[Problem]:
+    out: list[Problem] = []
+    for name, params, trained in conn.execute("SELECT name, params, games_trained FROM agents"):
+        try:
+            ok = isinstance(json.loads(params), dict) and isinstance(trained, int)
+        except (TypeError, ValueError):
+            ok = False
+        if not ok:
+            out.append(Problem(f"table agents, agent {name!r}", "params is not a JSON object or games_trained "
+                               "not a number", f"fix the row, or delete the agent (DELETE FROM agents WHERE name = "
+                               f"'{name}')"))
+    for agent, position, move, value, visits in conn.execute(
+            "SELECT agent, position, move, value, visits FROM learned_values"):
+        if not _finite(value) or not isinstance(visits, int):
+            out.append(Problem(f"table learned_values, agent {agent!r} position {position!r} move {move!r}",
+                               f"value {value!r} / visits {visits!r} are not numbers",
+                               "fix the row, or delete it (the agent then knows nothing of that move)"))
+    for agent, rank, weight, born in conn.execute("SELECT agent, rank, weight, born FROM members"):
+        if not _finite(weight) or not isinstance(born, int):
+            out.append(Problem(f"table members, agent {agent!r} rank {rank!r}", "weight or born is not a number",
+                               "fix the row, or delete the agent"))
+    for agent, member, idx, pattern, action, priority, weight in conn.execute(
+            "SELECT agent, member, idx, pattern, action, priority, weight FROM rules"):
+        if not (isinstance(pattern, str) and isinstance(action, str) and isinstance(priority, int)
+                and _finite(weight)):
+            out.append(Problem(f"table rules, agent {agent!r} member {member} rule {idx}",
+                               "not (text, text, integer, number)", "fix the row, or delete the agent"))
+    for game, folded in conn.execute("SELECT DISTINCT game, folded FROM positions WHERE value NOT IN (-1, 0, 1)"):
+        out.append(_stale_graph(game, folded, "a value that is not -1, 0 or 1"))
+    for game, folded, nodes, edges, start, target, move in conn.execute(
+            "SELECT game, folded, nodes, edges, start, target, move FROM graphs"):
+        if not (isinstance(start, bytes) and isinstance(target, bytes) and isinstance(move, bytes)
+                and len(start) == 8 * (nodes + 1) and len(target) == 4 * edges == len(move)):
+            out.append(_stale_graph(game, folded, "arrays of the wrong size"))
+    return out
+
+
+def _stale_graph(game: str, folded: int, what: str) -> Problem:
+    return Problem(f"the stored {'solved ' if folded else ''}graph of {game}", f"has {what}",
+                   "--repair deletes it; the next command that needs it compiles it again",
+                   "DELETE FROM positions WHERE game = ? AND folded = ?; DELETE FROM graphs WHERE game = ? AND "
+                   "folded = ?; DELETE FROM games WHERE name = ?", (game, folded, game, folded, game))
+
+
+def repair(path: Path, problems: list[Problem]) -> int:
+    """Apply the repairs that delete recomputable data, in one transaction; how many were applied."""
+    fixable = [p for p in problems if p.repair]
+    if not fixable:
+        return 0
+    conn = sqlite3.connect(path, timeout=5.0, isolation_level=None)
+    conn.execute("BEGIN IMMEDIATE")
+    try:
+        for p in fixable:
+            statements = p.repair.split("; ")
+            args = list(p.args)
+            for sql in statements:
+                n = sql.count("?")
+                conn.execute(sql, args[:n])
+                args = args[n:]
+        conn.execute("COMMIT")
+    except BaseException:
+        conn.execute("ROLLBACK")
+        raise
+    return len(fixable)
