@@ -137,6 +137,12 @@ def results(db: sqlite_utils.Database, player: str | None = None) -> list[dict[s
         row = dict(row)
         row["scores"] = [r["score"] for r in db.query(
             "SELECT score FROM race_boards WHERE run = ? ORDER BY board", [row["id"]])]
+        numbers = [row[k] for k in ("seed", "boards", "turns")] + row["scores"]
+        optional = [row[k] for k in ("geomean", "seconds", "moves")]
+        if not all(isinstance(x, int) for x in numbers) or not all(
+                x is None or (isinstance(x, (int, float)) and math.isfinite(x)) for x in optional):
+            raise store.bad_row("race_runs", f"run {row['id']}", "seed, boards, turns, geomean, seconds, moves "
+                                "and its boards' scores must be numbers")
         out.append(row)
     return out
 

@@ -108,6 +108,20 @@ def _rows(conn: sqlite3.Connection) -> list[Problem]:
                 and _finite(weight)):
             out.append(Problem(f"table rules, agent {agent!r} member {member} rule {idx}",
                                "not (text, text, integer, number)", "fix the row, or delete the agent"))
+    for run, seed, boards, turns, geomean, seconds, moves in conn.execute(
+            "SELECT id, seed, boards, turns, geomean, seconds, moves FROM race_runs"):
+        if not (all(isinstance(x, int) for x in (seed, boards, turns))
+                and all(x is None or _finite(x) for x in (geomean, seconds, moves))):
+            out.append(Problem(f"table race_runs, run {run!r}", "a field that should be a number is not",
+                               f"fix the row, or delete the run (DELETE FROM race_runs WHERE id = {run!r})"))
+    for run, board, score, genomes in conn.execute("SELECT run, board, score, genomes FROM race_boards"):
+        try:
+            ok = isinstance(score, int) and isinstance(json.loads(genomes), list)
+        except (TypeError, ValueError):
+            ok = False
+        if not ok:
+            out.append(Problem(f"table race_boards, run {run!r} board {board!r}",
+                               "score is not a number or genomes not a JSON list", "fix the row, or delete the run"))
     for game, folded in conn.execute("SELECT DISTINCT game, folded FROM positions WHERE value NOT IN (-1, 0, 1)"):
         out.append(_stale_graph(game, folded, "a value that is not -1, 0 or 1"))
     for game, folded, nodes, edges, start, target, move in conn.execute(

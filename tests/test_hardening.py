@@ -220,3 +220,11 @@ def test_doctor_on_a_dropped_table_and_a_damaged_file(trained, tmp_path):
     bad.write_bytes(b"SQLite format 3\x00" + b"\xff" * 5000)
     r = run("doctor", "--db", str(bad))
     assert r.exit_code == 1 and "cannot" in r.output.lower() and "Traceback" not in r.output
+
+
+def test_hand_edited_race_rows_are_one_line_and_found_by_doctor(db_path):
+    assert run("race", "run", "--boards", "1", "--turns", "100").exit_code == 0
+    edit(db_path, "UPDATE race_runs SET geomean = 'abc'")
+    one_line(run("race", "results"), 2, "table race_runs, run 1")
+    r = run("doctor")
+    assert r.exit_code == 1 and "table race_runs, run 1" in r.output
