@@ -202,15 +202,25 @@ def doctor(repair: bool, db_path: str, as_json: bool) -> None:
         raise BadInput(f"{path}: no such knowledge base file")
     problems = doctor_mod.examine(path)
     repaired = doctor_mod.repair(path, problems) if repair else 0
+    rebuilt = []
+    if repaired:                                  # solve again what --repair deleted
+        db = open_kb(path)
+        for game in sorted({p.game for p in problems if p.game}):
+            try:
+                commands.solve(db, game)
+                rebuilt.append(game)
+            except BadInput:
+                pass                              # a game no longer known, or too large: rebuilt on demand
     if as_json:
         emit_json({"db": str(path), "problems": [{"where": p.where, "what": p.what, "how": p.how,
                                                   "repairable": p.repair is not None} for p in problems],
-                   "repaired": repaired})
+                   "repaired": repaired, "rebuilt": rebuilt})
     else:
         for p in problems:
             click.echo(p.line())
         if repair:
-            click.echo(f"repaired {repaired} of {len(problems)} problem(s)")
+            again = f"; solved again: {', '.join(rebuilt)}" if rebuilt else ""
+            click.echo(f"repaired {repaired} of {len(problems)} problem(s){again}")
         elif not problems:
             click.echo(f"{path}: sound (integrity, schema {doctor_mod.VERSION}, every row readable)")
     if problems and repaired < len(problems):

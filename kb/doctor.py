@@ -27,6 +27,7 @@ class Problem:
     how: str
     repair: str | None = None
     args: tuple = ()
+    game: str | None = None       # a game whose solved graph the repair deletes (to be solved again)
 
     def line(self) -> str:
         return f"{self.where}: {self.what} — {self.how}"
@@ -134,9 +135,9 @@ def _rows(conn: sqlite3.Connection) -> list[Problem]:
 
 def _stale_graph(game: str, folded: int, what: str) -> Problem:
     return Problem(f"the stored {'solved ' if folded else ''}graph of {game}", f"has {what}",
-                   "--repair deletes it; the next command that needs it compiles it again",
+                   "--repair deletes it and solves the game again",
                    "DELETE FROM positions WHERE game = ? AND folded = ?; DELETE FROM graphs WHERE game = ? AND "
-                   "folded = ?; DELETE FROM games WHERE name = ?", (game, folded, game, folded, game))
+                   "folded = ?; DELETE FROM games WHERE name = ?", (game, folded, game, folded, game), game)
 
 
 def repair(path: Path, problems: list[Problem]) -> int:

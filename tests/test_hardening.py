@@ -205,11 +205,12 @@ def test_doctor_finds_each_problem_and_repairs_what_can_be_recomputed(trained):
     assert r.exit_code == 1
     assert "table agents, agent 'p'" in r.output and "table learned_values, agent 'q'" in r.output
     assert "solved graph of tictactoe" in r.output
-    r = run("doctor", "--repair", "--json")
-    assert r.exit_code == 1 and '"repaired": 1' in r.output            # the graph; agents are left to the user
     from bridge import graphs
     graphs._CACHE.clear()
-    assert '"stored": false' in run("solve", "tictactoe", "--json").output   # rebuilt
+    r = run("doctor", "--repair", "--json")
+    assert r.exit_code == 1 and '"repaired": 1' in r.output            # the graph; agents are left to the user
+    assert '"rebuilt": [\n    "tictactoe"\n  ]' in r.output
+    assert "solved graph" not in run("doctor").output                  # solved again, sound
 
 
 def test_doctor_on_a_dropped_table_and_a_damaged_file(trained, tmp_path):
