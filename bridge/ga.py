@@ -32,9 +32,10 @@ FIXED = ("agents", "rules", "priorities")      # the shape of a population, fixe
 _SPACES: dict[int, RuleSpace] = {}
 
 
-def rule_space(game: str, db: sqlite_utils.Database | None = None) -> RuleSpace:
-    """What rules can say in ``game``, over its state graph (from ``db`` when given; built once per process)."""
-    graph = graphs.state_graph(db, game, what="rule sets need every position")
+def rule_space(game: str, db: sqlite_utils.Database | None = None, keep: bool = True) -> RuleSpace:
+    """What rules can say in ``game``, over its state graph (from ``db`` when given; built once per
+    process; ``keep=False``: not stored in ``db`` if it is not there yet)."""
+    graph = graphs.state_graph(db, game, what="rule sets need every position", keep=keep)
     space = _SPACES.get(id(graph))
     if space is None or space.graph is not graph:
         try:
@@ -311,7 +312,7 @@ def read_rule_file(path: str, game: str | None = None, db: sqlite_utils.Database
     games.check_game(file_game)
     if not raw:
         raise BadInput(f"{path}: no rule(Condition, Action, Priority, Weight) facts")
-    space = rule_space(file_game, db)
+    space = rule_space(file_game, db, keep=False)     # a refused file must leave the knowledge base as it was
     rules = []
     for line, cond_text, action, priority, weight in raw:
         where = f"{path}:{line}"

@@ -53,8 +53,10 @@ def _key(db: sqlite_utils.Database | None, game: str, folded: bool) -> tuple:
 
 
 def _graph(db: sqlite_utils.Database | None, game: str, folded: bool, what: str, limit: int | None,
-           progress: ProgressFn | None, summary: bool) -> tuple[StateGraph, float | None]:
-    """The graph (loaded, or compiled, solved and stored) and, if it was built now, the seconds that took."""
+           progress: ProgressFn | None, summary: bool, keep: bool = True) -> tuple[StateGraph, float | None]:
+    """The graph (loaded, or compiled, solved and stored) and, if it was built now, the seconds that took.
+    ``keep=False``: a graph compiled now is neither stored nor remembered (a command that may
+    still be refused must leave the knowledge base as it was)."""
     games.check_game(game)
     key = _key(db, game, folded)
     digest = rules_hash(game)
@@ -86,6 +88,8 @@ def _graph(db: sqlite_utils.Database | None, game: str, folded: bool, what: str,
             graph = compile_graph(game, players, folded, max_positions(limit), what, progress)
             graph.value = retrograde.solve(graph)
             seconds = time.perf_counter() - t0
+        if not keep:
+            return graph, seconds
         if db is not None:
             store.save_graph(db, graph, digest, seconds, summary)
     _CACHE[key] = (digest, graph)
@@ -123,9 +127,11 @@ def solved_graph(db: sqlite_utils.Database | None, game: str, limit: int | None 
 
 
 def state_graph(db: sqlite_utils.Database | None, game: str, limit: int | None = None,
-                progress: ProgressFn | None = None, what: str = "this needs every position") -> StateGraph:
-    """The game's graph of every state, with exact values; stored in ``db`` when one is given."""
-    return _graph(db, game, False, what, limit, progress, not has_symmetry(game))[0]
+                progress: ProgressFn | None = None, what: str = "this needs every position",
+                keep: bool = True) -> StateGraph:
+    """The game's graph of every state, with exact values; stored in ``db`` when one is given
+    (unless ``keep`` is False: then a graph not stored yet is compiled for this call only)."""
+    return _graph(db, game, False, what, limit, progress, not has_symmetry(game), keep)[0]
 
 
 def is_solved(db: sqlite_utils.Database, game: str) -> bool:

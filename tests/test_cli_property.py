@@ -52,7 +52,17 @@ COMMANDS = st.one_of(
     st.tuples(st.just(["rules", "export"]), text(AGENTS).map(lambda a: [a]),
               text(["out.pl", "/nonexistent/x.pl", "."]).map(lambda f: [f])),
     st.tuples(st.just(["race", "show"]), options(["--seed", "--turn", "--frames"])),
+    st.tuples(st.just(["rules", "import", "RULES.pl"]), text(AGENTS).map(lambda a: ["--agent", a]),
+              text([[], ["--game", "tictactoe"], ["--game", "hexapawn"], ["--replace"]])),
 )
+
+RULE_FILES = ["rule_set(tictactoe).\nrule('mm./***/***', '3', 3, 0).\n",
+              "rule_set(tictactoe).\nrule('mm./***/***', '1', 3, 0).\n",     # 1 is taken where this matches
+              "rule_set(tictactoe).\nrule('.........', '5', 1, nan).\n",
+              "rule_set(hexapawn).\nrule('mm./***/***', '1-4', 3, 0).\n",
+              "rule_set(tictactoe).\n:- halt.\n",
+              "rule_set(tictactoe).\nrule(",
+              ""]
 
 
 @pytest.fixture(scope="module")
@@ -69,11 +79,12 @@ def seeded_kb(tmp_path_factory):
 
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
-@given(parts=COMMANDS)
-def test_any_command_line_is_answered_or_refused_in_one_line(seeded_kb, tmp_path, parts):
+@given(parts=COMMANDS, rules=st.sampled_from(RULE_FILES))
+def test_any_command_line_is_answered_or_refused_in_one_line(seeded_kb, tmp_path, parts, rules):
     db = tmp_path / f"kb{next(COUNTER)}.db"     # a new file each example (processes cache by path)
     shutil.copy(seeded_kb, db)
-    args = [str(tmp_path / a) if a == "out.pl" else a for part in parts for a in part]
+    (tmp_path / "RULES.pl").write_text(rules)
+    args = [str(tmp_path / a) if a in ("out.pl", "RULES.pl") else a for part in parts for a in part]
     before = kb_dump(db)
     r = CliRunner(env={"EDUCABLE_DB": str(db)}).invoke(main, args, input="")
     assert r.exit_code in (0, 2), (args, r.output, r.exception)
