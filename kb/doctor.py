@@ -123,6 +123,14 @@ def _rows(conn: sqlite3.Connection) -> list[Problem]:
         if not ok:
             out.append(Problem(f"table race_boards, run {run!r} board {board!r}",
                                "score is not a number or genomes not a JSON list", "fix the row, or delete the run"))
+    for table, key, column in (("matches", "id", "moves"), ("runs", "id", "results")):
+        for rid, text in conn.execute(f"SELECT {key}, {column} FROM {table}"):
+            try:
+                json.loads(text)
+            except (TypeError, ValueError):
+                out.append(Problem(f"table {table}, row {rid!r}", f"{column} is not JSON",
+                                   f"fix the row, or delete it (DELETE FROM {table} WHERE {key} = {rid!r}); "
+                                   "educable only writes these"))
     for game, folded in conn.execute("SELECT DISTINCT game, folded FROM positions WHERE value NOT IN (-1, 0, 1)"):
         out.append(_stale_graph(game, folded, "a value that is not -1, 0 or 1"))
     for game, folded, nodes, edges, start, target, move in conn.execute(

@@ -229,3 +229,9 @@ def test_hand_edited_race_rows_are_one_line_and_found_by_doctor(db_path):
     one_line(run("race", "results"), 2, "table race_runs, run 1")
     r = run("doctor")
     assert r.exit_code == 1 and "table race_runs, run 1" in r.output
+
+
+def test_doctor_checks_the_rows_only_people_read(trained):
+    edit(trained, "UPDATE runs SET results = 'x'")
+    r = run("doctor")
+    assert r.exit_code == 1 and "table runs, row" in r.output and "results is not JSON" in r.output
