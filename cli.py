@@ -494,7 +494,7 @@ def eval_cmd(game: str, agent: str, vs: str | None, exact: bool, n_games: int, s
 @main.command()
 @click.argument("game")
 @click.option("--learner", default="punish", show_default=True,
-              help="Which learner: punish (seed 002, Prolog), qlearn (seed 001, Q-table) or ga (seed 000, rule sets).")
+              help="Which learner: punish (the six-pawns practical after Gardner's HER, Prolog), qlearn (the CA425 practical, Q-table) or ga (Gaia's \"Ejemplos de Vida\", rule sets).")
 @click.option("--agent", "agent", required=True, help="The agent's name; made on first use, trained further after.")
 @click.option("--games", "n_games", default=500, show_default=True, type=click.IntRange(max=MAX_GAMES),
               help=f"Games to play in this run, at most {MAX_GAMES:,}.")
@@ -512,7 +512,7 @@ def eval_cmd(game: str, agent: str, vs: str | None, exact: bool, n_games: int, s
 @click.option("--cascade/--no-cascade", default=None,
               help="[punish] When no move of a position stays above 0, punish the move before too (HER's empty box). Default on.")
 @click.option("--fold/--no-fold", default=None, help="[punish] One value for symmetric positions. Default on.")
-@click.option("--update", type=str, default=None, help="[qlearn] The seed's assign (Q:=r), average (alpha=1/n) or lookahead, or negamax (ours). Default negamax.")
+@click.option("--update", type=str, default=None, help="[qlearn] The CA425 practical's assign (Q:=r), average (alpha=1/n) or lookahead, or negamax (ours). Default negamax.")
 @click.option("--gamma", type=float, default=None, help="[qlearn] Discount of the next state's best value, in [0,1]. Default 1.")
 @click.option("--alpha", type=float, default=None, help="[qlearn] Fixed step size in (0,1]. Default 1/n(x,a) (average, lookahead), 1 (negamax).")
 @click.option("--illegal", type=str, default=None, help="[qlearn] Illegal actions: stay, lose or resample. Default resample.")
@@ -634,7 +634,7 @@ def train(ctx: click.Context, game: str, learner: str, agent: str, n_games: int,
 
 def train_rule_sets(ctx: click.Context, game: str, agent: str, cycles: int, seed: int, options: dict[str, Any],
                     judge_every: int | None, plot_path: str | None, db_path: str, as_json: bool) -> None:
-    """`train --learner ga`: evolve a population of rule sets (seed 000)."""
+    """`train --learner ga`: evolve a population of rule sets (Gaia's "Ejemplos de Vida")."""
     from bridge import agents as agents_mod, ga, games
 
     for name in ("n_games", "vs", "side", "punish", "step", "earlier_step", "reward", "beads", "cascade", "fold",
@@ -777,7 +777,7 @@ def rules_import(file: str, agent: str, game: str | None, replace: bool, db_path
 
 @main.group()
 def race() -> None:
-    """The rat race (seed 003): specimens with genomes race across tracks of coloured cells.
+    """The rat race (the PPCG rat-race challenge): specimens with genomes race across tracks of coloured cells.
 
     \b
     Examples:
