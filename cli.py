@@ -242,6 +242,9 @@ def games_cmd(db_path: str, as_json: bool) -> None:
     if as_json:
         return emit_json(rows)
     for r in rows:
+        if "broken" in r:
+            click.echo(f"{r['game']:<12} BROKEN: {r['broken']}")
+            continue
         solved = (f"solved: {r['positions']} positions, {r['terminal']} terminal, "
                   f"winner {r['winner'] or 'none (draw)'}") if r["solved"] else "not solved yet"
         click.echo(f"{r['game']:<12} players {'/'.join(r['players'])}  start {r['initial']!r}  {solved}")

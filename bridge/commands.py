@@ -6,6 +6,7 @@ base; the CLI only parses arguments and prints what these return.
 from __future__ import annotations
 
 import time
+from pathlib import Path
 from typing import Any, Callable
 
 import sqlite_utils
@@ -13,7 +14,7 @@ import sqlite_utils
 from bridge import agents, ga, games, graphs
 from bridge import compile as compile_mod
 from bridge.compile import ProgressFn as CompileProgressFn
-from bridge.engine import BadInput
+from bridge.engine import BadInput, PrologError, engine
 from kb import store
 from learners import exact, training
 from learners.sampling import wilson_interval
@@ -23,15 +24,22 @@ ProgressFn = Callable[[int], None]
 
 
 def list_games(db: sqlite_utils.Database | None = None) -> list[dict[str, Any]]:
-    """Every game under rules/games/ with its players and, if solved, its stored summary."""
+    """Every game under rules/games/ with its players and, if solved, its stored summary; a game
+    file that did not load, or a game that cannot start, is listed with ``broken`` saying why."""
     out = []
     for g in games.games():
-        row = {"game": g, "players": games.players(g), "initial": games.initial(g).key}
+        try:
+            row = {"game": g, "players": games.players(g), "initial": games.initial(g).key}
+        except (LookupError, BadInput, PrologError) as exc:
+            out.append({"game": g, "broken": f"its players/2 or initial/3 is missing or fails ({exc})"})
+            continue
         summary = store.game_summary(db, g, graphs.rules_hash(g)) if db is not None else None
         row["solved"] = summary is not None
         if summary:
             row.update({k: summary[k] for k in ("positions", "terminal", "classes", "winner")})
         out.append(row)
+    for path, message in engine().broken.items():
+        out.append({"game": Path(path).stem, "file": path, "broken": message})
     return out
 
 

@@ -60,7 +60,24 @@ class Engine:
         list(self._prolog.query(f"set_prolog_flag(stack_limit, {STACK_LIMIT}), "
                                 f"set_prolog_flag(table_space, {TABLE_SPACE})", maxresult=1))
         self._prolog.consult(str(rules_dir / "bridge.pl"))
-        self.load(rules_dir / "load.pl")
+        self.load(rules_dir / "core.pl")
+        self.broken: dict[str, str] = {}      # a game file that did not load -> its first error
+        self.warnings: dict[str, list[str]] = {}
+        for path in sorted((rules_dir / "games").glob("*.pl")):
+            self.load_game(path)
+
+    def load_game(self, path: Path) -> None:
+        """Load one game file on its own: an error leaves it out (recorded in ``broken``, the other
+        games unaffected); warnings are recorded, not fatal."""
+        answer = list(self._prolog.query(f"bridge:bridge_load_game({quote(path)}, Errors, Warnings)",
+                                         maxresult=1))
+        errors = [_text(e) for e in answer[0]["Errors"]] if answer else ["could not load"]
+        warnings = [_text(w) for w in answer[0]["Warnings"]] if answer else []
+        name = _relative(str(path), self.rules_dir)
+        if errors:
+            self.broken[name] = _relative(errors[0], self.rules_dir)
+        if warnings:
+            self.warnings[name] = [_relative(w, self.rules_dir) for w in warnings]
 
     def load(self, path: Path) -> None:
         """Load a rule file; raise RuleFileError naming file and line on any error."""

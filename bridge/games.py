@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import lru_cache
+from pathlib import Path
 
 import numpy as np
 
@@ -34,6 +35,9 @@ def check_game(game: str) -> str:
     """Return ``game`` if it is a game (listed, or a member of a family such as connect(3,5,4)),
     else raise BadInput listing the known ones."""
     if not engine().call(f"( game:game({quote(game)}) -> Out = true ; Out = false )"):
+        broken = {Path(f).stem: (f, m) for f, m in engine().broken.items()}
+        if game in broken:
+            raise BadInput(f"game '{game}': {broken[game][0]} did not load: {broken[game][1]}")
         raise BadInput(f"unknown game '{game}' (known: {', '.join(games())}; families take their numbers, "
                        "e.g. connect(3,5,4), hexapawn(4,5), nim(2,4,6))")
     return game

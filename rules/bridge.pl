@@ -3,7 +3,7 @@
     returning a status and a text, never leaving a query open or an
     exception inside pyswip.
 */
-:- module(bridge, [bridge_load/2, bridge_call/4, bridge_run/3]).
+:- module(bridge, [bridge_load/2, bridge_load_game/3, bridge_call/4, bridge_run/3]).
 :- use_module(json_out).
 
 :- dynamic load_message/1.
@@ -21,9 +21,29 @@ bridge_load(File, Errors) :-
         erase(Ref)),
     findall(M, retract(load_message(M)), Errors).
 
+%!  bridge_load_game(+File, -Errors:list(string), -Warnings:list(string)) is det.
+%   Load one game file on its own.  With Errors (a syntax error, an
+%   exception) the file is unloaded again, so that no half of it lingers;
+%   Warnings (a singleton variable, discontiguous clauses) do not stop it.
+bridge_load_game(File, Errors, Warnings) :-
+    retractall(load_message(_)),
+    setup_call_cleanup(
+        asserta((user:message_hook(Term, Kind, _) :-
+                    memberchk(Kind, [error, warning]),
+                    bridge:record_message(Kind, Term)), Ref),
+        catch(load_files(File, [if(true)]), E, record_message(error, E)),
+        erase(Ref)),
+    findall(M, retract(load_message(error-M)), Errors),
+    findall(M, retract(load_message(warning-M)), Warnings),
+    (   Errors == [] -> true ; catch(unload_file(File), _, true) ).
+
 record_message(Term) :-
     message_line(Term, Line),
     assertz(load_message(Line)).
+
+record_message(Kind, Term) :-
+    message_line(Term, Line),
+    assertz(load_message(Kind-Line)).
 
 message_line(error(syntax_error(What), file(File, Line, _, _)), Text) :- !,
     syntax_what(What, W),
