@@ -19,7 +19,7 @@ import click
 from bridge import commands
 from bridge import compile as compile_mod
 from bridge.compile import DEFAULT_MAX_POSITIONS
-from bridge.engine import BadInput, PrologError, ResourceLimit, RuleFileError
+from bridge.engine import GAMES_ENV, BadInput, PrologError, ResourceLimit, RuleFileError
 from kb.db import KBError, describe, open_kb, resolve_path
 
 USER_ERRORS = (BadInput, KBError, RuleFileError, ResourceLimit)
@@ -162,7 +162,9 @@ MAX_GAMES = 10_000_000                     # a run keeps every game's result in 
 @click.group(cls=OneLineGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="educable")
 @click.option("--debug", is_flag=True, help=f"Show the traceback of an unexpected error (or set {DEBUG_ENV}=1).")
-def main(debug: bool) -> None:
+@click.option("--games-dir", "games_dirs", multiple=True, metavar="FOLDER",
+              help=f"Also load the game files in FOLDER (repeatable; or set {GAMES_ENV}, folders separated by ':').")
+def main(debug: bool, games_dirs: tuple[str, ...]) -> None:
     """A self-learning game player built as a declarative knowledge base.
 
     Game rules are Prolog files under rules/games/; what agents learn lives in
@@ -176,6 +178,8 @@ def main(debug: bool) -> None:
     """
     if debug:
         os.environ[DEBUG_ENV] = "1"
+    if games_dirs:
+        os.environ[GAMES_ENV] = os.pathsep.join([*games_dirs, *filter(None, [os.environ.get(GAMES_ENV)])])
 
 
 @main.command()

@@ -49,6 +49,19 @@ def quote(text: str) -> str:
     return "'" + out + "'"
 
 
+GAMES_ENV = "EDUCABLE_GAMES"
+
+
+def game_folders(rules_dir: Path = RULES_DIR) -> list[Path]:
+    """rules/games/, then the folders in $EDUCABLE_GAMES (separated as in PATH); BadInput for one
+    that does not exist."""
+    extra = [Path(p) for p in os.environ.get(GAMES_ENV, "").split(os.pathsep) if p]
+    for folder in extra:
+        if not folder.is_dir():
+            raise BadInput(f"game folder {folder} (from --games-dir or {GAMES_ENV}) does not exist")
+    return [rules_dir / "games", *extra]
+
+
 class Engine:
     """The process's Prolog engine with every rule file loaded."""
 
@@ -63,8 +76,9 @@ class Engine:
         self.load(rules_dir / "core.pl")
         self.broken: dict[str, str] = {}      # a game file that did not load -> its first error
         self.warnings: dict[str, list[str]] = {}
-        for path in sorted((rules_dir / "games").glob("*.pl")):
-            self.load_game(path)
+        for folder in game_folders(rules_dir):
+            for path in sorted(folder.glob("*.pl")):
+                self.load_game(path)
 
     def load_game(self, path: Path) -> None:
         """Load one game file on its own: an error leaves it out (recorded in ``broken``, the other

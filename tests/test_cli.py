@@ -134,3 +134,23 @@ def test_real_process_play_and_error(tmp_path):
     assert "game over: black wins" in p.stdout  # black wins hexapawn with perfect play
     bad = subprocess.run([str(exe), "show", "hexapawn", "9-1 x"], capture_output=True, text=True, env=env, timeout=60)
     assert bad.returncode == 2 and bad.stderr.startswith("educable: error: bad hexapawn position")
+
+
+def test_games_kept_anywhere_load_from_games_dir_and_the_environment(tmp_path):
+    """tests/data/count3.pl (add 1 or 2 to a counter; who reaches 3 wins) from a folder outside
+    rules/: by hand, 6 states (0 a, 1 b, 2 b, 2 a, 3 a, 3 b) and the second player wins."""
+    folder = tmp_path / "games"
+    folder.mkdir()
+    (folder / "count3.pl").write_text((ROOT / "tests" / "data" / "count3.pl").read_text())
+    exe = str(Path(sys.executable).parent / "educable")
+    env = {**os.environ, "EDUCABLE_DB": str(tmp_path / "kb.db")}
+    p = subprocess.run([exe, "--games-dir", str(folder), "solve", "count3", "--json"], capture_output=True,
+                       text=True, env=env, timeout=60)
+    d = json.loads(p.stdout)
+    assert (d["positions"], d["terminal"], d["winner"]) == (6, 2, "b")
+    p = subprocess.run([exe, "query", "count3", "1 b", "--json"], capture_output=True, text=True,
+                       env={**env, "EDUCABLE_GAMES": str(folder)}, timeout=60)
+    assert json.loads(p.stdout)["exact"] == "b"
+    p = subprocess.run([exe, "--games-dir", str(tmp_path / "nowhere"), "games"], capture_output=True, text=True,
+                       env=env, timeout=60)
+    assert p.returncode == 2 and p.stderr.count("\n") == 1 and "does not exist" in p.stderr
