@@ -83,35 +83,31 @@ def check_minimax(db: sqlite_utils.Database, game: str) -> None:
 
 def chooser(db: sqlite_utils.Database, game: str, name: str) -> str:
     """The Prolog chooser term for agent ``name`` playing ``game``: a built-in (random, minimax,
-    alphabeta:DEPTH, mcts:PLAYOUTS) or a learned agent; BadInput if unknown or of another game."""
-    if name == "minimax":
-        check_minimax(db, game)
-    if name in store.BUILTIN_AGENTS:
-        return name
-    searcher = search_chooser(name)
-    if searcher is not None:
-        return searcher
-    base, member = ga.split_member(name)
-    row = agent_row(db, game, base)
+    alphabeta:DEPTH, mcts:PLAYOUTS) or a learned agent, loaded into Prolog; BadInput if unknown or
+    of another game."""
+    row = check_agent(db, game, name)
+    if row is None:
+        if name == "minimax":
+            check_minimax(db, game)
+        return search_chooser(name) or name
     if row["learner"] in RULE_SETS:
-        return f"agent({quote(ga.load_member(db, row, member))})"
-    if member is not None:
-        raise BadInput(f"agent '{base}' is a single {row['learner']} agent; NAME#k is for rule-set populations")
+        return f"agent({quote(ga.load_member(db, row, ga.split_member(name)[1]))})"
     learner_of(row).load(db, row)
     return f"agent({quote(name)})"
 
 
-def check_agent(db: sqlite_utils.Database, game: str, name: str) -> None:
-    """BadInput unless ``name`` can play ``game`` (a built-in, a search opponent, a stored agent or
-    member of it); checks only, loads nothing, so a command can refuse before any work or write."""
+def check_agent(db: sqlite_utils.Database, game: str, name: str) -> dict | None:
+    """BadInput unless ``name`` can play ``game``; the stored agent's row, or None for a built-in or
+    a search opponent.  Checks only and loads nothing, so a command can refuse before any work."""
     if name in store.BUILTIN_AGENTS or search_chooser(name) is not None:
-        return
+        return None
     base, member = ga.split_member(name)
     row = agent_row(db, game, base)
     if row["learner"] in RULE_SETS:
         ga.check_member(db, row, member)
     elif member is not None:
         raise BadInput(f"agent '{base}' is a single {row['learner']} agent; NAME#k is for rule-set populations")
+    return row
 
 
 def agent_row(db: sqlite_utils.Database, game: str, name: str) -> dict:

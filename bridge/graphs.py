@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import hashlib
 import time
+from functools import lru_cache
 from pathlib import Path
 
 import sqlite_utils
@@ -31,8 +32,10 @@ GRAPH_FORMAT = "2"      # bump when compilation changes what a stored graph hold
 _CACHE: dict[tuple, tuple[str, StateGraph]] = {}
 
 
+@lru_cache(maxsize=None)
 def rules_hash(game: str) -> str:
-    """A hash of the files that define ``game``'s rules (its own file and the protocol)."""
+    """A hash of the files that define ``game``'s rules (its own file and the protocol); read once
+    per process (every graph lookup asks for it)."""
     files = engine().call(
         f"findall(F, (clause(game:players({quote(games.check_game(game))}, _), Body, R), catch(Body, _, fail), "
         f"clause_property(R, file(F))), Out)")
@@ -70,13 +73,14 @@ def _graph(db: sqlite_utils.Database | None, game: str, folded: bool, what: str,
     graph = store.load_graph(db, game, players, folded, digest) if db is not None else None
     seconds = None
     if graph is None:
+        bound = max_positions(limit)
         known = store.game_summary(db, game, digest) if db is not None else None
         count = known and (known["classes"] if folded else known["positions"])
-        if count and count > max_positions(limit):
-            raise TooLarge(too_large(game, what, max_positions(limit), f"it has {count:,} "
+        if count and count > bound:
+            raise TooLarge(too_large(game, what, bound, f"it has {count:,} "
                                      f"{'symmetry classes' if folded else 'positions'} (the knowledge base knows)"))
         t0 = time.perf_counter()
-        full = _single_pass(game, players, max_positions(limit), what, progress) if folded else None
+        full = _single_pass(game, players, bound, what, progress) if folded else None
         if full is not None:                      # both graphs from one compilation
             graph = fold(full, full.class_keys)
             graph.value = retrograde.solve(graph)
@@ -85,7 +89,7 @@ def _graph(db: sqlite_utils.Database | None, game: str, folded: bool, what: str,
                 store.save_graph(db, full, digest, seconds, False)
             _CACHE[_key(db, game, False)] = (digest, full)
         else:
-            graph = compile_graph(game, players, folded, max_positions(limit), what, progress)
+            graph = compile_graph(game, players, folded, bound, what, progress)
             graph.value = retrograde.solve(graph)
             seconds = time.perf_counter() - t0
         if not keep:
@@ -98,7 +102,6 @@ def _graph(db: sqlite_utils.Database | None, game: str, folded: bool, what: str,
 
 SINGLE_PASS = 200_000    # positions a symmetric game is first compiled unfolded to, with class keys
 SINGLE_PASS_SYMMETRIES = 2
-
 
 
 def _single_pass(game: str, players: list[str], limit: int, what: str,

@@ -103,12 +103,9 @@ def run(db: sqlite_utils.Database, game: str, name: str, options: dict[str, Any]
     if row is not None:
         table.restore(store.load_values(db, name))
     players = graph.players
-    if vs == "self":
-        learner_sides, opponent = [[0, 1]], None
-    else:
-        opponent = exact.all_moves(graph) if vs == "random" else (
-            exact.optimal_moves(graph) if vs == "minimax" else opponents.support(graph, vs))
-        learner_sides = {"first": [[0]], "second": [[1]], "both": [[0], [1]]}[side]
+    learner_sides = sides_of(vs, side)
+    opponent = None if vs == "self" else exact.all_moves(graph) if vs == "random" else (
+        exact.optimal_moves(graph) if vs == "minimax" else opponents.support(graph, vs))
     checkpoints: list[dict] = []
     random_moves = exact.all_moves(graph)
     judged = [0.0]
@@ -136,22 +133,35 @@ def run(db: sqlite_utils.Database, game: str, name: str, options: dict[str, Any]
     played = len(raw)
     if played % CHECKPOINT_EVERY or not checkpoints or checkpoints[-1]["games"] != played:
         checkpoint(played)
-    results = ["draw" if w == 2 else players[w] for w in raw]
-    sides = [[players[p] for p in learner_sides[i % len(learner_sides)]] for i in range(played)]
     extra: dict[str, Any] = {"checkpoints": checkpoints, "checkpoint_seconds": round(judged[0], 4)}
     if opts.table == "full":
         reachable = len(set(table.rows))
         extra["enumeration"] = {"boards": table.n_rows, "actions": len(table.actions),
                                 "entries": table.n_rows * len(table.actions), "reachable_boards": reachable,
                                 "reachable_states": graph.size}
-
-    def save(record: dict) -> None:
-        store.save_agent(db, name, game, NAME, opts.as_dict(), table.entries(), played, record)
-
-    return TrainingRun(results, sides, seconds, opts.as_dict(), save, extra)
+    return finished_run(db, name, game, opts, table, players, learner_sides, raw, seconds, extra)
 
 
 LOCKSTEP = 256      # games played side by side on a lazily expanded graph: one Prolog query per step of all
+
+
+def sides_of(vs: str, side: str) -> list[list[int]]:
+    """The sides (player indices) the agent learns in game i (cycling): both against itself, else
+    first, second or alternating against ``vs``."""
+    return [[0, 1]] if vs == "self" else {"first": [[0]], "second": [[1]], "both": [[0], [1]]}[side]
+
+
+def finished_run(db: sqlite_utils.Database, name: str, game: str, opts: QOptions, table: QTable,
+                 players: list[str], learner_sides: list[list[int]], raw: list[int], seconds: float,
+                 extra: dict[str, Any]) -> TrainingRun:
+    """A run's report from its games' winners, with the save that stores the table."""
+    results = ["draw" if w == 2 else players[w] for w in raw]
+    sides = [[players[p] for p in learner_sides[i % len(learner_sides)]] for i in range(len(raw))]
+
+    def save(record: dict) -> None:
+        store.save_agent(db, name, game, NAME, opts.as_dict(), table.entries(), len(raw), record)
+
+    return TrainingRun(results, sides, seconds, opts.as_dict(), save, extra)
 
 
 def expander(game: str, players: list[str]) -> Callable[[list[str]], list[tuple[int, int, list[str], list[str]]]]:
@@ -183,16 +193,10 @@ def run_lazily(db: sqlite_utils.Database, game: str, name: str, opts: QOptions, 
     if row is not None:
         lazy.restore(store.load_values(db, name))
     table = QTable(lazy, opts)  # type: ignore[arg-type]
-    learner_sides = [[0, 1]] if vs == "self" else {"first": [[0]], "second": [[1]], "both": [[0], [1]]}[side]
+    learner_sides = sides_of(vs, side)
     t0 = time.perf_counter()
     raw = train(table, learner_sides, None, n_games, seed, progress, lazy=lazy, lockstep=LOCKSTEP)
     seconds = time.perf_counter() - t0
-    results = ["draw" if w == 2 else players[w] for w in raw]
-    sides = [[players[p] for p in learner_sides[i % len(learner_sides)]] for i in range(len(raw))]
     extra: dict[str, Any] = {"lazy": {"states_met": lazy.size, "expanded": sum(lazy.expanded),
                                       "prolog_queries": lazy.queries, "lockstep": LOCKSTEP}}
-
-    def save(record: dict) -> None:
-        store.save_agent(db, name, game, NAME, opts.as_dict(), table.entries(), len(raw), record)
-
-    return TrainingRun(results, sides, seconds, opts.as_dict(), save, extra)
+    return finished_run(db, name, game, opts, table, players, learner_sides, raw, seconds, extra)

@@ -140,7 +140,7 @@ def results(db: sqlite_utils.Database, player: str | None = None) -> list[dict[s
         numbers = [row[k] for k in ("seed", "boards", "turns")] + row["scores"]
         optional = [row[k] for k in ("geomean", "seconds", "moves")]
         if not all(isinstance(x, int) for x in numbers) or not all(
-                x is None or (isinstance(x, (int, float)) and math.isfinite(x)) for x in optional):
+                x is None or store.finite_number(x) for x in optional):
             raise store.bad_row("race_runs", f"run {row['id']}", "seed, boards, turns, geomean, seconds, moves "
                                 "and its boards' scores must be numbers")
         out.append(row)

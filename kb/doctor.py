@@ -9,12 +9,12 @@ the user, since it cannot be recomputed.
 from __future__ import annotations
 
 import json
-import math
 import sqlite3
 from dataclasses import dataclass
 from pathlib import Path
 
 from kb.schema import MIGRATIONS, VERSION
+from kb.store import finite_number, json_object
 
 
 @dataclass
@@ -40,10 +40,6 @@ def expected_schema() -> dict[str, set[str]]:
         conn.executescript(script)
     return {t: {c[1] for c in conn.execute(f"PRAGMA table_info({t})")}
             for (t,) in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
-
-
-def _finite(x: object) -> bool:
-    return isinstance(x, (int, float)) and not isinstance(x, bool) and math.isfinite(x)
 
 
 def examine(path: Path) -> list[Problem]:
@@ -85,34 +81,30 @@ def examine(path: Path) -> list[Problem]:
 def _rows(conn: sqlite3.Connection) -> list[Problem]:
     out: list[Problem] = []
     for name, params, trained in conn.execute("SELECT name, params, games_trained FROM agents"):
-        try:
-            ok = isinstance(json.loads(params), dict) and isinstance(trained, int)
-        except (TypeError, ValueError):
-            ok = False
-        if not ok:
+        if json_object(params) is None or not isinstance(trained, int):
             out.append(Problem(f"table agents, agent {name!r}", "params is not a JSON object or games_trained "
                                "not a number", f"fix the row, or delete the agent (DELETE FROM agents WHERE name = "
                                f"'{name}')"))
     for agent, position, move, value, visits in conn.execute(
             "SELECT agent, position, move, value, visits FROM learned_values"):
-        if not _finite(value) or not isinstance(visits, int):
+        if not finite_number(value) or not isinstance(visits, int):
             out.append(Problem(f"table learned_values, agent {agent!r} position {position!r} move {move!r}",
                                f"value {value!r} / visits {visits!r} are not numbers",
                                "fix the row, or delete it (the agent then knows nothing of that move)"))
     for agent, rank, weight, born in conn.execute("SELECT agent, rank, weight, born FROM members"):
-        if not _finite(weight) or not isinstance(born, int):
+        if not finite_number(weight) or not isinstance(born, int):
             out.append(Problem(f"table members, agent {agent!r} rank {rank!r}", "weight or born is not a number",
                                "fix the row, or delete the agent"))
     for agent, member, idx, pattern, action, priority, weight in conn.execute(
             "SELECT agent, member, idx, pattern, action, priority, weight FROM rules"):
         if not (isinstance(pattern, str) and isinstance(action, str) and isinstance(priority, int)
-                and _finite(weight)):
+                and finite_number(weight)):
             out.append(Problem(f"table rules, agent {agent!r} member {member} rule {idx}",
                                "not (text, text, integer, number)", "fix the row, or delete the agent"))
     for run, seed, boards, turns, geomean, seconds, moves in conn.execute(
             "SELECT id, seed, boards, turns, geomean, seconds, moves FROM race_runs"):
         if not (all(isinstance(x, int) for x in (seed, boards, turns))
-                and all(x is None or _finite(x) for x in (geomean, seconds, moves))):
+                and all(x is None or finite_number(x) for x in (geomean, seconds, moves))):
             out.append(Problem(f"table race_runs, run {run!r}", "a field that should be a number is not",
                                f"fix the row, or delete the run (DELETE FROM race_runs WHERE id = {run!r})"))
     for run, board, score, genomes in conn.execute("SELECT run, board, score, genomes FROM race_boards"):

@@ -182,13 +182,19 @@ def bad_row(table: str, where: str, what: str) -> KBError:
                    "(it was edited outside educable?)")
 
 
+def json_object(text: Any) -> dict | None:
+    """``text`` read as a JSON object, or None when it is not one."""
+    try:
+        value = json.loads(text)
+    except (TypeError, ValueError):
+        return None
+    return value if isinstance(value, dict) else None
+
+
 def _agent(row: Any) -> dict[str, Any]:
     row = dict(row)
-    try:
-        params = json.loads(row["params"])
-    except (TypeError, ValueError):
-        params = None
-    if not isinstance(params, dict):
+    params = json_object(row["params"])
+    if params is None:
         raise bad_row("agents", f"agent {row['name']!r}", f"params {str(row['params'])[:40]!r} is not a JSON object")
     if not isinstance(row["games_trained"], int):
         raise bad_row("agents", f"agent {row['name']!r}", f"games_trained {row['games_trained']!r} is not a number")
@@ -196,7 +202,8 @@ def _agent(row: Any) -> dict[str, Any]:
     return row
 
 
-def _finite(value: Any) -> bool:
+def finite_number(value: Any) -> bool:
+    """A real number read back from SQLite (not text, not inf or nan)."""
     return isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
 
 
@@ -250,7 +257,7 @@ def load_members(db: sqlite_utils.Database, agent: str) -> list[dict[str, Any]]:
     rows = [dict(r) for r in db.query("SELECT rank, weight, born FROM members WHERE agent = ? ORDER BY rank",
                                       [agent])]
     for r in rows:
-        if not _finite(r["weight"]) or not isinstance(r["born"], int) or not isinstance(r["rank"], int):
+        if not finite_number(r["weight"]) or not isinstance(r["born"], int) or not isinstance(r["rank"], int):
             raise bad_row("members", f"agent {agent!r} rank {r['rank']!r}", "weight, rank and born must be numbers")
     return rows
 
@@ -265,7 +272,7 @@ def load_rules(db: sqlite_utils.Database, agent: str, member: int | None = None)
     rows = [tuple(r) for r in db.execute(sql + " ORDER BY member, idx", args)]
     for k, pattern, action, priority, weight in rows:
         if not (isinstance(pattern, str) and isinstance(action, str) and isinstance(priority, int)
-                and _finite(weight)):
+                and finite_number(weight)):
             raise bad_row("rules", f"agent {agent!r} member {k!r}",
                           f"rule ({pattern!r}, {action!r}, {priority!r}, {weight!r}) is not text, text, integer, number")
     return rows
@@ -297,7 +304,7 @@ def load_values(db: sqlite_utils.Database, agent: str) -> list[tuple[str, str, f
     rows = [tuple(r) for r in db.execute(
         "SELECT position, move, value, visits FROM learned_values WHERE agent = ? ORDER BY position, move", [agent])]
     for position, move, value, visits in rows:
-        if not _finite(value) or not isinstance(visits, int) or not isinstance(position, str):
+        if not finite_number(value) or not isinstance(visits, int) or not isinstance(position, str):
             raise bad_row("learned_values", f"agent {agent!r} position {position!r} move {move!r}",
                           f"value {value!r} and visits {visits!r} must be numbers")
     return rows

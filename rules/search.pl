@@ -20,16 +20,14 @@
 :- use_module(game).
 
 :- multifile play:candidates/5.
-play:candidates(alphabeta(Depth), Game, Pos, Mover, Moves) :-
-    search_scores(alphabeta(Depth), Game, Pos, Mover, Scored),
-    best_moves(Scored, Moves).
+%   alphabeta(D) scores every move (play.pl picks among the best scores);
+%   mcts(N) plays its most visited move.
+:- multifile play:scored_moves/5.
+play:scored_moves(alphabeta(Depth), Game, Pos, Mover, Scored) :-
+    search_scores(alphabeta(Depth), Game, Pos, Mover, Scored).
 play:candidates(mcts(Playouts), Game, Pos, Mover, [Move]) :-
     search_scores(mcts(Playouts), Game, Pos, Mover, Scored),
     max_member(_-Move, Scored).
-
-best_moves(Scored, Moves) :-
-    max_member(Best-_, Scored),
-    findall(M, member(Best-M, Scored), Moves).
 
 %!  search_scores(+Chooser, +Game, +Pos, +Mover, -Scored:list) is det.
 %   Score-Move for every legal move of a state that is not over.  For
