@@ -98,17 +98,14 @@ def query(db: sqlite_utils.Database, game: str, position: str, depth: int = DEFA
         "canonical": games.canonical(state), "result": over, "moves": [],
     }
     keys = [state.key] + [nxt.key for _, nxt in successors]
-    exact_of = graphs.exact_results(db, game, keys)
-    out["exact_source"] = "stored"
+    exact_of, out["exact_source"] = graphs.exact_results(db, game, keys), "stored"
     if exact_of is None:
         try:
             sub, _ = graphs.subgraph(game, state.key)
-            exact_of = {k: store.exact_name(sub, sub.index[k]) for k in keys}
-            out["exact_source"] = "searched"
+            exact_of, out["exact_source"] = {k: store.exact_name(sub, sub.index[k]) for k in keys}, "searched"
         except compile_mod.TooLarge:
-            exact_of = None
+            out["exact_source"] = f"depth-limited search ({depth} plies)"
     if exact_of is None:
-        out["exact_source"] = f"depth-limited search ({depth} plies)"
         out["depth"] = depth
         out["exact"], plies = games.search_results(state, depth)
         for move, nxt in successors:

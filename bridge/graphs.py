@@ -46,8 +46,8 @@ def rules_hash(game: str) -> str:
 
 
 def has_symmetry(game: str) -> bool:
-    """Whether the game file declares symmetries (symmetry/3)."""
-    return bool(engine().call(f"( game:declares({quote(game)}, symmetry) -> Out = true ; Out = false )"))
+    """Whether the game file declares symmetries besides the identity (symmetry/3)."""
+    return symmetry_count(game) > 1
 
 
 def _key(db: sqlite_utils.Database | None, game: str, folded: bool) -> tuple:

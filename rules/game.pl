@@ -138,12 +138,10 @@ image(Game, Pos, Pos1) :-
     ).
 
 %!  declares(+Game, +What) is semidet.
-%   Game's file defines the optional part What: symmetry (symmetry/3),
-%   cells (cells/4) or line (line/2).  Asked of the game itself (a
-%   clause of another game's family may match any name).
-declares(Game, symmetry) :- initial(Game, P, _), symmetry(Game, P, _), !.
+%   Game's file defines the optional part What: cells (cells/4).  Asked of
+%   the game itself, at its start (a clause of another game's family may
+%   match any name).
 declares(Game, cells) :- initial(Game, P, M), catch(cells(Game, P, M, _), _, fail), !.
-declares(Game, line) :- line(Game, _), !.
 
 %!  shown(+Text, -Quoted:atom) is det.
 %   Text as it appears in an error message: quoted, control characters escaped.
