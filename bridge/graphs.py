@@ -47,7 +47,7 @@ def rules_hash(game: str) -> str:
 
 def has_symmetry(game: str) -> bool:
     """Whether the game file declares symmetries besides the identity (symmetry/3)."""
-    return symmetry_count(game) > 1
+    return symmetry_count(games.check_game(game)) > 1
 
 
 def _key(db: sqlite_utils.Database | None, game: str, folded: bool) -> tuple:
