@@ -65,7 +65,7 @@ def game_folders(rules_dir: Path = RULES_DIR) -> list[Path]:
 class Engine:
     """The process's Prolog engine with every rule file loaded."""
 
-    def __init__(self, rules_dir: Path = RULES_DIR) -> None:
+    def __init__(self, rules_dir: Path = RULES_DIR, only: Path | None = None) -> None:
         from pyswip import Prolog  # the project's only pyswip import
 
         self._prolog = Prolog()
@@ -76,9 +76,9 @@ class Engine:
         self.load(rules_dir / "core.pl")
         self.broken: dict[str, str] = {}      # a game file that did not load -> its first error
         self.warnings: dict[str, list[str]] = {}
-        for folder in game_folders(rules_dir):
-            for path in sorted(folder.glob("*.pl")):
-                self.load_game(path)
+        files = [only] if only else [p for folder in game_folders(rules_dir) for p in sorted(folder.glob("*.pl"))]
+        for path in files:
+            self.load_game(path)
 
     def load_game(self, path: Path) -> None:
         """Load one game file on its own: an error leaves it out (recorded in ``broken``, the other
@@ -138,4 +138,14 @@ def engine() -> Engine:
     global _ENGINE
     if _ENGINE is None:
         _ENGINE = Engine()
+    return _ENGINE
+
+
+def engine_with_only(path: Path) -> Engine:
+    """Start the process's engine with one game file and no other (``educable check FILE``: a copy
+    of a shipped game must not meet the original)."""
+    global _ENGINE
+    if _ENGINE is not None:
+        raise RuntimeError("the engine has already started with every game file")
+    _ENGINE = Engine(only=path)
     return _ENGINE

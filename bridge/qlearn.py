@@ -37,6 +37,9 @@ def board_codes(graph: StateGraph) -> tuple[list[int], int]:
     """Each reachable state's board code (cells/4 read as base 3, first cell most significant,
     as cells_code/4 in Prolog) and the number of cells."""
     cells = games.board_cells(graph).astype(np.int64)
+    if cells.size and cells.max() > 2:
+        raise BadInput(f"game {graph.game}'s cells/4 gives the value {cells.max()}; --table full needs cells of "
+                       "0 (empty), 1 (the mover's) or 2 (the opponent's)")
     n = cells.shape[1]
     return (cells @ (3 ** np.arange(n - 1, -1, -1, dtype=np.int64))).tolist(), n
 

@@ -15,4 +15,5 @@
 :- use_module(adversary).
 :- use_module(ruleset).
 :- use_module(race).
+:- use_module(check).
 

@@ -7,7 +7,7 @@
     A *state* is a position together with the player to move.  Results are
     the winning player's name or the atom `draw`.
 
-    Load by hand:  swipl rules/games/tictactoe.pl
+    Load by hand:  swipl rules/load.pl
                    ?- initial(tictactoe, P, M), legal(tictactoe, P, M, Move).
 */
 :- module(game,
@@ -153,7 +153,11 @@ shown(Text, Quoted) :-
 %   The cells read as a base-3 number, first cell most significant.
 cells_code(Game, Pos, Mover, Code) :-
     (   cells(Game, Pos, Mover, Cells)
-    ->  foldl([C, A0, A]>>(A is A0 * 3 + C), Cells, 0, Code)
+    ->  (   member(C, Cells), \+ memberchk(C, [0, 1, 2])
+        ->  format(atom(M), "game ~w's cells/4 gives the value ~w; the full table needs cells of 0, 1 or 2", [Game, C]),
+            bad_input(M)
+        ;   foldl([C, A0, A]>>(A is A0 * 3 + C), Cells, 0, Code)
+        )
     ;   format(atom(M), "game ~w does not define cells/4 (needed for the full table)", [Game]),
         bad_input(M)
     ).

@@ -16,7 +16,6 @@
         ?- parse_position(hexapawn, '123-789 w', P, M), legal(hexapawn, P, M, Mv).
 */
 :- module(hexapawn, []).
-:- use_module('../game').
 
 game:game(hexapawn).
 game:players(hexapawn, [white, black]).

@@ -24,7 +24,6 @@
         ?- G = 'connect(3,4,4)', initial(G, P, M), legal(G, P, M, Col).
 */
 :- module(inarow, []).
-:- use_module('../game').
 
 named('connect(3,4,4)').
 named('connect(4,7,6)').

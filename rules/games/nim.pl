@@ -17,7 +17,6 @@
         ?- G = 'nim(1,3,5)', initial(G, P, M), legal(G, P, M, Mv).
 */
 :- module(nim, []).
-:- use_module('../game').
 
 named('nim(1,3,5)').
 named('nim(3,4,5)').

@@ -21,7 +21,6 @@
         ?- G = 'hexapawn(4,4)', initial(G, P, M), legal(G, P, M, Mv).
 */
 :- module(pawns, []).
-:- use_module('../game').
 
 named('hexapawn(4,4)').
 

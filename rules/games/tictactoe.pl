@@ -10,7 +10,6 @@
         ?- parse_position(tictactoe, 'x../.o./...', P, M), legal(tictactoe, P, M, Sq).
 */
 :- module(tictactoe, []).
-:- use_module('../game').
 
 game:game(tictactoe).
 game:players(tictactoe, [x, o]).

@@ -1,0 +1,118 @@
+"""``educable check``: a game file, or a loaded game, against the protocol (rules/check.pl).
+
+A file is checked on its own (the engine loads no other game file, so a
+copy of a shipped game can be checked next to the original); a game name is
+checked among every loaded game.  The report lists problems (the game would
+break a command), warnings (worth knowing, never fatal) and the time spent
+in each protocol predicate.
+"""
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from bridge import games
+from bridge.engine import BadInput, engine, engine_with_only, quote
+
+DEFAULT_LIMIT = 10_000      # games with at most this many positions are checked position by position
+DEFAULT_PLAYOUTS = 300      # random games for the positions of larger games
+
+
+@dataclass
+class Report:
+    """What check found in one file: load messages, then one entry per game it defines."""
+
+    file: str
+    load_errors: list[str] = field(default_factory=list)
+    load_warnings: list[str] = field(default_factory=list)
+    games: list[dict[str, Any]] = field(default_factory=list)
+
+    @property
+    def sound(self) -> bool:
+        """No load error and no problem in any game (warnings allowed)."""
+        return not self.load_errors and bool(self.games) and not any(g["problems"] for g in self.games)
+
+    def as_json(self) -> dict[str, Any]:
+        return {"file": self.file, "sound": self.sound, "load_errors": self.load_errors,
+                "load_warnings": self.load_warnings, "games": self.games}
+
+
+def looks_like_file(target: str) -> bool:
+    """A path rather than a game name: it ends in .pl, holds a path separator, or names a file."""
+    return target.endswith(".pl") or os.sep in target or Path(target).is_file()
+
+
+def check_file(path: Path, only: str | None = None, limit: int = DEFAULT_LIMIT,
+               playouts: int = DEFAULT_PLAYOUTS, seed: int = 1) -> Report:
+    """Load ``path`` alone and check each game it defines (or only the game ``only``)."""
+    if not path.is_file():
+        raise BadInput(f"{path}: no such game file")
+    if path.suffix != ".pl":
+        raise BadInput(f"{path}: a game file is a Prolog file ending in .pl")
+    eng = engine_with_only(path.resolve())
+    report = Report(shown_path(str(path)))
+    for messages, into in ((eng.broken, report.load_errors), (eng.warnings, report.load_warnings)):
+        for text in messages.values():
+            into.extend(shown_text(m) for m in ([text] if isinstance(text, str) else text))
+    if report.load_errors:
+        return report
+    names = games.games()
+    if only is not None:
+        names = [games.check_game(only)]
+    if not names:
+        report.load_errors.append(f"{report.file}: defines no game (no clause of game:game/1)")
+    report.games = [check_game(g, limit, playouts, seed) for g in names]
+    return report
+
+
+def check_name(game: str, limit: int = DEFAULT_LIMIT, playouts: int = DEFAULT_PLAYOUTS, seed: int = 1) -> Report:
+    """Check the loaded game ``game`` (its file's load warnings included)."""
+    result = check_game(games.check_game(game), limit, playouts, seed)
+    report = Report(result["file"], games=[result])
+    for name, warnings in engine().warnings.items():
+        if Path(name).resolve() == Path(result["file"]).resolve():
+            report.load_warnings.extend(shown_text(w) for w in warnings)
+    return report
+
+
+def check_game(game: str, limit: int, playouts: int, seed: int) -> dict[str, Any]:
+    """rules/check.pl's report on one game, paths shown relative to the working folder."""
+    result = engine().call(f"check:check_game({quote(game)}, [limit({limit}), playouts({playouts}), "
+                           f"seed({seed})], Out)")
+    result["file"] = shown_path(result["file"])
+    for note in result["problems"] + result["warnings"]:
+        note["where"] = shown_text(note["where"])
+    return result
+
+
+def shown_path(path: str) -> str:
+    """``path`` relative to the working folder when it lies below it."""
+    if not path:
+        return path
+    rel = os.path.relpath(path)
+    return path if rel.startswith("..") else rel
+
+
+def shown_text(text: str) -> str:
+    """A message with the working folder's absolute prefix taken off its paths."""
+    return text.replace(os.getcwd() + os.sep, "")
+
+
+def note_line(note: dict[str, Any], label: str = "") -> str:
+    """One problem or warning as one line: where, what, at which position, how often."""
+    at = f" (at {note['position']})" if note["position"] not in (None, "none") else ""
+    more = note["count"] - 1
+    again = f"; {more:,} more position{'s' if more != 1 else ''} like it" if more > 0 else ""
+    return f"{note['where']}: {label}{note['predicate']}: {note['message']}{at}{again}"
+
+
+def timing_lines(timings: list[dict[str, Any]]) -> list[str]:
+    """The protocol predicates by time spent, slowest first, with µs a call and share."""
+    total = sum(t["seconds"] for t in timings) or 1.0
+    lines = [f"  {'predicate':<18}{'calls':>10}{'µs a call':>11}{'share':>7}"]
+    for t in sorted(timings, key=lambda t: -t["seconds"]):
+        per = 1e6 * t["seconds"] / max(t["calls"], 1)
+        lines.append(f"  {t['predicate']:<18}{t['calls']:>10,}{per:>11.1f}{t['seconds'] / total:>7.0%}")
+    return lines

@@ -1,0 +1,524 @@
+/*  educable check: a game against the protocol of rules/game.pl.
+
+    Checks what the protocol asks of a game file and what educable relies on
+    without saying so at every call: the required predicates, two players
+    with names that are not reserved, text forms that read back to the same
+    state and name the side to move, legal/4, next/5 and over/4 that agree
+    with each other, symmetries that map the rules to themselves, cells/4 of
+    one length.  Every position is checked when the game has at most Limit
+    of them; otherwise the first Limit in breadth-first order and then the
+    positions of random games.  Each problem is reported once, with the file
+    and line of the predicate at fault, the first position that shows it and
+    how many more do; every protocol call is timed.
+
+        ?- check_game(tictactoe, [], Report).
+*/
+:- module(check, [check_game/3]).
+:- use_module(game).
+:- use_module(library(option)).
+
+:- dynamic found/6.        % found(Kind, Severity, Pred, Position, Message, Count)
+:- dynamic text_state/2.   % text_state(Text, State): the state a text was first given for
+
+%   The protocol calls that are timed, in the order of the report.
+timed_predicate('over/4').
+timed_predicate('legal/4').
+timed_predicate('next/5').
+timed_predicate('position_text/4').
+timed_predicate('parse_position/4').
+timed_predicate('move_text/3').
+timed_predicate('parse_move/3').
+timed_predicate('symmetry/3').
+timed_predicate('cells/4').
+
+%   Required parts of the protocol: a game without one cannot be played.
+required(players/2).
+required(initial/3).
+required(legal/4).
+required(next/5).
+required(over/4).
+required(position_text/4).
+required(parse_position/4).
+required(move_text/3).
+required(parse_move/3).
+required(board_lines/4).
+
+%   Names a player may not have: results use `draw`, the knowledge base and
+%   JSON give `null`, `true` and `false` their own meaning.
+reserved_player(draw).
+reserved_player(null).
+reserved_player(true).
+reserved_player(false).
+
+%   Texts `educable play` reads as its own commands, never as a move.
+reserved_move('').
+reserved_move(q).
+reserved_move(quit).
+reserved_move(exit).
+reserved_move(?).
+reserved_move(help).
+
+% Plies after which a random game is taken not to end.
+endless_plies(2000).
+
+%!  check_game(+Game, +Options:list, -Report) is det.
+%   Check Game; Report is a json/1 term: the game, its file, the positions
+%   checked, whether they were all of them, the problems and warnings found
+%   and the time spent in each protocol predicate.  Options: limit(L)
+%   (check every position of games with at most L, default 10,000),
+%   playouts(N) random games on larger games (default 300), seed(S)
+%   (default 1), inferences(I): stop after I inferences (default 3e9, a
+%   few minutes: a rule that never ends is reported, not waited for).
+check_game(Game, Options, Report) :-
+    option(limit(Limit), Options, 10000),
+    option(playouts(Playouts), Options, 300),
+    option(seed(Seed), Options, 1),
+    option(inferences(Inferences), Options, 3 000 000 000),
+    reset,
+    set_random(seed(Seed)),
+    call_with_inference_limit(run_checks(Game, Limit, Playouts), Inferences, Outcome),
+    (   Outcome == inference_limit_exceeded -> stopped(Game, Inferences) ; true ),
+    report(Game, Report).
+
+reset :-
+    retractall(found(_, _, _, _, _, _)),
+    retractall(text_state(_, _)),
+    forall(timed_predicate(P), nb_setval(P, 0-0.0)),
+    nb_setval(check_states, 0),
+    nb_setval(check_exhaustive, false),
+    nb_setval(check_cells, none),
+    nb_setval(check_at, none).
+
+stopped(Game, Inferences) :-
+    nb_getval(check_at, At),
+    format(string(M), "the check stopped after ~D inferences; the last position it looked at may hold a rule that does not end", [Inferences]),
+    problem(Game, time_limit, none, At, M).
+
+run_checks(Game, Limit, Playouts) :-
+    findall(P, ( required(P), \+ has_clause(Game, P) ), Missing),
+    forall(member(N/A, Missing),
+           ( format(string(M), "no clause for ~w/~w of game ~q (the protocol requires it)", [N, A, Game]),
+             problem(Game, missing, N/A, none, M) )),
+    (   Missing == [], check_players(Game), check_initial(Game, P0, M0)
+    ->  (   game:declares(Game, cells), game:cells(Game, P0, M0, Cells0)
+        ->  length(Cells0, N0), nb_setval(check_cells, N0)
+        ;   true
+        ),
+        explore(Game, P0, M0, Limit, Playouts)
+    ;   true
+    ).
+
+%   A clause of the game's own for Name/Arity (a family's clause takes any
+%   name of its form, so this is true for them too: their bodies check).
+has_clause(Game, Name/Arity) :-
+    functor(Head, Name, Arity),
+    arg(1, Head, Game),
+    catch(clause(game:Head, _), _, fail),
+    !.
+
+check_players(Game) :-
+    catch(findall(Ps, game:players(Game, Ps), All), E, true),
+    (   var(E)
+    ->  true
+    ;   message(E, Msg), problem(Game, players, players/2, none, Msg), fail
+    ),
+    (   All = [[A, B]], atom(A), atom(B), A \== B
+    ->  forall(( member(X, [A, B]), reserved_player(X) ),
+               ( format(string(M), "player name ~q is reserved (results and stored values use it)", [X]),
+                 problem(Game, reserved_name, players/2, none, M) ))
+    ;   format(string(M), "players/2 must give one list of two different player names, e.g. [x, o]; it gives ~q", [All]),
+        problem(Game, players, players/2, none, M),
+        fail
+    ).
+
+check_initial(Game, P0, M0) :-
+    catch(findall(P-M, game:initial(Game, P, M), Starts), E, true),
+    (   nonvar(E)
+    ->  message(E, Msg), problem(Game, initial, initial/3, none, Msg), fail
+    ;   Starts = [P0-M0], ground(P0), game:players(Game, Ps), memberchk(M0, Ps)
+    ->  true
+    ;   format(string(M), "initial/3 must give one ground start position and a player to move; it gives ~q", [Starts]),
+        problem(Game, initial, initial/3, none, M),
+        fail
+    ).
+
+%   Every position (breadth first) while there are at most Limit; past
+%   that, the positions of up to Playouts random games, until 30% more
+%   positions have been checked.
+explore(Game, P0, M0, Limit, Playouts) :-
+    trie_new(Seen),
+    trie_insert(Seen, P0-M0),
+    breadth_first([P0-M0], Game, Seen, Limit, Exhaustive),
+    nb_setval(check_exhaustive, Exhaustive),
+    (   Exhaustive == true
+    ->  true
+    ;   nb_getval(check_states, N),
+        Cap is N + Limit * 3 // 10,
+        forall(( between(1, Playouts, _), nb_getval(check_states, K), K < Cap ),
+               playout(Game, P0, M0, Seen))
+    ).
+
+breadth_first([], _, _, _, true) :- !.
+breadth_first(Level, Game, Seen, Limit, Exhaustive) :-
+    foldl(visit(Game, Seen), Level, [], Next0),
+    reverse(Next0, Next),
+    nb_getval(check_states, N),
+    (   N >= Limit, Next \== []
+    ->  Exhaustive = false
+    ;   breadth_first(Next, Game, Seen, Limit, Exhaustive)
+    ).
+
+visit(Game, Seen, P-M, Next0, Next) :-
+    checked_state(Game, P, M, Succs),
+    foldl(unseen(Seen), Succs, Next0, Next).
+
+unseen(Seen, S, Next0, Next) :-
+    (   trie_insert(Seen, S) -> Next = [S|Next0] ; Next = Next0 ).
+
+playout(Game, P0, M0, Seen) :-
+    endless_plies(Max),
+    playout(Game, P0, M0, Seen, 0, Max).
+
+playout(Game, P, M, Seen, Ply, Max) :-
+    (   trie_insert(Seen, P-M)
+    ->  checked_state(Game, P, M, Succs)
+    ;   safely('legal/4', game:successors(Game, P, M, Pairs), Outcome),
+        game:other_player(Game, M, Other),
+        (   Outcome == true -> findall(P1-Other, member(_-P1, Pairs), Succs) ; Succs = [] )
+    ),
+    (   Succs == []
+    ->  true
+    ;   Ply >= Max
+    ->  state_text(Game, P, M, T),
+        format(string(Msg), "a random game did not end after ~D moves (fine if the game can go on for ever: solve scores such lines as draws)", [Max]),
+        warning(Game, endless, over/4, T, Msg)
+    ;   random_member(P1-M1, Succs),
+        Ply1 is Ply + 1,
+        playout(Game, P1, M1, Seen, Ply1, Max)
+    ).
+
+%   check_state/4, and a note instead of a failure should a check fail.
+checked_state(Game, P, M, Succs) :-
+    (   check_state(Game, P, M, Succs0)
+    ->  Succs = Succs0
+    ;   format(atom(T), "~q with ~q to move", [P, M]),
+        problem(Game, unchecked, game/1, T, "the checks of this position failed (please report it)"),
+        Succs = []
+    ).
+
+%!  check_state(+Game, +Pos, +Mover, -Succs:list) is det.
+%   Check one state; Succs are the states its legal moves lead to.
+check_state(Game, P, M, Succs) :-
+    nb_getval(check_states, N0), N is N0 + 1, nb_setval(check_states, N),
+    state_text(Game, P, M, T),
+    nb_setval(check_at, T),
+    check_text(Game, P, M, T),
+    check_over(Game, P, M, T, Result),
+    check_legal(Game, P, M, T, Moves),
+    (   Result == none
+    ->  (   Moves == []
+        ->  problem(Game, dead_end, legal/4, T,
+                    "no legal moves, yet over/4 says the game goes on (over/4 must end every position without moves)")
+        ;   true
+        ),
+        check_moves(Game, P, M, T, Moves, Pairs)
+    ;   (   Moves \== []
+        ->  length(Moves, K),
+            format(string(Msg), "legal/4 gives ~D moves at a finished position (educable never asks there; harmless unless you call legal/4 yourself)", [K]),
+            warning(Game, moves_after_end, legal/4, T, Msg)
+        ;   true
+        ),
+        Pairs = []
+    ),
+    game:other_player(Game, M, Other),
+    findall(P1-Other, member(_-P1, Pairs), Succs),
+    check_cells(Game, P, M, T),
+    check_symmetry(Game, P, M, T, Result, Pairs).
+
+%   The state's text; a description of the term when position_text/4 fails.
+state_text(Game, P, M, T) :-
+    safely('position_text/4', game:position_text(Game, P, M, T0), Outcome),
+    (   Outcome == true, ( atom(T0) ; string(T0) )
+    ->  atom_string(T, T0)
+    ;   format(atom(T), "~q with ~q to move", [P, M]),
+        (   Outcome = error(Msg)
+        ->  problem(Game, position_text, position_text/4, T, Msg)
+        ;   problem(Game, position_text, position_text/4, T, "position_text/4 fails or gives something that is not text")
+        )
+    ).
+
+check_text(Game, P, M, T) :-
+    check_unique_text(Game, P, M, T),
+    check_read_back(Game, P, M, T).
+
+%   No other state checked so far has the text T.
+check_unique_text(Game, P, M, T) :-
+    (   text_state(T, Other)
+    ->  (   Other =@= P-M
+        ->  true
+        ;   Other = OP-OM,
+            format(string(Msg), "two states share this text (~q with ~q to move, and ~q with ~q to move): a text must name one state", [OP, OM, P, M]),
+            problem(Game, shared_text, position_text/4, T, Msg)
+        )
+    ;   assertz(text_state(T, P-M))
+    ).
+
+%   parse_position/4 reads T back as the state it was written for.
+check_read_back(Game, P, M, T) :-
+    safely('parse_position/4', game:parse_position(Game, T, P2, M2), Outcome),
+    (   Outcome = error(Msg)
+    ->  format(string(Msg1), "the text does not read back: ~w", [Msg]),
+        problem(Game, round_trip, parse_position/4, T, Msg1)
+    ;   Outcome == false
+    ->  problem(Game, round_trip, parse_position/4, T, "the text does not read back: parse_position/4 fails")
+    ;   M2 \== M
+    ->  format(string(Msg), "the text reads back with ~q to move, not ~q: a position's text must name the side to move (or let it follow from the position)", [M2, M]),
+        problem(Game, side_to_move, parse_position/4, T, Msg)
+    ;   P2 =@= P
+    ->  true
+    ;   format(string(Msg), "the text reads back as ~q, not ~q", [P2, P]),
+        problem(Game, round_trip, parse_position/4, T, Msg)
+    ).
+
+%   Result is the game's result, or `none` while it goes on.
+check_over(Game, P, M, T, Result) :-
+    safely('over/4', findall(R, game:over(Game, P, M, R), Rs0), Outcome),
+    (   Outcome = error(Msg)
+    ->  problem(Game, over_error, over/4, T, Msg), Result = none
+    ;   sort(Rs0, Rs),
+        game:players(Game, Ps),
+        (   Rs == []
+        ->  Result = none
+        ;   Rs = [R], ( R == draw ; memberchk(R, Ps) )
+        ->  Result = R
+        ;   format(string(Msg), "over/4 must give one result, a player or draw; it gives ~q", [Rs0]),
+            problem(Game, over_result, over/4, T, Msg),
+            Rs = [Result|_]
+        )
+    ).
+
+check_legal(Game, P, M, T, Moves) :-
+    safely('legal/4', findall(Mv, game:legal(Game, P, M, Mv), Moves0), Outcome),
+    (   Outcome = error(Msg)
+    ->  problem(Game, legal_error, legal/4, T, Msg), Moves = []
+    ;   msort(Moves0, Sorted),
+        (   append(_, [D, D2|_], Sorted), D =@= D2
+        ->  move_label(Game, D, DT),
+            format(string(Msg), "legal/4 gives the move ~w more than once", [DT]),
+            problem(Game, duplicate_move, legal/4, T, Msg)
+        ;   true
+        ),
+        Moves = Moves0
+    ).
+
+move_label(Game, Move, Label) :-
+    (   catch(game:move_text(Game, Move, L), _, fail) -> Label = L ; format(atom(Label), "~q", [Move]) ).
+
+%   Pairs are Move-Pos1 for each legal move that next/5 plays.
+check_moves(Game, P, M, T, Moves, Pairs) :-
+    foldl(check_move(Game, P, M, T), Moves, Pairs, []),
+    findall(Text, ( member(Mv, Moves), catch(game:move_text(Game, Mv, Text0), _, fail), atom_string(Text, Text0) ), Texts),
+    msort(Texts, Sorted),
+    (   append(_, [X, X|_], Sorted)
+    ->  format(string(Msg), "two legal moves share the text ~q: a player could not choose between them", [X]),
+        problem(Game, shared_move_text, move_text/3, T, Msg)
+    ;   true
+    ).
+
+check_move(Game, P, M, T, Move, Pairs0, Pairs) :-
+    check_move_text(Game, Move, T),
+    move_label(Game, Move, MT),
+    safely('next/5', findall(P1, game:next(Game, P, M, Move, P1), P1s), Outcome),
+    (   Outcome = error(Msg)
+    ->  format(string(Msg1), "next/5 throws for the legal move ~w: ~w", [MT, Msg]),
+        problem(Game, next_error, next/5, T, Msg1), Pairs0 = Pairs
+    ;   P1s == []
+    ->  format(string(Msg), "next/5 fails for the legal move ~w", [MT]),
+        problem(Game, next_fails, next/5, T, Msg), Pairs0 = Pairs
+    ;   P1s = [P1|More],
+        (   More \== [], \+ maplist(=@=(P1), More)
+        ->  length(P1s, K),
+            format(string(Msg), "next/5 gives ~D answers for the move ~w, not all the same position (it must give one)", [K, MT]),
+            problem(Game, next_many, next/5, T, Msg)
+        ;   true
+        ),
+        (   ground(P1)
+        ->  Pairs0 = [Move-P1|Pairs]
+        ;   format(string(Unbound), "next/5 leaves unbound variables in the position after ~w: ~q", [MT, P1]),
+            problem(Game, next_unbound, next/5, T, Unbound),
+            Pairs0 = Pairs
+        )
+    ).
+
+check_move_text(Game, Move, T) :-
+    safely('move_text/3', game:move_text(Game, Move, Text0), Outcome),
+    (   Outcome = error(Msg)
+    ->  problem(Game, move_text, move_text/3, T, Msg)
+    ;   Outcome == false
+    ->  format(string(Msg), "move_text/3 fails for the legal move ~q", [Move]),
+        problem(Game, move_text, move_text/3, T, Msg)
+    ;   atom_string(Text, Text0),
+        (   normalize_space(atom(Bare), Text), downcase_atom(Bare, Word), reserved_move(Word)
+        ->  format(string(Reserved), "the move text ~q is one of play's commands (q, quit, exit, ?, help, empty): it could never be typed", [Text]),
+            problem(Game, reserved_name, move_text/3, T, Reserved)
+        ;   true
+        ),
+        safely('parse_move/3', game:parse_move(Game, Text, Move2), Back),
+        (   Back = error(Msg)
+        ->  format(string(Msg1), "the move text ~q does not read back: ~w", [Text, Msg]),
+            problem(Game, move_round_trip, parse_move/3, T, Msg1)
+        ;   Back == false
+        ->  format(string(Msg), "the move text ~q does not read back: parse_move/3 fails", [Text]),
+            problem(Game, move_round_trip, parse_move/3, T, Msg)
+        ;   Move2 =@= Move
+        ->  true
+        ;   format(string(Msg), "the move text ~q reads back as ~q, not ~q", [Text, Move2, Move]),
+            problem(Game, move_round_trip, parse_move/3, T, Msg)
+        )
+    ).
+
+%   cells/4, where the game defines it: one length everywhere, values 0-2.
+check_cells(Game, P, M, T) :-
+    (   nb_getval(check_cells, N0), N0 \== none
+    ->  safely('cells/4', game:cells(Game, P, M, Cells), Outcome),
+        (   Outcome = error(Msg)
+        ->  problem(Game, cells, cells/4, T, Msg)
+        ;   Outcome == false
+        ->  problem(Game, cells, cells/4, T, "cells/4 fails here (it must give the board wherever the game defines it)")
+        ;   \+ length(Cells, N0)
+        ->  length(Cells, N),
+            format(string(Msg), "cells/4 gives ~w cells here and ~w at the start (one length for every position)", [N, N0]),
+            problem(Game, cells, cells/4, T, Msg)
+        ;   member(C, Cells), \+ ( integer(C), C >= 0 )
+        ->  format(string(Msg), "cells/4 gives the value ~q: a cell is a whole number, 0 for empty", [C]),
+            problem(Game, cells, cells/4, T, Msg)
+        ;   member(C, Cells), C > 2
+        ->  format(string(Msg), "cells/4 gives the value ~q: fine for rule sets, but Q-learning's --table full needs cells of 0 (empty), 1 (the mover's) or 2 (the opponent's)", [C]),
+            warning(Game, cell_values, cells/4, T, Msg)
+        ;   true
+        )
+    ;   true
+    ).
+
+%   Symmetries: the identity among them, the start mapped to itself, and
+%   each image of a state with the same result and, move for move, the
+%   images of its successors as successors.
+check_symmetry(Game, P, M, T, Result, Pairs) :-
+    safely('symmetry/3', findall(Q, game:symmetry(Game, P, Q), Images), Outcome),
+    (   Outcome = error(Msg)
+    ->  problem(Game, symmetry, symmetry/3, T, Msg)
+    ;   Images == []
+    ->  true
+    ;   \+ ( member(Q, Images), Q =@= P )
+    ->  problem(Game, symmetry, symmetry/3, T, "the images of this position do not include itself: list the identity among the symmetries")
+    ;   game:initial(Game, P0, _), P =@= P0, member(Q, Images), Q \=@= P
+    ->  format(string(Msg), "a symmetry maps the start to ~q: symmetries must map the start to itself", [Q]),
+        problem(Game, symmetry, symmetry/3, T, Msg)
+    ;   findall(Ss, ( member(_-P1, Pairs), findall(S, game:symmetry(Game, P1, S), Ss) ), SuccImages),
+        length(Images, K),
+        check_images(Images, 1, K, Game, P, M, T, Result, SuccImages)
+    ).
+
+check_images([], _, _, _, _, _, _, _, _).
+check_images([Q|Qs], I, K, Game, P, M, T, Result, SuccImages) :-
+    (   Q =@= P
+    ->  true
+    ;   check_image(Game, Q, I, M, T, Result, SuccImages)
+    ),
+    I1 is I + 1,
+    check_images(Qs, I1, K, Game, P, M, T, Result, SuccImages).
+
+check_image(Game, Q, I, M, T, Result, SuccImages) :-
+    findall(R, catch(game:over(Game, Q, M, R), _, fail), Rs0), sort(Rs0, Rs),
+    ( Rs = [QR] -> true ; QR = none ),
+    (   QR \== Result
+    ->  state_text(Game, Q, M, QT),
+        format(string(Msg), "its symmetric image ~w has the result ~w, not ~w: a symmetry must keep results", [QT, QR, Result]),
+        problem(Game, symmetry, symmetry/3, T, Msg)
+    ;   Result \== none
+    ->  true
+    ;   findall(Q1, ( catch(game:legal(Game, Q, M, Mv), _, fail), catch(game:next(Game, Q, M, Mv, Q1), _, fail) ), Q1s0),
+        msort(Q1s0, Q1s),
+        findall(S, ( member(Ss, SuccImages), nth1(I, Ss, S) ), Expected0),
+        msort(Expected0, Expected),
+        (   Q1s =@= Expected
+        ->  true
+        ;   least_images(Game, Q1s, L1), maplist(least(Game), Expected, L2), msort(L2, L2s),
+            L1 =@= L2s
+        ->  true
+        ;   state_text(Game, Q, M, QT),
+            length(Q1s, K1), length(Expected, K2),
+            format(string(Msg), "its symmetric image ~w does not have the images of its moves as moves (~D moves there, ~D here): a symmetry must map legal moves to legal moves", [QT, K1, K2]),
+            problem(Game, symmetry, symmetry/3, T, Msg)
+        )
+    ).
+
+least_images(Game, Ps, Sorted) :- maplist(least(Game), Ps, Ls), msort(Ls, Sorted).
+least(Game, P, L) :- catch(game:least_image(Game, P, L), _, L = P).
+
+%   Run Goal once, timed under Key; Outcome is true, false or error(Message).
+safely(Key, Goal, Outcome) :-
+    statistics(cputime, T0),
+    catch(( call(Goal) -> Outcome = true ; Outcome = false ), E, error_outcome(E, Outcome)),
+    statistics(cputime, T1),
+    nb_getval(Key, C0-S0),
+    C is C0 + 1, S is S0 + T1 - T0,
+    nb_setval(Key, C-S).
+
+error_outcome(inference_limit_exceeded, _) :- !, throw(inference_limit_exceeded).
+error_outcome(E, error(Msg)) :- message(E, Msg).
+
+message(E, Msg) :-
+    (   catch(bridge:message_text(E, Msg0), _, fail) -> true ; format(string(Msg0), "~q", [E]) ),
+    format(string(Msg), "~w", [Msg0]).
+
+problem(Game, Kind, Pred, Position, Message) :- note(Game, problem, Kind, Pred, Position, Message).
+warning(Game, Kind, Pred, Position, Message) :- note(Game, warning, Kind, Pred, Position, Message).
+
+%   The first note of a kind about a predicate is kept with its position;
+%   later ones count.
+note(_, Severity, Kind, Pred, Position, Message) :-
+    (   retract(found(Kind, Severity, Pred, Pos0, Msg0, N0))
+    ->  N is N0 + 1, assertz(found(Kind, Severity, Pred, Pos0, Msg0, N))
+    ;   assertz(found(Kind, Severity, Pred, Position, Message, 1))
+    ).
+
+report(Game, json([ game-Game, file-File, positions-N, exhaustive-Exhaustive,
+                    problems-Problems, warnings-Warnings, timings-Timings ])) :-
+    game_file(Game, File),
+    nb_getval(check_states, N),
+    nb_getval(check_exhaustive, Exhaustive),
+    findall(J, ( found(K, problem, Pr, Pos, Msg, C), note_json(Game, K, Pr, Pos, Msg, C, J) ), Problems),
+    findall(J, ( found(K, warning, Pr, Pos, Msg, C), note_json(Game, K, Pr, Pos, Msg, C, J) ), Warnings),
+    findall(json([predicate-P, calls-Calls, seconds-S]),
+            ( timed_predicate(P), nb_getval(P, Calls-S), Calls > 0 ), Timings).
+
+note_json(Game, Kind, Pred, Pos, Msg, Count,
+          json([kind-Kind, predicate-PredText, where-Where, position-Pos, message-Msg, count-Count])) :-
+    format(atom(PredText), "~w", [Pred]),
+    where(Game, Pred, Where).
+
+%!  where(+Game, +Name/Arity, -Where:atom) is det.
+%   "file:line" of the game's first clause for Name/Arity (for a family,
+%   the first whose file is the game's), else of its game/1 clause.
+where(Game, Name/Arity, Where) :-
+    game_file(Game, File),
+    functor(Head, Name, Arity),
+    (   Arity > 0 -> arg(1, Head, Game) ; true ),
+    (   catch(clause(game:Head, _, Ref), _, fail),
+        clause_property(Ref, file(File)),
+        clause_property(Ref, line_count(Line))
+    ->  format(atom(Where), "~w:~w", [File, Line])
+    ;   game_clause(Game, Ref), clause_property(Ref, line_count(Line))
+    ->  format(atom(Where), "~w:~w", [File, Line])
+    ;   Where = File
+    ).
+
+game_file(Game, File) :-
+    (   game_clause(Game, Ref), clause_property(Ref, file(File)) -> true ; File = '' ).
+
+%   The game/1 clause that answers for Game.
+game_clause(Game, Ref) :-
+    clause(game:game(Game), Body, Ref),
+    catch(Body, _, fail),
+    !.

@@ -1,0 +1,175 @@
+"""educable check: each fault planted, one at a time, in a copy of the shipped hexapawn is found
+with the file, the line of the predicate at fault and a position that shows it; shipped games are
+sound."""
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+EXE = str(Path(sys.executable).parent / "educable")
+HEXAPAWN = (ROOT / "rules" / "games" / "hexapawn.pl").read_text()
+
+
+def run(*args, cwd=None):
+    return subprocess.run([EXE, *args], capture_output=True, text=True, timeout=120, cwd=cwd)
+
+
+def planted(tmp_path, old, new):
+    """A copy of hexapawn.pl with ``old`` replaced by ``new`` (which must occur once)."""
+    assert HEXAPAWN.count(old) == 1, old
+    path = tmp_path / "hexapawn.pl"
+    path.write_text(HEXAPAWN.replace(old, new))
+    return path
+
+
+def line_of(path, text):
+    """The 1-based line of the first line of ``path`` that starts with ``text``."""
+    for i, line in enumerate(path.read_text().splitlines(), 1):
+        if line.startswith(text):
+            return i
+    raise AssertionError(text)
+
+
+FAULTS = [
+    # (id, old, new, the clause at fault (its first line starts so), words in the report, a position or None)
+    ("missing predicate",
+     "game:board_lines(hexapawn, W-B, _, Lines) :-", "board_lines_gone(W-B, _, Lines) :-",
+     "game:game(hexapawn)", ["no clause for board_lines/4"], None),
+    ("text does not name the side to move",
+     "    side_letter(Mover, L),\n    format(atom(Text)", "    side_letter(Mover, _), L = w,\n    format(atom(Text)",
+     "game:parse_position(hexapawn", ["parse_position/4", "with white to move, not black"], "-"),
+    ("text does not read back",
+     '"~w-~w ~w", [WA, BA, L]', '"~w-~w ~w", [BA, WA, L]',
+     "game:parse_position(hexapawn", ["reads back as [7,8,9]-[1,2,3]"], "789-123 w"),
+    ("legal/4 throws",
+     "game:legal(hexapawn, W-B, white, From-To) :-\n    member(From, W),",
+     "game:legal(hexapawn, W-B, white, From-To) :-\n    member(From, W), ( From =:= 5 -> _ is foo + From ; true ),",
+     "game:legal(hexapawn", ["legal/4", "foo/0"], "5"),
+    ("legal/4 repeats a move",
+     "game:legal(hexapawn, W-B, black, From-To) :-\n    member(From, B),",
+     "game:legal(hexapawn, W-B, black, From-To) :-\n    member(From, B), member(_, [once, twice]),",
+     "game:legal(hexapawn", ["gives the move", "more than once"], " b"),
+    ("next/5 fails for a legal move",
+     "    selectchk(From, W, Rest), msort([To|Rest], W1),",
+     "    selectchk(From, W, Rest), To =\\= 5, msort([To|Rest], W1),",
+     "game:next(hexapawn", ["next/5 fails for the legal move 2-5"], "123-789 w"),
+    ("no moves before the end",
+     "    ;   \\+ game:legal(hexapawn, W-B, Mover, _)\n    ->  game:other_player(hexapawn, Mover, Result)",
+     "    ;   fail, \\+ game:legal(hexapawn, W-B, Mover, _)\n    ->  game:other_player(hexapawn, Mover, Result)",
+     "game:legal(hexapawn", ["no legal moves, yet over/4 says the game goes on"], "-"),
+    ("over/4 gives something that is not a result",
+     "    (   member(S, W), S >= 7 -> Result = white",
+     "    (   member(S, W), S >= 7 -> Result = whitey",
+     "game:over(hexapawn", ["over/4 must give one result", "whitey"], "-"),
+    ("symmetries without the identity",
+     "game:symmetry(hexapawn, Pos, Pos).", "%  (the identity was here)",
+     "game:symmetry(hexapawn", ["do not include itself"], "-"),
+    ("a symmetry that changes the rules",
+     "    maplist(mirror, B, B0), msort(B0, B1).", "    B0 = B, msort(B0, B1).",
+     "game:symmetry(hexapawn", ["its symmetric image", "symmetr"], "-"),
+    ("cells/4 of the wrong length",
+     "findall(C, ( between(1, 9, S), hex_cell(W, B, Mover, S, C) ), Cells).",
+     "findall(C, ( between(1, 9, S), \\+ ( S =:= 5, memberchk(5, W) ), hex_cell(W, B, Mover, S, C) ), Cells).",
+     "game:cells(hexapawn", ["cells/4 gives 8 cells here and 9 at the start"], "5"),
+    ("a reserved player name",
+     "game:players(hexapawn, [white, black]).", "game:players(hexapawn, [white, draw]).",
+     "game:players(hexapawn", ["player name draw is reserved"], None),
+    ("a move text play reads as a command",
+     '    format(atom(Text), "~w-~w", [From, To]).',
+     '    ( From-To == 2-5 -> Text = q ; format(atom(Text), "~w-~w", [From, To]) ).',
+     "game:move_text(hexapawn", ["the move text q is one of play's commands"], "123-789 w"),
+]
+
+
+@pytest.mark.parametrize("old, new, clause, words, position", [f[1:] for f in FAULTS], ids=[f[0] for f in FAULTS])
+def test_each_planted_fault_is_found_where_it_is(tmp_path, old, new, clause, words, position):
+    path = planted(tmp_path, old, new)
+    r = run("check", str(path), "--json")
+    assert r.returncode == 1, r.stdout + r.stderr
+    report = json.loads(r.stdout)
+    assert not report["sound"]
+    problems = report["games"][0]["problems"]
+    where = f"{path}:{line_of(path, clause)}"
+    hits = [p for p in problems if p["where"] == where and all(w in p["message"] + p["predicate"] for w in words)]
+    assert hits, (where, problems)
+    if position is not None:
+        assert position in hits[0]["position"], hits[0]
+    text = run("check", str(path))                       # the same, as people read it: one line a problem
+    assert text.returncode == 1
+    assert any(line.strip().startswith(where) for line in text.stdout.splitlines()), text.stdout
+    assert "Traceback" not in text.stderr
+
+
+def test_the_shared_text_fault_names_both_states(tmp_path):
+    path = planted(tmp_path, "    format(atom(Text), \"~w-~w ~w\", [WA, BA, L]).",
+                   "    format(atom(Text), \"~w ~w\", [WA, L]), BA = BA.")
+    r = run("check", str(path), "--json")
+    assert r.returncode == 1
+    kinds = {p["kind"]: p for p in json.loads(r.stdout)["games"][0]["problems"]}
+    assert "shared_text" in kinds and "two states share this text" in kinds["shared_text"]["message"]
+    assert kinds["shared_text"]["where"] == f"{path}:{line_of(path, 'game:position_text(hexapawn')}"
+
+
+def test_a_syntax_error_is_reported_with_its_line_and_nothing_else_runs(tmp_path):
+    path = planted(tmp_path, "capture(white, From, To), memberchk(To, B)", "capture(white, From, To),, memberchk(To, B)")
+    r = run("check", str(path))
+    assert r.returncode == 1
+    assert f"{path}:{line_of(path, '    ;   capture(white, From, To),,')}" in r.stdout
+    assert "syntax error" in r.stdout and "Traceback" not in r.stderr
+
+
+def test_warnings_are_shown_and_not_fatal(tmp_path):
+    path = planted(tmp_path, "column(Sq, C) :- C is (Sq - 1) mod 3.",
+                   "column(Sq, C) :- C is (Sq - 1) mod 3.\nunused(X, Y) :- true.")
+    r = run("check", str(path))
+    assert r.returncode == 0, r.stdout
+    assert "warning:" in r.stdout and "Singleton" in r.stdout and ": sound" in r.stdout
+
+
+def test_an_incomplete_game_lists_what_is_missing(tmp_path):
+    path = tmp_path / "half.pl"
+    path.write_text(":- module(half, []).\ngame:game(half).\ngame:players(half, [a, b]).\n")
+    r = run("check", str(path), "--json")
+    assert r.returncode == 1
+    missing = sorted(p["message"].split()[3] for p in json.loads(r.stdout)["games"][0]["problems"])
+    assert missing == sorted(["initial/3", "legal/4", "next/5", "over/4", "position_text/4", "parse_position/4",
+                              "move_text/3", "parse_move/3", "board_lines/4"])
+
+
+@pytest.mark.parametrize("target, positions", [("tictactoe", 5478), ("hexapawn", 135), ("nim(1,3,5)", 88),
+                                               (str(ROOT / "tests" / "data" / "count3.pl"), 6)])
+def test_shipped_games_are_sound_and_small_ones_checked_whole(target, positions):
+    r = run("check", target, "--json")
+    assert r.returncode == 0, r.stdout
+    game = json.loads(r.stdout)["games"][0]
+    assert game["problems"] == [] and game["exhaustive"] and game["positions"] == positions
+    assert {t["predicate"] for t in game["timings"]} >= {"legal/4", "next/5", "over/4", "parse_position/4"}
+
+
+def test_a_large_game_is_sampled_and_sound():
+    r = run("check", "connect(3,4,4)", "--json", "--limit", "2000", "--playouts", "50")
+    assert r.returncode == 0, r.stdout
+    game = json.loads(r.stdout)["games"][0]
+    assert not game["exhaustive"] and 2000 <= game["positions"] < 41750
+
+
+def test_a_copy_of_a_shipped_game_is_checked_on_its_own(tmp_path):
+    path = tmp_path / "tictactoe.pl"                     # same module and game names as the original
+    path.write_text((ROOT / "rules" / "games" / "tictactoe.pl").read_text())
+    r = run("check", str(path))
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert f"{path}: game tictactoe: 5,478 positions every one checked: sound" in r.stdout
+
+
+@pytest.mark.parametrize("args, words", [
+    (["nosuchgame"], "unknown game 'nosuchgame'"),
+    (["no/such/file.pl"], "no/such/file.pl: no such game file"),
+    (["tictactoe", "--game", "x"], "--game picks a member of a family FILE"),
+])
+def test_bad_targets_are_one_line(args, words):
+    r = run("check", *args)
+    assert r.returncode == 2
+    assert words in r.stderr and len(r.stderr.strip().splitlines()) == 1
