@@ -1,6 +1,6 @@
-"""Genetic rule sets (issue 5): 500 cycles of the seed's default run, the best agent's strength, a curve.
+"""Genetic rule sets (issue 5): 500 cycles of Gaia's default run, the best agent's strength, a curve.
 
-Anchor: the seed's program needed about a day for 500 cycles (example 2)
+Anchor: Gaia's program needed about a day for 500 cycles (example 2)
 and stayed weak.  Target: under 30 s for 500 cycles of the default run.
 A uniformly random player loses 28.81% as X and 58.49% as O against random.
 
@@ -21,7 +21,7 @@ from learners.plot import curve_png
 
 DAY = 24 * 3600.0
 VARIANTS = {
-    "default (seed's example 2)": {},
+    "default (Gaia's example 2)": {},
     "nudge 0.2 (biased generation)": {"nudge": 0.2},
     "nudge 0.2, shared knowledge": {"nudge": 0.2, "shared": True},
     "nudge 0.2, top20 selection, weak rules <= -2 replaced": {"nudge": 0.2, "selection": "top20", "weak": -2.0},
@@ -53,7 +53,7 @@ def main() -> None:
             if seed == 0:
                 curves[label] = r["curve"]
         print(f"-- {label}")
-        line("  wall time for the cycles (median)", statistics.median(times), "s", DAY, "the seed's program (a day)")
+        line("  wall time for the cycles (median)", statistics.median(times), "s", DAY, "Gaia's program (a day)")
         line("  ... target", 30.0, "s")
         line("  best agent, exact loss vs random as X (median)", 100 * statistics.median(lx), "%")
         line("  best agent, exact loss vs random as O (median)", 100 * statistics.median(lo), "%")

@@ -21,7 +21,7 @@ from kb.db import open_kb
 
 VARIANTS = {
     "plain (seed: last move, HER's empty box)": {},
-    "last move, no cascade (seed's text literally)": {"cascade": False},
+    "last move, no cascade (the practical's text literally)": {"cascade": False},
     "all moves punished": {"punish": "all"},
     "last move + reward winner": {"reward": 1.0},
     "all moves + reward winner": {"punish": "all", "reward": 1.0},

@@ -22,7 +22,7 @@ from kb.db import open_kb
 
 RULES = {
     "negamax (ours; default)": {},
-    "seed's lookahead, alpha=1/n, gamma=0.9, eps 0.5->0": {"update": "lookahead", "gamma": 0.9, "epsilon_end": 0.0},
+    "CA425's lookahead, alpha=1/n, gamma=0.9, eps 0.5->0": {"update": "lookahead", "gamma": 0.9, "epsilon_end": 0.0},
 }
 
 

@@ -1,4 +1,4 @@
-"""Genetic rule sets (seed 000) from the bridge: populations in the knowledge base, runs, rule files.
+"""Genetic rule sets (Gaia's "Ejemplos de Vida") from the bridge: populations in the knowledge base, runs, rule files.
 
 Evolution runs in learners/ga.py on the compiled state graph; an agent's
 rules go into Prolog (rules/ruleset.pl), which chooses its moves in play,
@@ -233,7 +233,7 @@ HEADER = """\
 %            must be legal in every position the condition matches.
 % Priority   an integer from 0; Weight a number (points the rule has won).
 %
-% Choosing a move (seed 000): B = the rules whose condition matches; none:
+% Choosing a move (Gaia's "Ejemplos de Vida"): B = the rules whose condition matches; none:
 % a random legal move.  Otherwise the rules of B with the highest priority,
 % of those the ones with the highest weight, and a random one of those.
 % Edit freely, then:  educable rules import FILE.pl --agent NEW_NAME

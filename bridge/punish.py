@@ -1,4 +1,4 @@
-"""The punishment learner of seed 002 from Python: options, loading, training, saving.
+"""The punishment learner of the six-pawns practical from Python: options, loading, training, saving.
 
 The learning itself is Prolog (rules/punish.pl); this module only moves an
 agent's values between the knowledge base and Prolog and drives batches of

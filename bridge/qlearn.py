@@ -1,4 +1,4 @@
-"""Q-learning (seed 001) from the bridge: options, the table between the knowledge base and Prolog, runs.
+"""Q-learning (the CA425 practical) from the bridge: options, the table between the knowledge base and Prolog, runs.
 
 Training happens in learners/qlearn.py on the compiled state graph (no
 Prolog query per move); the Prolog agent (rules/qtable.pl) plays from the

@@ -10,7 +10,7 @@
 %            must be legal in every position the condition matches.
 % Priority   an integer from 0; Weight a number (points the rule has won).
 %
-% Choosing a move (seed 000): B = the rules whose condition matches; none:
+% Choosing a move (Gaia's "Ejemplos de Vida"): B = the rules whose condition matches; none:
 % a random legal move.  Otherwise the rules of B with the highest priority,
 % of those the ones with the highest weight, and a random one of those.
 % Edit freely, then:  educable rules import FILE.pl --agent NEW_NAME

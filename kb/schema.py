@@ -73,7 +73,7 @@ MIGRATIONS: list[str] = [
         played_at   TEXT NOT NULL
     );
     """,
-    # 2: rule-set agents (seed 000): a population's members in rank order and their rules
+    # 2: rule-set agents (Gaia's "Ejemplos de Vida"): a population's members in rank order and their rules
     """
     CREATE TABLE members (
         agent       TEXT NOT NULL REFERENCES agents(name) ON DELETE CASCADE,
@@ -94,7 +94,7 @@ MIGRATIONS: list[str] = [
         FOREIGN KEY (agent, member) REFERENCES members(agent, rank) ON DELETE CASCADE
     );
     """,
-    # 3: the rat race (seed 003): runs of a player over boards, each board's score and best genomes
+    # 3: the rat race (the PPCG rat-race challenge): runs of a player over boards, each board's score and best genomes
     """
     CREATE TABLE race_runs (
         id          INTEGER PRIMARY KEY,

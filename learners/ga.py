@@ -1,4 +1,4 @@
-"""Seed 000 (Gaia): a population of rule-set players evolved by a genetic algorithm.
+"""Gaia's "Ejemplos de Vida": a population of rule-set players evolved by a genetic algorithm.
 
 One cycle: the agents play in pairs (``pair_games`` games a pair, the first
 move alternating); a win gives +1 to the agent and to every rule it used
@@ -32,7 +32,7 @@ MAX_AGENT_RULES = 10_000_000     # about 100 MB of conditions on a 9-cell board
 
 @dataclass
 class GAOptions:
-    """Every option of seed 000, with the seed's example as defaults where it gives one."""
+    """Every option of Gaia's "Ejemplos de Vida", with its example as defaults where it gives one."""
 
     agents: int = 40                 # population size (constant)
     rules: int = 100                 # rules per agent (constant)
@@ -130,7 +130,7 @@ class Population:
 
 @dataclass
 class CycleStats:
-    """What the seed's program shows for each cycle."""
+    """What Gaia's program shows for each cycle."""
 
     games: int
     draws: int
@@ -293,7 +293,7 @@ def breed(space: RuleSpace, pop: Population, opts: GAOptions, rng: np.random.Gen
 
 
 def tidy(space: RuleSpace, pop: Population, opts: GAOptions, rng: np.random.Generator) -> None:
-    """The seed's housekeeping options: repeated rules and weak rules become mutations."""
+    """Gaia's housekeeping options: repeated rules and weak rules become mutations."""
     if opts.dedupe:
         ids = space.rule_ids(pop.cond, pop.action)
         order = np.argsort(ids, axis=1, kind="stable")
@@ -308,7 +308,7 @@ def tidy(space: RuleSpace, pop: Population, opts: GAOptions, rng: np.random.Gene
 
 
 def cycle(space: RuleSpace, pop: Population, opts: GAOptions, rng: np.random.Generator) -> CycleStats:
-    """One cycle of the seed's pseudocode: play in pairs, score, rank, breed (then the housekeeping options)."""
+    """One cycle of Gaia's pseudocode: play in pairs, score, rank, breed (then the housekeeping options)."""
     pop.cycles += 1
     pop.weight[:] = 0.0
     order = np.arange(pop.size) if opts.pairing == "weight" else rng.permutation(pop.size)

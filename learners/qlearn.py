@@ -1,10 +1,10 @@
-"""Lookup-table Q-learning (seed 001, CA425) on a compiled state graph.
+"""Lookup-table Q-learning (the CA425 practical) on a compiled state graph.
 
-The seed's formulation: a state x is the board as the learner sees it, an
-action a is one of the game's moves (tic-tac-toe: squares 1-9, the seed's
+The CA425 practical's formulation: a state x is the board as the learner sees it, an
+action a is one of the game's moves (tic-tac-toe: squares 1-9, the practical's
 0-8), and Q(x, a) is a table.  By default the table has one row per
 reachable state; the full table has one row per possible board (3^cells),
-as the seed's "testEnumeration".
+as the practical's "testEnumeration".
 
 Rewards, from the learner's side: +1 for completing a line (winning), -1
 when the opponent wins, 0 for a draw.  Updates, selectable:
@@ -14,25 +14,25 @@ when the opponent wins, 0 for a draw.  Updates, selectable:
 - ``lookahead``: Q(x,a) := (1-α)Q(x,a) + α (r + γ max_b Q(y,b)), y the
   learner's next state (after the opponent's reply), max 0 when the game ended.
 
-and one of ours, not the seed's:
+and one of ours, not the practical's:
 
 - ``negamax``:   the lookahead seen through the copy's eyes: Q(x,a) :=
   (1-α)Q(x,a) + α (r - γ max_b Q(y',b)), y' the state right after the move,
-  where the opponent (a copy using the same table) is to move.  The seed's
+  where the opponent (a copy using the same table) is to move.  The practical's
   lookahead learns a best response to the opponent it actually meets (an
   exploring copy, or random), which can lose to a better one; negamax
   learns the minimax values whatever the opponent does, so its greedy play
   becomes perfect.  Its updates are applied when the game ends, last move
   first, so a result reaches the first move in one game.
 
-α is 1/n(x,a) for the seed's average and lookahead and 1 for negamax,
-unless a fixed α is given.  Illegal actions (seed's three
+α is 1/n(x,a) for the practical's average and lookahead and 1 for negamax,
+unless a fixed α is given.  Illegal actions (the practical's three
 ways): ``stay`` (the learner stays in x and chooses again, at most
 ``max_stay`` times, then a random legal move), ``lose`` (the illegal action
 loses the game), ``resample`` (a hand-written checker: only legal actions
 are ever tried).
 
-Exploration (the seed is silent): ε-greedy; ε moves linearly from
+Exploration (the practical is silent): ε-greedy; ε moves linearly from
 ``epsilon`` at the start of a run to ``epsilon_end`` at its end (default
 0.5 throughout: half the moves explore, which reaches every reply a
 perfect player must answer sooner than a decaying schedule did).  Greedy
@@ -62,7 +62,7 @@ class QOptions:
 
     update: str = "negamax"
     gamma: float = 1.0
-    alpha: float | None = None      # None: 1/n(x,a) for average and lookahead (the seed's), 1 for negamax
+    alpha: float | None = None      # None: 1/n(x,a) for average and lookahead (the practical's), 1 for negamax
     illegal: str = "resample"
     table: str = "reachable"
     epsilon: float = 0.5

@@ -1,4 +1,4 @@
-"""Rules of seed 000 ("if I see this board, I play there") over a compiled state graph.
+"""Rules of Gaia's "Ejemplos de Vida" ("if I see this board, I play there") over a compiled state graph.
 
 A rule's condition has one code a cell of the board as the player to move
 sees it (cells/4): 0 empty, 1 mine, 2 theirs, 3 anything.  Its action is an
@@ -87,7 +87,7 @@ class RuleSpace:
         """``k`` new valid rules: conditions uniform over the 4 codes, an action uniform among
         the valid ones (conditions with none are drawn again), a uniform priority.
 
-        With probability ``nudge`` a rule is seed 000's "empujoncito": one line
+        With probability ``nudge`` a rule is "Ejemplos de Vida"'s "empujoncito": one line
         holds two of mine (or of theirs) and an empty cell, which is the action.
         """
         cond = np.empty((k, self.n_cells), dtype=np.int8)
@@ -125,7 +125,7 @@ class RuleSpace:
     # -- choosing -------------------------------------------------------------
     def choose(self, states: np.ndarray, forbid: np.ndarray, action: np.ndarray, priority: np.ndarray,
                weight: np.ndarray, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """Seed 000's choice in each of ``states`` (live), for one rule set a state (rows of the arrays).
+        """"Ejemplos de Vida"'s choice in each of ``states`` (live), for one rule set a state (rows of the arrays).
 
         Returns (move index, the rule used or -1 for a random move, whether a rule was used).
         """

@@ -63,12 +63,12 @@
 %   included).  Optional: games without clauses have only the identity.
 %!  cells(+Game, +Pos, +Mover, -Cells:list(integer)) is det.
 %   The board as seen by Mover, one cell a square: 0 empty, 1 Mover's,
-%   2 the opponent's (seed 001's state x).  Optional: needed only by
+%   2 the opponent's (the CA425 practical's state x).  Optional: needed only by
 %   learners that enumerate every board (Q-learning's full table) and by
 %   rule-set agents, whose conditions are written over these cells.
 %!  line(?Game, -Squares:list(integer)) is nondet.
 %   Squares (1-based cell numbers) that make a line, for the genetic
-%   learner's biased rule generation (seed 000's "two in a line and an
+%   learner's biased rule generation ("Ejemplos de Vida"'s "two in a line and an
 %   empty square").  Optional.
 %!  size_at_least(?Game, -Positions:integer) is nondet.
 %   A known lower bound on the game's reachable positions (from the

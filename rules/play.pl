@@ -1,4 +1,4 @@
-/*  The play loop of seed 002's skeleton, with pluggable move choosers.
+/*  The play loop of the six-pawns practical's skeleton, with pluggable move choosers.
 
     Skeleton name (Russian)        here
     'игра' game/4                  game/7 (play_game/5 starts it)

@@ -1,4 +1,4 @@
-/*  The self-learning procedure of seed 002 ("Самообучающаяся программа"):
+/*  The self-learning procedure of the six-pawns practical ("Самообучающаяся программа"):
     punish the moves of lost games.
 
     An agent keeps the skeleton's knowledge base of position values,

@@ -1,11 +1,11 @@
 /*  Agents that play from a table of action values Q(x, a), learned in
-    Python (learners/qlearn.py, seed 001) and loaded here by the bridge.
+    Python (learners/qlearn.py, the CA425 practical) and loaded here by the bridge.
 
     x is the state's text key, or for a full table ('#' followed by) the
     base-3 code of the board as the mover sees it (cells/4); a is the
     move's text.  An entry never learned counts as 0.  The agent plays a
     legal move of highest value, at random among equals: illegal actions are
-    never played (the seed's hand-written checker).
+    never played (the practical's hand-written checker).
 
         ?- q_load(a, tictactoe, text, [['.../.../...', '5', 1.0]]),
            initial(tictactoe, P, M), candidates(agent(a), tictactoe, P, M, Ms).

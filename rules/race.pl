@@ -1,4 +1,4 @@
-/*  The rat race (seed 003): the numbers of the challenge's "Gory Details".
+/*  The rat race (the PPCG rat-race challenge): the numbers of the challenge's "Gory Details".
 
     The controller (learners/race/) reads these facts once through the
     bridge; edit them to race a variant (a longer track, more colours of

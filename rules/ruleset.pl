@@ -1,4 +1,4 @@
-/*  Rule-set agents (seed 000, Gaia): "if I see this board, I play there".
+/*  Rule-set agents (Gaia's "Ejemplos de Vida"): "if I see this board, I play there".
 
     A rule is rule(Agent, Condition, Move, Priority, Weight).  Condition has
     one code a cell, over the board as the player to move sees it (cells/4):
@@ -6,7 +6,7 @@
     evolves rules and stores them in the knowledge base; rules_load/3 puts
     an agent's rules here and the agent plays as the chooser agent(Agent).
 
-    Choosing a move, exactly as the seed:
+    Choosing a move, exactly as Gaia's page:
       B = the rules whose condition matches the board (and whose move is
           legal); none: any legal move at random;
       C = those of B of the highest priority;

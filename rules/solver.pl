@@ -1,4 +1,4 @@
-/*  The exact minimax solver (seed 004), tabled: every state is solved once.
+/*  The exact minimax solver (the tictac tutorial), tabled: every state is solved once.
 
     Values are from the mover's viewpoint: 1 win, 0 draw, -1 loss.
 

@@ -1,4 +1,4 @@
-"""Independent reference implementations of the seed games, written for the
+"""Independent reference implementations of the original games, written for the
 tests only (they never call the project).  Used like perft in chess: the
 Prolog rules must agree with these on every reachable state.
 """

@@ -1,4 +1,4 @@
-"""Genetic rule sets (seed 000): the choice rule, scoring, breeding, every option, rule files, the CLI."""
+"""Genetic rule sets (Gaia's "Ejemplos de Vida"): the choice rule, scoring, breeding, every option, rule files, the CLI."""
 import json
 import random
 from collections import Counter
@@ -46,7 +46,7 @@ def population(space, rows):
 
 # ---------------------------------------------------------------- the choice rule
 def reference_choice(board: str, mover: str, rules) -> list[str]:
-    """Seed 000's B/C/D, written here from the seed's text over the reference board strings."""
+    """"Ejemplos de Vida"'s B/C/D, written here from Gaia's text over the reference board strings."""
     me = {"x": "m", "o": "t", ".": "."} if mover == "x" else {"o": "m", "x": "t", ".": "."}
     seen = [me[ch] for ch in board]
     legal = [str(i + 1) for i in range(9) if board[i] == "."]
@@ -105,7 +105,7 @@ def test_numpy_choice_equals_prolog_choice(kb, game):
 
 
 def test_generated_rules_are_valid(ttt, hexa):
-    """The seed: generated rules are always valid: here, the action is legal in every reachable position
+    """Gaia's page: generated rules are always valid: here, the action is legal in every reachable position
     the condition matches (checked on the reference game)."""
     rng = np.random.default_rng(0)
     cond, action, _ = ttt.random_rules(rng, 400, 4)

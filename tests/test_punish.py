@@ -1,4 +1,4 @@
-"""The punishment learner (seed 002): what it changes after a game, that it learns, and its errors."""
+"""The punishment learner (the six-pawns practical): what it changes after a game, that it learns, and its errors."""
 import json
 
 import pytest

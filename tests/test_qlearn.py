@@ -1,4 +1,4 @@
-"""Q-learning (seed 001): each update rule's arithmetic, illegal actions, tables, learning, storage, errors."""
+"""Q-learning (the CA425 practical): each update rule's arithmetic, illegal actions, tables, learning, storage, errors."""
 import sqlite3
 
 import pytest

@@ -1,1 +1,1 @@
-"""The rat race (seed 003): the genetic-algorithm challenge's controller, compiled with numba."""
+"""The rat race (the PPCG rat-race challenge): the genetic-algorithm challenge's controller, compiled with numba."""

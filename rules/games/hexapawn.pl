@@ -1,4 +1,4 @@
-/*  Hexapawn, the "six pawns" game of seed 002 (Gardner 1962).
+/*  Hexapawn, the "six pawns" game of the six-pawns practical and of Gardner's HER (1962).
 
     A 3x3 board, squares 1..9 row by row; white's pawns start on 1,2,3 and
     move up (+3), black's on 7,8,9 and move down (-3).  A pawn steps forward
@@ -6,7 +6,7 @@
     en passant, no promotion.  A player wins by reaching the far row, by
     capturing every enemy pawn, or when the opponent has no move.  No draws.
 
-    Position: WhitePawns-BlackPawns, sorted lists of squares, as the seed's
+    Position: WhitePawns-BlackPawns, sorted lists of squares, as the practical's
     skeleton ('Позиция ... (Список белых пешек - Список черных пешек)');
     start [1,2,3]-[7,8,9], white first.  A move is From-To.
 

@@ -62,7 +62,7 @@ sym(b(A,B,C,D,E,F,G,H,I), b(G,H,I,D,E,F,A,B,C)).   % mirror top-bottom
 sym(b(A,B,C,D,E,F,G,H,I), b(A,D,G,B,E,H,C,F,I)).   % main diagonal
 sym(b(A,B,C,D,E,F,G,H,I), b(I,F,C,H,E,B,G,D,A)).   % anti-diagonal
 
-%   Seed 001's state x: 0 blank, 1 me (the mover), 2 the opponent.
+%   The CA425 practical's state x: 0 blank, 1 me (the mover), 2 the opponent.
 game:cells(tictactoe, B, Mover, Cells) :-
     B =.. [b|Marks],
     maplist(viewpoint_cell(Mover), Marks, Cells).
