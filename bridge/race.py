@@ -1,4 +1,4 @@
-"""The rat race (seed 003) from the command line: runs stored in the knowledge base, pictures.
+"""The rat race (the PPCG rat-race challenge) from the command line: runs stored in the knowledge base, pictures.
 
 The controller is compiled numpy code (learners/race/); the specification's
 numbers are Prolog facts (rules/race.pl) read once.  Boards run one at a
@@ -70,6 +70,7 @@ def run(db: sqlite_utils.Database, player: str, boards: int, seed: int, workers:
         raise BadInput("--boards must be at least 1")
     if workers < 1:
         raise BadInput("--workers must be at least 1")
+    player = players.builtin_name(player)          # stored under the built-in's own name, whatever alias was typed
     fn = check_player(player)
     the_spec = spec()
     n_turns = the_spec.turns if turns is None else turns
@@ -131,7 +132,7 @@ def results(db: sqlite_utils.Database, player: str | None = None) -> list[dict[s
     args: list[Any] = []
     if player:
         sql += " WHERE player = ?"
-        args.append(player)
+        args.append(players.builtin_name(player))
     out = []
     for row in db.query(sql + " ORDER BY id DESC", args):
         row = dict(row)
@@ -160,6 +161,7 @@ def show(seed: int, png: str | None, turn: int = 0, player: str = "colorscore", 
         raise BadInput(f"--turn must be in 0..{the_spec.turns}")
     if not 2 <= frames <= 1000:
         raise BadInput("--frames must be in 2..1000")
+    player = players.builtin_name(player)
     fn = check_player(player)
     track = generate(seed, the_spec)
     race = Race([track], fn, player)

@@ -1,4 +1,4 @@
-"""The rat race (seed 003): tracks against the Gory Details, the turn order, breeding, players, the CLI."""
+"""The rat race (the PPCG rat-race challenge): tracks against the Gory Details, the turn order, breeding, players, the CLI."""
 import json
 from collections import deque
 
@@ -461,3 +461,12 @@ def test_spec_comes_from_prolog():
     assert race_bridge.spec() == RaceSpec()
     with pytest.raises(ValueError):
         RaceSpec.from_pairs([["colours", 17]])
+
+
+def test_built_in_players_answer_to_the_challenges_names_in_any_case():
+    from learners.race import players
+    assert players.builtin_name("ColorScorePlayer") == "colorscore"      # the challenge's own name
+    assert players.builtin_name("COLORSCORE") == "colorscore"
+    assert players.builtin_name("Believer") == "believer"
+    assert players.builtin_name("mymodule:Player") == "mymodule:Player"   # not a built-in: unchanged
+    assert players.find("colorscoreplayer") is players.find("colorscore")

@@ -142,9 +142,22 @@ def per_specimen(fn: Callable) -> Callable:
     return run
 
 
+# Other names people know the built-in players by (the challenge calls its sample ColorScorePlayer).
+ALIASES = {"colorscoreplayer": "colorscore", "color_score": "colorscore", "colorscore_player": "colorscore"}
+
+
+def builtin_name(name: str) -> str:
+    """The built-in player's own name for ``name`` in any case or under an alias (ColorScorePlayer is
+    colorscore); any other name unchanged."""
+    key = name.lower()
+    key = ALIASES.get(key, key)
+    return key if key in BUILTIN else name
+
+
 def find(name: str) -> Callable:
-    """A built-in player by name, or ``module:function``; LookupError says what was not found."""
-    name = BUILTIN.get(name, name)
+    """A built-in player by name (any case, or an alias), or ``module:function``; LookupError says
+    what was not found."""
+    name = BUILTIN.get(builtin_name(name), name)
     if ":" not in name:
         raise LookupError(f"unknown player '{name}' (built in: {', '.join(BUILTIN)}; or module:function)")
     module_name, _, attr = name.partition(":")
