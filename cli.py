@@ -70,6 +70,9 @@ def handle_errors(fn: Callable) -> Callable:
         except KeyboardInterrupt:
             click.echo("\ninterrupted; what was committed is kept", err=True)
             sys.exit(130)
+        except BrokenPipeError:                   # `educable agents | head`: the reader has all it wanted
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+            sys.exit(0)
         except (click.exceptions.ClickException, click.exceptions.Exit, click.exceptions.Abort):
             raise
         except Exception as exc:
@@ -86,6 +89,11 @@ def db_option(fn: Callable) -> Callable:
 
 def json_option(fn: Callable) -> Callable:
     return click.option("--json", "as_json", is_flag=True, help="Print machine-readable JSON.")(fn)
+
+
+def plural(n: int, noun: str) -> str:
+    """'1 position', '2 positions'."""
+    return f"{n:,} {noun}{'' if n == 1 else 's'}"
 
 
 def emit_json(data: Any) -> None:
@@ -245,13 +253,14 @@ def games_cmd(db_path: str, as_json: bool) -> None:
     rows = commands.list_games(open_kb(db_path))
     if as_json:
         return emit_json(rows)
+    width = max((len(r["game"]) for r in rows), default=0)
     for r in rows:
         if "broken" in r:
-            click.echo(f"{r['game']:<12} BROKEN: {r['broken']}")
+            click.echo(f"{r['game']:<{width}}  BROKEN: {r['broken']}")
             continue
-        solved = (f"solved: {r['positions']} positions, {r['terminal']} terminal, "
+        solved = (f"solved: {r['positions']:,} positions, {r['terminal']:,} terminal, "
                   f"winner {r['winner'] or 'none (draw)'}") if r["solved"] else "not solved yet"
-        click.echo(f"{r['game']:<12} players {'/'.join(r['players'])}  start {r['initial']!r}  {solved}")
+        click.echo(f"{r['game']:<{width}}  players {'/'.join(r['players'])}  start {r['initial']!r}  {solved}")
 
 
 @main.command("check")
@@ -538,7 +547,7 @@ def eval_cmd(game: str, agent: str, vs: str | None, exact: bool, n_games: int, s
         for side in ("as_first", "as_second"):
             g = data[side]
             verdict = "perfect" if g["perfect"] else "not perfect"
-            extra = "" if g["subgame_perfect"] else f", {g['mistakes']} reachable positions with a losing choice"
+            extra = "" if g["subgame_perfect"] else f", {plural(g['mistakes'], 'reachable position')} with a losing choice"
             click.echo(f"  {side.replace('_', ' ')}: guarantees a {g['guaranteed']} — {verdict}{extra}")
         return
     kind = "exact probabilities" if exact else f"{n_games} games, seed {seed}"
@@ -691,7 +700,7 @@ def train(ctx: click.Context, game: str, learner: str, agent: str, n_games: int,
     for side_name in ("as_first", "as_second") if data["exact"] is not None else ():
         g = data["exact"][side_name]
         perfect = " (perfect)" if g["perfect"] else ""
-        slips = "" if g["subgame_perfect"] else f"; {g['mistakes']} positions with a losing choice"
+        slips = "" if g["subgame_perfect"] else f"; {plural(g['mistakes'], 'position')} with a losing choice"
         click.echo(f"  exactly, {side_name.replace('_', ' ')}: guarantees a {g['guaranteed']}{perfect}{slips}")
     if plot_path:
         click.echo(f"  learning curve saved to {plot_path}")
@@ -812,7 +821,12 @@ def rules() -> None:
 @json_option
 @handle_errors
 def rules_export(agent: str, file: str, db_path: str, as_json: bool) -> None:
-    """Write AGENT's rules (NAME or NAME#k; default the best member) to FILE."""
+    """Write AGENT's rules (NAME or NAME#k; default the best member) to FILE.
+
+    \b
+    Example:
+      educable rules export gaia#2 gaia2.pl
+    """
     from bridge import ga
 
     data = ga.export_rules(open_kb(db_path), agent, file)
@@ -830,7 +844,12 @@ def rules_export(agent: str, file: str, db_path: str, as_json: bool) -> None:
 @json_option
 @handle_errors
 def rules_import(file: str, agent: str, game: str | None, replace: bool, db_path: str, as_json: bool) -> None:
-    """Check FILE and make it agent --agent, which plays at once (nothing is imported if any line is wrong)."""
+    """Check FILE and make it agent --agent, which plays at once (nothing is imported if any line is wrong).
+
+    \b
+    Example:
+      educable rules import examples/never_lose_as_x.pl --agent careful
+    """
     from bridge import agents as agents_mod, ga
 
     agents_mod.check_name(agent)
@@ -867,7 +886,17 @@ def race() -> None:
 @json_option
 @handle_errors
 def race_run(player: str, boards: int, seed: int, workers: int, turns: int | None, db_path: str, as_json: bool) -> None:
-    """Race PLAYER over BOARDS boards; score = geometric mean of 1 + goals; stored in the knowledge base."""
+    """Race PLAYER over BOARDS boards; score = geometric mean of 1 + goals; stored in the knowledge base.
+
+    Built-in players: colorscore (the challenge's sample, also known as
+    ColorScorePlayer; names are case-insensitive), believer, random.
+
+    \b
+    Examples:
+      educable race run --player believer --boards 100 --seed 3 --workers 2
+      educable race run --player ColorScorePlayer --boards 20
+      educable race run --player myplayers:cautious --boards 20
+    """
     from bridge import race as race_mod
 
     db = open_kb(db_path)
@@ -886,7 +915,12 @@ def race_run(player: str, boards: int, seed: int, workers: int, turns: int | Non
 @json_option
 @handle_errors
 def race_results(player: str | None, db_path: str, as_json: bool) -> None:
-    """List stored race runs, newest first."""
+    """List stored race runs, newest first.
+
+    \b
+    Example:
+      educable race results --player believer --json
+    """
     from bridge import race as race_mod
 
     rows = race_mod.results(open_kb(db_path), player)
@@ -913,7 +947,13 @@ def race_results(player: str | None, db_path: str, as_json: bool) -> None:
 @handle_errors
 def race_show(seed: int, turn: int, player: str, png: str | None, gif: str | None, frames: int,
               as_json: bool) -> None:
-    """Draw a track: each cell's colour and meaning, trapped cells, teleporter jumps, start rows, specimens."""
+    """Draw a track: each cell's colour and meaning, trapped cells, teleporter jumps, start rows, specimens.
+
+    \b
+    Examples:
+      educable race show --seed 7 --turn 500 --player believer --png track.png
+      educable race show --seed 3000001 --turn 1000 --player believer --gif race.gif
+    """
     from bridge import race as race_mod
 
     data = race_mod.show(seed, png, turn, player, gif, frames)

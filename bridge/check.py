@@ -64,6 +64,11 @@ def check_file(path: Path, only: str | None = None, limit: int = DEFAULT_LIMIT,
     if not names:
         report.load_errors.append(f"{report.file}: defines no game (no clause of game:game/1)")
     report.games = [check_game(g, limit, playouts, seed) for g in names]
+    loaded = shown_path(str(path.resolve()))
+    for result in report.games:                   # the file as the user named it, not as resolved
+        result["file"] = report.file
+        for note in result["problems"] + result["warnings"]:
+            note["where"] = note["where"].replace(loaded, report.file, 1)
     return report
 
 

@@ -126,8 +126,10 @@ def _text(value: Any) -> str:
 
 
 def _relative(message: str, rules_dir: Path) -> str:
-    root = str(rules_dir.parent) + os.sep
-    return message.replace(root, "")
+    """The message with paths shown from the project folder, or from the working folder below it."""
+    for root in (str(rules_dir.parent) + os.sep, str(Path.cwd()) + os.sep):
+        message = message.replace(root, "")
+    return message
 
 
 _ENGINE: Engine | None = None

@@ -5,16 +5,21 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-if ! command -v swipl >/dev/null 2>&1; then
+# The Debian packages of the programs educable and its documented examples run:
+# SWI-Prolog, and the sqlite3 shell the tutorial opens the knowledge base with.
+missing=()
+command -v swipl >/dev/null 2>&1 || missing+=(swi-prolog-core)
+command -v sqlite3 >/dev/null 2>&1 || missing+=(sqlite3)
+if [ ${#missing[@]} -gt 0 ]; then
   if command -v apt-get >/dev/null 2>&1; then
-    echo "setup: installing SWI-Prolog (swi-prolog-core)…"
+    echo "setup: installing ${missing[*]}…"
     SUDO=""
     [ "$(id -u)" -eq 0 ] || SUDO="sudo"
     $SUDO apt-get update -qq
-    DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends swi-prolog-core >/dev/null
+    DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
   else
-    echo "setup: SWI-Prolog (swipl) is missing and this system has no apt-get;" >&2
-    echo "setup: install SWI-Prolog 9 from https://www.swi-prolog.org/download and run again." >&2
+    echo "setup: ${missing[*]} missing and this system has no apt-get;" >&2
+    echo "setup: install SWI-Prolog 9 (https://www.swi-prolog.org/download) and the sqlite3 shell, then run again." >&2
     exit 1
   fi
 fi

@@ -1,0 +1,98 @@
+"""The console examples of the README and the tutorial, run as written.
+
+A fenced ```console block holds commands (lines starting with ``$ ``) each
+followed by the output it prints. In an expected output, a line that is just
+``...`` stands for any number of lines (none included) and ``...`` inside a
+line for any text: that is how figures that vary (timings, a rate) are
+marked. Every block of a document runs in order in one scratch folder, so a
+later example sees what an earlier one stored, as it would for a reader;
+the folder links to the project's ``rules``, ``tests``, ``examples`` and
+``docs`` so that paths in the examples work.
+
+    .venv/bin/python tests/doc_examples.py README.md     # print each command's actual output
+"""
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+DOCUMENTS = ["README.md", "docs/tutorial.md"]
+LINKED = ["rules", "tests", "examples", "docs"]
+BLOCK = re.compile(r"^```console\n(.*?)^```", re.S | re.M)
+
+
+@dataclass
+class Example:
+    """One command of a document and the output shown under it."""
+
+    document: str
+    line: int
+    command: str
+    expected: list[str]
+
+
+def examples(document: str) -> list[Example]:
+    """Every command of the document's console blocks, in order, with the line it is on."""
+    text = (ROOT / document).read_text()
+    found: list[Example] = []
+    for block in BLOCK.finditer(text):
+        first_line = text.count("\n", 0, block.start(1)) + 1
+        current: Example | None = None
+        for i, line in enumerate(block.group(1).splitlines()):
+            if line.startswith("$ "):
+                current = Example(document, first_line + i, line[2:], [])
+                found.append(current)
+            elif current is None:
+                raise ValueError(f"{document}:{first_line + i}: a console block must start with a '$ ' command")
+            else:
+                current.expected.append(line)
+    return found
+
+
+def sandbox() -> Path:
+    """A scratch folder with links to the project folders the examples name."""
+    folder = Path(tempfile.mkdtemp(prefix="educable-docs-"))
+    for name in LINKED:
+        (folder / name).symlink_to(ROOT / name)
+    return folder
+
+
+def run(example: Example, folder: Path) -> list[str]:
+    """Run the command in bash in ``folder``; its stdout and stderr lines, as a terminal shows them."""
+    env = {**os.environ, "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ.get('PATH', '')}",
+           "COLUMNS": "80"}
+    for name in ("EDUCABLE_DB", "EDUCABLE_GAMES", "EDUCABLE_MAX_POSITIONS", "EDUCABLE_DEBUG"):
+        env.pop(name, None)
+    p = subprocess.run(["bash", "-c", example.command], cwd=folder, env=env, capture_output=True, text=True,
+                       timeout=600)
+    return (p.stdout + p.stderr).rstrip("\n").splitlines() if (p.stdout + p.stderr).strip() else []
+
+
+def matches(expected: list[str], actual: list[str]) -> bool:
+    """Whether the actual lines fit the expected ones (``...`` lines and ``...`` inside lines match anything)."""
+    pattern = "".join(r"(?:.*\n)*?" if line.strip() == "..." else
+                      ".*".join(re.escape(part) for part in line.rstrip().split("...")) + r"[ \t]*\n"
+                      for line in expected)
+    return re.fullmatch(pattern, "".join(line.rstrip() + "\n" for line in actual)) is not None
+
+
+def main(document: str) -> None:
+    folder = sandbox()
+    for ex in examples(document):
+        t0 = time.perf_counter()
+        actual = run(ex, folder)
+        mark = "ok  " if matches(ex.expected, actual) else "DIFF"
+        print(f"{mark} {time.perf_counter() - t0:5.1f} s {ex.document}:{ex.line}: $ {ex.command}")
+        if mark == "DIFF":
+            print("\n".join("     | " + line for line in actual))
+
+
+if __name__ == "__main__":
+    main(sys.argv[1] if len(sys.argv) > 1 else "README.md")

@@ -1,0 +1,59 @@
+"""The README's and the tutorial's console examples run as written, and every command's --help
+carries an example (see tests/doc_examples.py for the format)."""
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from doc_examples import DOCUMENTS, examples, matches, run, sandbox
+
+EXE = str(Path(sys.executable).parent / "educable")
+
+
+@pytest.mark.parametrize("document", DOCUMENTS)
+def test_every_console_example_prints_what_the_document_shows(document):
+    folder = sandbox()
+    found = examples(document)
+    assert found, f"{document} has no console example"
+    drifted = []
+    for ex in found:
+        actual = run(ex, folder)
+        if not matches(ex.expected, actual):
+            drifted.append(f"{ex.document}:{ex.line}: $ {ex.command}\n  shown:\n    " + "\n    ".join(ex.expected)
+                           + "\n  printed:\n    " + "\n    ".join(actual))
+    assert not drifted, "\n\n".join(drifted)
+
+
+def test_the_example_matcher_can_fail():
+    assert matches(["a ... c", "...", "z"], ["a b c", "x", "y", "z"])
+    assert not matches(["a ... c"], ["a b d"])
+    assert not matches(["one"], ["one", "two"])
+    assert matches(["..."], [])
+
+
+def commands(group=None, prefix=()):
+    """Every command path of the CLI, subcommands of groups included."""
+    import click
+    from cli import main
+    group = group or main
+    for name, cmd in group.commands.items():
+        yield (*prefix, name)
+        if isinstance(cmd, click.Group):
+            yield from commands(cmd, (*prefix, name))
+
+
+@pytest.mark.parametrize("path", list(commands()), ids=" ".join)
+def test_every_command_has_help_with_an_example(path):
+    p = subprocess.run([EXE, *path, "--help"], capture_output=True, text=True, timeout=60)
+    assert p.returncode == 0, p.stderr
+    assert "Example" in p.stdout, f"educable {' '.join(path)} --help has no example"
+    assert "educable " + path[0] in p.stdout.split("Example", 1)[1]
+
+
+def test_the_tutorials_game_is_the_shipped_example_file():
+    """The tutorial shows examples/pile.pl in full; the two must not drift apart."""
+    import re
+    text = (Path(__file__).resolve().parent.parent / "docs" / "tutorial.md").read_text()
+    shown = re.search(r"```prolog\n(.*?)```", text, re.S).group(1)
+    assert shown == (Path(__file__).resolve().parent.parent / "examples" / "pile.pl").read_text()
