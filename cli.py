@@ -860,6 +860,53 @@ def rules_import(file: str, agent: str, game: str | None, replace: bool, db_path
 
 
 @main.group()
+def gdl() -> None:
+    """General Game Playing: games written in GDL (.kif), played like any other.
+
+    A .kif file in a games folder (rules/games/, --games-dir, EDUCABLE_GAMES)
+    is loaded as the game named by its file name; `gdl import` checks one
+    and puts it there.  Two-player turn-taking games, written the GDL way
+    (the role not on turn plays a single move such as noop).
+
+    \b
+    Example:
+      educable gdl import examples/gdl/tictactoe_gdl.kif --into mygames
+    """
+
+
+@gdl.command("import")
+@click.argument("file", type=click.Path(dir_okay=False))
+@click.option("--name", default=None, help="The game's name (default: the file's name without .kif).")
+@click.option("--into", "folder", default=None, type=click.Path(file_okay=False),
+              help="The games folder to put it in (default rules/games/).")
+@click.option("--replace", is_flag=True, help="Replace a game imported earlier under this name.")
+@json_option
+@handle_errors
+def gdl_import(file: str, name: str | None, folder: str | None, replace: bool, as_json: bool) -> None:
+    """Check the GDL game FILE and put it into a games folder as NAME.kif.
+
+    It is loaded and played at random 20 times first; a syntax error, an
+    unsupported construct, simultaneous moves, one role or more than two
+    are refused in one line and nothing is written.
+
+    \b
+    Examples:
+      educable gdl import examples/gdl/nim_gdl.kif
+      educable gdl import ticTacToe.kif --name ttt --into mygames
+      educable --games-dir mygames solve ttt
+    """
+    from bridge import gdl as gdl_mod
+
+    data = gdl_mod.import_kif(Path(file), name, Path(folder) if folder else None, replace)
+    if as_json:
+        return emit_json(data)
+    results = ", ".join(f"{k} {v}" for k, v in sorted(data["trial_results"].items()))
+    click.echo(f"imported {data['game']} as {data['file']}: players {'/'.join(data['players'])}; "
+               f"{data['trial_games']} random games played ({results})")
+    click.echo(f"start: {data['start']}")
+
+
+@main.group()
 def race() -> None:
     """The rat race (the PPCG rat-race challenge): specimens with genomes race across tracks of coloured cells.
 

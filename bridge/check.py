@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from bridge import games
-from bridge.engine import BadInput, engine, engine_with_only, quote
+from bridge.engine import GAME_SUFFIXES, BadInput, engine, engine_with_only, quote
 
 DEFAULT_LIMIT = 10_000      # games with at most this many positions are checked position by position
 DEFAULT_PLAYOUTS = 300      # random games for the positions of larger games
@@ -41,7 +41,7 @@ class Report:
 
 def looks_like_file(target: str) -> bool:
     """A path rather than a game name: it ends in .pl, holds a path separator, or names a file."""
-    return target.endswith(".pl") or os.sep in target or Path(target).is_file()
+    return target.endswith((".pl", ".kif")) or os.sep in target or Path(target).is_file()
 
 
 def check_file(path: Path, only: str | None = None, limit: int = DEFAULT_LIMIT,
@@ -49,8 +49,8 @@ def check_file(path: Path, only: str | None = None, limit: int = DEFAULT_LIMIT,
     """Load ``path`` alone and check each game it defines (or only the game ``only``)."""
     if not path.is_file():
         raise BadInput(f"{path}: no such game file")
-    if path.suffix != ".pl":
-        raise BadInput(f"{path}: a game file is a Prolog file ending in .pl")
+    if path.suffix not in GAME_SUFFIXES:
+        raise BadInput(f"{path}: a game file is a Prolog file ending in .pl or a GDL file ending in .kif")
     eng = engine_with_only(path.resolve())
     report = Report(shown_path(str(path)))
     for messages, into in ((eng.broken, report.load_errors), (eng.warnings, report.load_warnings)):

@@ -62,6 +62,14 @@ def game_folders(rules_dir: Path = RULES_DIR) -> list[Path]:
     return [rules_dir / "games", *extra]
 
 
+GAME_SUFFIXES = (".pl", ".kif")      # Prolog game files, and GDL games (rules/gdl.pl)
+
+
+def game_files(folder: Path) -> list[Path]:
+    """The game files of a folder, in name order."""
+    return sorted(p for p in folder.iterdir() if p.suffix in GAME_SUFFIXES and p.is_file())
+
+
 class Engine:
     """The process's Prolog engine with every rule file loaded."""
 
@@ -76,15 +84,17 @@ class Engine:
         self.load(rules_dir / "core.pl")
         self.broken: dict[str, str] = {}      # a game file that did not load -> its first error
         self.warnings: dict[str, list[str]] = {}
-        files = [only] if only else [p for folder in game_folders(rules_dir) for p in sorted(folder.glob("*.pl"))]
+        files = [only] if only else [p for folder in game_folders(rules_dir) for p in game_files(folder)]
         for path in files:
             self.load_game(path)
 
     def load_game(self, path: Path) -> None:
-        """Load one game file on its own: an error leaves it out (recorded in ``broken``, the other
-        games unaffected); warnings are recorded, not fatal."""
-        answer = list(self._prolog.query(f"bridge:bridge_load_game({quote(path)}, Errors, Warnings)",
-                                         maxresult=1))
+        """Load one game file on its own (a Prolog file, or a GDL .kif file as the game named by its
+        stem): an error leaves it out (recorded in ``broken``, the other games unaffected); warnings
+        are recorded, not fatal."""
+        goal = (f"bridge:bridge_load_gdl({quote(path)}, {quote(path.stem)}, Errors, Warnings)" if path.suffix == ".kif"
+                else f"bridge:bridge_load_game({quote(path)}, Errors, Warnings)")
+        answer = list(self._prolog.query(goal, maxresult=1))
         errors = [_text(e) for e in answer[0]["Errors"]] if answer else ["could not load"]
         warnings = [_text(w) for w in answer[0]["Warnings"]] if answer else []
         name = _relative(str(path), self.rules_dir)

@@ -3,7 +3,7 @@
     returning a status and a text, never leaving a query open or an
     exception inside pyswip.
 */
-:- module(bridge, [bridge_load/2, bridge_load_game/3, bridge_call/4, bridge_run/3]).
+:- module(bridge, [bridge_load/2, bridge_load_game/3, bridge_load_gdl/4, bridge_call/4, bridge_run/3]).
 :- use_module(json_out).
 
 :- dynamic load_message/1.
@@ -36,6 +36,16 @@ bridge_load_game(File, Errors, Warnings) :-
     findall(M, retract(load_message(error-M)), Errors),
     findall(M, retract(load_message(warning-M)), Warnings),
     (   Errors == [] -> true ; catch(unload_file(File), _, true) ).
+
+%!  bridge_load_gdl(+File, +Name, -Errors:list(string), -Warnings:list(string)) is det.
+%   Load the GDL game in File as the game Name (rules/gdl.pl); a name some
+%   other file already gives a game is an error.
+bridge_load_gdl(File, Name, Errors, []) :-
+    (   catch(game:game(Name), _, fail)
+    ->  format(string(E), "~w:1: a game named ~w is already loaded (rename the file)", [File, Name]),
+        Errors = [E]
+    ;   gdl:gdl_load(File, Name, Errors)
+    ).
 
 record_message(Term) :-
     message_line(Term, Line),

@@ -108,12 +108,17 @@ run_checks(Game, Limit, Playouts) :-
     ;   true
     ).
 
-%   A clause of the game's own for Name/Arity (a family's clause takes any
-%   name of its form, so this is true for them too: their bodies check).
+%   A clause for Name/Arity in the game's own file (a family's clauses take
+%   any name of their form, so a clause of another file does not count); a
+%   GDL game has every one (rules/gdl.pl answers for it).
+has_clause(Game, _) :-
+    gdl:gdl_file(Game, _), !.
 has_clause(Game, Name/Arity) :-
+    game_file(Game, File),
     functor(Head, Name, Arity),
     arg(1, Head, Game),
-    catch(clause(game:Head, _), _, fail),
+    catch(clause(game:Head, _, Ref), _, fail),
+    clause_property(Ref, file(File)),
     !.
 
 check_players(Game) :-
@@ -501,6 +506,8 @@ note_json(Game, Kind, Pred, Pos, Msg, Count,
 %!  where(+Game, +Name/Arity, -Where:atom) is det.
 %   "file:line" of the game's first clause for Name/Arity (for a family,
 %   the first whose file is the game's), else of its game/1 clause.
+where(Game, _, File) :-
+    gdl:gdl_file(Game, File), !.                         % GDL clauses have no line of the game's own
 where(Game, Name/Arity, Where) :-
     game_file(Game, File),
     functor(Head, Name, Arity),
@@ -515,7 +522,10 @@ where(Game, Name/Arity, Where) :-
     ).
 
 game_file(Game, File) :-
-    (   game_clause(Game, Ref), clause_property(Ref, file(File)) -> true ; File = '' ).
+    (   gdl:gdl_file(Game, File0) -> File = File0          % a GDL game: its .kif file
+    ;   game_clause(Game, Ref), clause_property(Ref, file(File0)) -> File = File0
+    ;   File = ''
+    ).
 
 %   The game/1 clause that answers for Game.
 game_clause(Game, Ref) :-

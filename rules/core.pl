@@ -16,4 +16,5 @@
 :- use_module(ruleset).
 :- use_module(race).
 :- use_module(check).
+:- use_module(gdl).
 

@@ -1,0 +1,52 @@
+"""``educable gdl import``: a GDL game (rules/gdl.pl) checked and put into a games folder.
+
+The file is loaded under its new name first, then played at random a few
+times (which is where simultaneous moves show), and only then copied, so a
+file that would not play is never put where every command loads it.
+"""
+from __future__ import annotations
+
+import re
+import shutil
+import tempfile
+from pathlib import Path
+from typing import Any
+
+from bridge import games
+from bridge.engine import RULES_DIR, BadInput, engine
+
+NAME = re.compile(r"[a-z][a-z0-9_]*\Z")
+TRIAL_GAMES = 20
+
+
+def import_kif(source: Path, name: str | None, folder: Path | None, replace: bool, seed: int = 1) -> dict[str, Any]:
+    """Check the GDL file ``source`` as the game ``name`` (default: its file name) and copy it to
+    ``folder`` (default rules/games/) as NAME.kif; BadInput says why when it cannot be played."""
+    if not source.is_file():
+        raise BadInput(f"{source}: no such GDL file")
+    name = name or source.stem.lower()
+    if not NAME.match(name):
+        raise BadInput(f"game name {name!r}: use lower-case letters, digits and _ (starting with a letter), "
+                       "e.g. --name tictactoe_gdl")
+    folder = folder or RULES_DIR / "games"
+    if not folder.is_dir():
+        raise BadInput(f"folder {folder} does not exist")
+    target = folder / f"{name}.kif"
+    if target.exists() and not replace:
+        raise BadInput(f"{target} exists (--replace replaces it)")
+    if name in games.games() and not (replace and target.exists()):
+        raise BadInput(f"a game named {name} is already loaded (choose another --name)")
+    with tempfile.TemporaryDirectory() as tmp:
+        trial = Path(tmp) / f"{name}.kif"
+        shutil.copyfile(source, trial)
+        eng = engine()
+        eng.load_game(trial)
+        broken = next((m for f, m in eng.broken.items() if f.endswith(f"{name}.kif")), None)
+        if broken:
+            raise BadInput(broken.replace(str(trial), str(source)))
+        players = games.players(name)
+        results = games.play_series(name, {p: "random" for p in players}, TRIAL_GAMES, seed)
+        start = games.initial(name)
+    shutil.copyfile(source, target)
+    return {"game": name, "file": str(target), "players": players, "start": start.key,
+            "trial_games": TRIAL_GAMES, "trial_results": results}

@@ -1,0 +1,447 @@
+/*  General Game Playing: games written in GDL (the Game Description
+    Language of the Stanford GGP course and ggp-base, in its KIF syntax)
+    loaded as games of the protocol (rules/game.pl).
+
+    A .kif file is read into s-expressions, each sentence becomes a clause
+    of a module of its own (gdl_NAME), and the protocol answers for the game
+    NAME by asking that module.  A state is the sorted list of its ground
+    fluents; every relation takes the state S and the joint move D (a list of
+    does(Role, Move)) as two extra arguments, so nothing is asserted per move.
+    Bodies are reordered as GDL allows (it is order-free; Prolog negation
+    needs ground arguments): positive literals first, then `or`, then
+    `distinct` and `not`.
+
+    Two-player turn-taking games are the target, written the GDL way: both
+    roles move every step and the role not on turn has one legal move (such
+    as noop).  The side to move is the role with more than one legal move,
+    or the one whose single move is not a pass (noop, or a move seen as the
+    other's only move while one role had a choice).  Simultaneous choices,
+    one role or more than two are refused with the reason.
+
+        ?- gdl_load('games/ttt.kif', ttt, Errors).
+*/
+:- module(gdl, [gdl_load/3, gdl_file/2, kif_terms/3, kif_text/2]).
+:- use_module(game).
+
+:- dynamic gdl_game/2.          % gdl_game(Name, Module)
+:- dynamic gdl_file/2.          % gdl_file(Name, File): where the game was read from
+:- dynamic pass_move/3.         % pass_move(Name, Role, Move): Role's move when not on turn
+
+%!  gdl_load(+File, +Name, -Errors:list(string)) is det.
+%   Read the GDL game in File as the game Name; Errors (each "file:line:
+%   message") is [] when it loaded.  A game that fails leaves nothing behind.
+gdl_load(File, Name, Errors) :-
+    atom_concat(gdl_, Name, Module),
+    unload(Name, Module),
+    catch(( setup_call_cleanup(open(File, read, In, [encoding(utf8)]),
+                               read_string(In, _, Text), close(In)),
+            string_codes(Text, Codes),
+            kif_sentences(Codes, Sentences),
+            maplist(sentence_clause(Module), Sentences),
+            check_game(File, Name, Module),
+            assertz(gdl_game(Name, Module)),
+            assertz(gdl_file(Name, File)),
+            Errors = [] ),
+          gdl_error(Line, Msg),
+          ( unload(Name, Module),
+            format(string(E), "~w:~w: ~w", [File, Line, Msg]),
+            Errors = [E] )).
+
+unload(Name, Module) :-
+    retractall(gdl_game(Name, _)),
+    retractall(gdl_file(Name, _)),
+    retractall(memo_trie(Name, _, _)),
+    flag(gdl_memo(Name), _, 0),
+    retractall(known_start(Module, _)),
+    retractall(known_roles(Module, _)),
+    retractall(known_marks(Name, _, _)),
+    retractall(pass_move(Name, _, _)),
+    (   current_module(Module)
+    ->  forall(( current_predicate(Module:P/A), functor(H, P, A),
+                 \+ predicate_property(Module:H, imported_from(_)) ),
+               abolish(Module:P/A))
+    ;   true
+    ).
+
+gdl_throw(Line, Fmt, Args) :-
+    format(string(Msg), Fmt, Args),
+    throw(gdl_error(Line, Msg)).
+
+% ---------------------------------------------------------------- reading
+
+%!  kif_terms(+Text, -Terms:list, -Error) is det.
+%   The KIF terms of Text as Prolog terms (symbols lowercased), for move and
+%   position texts; Error is `none` or a message.
+kif_terms(Text, Terms, Error) :-
+    atom_codes(Text, Codes),
+    catch(( tokens(Codes, 1, Tokens), sexprs(Tokens, Exprs),
+            maplist(ground_term, Exprs, Terms), Error = none ),
+          gdl_error(_, Error), Terms = []).
+
+ground_term(Expr, Term) :-
+    expr_term(Expr, [], _, Term),
+    (   ground(Term) -> true ; throw(gdl_error(0, "a variable where a ground term was expected")) ).
+
+%   Sentences are Line-Expr pairs.
+kif_sentences(Codes, Sentences) :-
+    tokens(Codes, 1, Tokens),
+    sentences(Tokens, Sentences).
+
+tokens([], _, []).
+tokens([C|Cs], L, Ts) :-
+    (   C == 0'\n -> L1 is L + 1, tokens(Cs, L1, Ts)
+    ;   code_type(C, space) -> tokens(Cs, L, Ts)
+    ;   C == 0'; -> skip_line(Cs, Rest), tokens(Rest, L, Ts)
+    ;   C == 0'( -> Ts = [open(L)|T1], tokens(Cs, L, T1)
+    ;   C == 0') -> Ts = [close(L)|T1], tokens(Cs, L, T1)
+    ;   symbol_codes([C|Cs], Sym, Rest),
+        (   Sym == [] -> gdl_throw(L, "unexpected character '~c'", [C]) ; true ),
+        atom_codes(A0, Sym), downcase_atom(A0, A),
+        Ts = [sym(L, A)|T1],
+        tokens(Rest, L, T1)
+    ).
+
+skip_line([], []).
+skip_line([C|Cs], Rest) :- ( C == 0'\n -> Rest = [C|Cs] ; skip_line(Cs, Rest) ).
+
+symbol_codes([C|Cs], [C|S], Rest) :-
+    \+ code_type(C, space), C \== 0'(, C \== 0'), C \== 0';, !,
+    symbol_codes(Cs, S, Rest).
+symbol_codes(Cs, [], Cs).
+
+sentences([], []).
+sentences(Ts, [L-E|Es]) :-
+    Ts = [T|_], token_line(T, L),
+    sexpr(Ts, E, Rest),
+    sentences(Rest, Es).
+
+sexprs([], []).
+sexprs(Ts, [E|Es]) :- sexpr(Ts, E, Rest), sexprs(Rest, Es).
+
+sexpr([sym(_, A)|Ts], atom(A), Ts).
+sexpr([open(L)|Ts], list(L, Items), Rest) :- items(Ts, L, Items, Rest).
+sexpr([close(L)|_], _, _) :- gdl_throw(L, "unexpected ')'", []).
+
+items([], L, _, _) :- gdl_throw(L, "'(' without its ')'", []).
+items([close(_)|Ts], _, [], Ts) :- !.
+items(Ts, L, [E|Es], Rest) :- sexpr(Ts, E, R1), items(R1, L, Es, Rest).
+
+token_line(open(L), L).
+token_line(close(L), L).
+token_line(sym(L, _), L).
+
+% ---------------------------------------------------------------- translating
+
+%   Relations the protocol itself reads, and those that only describe a game.
+keyword(role). keyword(init). keyword(true). keyword(does). keyword(next).
+keyword(legal). keyword(goal). keyword(terminal). keyword(distinct).
+keyword(not). keyword(or).
+
+ignored(base). ignored(input).
+
+sentence_clause(Module, Line-Expr) :-
+    (   Expr = list(_, [atom('<='), HeadE|BodyEs])
+    ->  expr_term(HeadE, [], V1, Head),
+        head_check(Line, Head),
+        foldl(literal(Line), BodyEs, Body0, V1, _),
+        order_body(Body0, Body),
+        add_state(Head, S, D, Head1),
+        body_goal(Body, Module, S, D, Goal),
+        (   ignored_head(Head) -> true ; assertz(Module:(Head1 :- Goal)) )
+    ;   expr_term(Expr, [], _, Head),
+        head_check(Line, Head),
+        (   ground(Head) -> true ; gdl_throw(Line, "a fact with a variable", []) ),
+        add_state(Head, _, _, Head1),
+        (   ignored_head(Head) -> true ; assertz(Module:Head1) )
+    ).
+
+ignored_head(Head) :- functor(Head, N, _), ignored(N).
+
+head_check(Line, Head) :-
+    (   var(Head) -> gdl_throw(Line, "a variable as a sentence", [])
+    ;   functor(Head, N, _), memberchk(N, [true, does, distinct, not, or])
+    ->  gdl_throw(Line, "~w cannot be the head of a rule", [N])
+    ;   true
+    ).
+
+%   An s-expression as a Prolog term; Vars maps ?names to variables.
+expr_term(atom(A), V0, V, T) :- !,
+    (   sub_atom(A, 0, 1, _, ?)
+    ->  (   memberchk(A-T, V0) -> V = V0 ; V = [A-T|V0] )
+    ;   T = A, V = V0
+    ).
+expr_term(list(L, []), _, _, _) :- !, gdl_throw(L, "an empty list ()", []).
+expr_term(list(L, [atom(F)|Args]), V0, V, T) :- !,
+    (   sub_atom(F, 0, 1, _, ?) -> gdl_throw(L, "a variable ~w as a function name", [F]) ; true ),
+    foldl(arg_term, Args, Ts, V0, V),
+    T =.. [F|Ts].
+expr_term(list(L, _), _, _, _) :- gdl_throw(L, "a list where a name was expected (a higher-order term)", []).
+
+arg_term(E, T, V0, V) :- expr_term(E, V0, V, T).
+
+%   A body literal as lit(Kind, Term): pos, neg, distinct or or.
+literal(Line, E, Lit, V0, V) :-
+    expr_term(E, V0, V, T),
+    (   var(T) -> gdl_throw(Line, "a variable as a literal", [])
+    ;   T = not(X) -> Lit = neg(X)
+    ;   T = distinct(A, B) -> Lit = distinct(A, B)
+    ;   T =.. [or|Ds] -> Lit = or(Ds)
+    ;   functor(T, not, N), N \== 1 -> gdl_throw(Line, "not takes one literal", [])
+    ;   functor(T, distinct, N), N \== 2 -> gdl_throw(Line, "distinct takes two terms", [])
+    ;   Lit = pos(T)
+    ).
+
+order_body(Lits, Ordered) :-
+    include([L]>>(L = pos(_)), Lits, P),
+    include([L]>>(L = or(_)), Lits, O),
+    exclude([L]>>(L = pos(_) ; L = or(_)), Lits, N),
+    append([P, O, N], Ordered).
+
+add_state(Head, S, D, Head1) :-
+    Head =.. [F|Args],
+    append(Args, [S, D], Args1),
+    Head1 =.. [F|Args1].
+
+body_goal([], _, _, _, true).
+body_goal([L|Ls], M, S, D, (G, Gs)) :- lit_goal(L, M, S, D, G), body_goal(Ls, M, S, D, Gs).
+
+lit_goal(pos(T), M, S, D, G) :- atom_goal(T, M, S, D, G).
+lit_goal(neg(T), M, S, D, \+ G) :- sub_goal(T, M, S, D, G).
+lit_goal(distinct(A, B), _, _, _, A \== B).
+lit_goal(or(Ds), M, S, D, G) :- disjunction(Ds, M, S, D, G).
+
+disjunction([X], M, S, D, G) :- !, sub_goal(X, M, S, D, G).
+disjunction([X|Xs], M, S, D, (G ; Gs)) :- sub_goal(X, M, S, D, G), disjunction(Xs, M, S, D, Gs).
+
+%   A literal inside not/or, which may itself be a not, distinct or or.
+sub_goal(not(X), M, S, D, \+ G) :- !, sub_goal(X, M, S, D, G).
+sub_goal(distinct(A, B), _, _, _, A \== B) :- !.
+sub_goal(T, M, S, D, G) :- T =.. [or|Ds], Ds \== [], !, disjunction(Ds, M, S, D, G).
+sub_goal(T, M, S, D, G) :- atom_goal(T, M, S, D, G).
+
+atom_goal(true(F), _, S, _, gdl:holds(F, S)) :- !.
+atom_goal(does(R, Mv), _, _, D, gdl:holds(does(R, Mv), D)) :- !.
+atom_goal(T, M, S, D, M:G) :- add_state(T, S, D, G).
+
+% ---------------------------------------------------------------- the game
+
+check_game(File, Name, Module) :-
+    findall(R, catch(Module:role(R, [], []), _, fail), Roles),
+    length(Roles, N),
+    (   N =:= 2 -> true
+    ;   N =:= 0 -> gdl_throw(1, "no role: a GDL game names its players with (role NAME)", [])
+    ;   gdl_throw(1, "~d roles (~w): educable plays two-player games", [N, Roles])
+    ),
+    (   catch(initial_state(Module, S0), E, (print_message(error, E), fail)), S0 \== []
+    ->  true
+    ;   gdl_throw(1, "no init fluents: the start is what (init ...) says", [])
+    ),
+    forall(member(P, [legal/4, next/3, terminal/2, goal/4]),
+           (   P = F/A, current_predicate(Module:F/A) -> true
+           ;   P = F/A, A0 is A - 2, gdl_throw(1, "no ~w/~d rule (every GDL game defines legal, next, terminal and goal)", [F, A0])
+           )),
+    (   catch(mover(Name, Module, S0, _), educable_error(Msg), gdl_throw(1, "~w", [Msg]))
+    ->  true
+    ;   gdl_throw(1, "no role has a legal move at the start", [])
+    ),
+    _ = File.
+
+%   F is in the list S: a lookup when F is ground, else each match.
+holds(F, S) :- ( ground(F) -> memberchk(F, S) ; member(F, S) ).
+
+:- dynamic known_start/2, known_roles/2.      % per module, computed once
+
+initial_state(Module, S) :-
+    (   known_start(Module, S0) -> S = S0
+    ;   findall(F, Module:init(F, [], []), Fs),
+        sort(Fs, S),
+        assertz(known_start(Module, S))
+    ).
+
+roles(Module, Roles) :-
+    (   known_roles(Module, R0) -> Roles = R0
+    ;   findall(R, Module:role(R, [], []), Roles),
+        assertz(known_roles(Module, Roles))
+    ).
+
+role_moves(Module, S, Role, Moves) :-
+    findall(Mv, Module:legal(Role, Mv, S, []), Ms0),
+    sort(Ms0, Moves).
+
+%!  mover(+Name, +Module, +State, -Role) is semidet.
+%   The role on turn in State: the one with a choice of moves, or a single
+%   move that is not a pass, or no move at all while the other can only
+%   pass (a finished game).  Fails when that cannot be told.
+mover(Name, Module, S, Role) :-
+    roles(Module, [A, B]),
+    role_moves(Module, S, A, MA),
+    role_moves(Module, S, B, MB),
+    kind(Name, A, MA, KA),
+    kind(Name, B, MB, KB),
+    (   KA == choice, KB == choice -> simultaneous(Name, S)
+    ;   KA == choice -> Role = A, note_pass(Name, B, MB)
+    ;   KB == choice -> Role = B, note_pass(Name, A, MA)
+    ;   KA == single, KB == single -> simultaneous(Name, S)
+    ;   KA == single -> Role = A
+    ;   KB == single -> Role = B
+    ;   KA == none, KB == pass -> Role = A
+    ;   KB == none, KA == pass -> Role = B
+    ).
+
+%   choice (several moves), single (one that is not a pass), pass or none.
+kind(Name, Role, Moves, Kind) :-
+    (   Moves == [] -> Kind = none
+    ;   Moves = [_, _|_] -> Kind = choice
+    ;   is_pass(Name, Role, Moves) -> Kind = pass
+    ;   Kind = single
+    ).
+
+note_pass(Name, Role, [Move]) :- !,
+    (   pass_move(Name, Role, Move) -> true ; assertz(pass_move(Name, Role, Move)) ).
+note_pass(_, _, _).
+
+is_pass(Name, Role, [Move]) :-
+    (   Move == noop -> true ; pass_move(Name, Role, Move) ).
+
+simultaneous(Name, S) :-
+    kif_text(S, T),
+    format(atom(Msg), "GDL game ~w: both roles choose a move in ~w: simultaneous moves are not supported (educable plays turn-taking games)", [Name, T]),
+    game:bad_input(Msg).
+
+% The protocol, for every loaded GDL game.
+
+game:game(G) :- gdl_game(G, _).
+game:players(G, Roles) :- gdl_game(G, M), roles(M, Roles).
+game:initial(G, S, Mover) :- gdl_game(G, M), initial_state(M, S), mover(G, M, S, Mover).
+game:legal(G, S, Mover, Move) :-
+    gdl_game(G, M),
+    memo(G, legal(S, Mover), role_moves(M, S, Mover, Moves0), Moves0, Moves),
+    member(Move, Moves).
+game:next(G, S, Mover, Move, S1) :-
+    gdl_game(G, M),
+    memo(G, next(S, Move), successor(M, S, Mover, Move, S0), S0, S1).
+game:over(G, S, _, Result) :-
+    gdl_game(G, M),
+    memo(G, over(S), outcome(M, S, R0), R0, R),
+    R \== none,
+    Result = R.
+
+successor(M, S, Mover, Move, S1) :-
+    roles(M, Roles),
+    findall(does(R, Mv), ( member(R, Roles),
+                           ( R == Mover -> Mv = Move ; role_moves(M, S, R, [Mv]) ) ), D),
+    findall(F, M:next(F, S, D), Fs),
+    sort(Fs, S1).
+
+%   The winner, draw, or none while the game goes on.
+outcome(M, S, Result) :-
+    (   M:terminal(S, [])
+    ->  roles(M, [A, B]),
+        goal_value(M, S, A, VA), goal_value(M, S, B, VB),
+        (   VA > VB -> Result = A ; VB > VA -> Result = B ; Result = draw )
+    ;   Result = none
+    ).
+
+%   Answers about states are kept (GDL rules are slow to re-derive), in a
+%   trie a game that is emptied when it reaches MemoLimit entries.
+:- dynamic memo_trie/3.         % memo_trie(Name, Trie, _); its entries are counted by flag gdl_memo(Name)
+memo_limit(200000).
+
+memo(G, Key, Goal, Template, Value) :-
+    (   memo_trie(G, T, _) -> true ; trie_new(T), assertz(memo_trie(G, T, 0)) ),
+    (   trie_lookup(T, Key, V0)
+    ->  Value = V0
+    ;   once(Goal),
+        Value = Template,
+        flag(gdl_memo(G), N, N + 1),
+        memo_limit(Limit),
+        (   N >= Limit -> trie_delete_all(T), flag(gdl_memo(G), _, 1) ; true ),
+        trie_insert(T, Key, Value)
+    ).
+
+trie_delete_all(T) :- forall(trie_gen(T, K, _), trie_delete(T, K, _)).
+game:position_text(G, S, _, Text) :- gdl_game(G, _), kif_text(S, Text).
+game:parse_position(G, Text, S, Mover) :-
+    gdl_game(G, M),
+    kif_terms(Text, Fs, Error),
+    (   Error == none, Fs \== []
+    ->  sort(Fs, S)
+    ;   format(atom(Msg), "bad ~w position ~q: want its fluents in GDL, e.g. ~w", [G, Text, '(cell 1 1 b) (control xplayer)']),
+        game:bad_input(Msg)
+    ),
+    (   mover(G, M, S, Mover0) -> Mover = Mover0 ; roles(M, [Mover, _]) ).
+game:move_text(G, Move, Text) :- gdl_game(G, _), kif_text(Move, Text).
+game:parse_move(G, Text, Move) :-
+    gdl_game(G, _),
+    (   kif_terms(Text, [Move], none) -> true
+    ;   format(atom(Msg), "bad ~w move ~q: want a GDL term, e.g. (mark 1 1)", [G, Text]),
+        game:bad_input(Msg)
+    ).
+game:board_lines(G, S, _, Lines) :-
+    gdl_game(G, _),
+    (   grid_lines(S, Lines0) -> Lines = Lines0
+    ;   maplist([F, L]>>kif_text(F, L), S, Lines)
+    ).
+
+%   Where the fluents include cell(X, Y, Mark): the board as the mover sees
+%   it, cells in (X, Y) order, 0 blank (the mark every cell has at the
+%   start), 1 the mover's mark, 2 another.  A role's mark is the one its
+%   first move writes on a blank cell.
+game:cells(G, S, Mover, Cells) :-
+    gdl_game(G, M),
+    cell_marks(G, M, Blank, Marks),
+    memberchk(Mover-Mine, Marks),
+    findall(X-Y-C, member(cell(X, Y, C), S), Board),
+    msort(Board, Sorted),
+    maplist([_-_-C, V]>>( C == Blank -> V = 0 ; C == Mine -> V = 1 ; V = 2 ), Sorted, Cells).
+
+:- dynamic known_marks/3.       % known_marks(Name, Blank, [Role-Mark, ...])
+
+cell_marks(G, _, Blank, Marks) :- known_marks(G, Blank, Marks), !.
+cell_marks(G, M, Blank, Marks) :-
+    initial_state(M, S0),
+    findall(C, member(cell(_, _, C), S0), Cs), Cs \== [],
+    sort(Cs, [Blank]),                                    % one mark on every cell at the start
+    mover(G, M, S0, A),
+    first_mark(G, S0, A, Blank, MarkA, S1),
+    game:other_player(G, A, B),
+    first_mark(G, S1, B, Blank, MarkB, _),
+    MarkA \== MarkB,
+    Marks = [A-MarkA, B-MarkB],
+    assertz(known_marks(G, Blank, Marks)).
+
+first_mark(G, S, Role, Blank, Mark, S1) :-
+    game:legal(G, S, Role, Move), !,
+    game:next(G, S, Role, Move, S1),
+    member(cell(X, Y, Mark), S1), Mark \== Blank,
+    \+ member(cell(X, Y, Mark), S), !.
+
+goal_value(M, S, Role, V) :-
+    (   M:goal(Role, V0, S, []), atom_number(V0, V) -> true ; V = 0 ).
+
+%   A grid where the fluents include cell(X, Y, Mark): rows by X, columns by Y.
+grid_lines(S, Lines) :-
+    findall(X-Y-C, member(cell(X, Y, C), S), Cells),
+    Cells \== [],
+    findall(X, member(X-_-_, Cells), Xs0), sort(Xs0, Xs),
+    findall(Y, member(_-Y-_, Cells), Ys0), sort(Ys0, Ys),
+    findall(Line, ( member(X, Xs),
+                    findall(C, ( member(Y, Ys), ( memberchk(X-Y-C0, Cells) -> C = C0 ; C = ' ' ) ), Cs),
+                    atomic_list_concat(Cs, ' ', Line0), atom_string(Line0, Line) ), Grid),
+    exclude([F]>>(F = cell(_, _, _)), S, Rest),
+    maplist([F, L]>>kif_text(F, L), Rest, RestLines),
+    append(Grid, RestLines, Lines).
+
+%!  kif_text(+Term, -Text:atom) is det.
+%   Term in KIF: a list of terms is written space-separated.
+kif_text(Terms, Text) :-
+    is_list(Terms), !,
+    maplist(kif_text, Terms, Parts),
+    atomic_list_concat(Parts, ' ', Text).
+kif_text(T, Text) :-
+    (   atomic(T) -> format(atom(Text), "~w", [T])
+    ;   T =.. [F|Args],
+        maplist(kif_text, Args, Parts),
+        atomic_list_concat([F|Parts], ' ', Inner),
+        format(atom(Text), "(~w)", [Inner])
+    ).

@@ -1,0 +1,153 @@
+"""GDL games (rules/gdl.pl): our own GDL tic-tac-toe and Nim 1-3-5 agree with the native games on
+every reachable position (counts, results, exact values, moves), every learner trains on them, and
+what GDL educable does not play is refused in one line naming the reason."""
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+GDL = ROOT / "examples" / "gdl"
+EXE = str(Path(sys.executable).parent / "educable")
+
+# Run in a fresh process with the GDL folder added (the engine loads game folders once, at start).
+COMPARE = r'''
+import json, re, sys
+from bridge import graphs
+from learners.graph import DRAW, ONGOING
+gdl_game, native_game, to_native, move_to_native = sys.argv[1:5]
+to_native = eval(to_native); move_to_native = eval(move_to_native) if move_to_native != "None" else None
+g, n = graphs.state_graph(None, gdl_game), graphs.state_graph(None, native_game)
+def result(graph, s):
+    w = int(graph.winner[s])
+    return None if w == ONGOING else ("draw" if w == DRAW else graph.players[w])
+bad = []
+for s, key in enumerate(g.keys):
+    nk = to_native(key)
+    t = n.index.get(nk)
+    if t is None:
+        bad.append(f"{key}: no native state {nk}"); continue
+    if n.players[int(n.mover[t])] != {"xplayer": "x", "oplayer": "o"}.get(g.players[int(g.mover[s])], g.players[int(g.mover[s])]):
+        bad.append(f"{key}: mover differs")
+    if int(g.value[s]) != int(n.value[t]):
+        bad.append(f"{key}: value {g.value[s]} vs {n.value[t]}")
+    gr, nr = result(g, s), result(n, t)
+    if {"xplayer": "x", "oplayer": "o"}.get(gr, gr) != nr:
+        bad.append(f"{key}: result {gr} vs {nr}")
+    gm = {(move_to_native(g.moves[g.move[e]]) if move_to_native else "")+"->"+to_native(g.keys[g.target[e]])
+          for e in range(g.start[s], g.start[s + 1])}
+    nm = {(n.moves[n.move[e]] if move_to_native else "")+"->"+n.keys[n.target[e]] for e in range(n.start[t], n.start[t + 1])}
+    if gm != nm:
+        bad.append(f"{key}: moves {sorted(gm)} vs {sorted(nm)}")
+print(json.dumps({"gdl": g.size, "native": n.size, "terminal": int((g.winner != ONGOING).sum()),
+                  "value": int(g.value[0]), "bad": bad[:5], "n_bad": len(bad)}))
+'''
+
+TTT_TO_NATIVE = r'''lambda key: "/".join("".join({"b": ".", "x": "x", "o": "o"}[m] for r2, c, m in sorted(re.findall(r"\(cell (\d) (\d) (\w)\)", key)) if r2 == r) for r in "123")'''
+TTT_MOVE = r'''lambda text: str((int(text[6]) - 1) * 3 + int(text[8]))'''
+NIM_TO_NATIVE = r'''lambda key: "-".join(h for _, h in sorted(re.findall(r"\(heap (\w) (\d)\)", key))) + " " + re.search(r"\(control (\w+)\)", key).group(1)'''
+
+
+def with_gdl(**extra):
+    return {**os.environ, "EDUCABLE_GAMES": str(GDL), **extra}
+
+
+def compare(gdl_game, native_game, to_native, move_to_native):
+    p = subprocess.run([sys.executable, "-c", COMPARE, gdl_game, native_game, to_native, move_to_native],
+                       capture_output=True, text=True, cwd=ROOT, env=with_gdl(), timeout=300)
+    assert p.returncode == 0, p.stderr
+    return json.loads(p.stdout)
+
+
+def test_gdl_tictactoe_is_the_native_game_position_for_position():
+    r = compare("tictactoe_gdl", "tictactoe", TTT_TO_NATIVE, TTT_MOVE)
+    assert (r["gdl"], r["native"], r["terminal"]) == (5478, 5478, 958)     # the known counts
+    assert r["value"] == 0                                                   # a draw
+    assert r["n_bad"] == 0, r["bad"]
+
+
+def test_gdl_nim_is_the_native_game_position_for_position():
+    r = compare("nim_gdl", "nim(1,3,5)", NIM_TO_NATIVE, "None")   # move names differ (a size, not a take): compared by where they lead
+    assert (r["gdl"], r["native"], r["terminal"]) == (88, 88, 2)
+    assert r["value"] == 1                                                   # 1 xor 3 xor 5 != 0: p1 wins
+    assert r["n_bad"] == 0, r["bad"]
+
+
+def run(*args, input=None):
+    return subprocess.run([EXE, *args], capture_output=True, text=True, env=with_gdl(), input=input, timeout=300)
+
+
+def test_every_learner_trains_on_a_gdl_game_and_exact_judgement_works(tmp_path):
+    db = str(tmp_path / "kb.db")
+    for args in (["--learner", "punish", "--agent", "p", "--games", "100"],
+                 ["--learner", "qlearn", "--agent", "q", "--games", "3000"],
+                 ["--learner", "ga", "--agent", "g", "--cycles", "5"]):
+        r = run("train", "tictactoe_gdl", *args, "--seed", "1", "--db", db, "--json")
+        assert r.returncode == 0, r.stderr
+    r = run("eval", "tictactoe_gdl", "q", "--exact", "--db", db, "--json")
+    assert r.returncode == 0, r.stderr
+    assert json.loads(r.stdout)["value"] == "draw"
+    r = run("play", "tictactoe_gdl", "--opponent", "g", "--seed", "1", "--db", db, input="(mark 2 2)\nq\n")
+    assert r.returncode == 0 and "g plays (mark" in r.stdout, r.stdout + r.stderr
+
+
+def kif(tmp_path, name, text):
+    folder = tmp_path / "games"
+    folder.mkdir(exist_ok=True)
+    (folder / f"{name}.kif").write_text(text)
+    return folder
+
+
+TWO_ROLES = "(role a) (role b)\n(init (control a))\n"
+
+
+@pytest.mark.parametrize("name, text, words", [
+    ("three", "(role a) (role b) (role c)\n(init (control a))\n", "3 roles"),
+    ("solo", "(role a)\n(init (control a))\n", "1 roles"),
+    ("unclosed", TWO_ROLES + "(<= (legal a noop)\n   (true (control a))\n", "unclosed.kif:3: '(' without its ')'"),
+    ("stray", TWO_ROLES + "(legal a noop))\n", "stray.kif:3: unexpected ')'"),
+    ("both", TWO_ROLES + "(<= (legal ?r (go 1)) (role ?r))\n(<= (legal ?r (go 2)) (role ?r))\n"
+                         "(<= (next (control a)) (true (control a)))\n(<= terminal (true (done)))\n(goal a 50) (goal b 50)\n",
+     "simultaneous moves are not supported"),
+    ("higher", TWO_ROLES + "(<= ((legal) a noop) (true (control a)))\n", "higher.kif:3: a list where a name was expected"),
+])
+def test_what_educable_does_not_play_is_one_line_naming_the_reason(tmp_path, name, text, words):
+    folder = kif(tmp_path, name, text)
+    r = subprocess.run([EXE, "--games-dir", str(folder), "show", name], capture_output=True, text=True, timeout=60)
+    assert r.returncode == 2
+    assert words in r.stderr and len(r.stderr.strip().splitlines()) == 1, r.stderr
+
+
+def test_gdl_import_checks_then_copies_and_the_game_works_from_its_folder(tmp_path):
+    folder = tmp_path / "mygames"
+    folder.mkdir()
+    env = {k: v for k, v in os.environ.items() if k != "EDUCABLE_GAMES"}
+    r = subprocess.run([EXE, "gdl", "import", str(GDL / "nim_gdl.kif"), "--name", "nim135", "--into", str(folder),
+                        "--json"], capture_output=True, text=True, env=env, timeout=120)
+    assert r.returncode == 0, r.stderr
+    data = json.loads(r.stdout)
+    assert data["players"] == ["p1", "p2"] and sum(data["trial_results"].values()) == data["trial_games"]
+    assert (folder / "nim135.kif").read_text() == (GDL / "nim_gdl.kif").read_text()
+    r = subprocess.run([EXE, "--games-dir", str(folder), "solve", "nim135", "--db", str(tmp_path / "kb.db"), "--json"],
+                       capture_output=True, text=True, env=env, timeout=120)
+    assert r.returncode == 0 and json.loads(r.stdout)["positions"] == 88 and json.loads(r.stdout)["winner"] == "p1"
+    again = subprocess.run([EXE, "gdl", "import", str(GDL / "nim_gdl.kif"), "--name", "nim135", "--into", str(folder)],
+                           capture_output=True, text=True, env=env, timeout=120)
+    assert again.returncode == 2 and "exists (--replace replaces it)" in again.stderr
+
+
+@pytest.mark.parametrize("text, words", [
+    ("(role a) (role b)\n(init (control a)\n", "bad.kif:2: '(' without its ')'"),
+    ("(role a) (role b) (role c)\n(init (control a))\n", "3 roles"),
+])
+def test_gdl_import_of_a_bad_file_is_one_line_and_writes_nothing(tmp_path, text, words):
+    (tmp_path / "bad.kif").write_text(text)
+    folder = tmp_path / "mygames"
+    folder.mkdir()
+    r = subprocess.run([EXE, "gdl", "import", str(tmp_path / "bad.kif"), "--into", str(folder)],
+                       capture_output=True, text=True, timeout=120)
+    assert r.returncode == 2 and words in r.stderr and len(r.stderr.strip().splitlines()) == 1, r.stderr
+    assert list(folder.iterdir()) == []
