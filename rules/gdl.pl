@@ -331,7 +331,20 @@ successor(M, S, Mover, Move, S1) :-
     findall(does(R, Mv), ( member(R, Roles),
                            ( R == Mover -> Mv = Move ; role_moves(M, S, R, [Mv]) ) ), D),
     findall(F, M:next(F, S, D), Fs),
-    sort(Fs, S1).
+    sort(Fs, S1),
+    turn_passes(M, S1, Mover, Move).
+
+%   The other role moves next (or nobody: the game is over).  GDL lets a
+%   role keep the turn (dots and boxes); educable's players alternate.
+turn_passes(M, S1, Mover, Move) :-
+    (   \+ M:terminal(S1, []),
+        gdl_game(G, M),
+        mover(G, M, S1, Mover)
+    ->  kif_text(Move, MT),
+        format(atom(Msg), "GDL game ~w: ~w moves again after ~w (an extra turn); educable plays games whose turns alternate", [G, Mover, MT]),
+        game:bad_input(Msg)
+    ;   true
+    ).
 
 %   The winner, draw, or none while the game goes on.
 outcome(M, S, Result) :-

@@ -151,3 +151,18 @@ def test_gdl_import_of_a_bad_file_is_one_line_and_writes_nothing(tmp_path, text,
                        capture_output=True, text=True, timeout=120)
     assert r.returncode == 2 and words in r.stderr and len(r.stderr.strip().splitlines()) == 1, r.stderr
     assert list(folder.iterdir()) == []
+
+
+def test_a_role_that_keeps_the_turn_is_refused_by_name(tmp_path):
+    """Dots and boxes lets a player move again; educable's players alternate, so the import says so."""
+    (tmp_path / "again.kif").write_text(
+        "(role a) (role b)\n(init (control a)) (init (step s0))\n"
+        "(<= (legal a go) (true (control a)))\n(<= (legal a stay) (true (control a)))\n(legal b noop)\n"
+        "(<= (next (control a)) (true (control a)))\n(<= (next (step s1)) (true (step s0)))\n"
+        "(<= (next (step s2)) (true (step s1)))\n(<= terminal (true (step s2)))\n(goal a 50) (goal b 50)\n")
+    folder = tmp_path / "mygames"
+    folder.mkdir()
+    r = subprocess.run([EXE, "gdl", "import", str(tmp_path / "again.kif"), "--into", str(folder)],
+                       capture_output=True, text=True, timeout=120)
+    assert r.returncode == 2 and ("a moves again after go" in r.stderr or "a moves again after stay" in r.stderr), r.stderr
+    assert list(folder.iterdir()) == []
