@@ -612,6 +612,8 @@ def eval_cmd(game: str, agent: str, vs: str | None, exact: bool, n_games: int, s
 @click.option("--similar", type=float, default=None, help="[ga] Share of equal rules that makes agents very similar. Default 0.9.")
 @click.option("--shared/--no-shared", default=None, help="[ga] Shared knowledge: rule points go to equal rules in all agents. Default off.")
 @click.option("--nudge", type=float, default=None, help="[ga] Chance a new rule is two-in-a-line plus the empty cell. Default 0.")
+@click.option("--turn-rules", "turn_rules", type=float, default=None,
+              help="[ga] Chance a new rule names whose turn it is (e.g. 'white:' rules in pawn games). Default 0.")
 @click.option("--inherit", type=click.Choice(["alternate", "heavier"]), default=None, help="[ga] Children take rules alternately or the heavier of each pair. Default alternate.")
 @click.option("--dedupe/--no-dedupe", default=None, help="[ga] Replace an agent's repeated rules by mutations. Default off.")
 @click.option("--weak", type=float, default=None, help="[ga] Replace rules of weight <= this by mutations. Default off.")
@@ -632,7 +634,7 @@ def train(ctx: click.Context, game: str, learner: str, agent: str, n_games: int,
           priorities: int | None, pair_games: int | None, mutation: float | None, burst: float | None,
           selection: str | None, parents: str | None, pairing: str | None, identical: bool | None,
           sharing: float | None, similar: float | None, shared: bool | None, nudge: float | None,
-          max_positions: str | None,
+          turn_rules: float | None, max_positions: str | None,
           inherit: str | None, dedupe: bool | None, weak: float | None, weak_every: int | None,
           judge_every: int | None, plot_path: str | None, db_path: str, as_json: bool) -> None:
     """Train a learning agent for GAME and store it in the knowledge base.
@@ -652,7 +654,7 @@ def train(ctx: click.Context, game: str, learner: str, agent: str, n_games: int,
     ga_typed = {"agents": ga_agents, "rules": ga_rules, "priorities": priorities, "pair_games": pair_games,
                 "mutation": mutation, "burst": burst, "selection": selection, "parents": parents, "pairing": pairing,
                 "identical": identical, "sharing": sharing, "similar": similar, "shared": shared, "nudge": nudge,
-                "inherit": inherit, "dedupe": dedupe, "weak": weak, "weak_every": weak_every}
+                "turn_rules": turn_rules, "inherit": inherit, "dedupe": dedupe, "weak": weak, "weak_every": weak_every}
     ga_options = {k: v for k, v in ga_typed.items() if v is not None}
     if learner == "ga":
         return train_rule_sets(ctx, game, agent, cycles, seed, ga_options, judge_every, plot_path, db_path, as_json)

@@ -39,7 +39,7 @@ def rule_space(game: str, db: sqlite_utils.Database | None = None, keep: bool = 
     space = _SPACES.get(id(graph))
     if space is None or space.graph is not graph:
         try:
-            space = RuleSpace(graph, games.board_cells(graph), games.lines(game))
+            space = RuleSpace(graph, games.board_cells(graph), games.lines(game), games.layout(game))
         except ValueError as exc:
             raise BadInput(str(exc)) from None
         _SPACES[id(graph)] = space
@@ -52,6 +52,15 @@ def options_from(params: dict[str, Any]) -> GAOptions:
 
 
 # -- between arrays and rows ------------------------------------------------------
+def drawn(pattern: str, layout: tuple[int, str] | None) -> str:
+    """A stored condition (rows from cell 1) as `show` draws the board: its rows reversed when the
+    game draws cell 1's row at the bottom."""
+    if layout is None or layout[1] != "bottom":
+        return pattern
+    turn, colon, board = pattern.rpartition(":")
+    return turn + colon + "/".join(reversed(board.split("/")))
+
+
 def member_rows(space: RuleSpace, pop: Population, k: int) -> list[tuple[str, str, int, float]]:
     """Agent ``k``'s rules as (pattern, action, priority, weight) texts."""
     return [(space.condition_text(pop.cond[k, r]), space.actions[int(pop.action[k, r])],
@@ -227,8 +236,9 @@ HEADER = """\
 %   rule(Condition, Action, Priority, Weight).
 % Condition  the board as the player to move sees it, one symbol a cell,
 %            {layout}:
-%              m  my piece       t  their piece
-%              .  empty          *  anything
+{symbols}
+%            A leading 'PLAYER:' ({players}) makes the rule apply only
+%            when it is that player's turn.
 % Action     the move to play, as {game} writes moves (e.g. {example}); it
 %            must be legal in every position the condition matches.
 % Priority   an integer from 0; Weight a number (points the rule has won).
@@ -239,21 +249,33 @@ HEADER = """\
 % Edit freely, then:  educable rules import FILE.pl --agent NEW_NAME
 """
 
+STANDARD_SYMBOLS = """\
+%              m  my piece       t  their piece
+%              .  empty          *  anything"""
+
 
 def export_rules(db: sqlite_utils.Database, name: str, path: str) -> dict[str, Any]:
-    """Write agent NAME[#k]'s rules to ``path`` as a rule file; what was written."""
+    """Write agent NAME[#k]'s rules to ``path`` as a rule file, conditions drawn as `show` draws
+    the board; what was written."""
     row, member = rule_set_agent(db, name)
     base = row["name"]
     k, members = check_member(db, row, member)
     rules = store.load_rules(db, base, k)
     space = rule_space(row["game"], db)
-    side = int(round(space.n_cells ** 0.5))
-    layout = (f"rows of {side} from the top, '/' between rows" if side * side == space.n_cells
-              else f"cells 1..{space.n_cells} in order")
+    width, upward = space.rows()
+    if width == space.n_cells:
+        layout = f"cells 1..{space.n_cells} in order"
+    else:
+        layout = (f"rows of {width} as `educable show` draws them, '/' between rows"
+                  + (f" (cell 1's row last)" if upward else ""))
+    symbols = (STANDARD_SYMBOLS if space.symbols == ".mt" else
+               f"%              0-{space.n_values - 1}  the cell's value     *  anything")
     origin = f", agent {base}#{k} ({row['learner']}, weight {members[k - 1]['weight']:g})"
-    lines = [HEADER.format(game=row["game"], origin=origin, layout=layout, example=repr(space.actions[0])),
-             f"rule_set({quote(row['game'])}).", ""]
-    lines += [f"rule({quote(p)}, {quote(a)}, {pr}, {w:g})." for _, p, a, pr, w in rules]
+    lines = [HEADER.format(game=row["game"], origin=origin, layout=layout, symbols=symbols,
+                           players=", ".join(space.graph.players), example=repr(space.actions[0])),
+             f"rule_set({quote(row['game'])}).", "rule_layout(drawn).", ""]
+    layout_of = games.layout(row["game"])
+    lines += [f"rule({quote(drawn(p, layout_of))}, {quote(a)}, {pr}, {w:g})." for _, p, a, pr, w in rules]
     try:
         Path(path).write_text("\n".join(lines) + "\n")
     except OSError as exc:
@@ -306,7 +328,7 @@ def read_rule_file(path: str, game: str | None = None, db: sqlite_utils.Database
     if not p.is_file():
         raise BadInput(f"no rule file {path}")
     too_deep(p)
-    file_game, raw = engine().call(f"ruleset:read_rule_file({quote(str(p))}, G, R), Out = [G, R]")
+    file_game, layout, raw = engine().call(f"ruleset:read_rule_file({quote(str(p))}, G, L, R), Out = [G, L, R]")
     if game is not None and file_game != game:
         raise BadInput(f"{path}: the rules are for {file_game}, not {game}")
     games.check_game(file_game)
@@ -317,7 +339,7 @@ def read_rule_file(path: str, game: str | None = None, db: sqlite_utils.Database
     for line, cond_text, action, priority, weight in raw:
         where = f"{path}:{line}"
         try:
-            cond = space.parse_condition(cond_text)
+            cond = space.parse_condition(cond_text, drawn=layout == "drawn")
         except ValueError as exc:
             raise BadInput(f"{where}: {exc}") from None
         if action not in space.action_index:
@@ -351,7 +373,8 @@ def import_rules(db: sqlite_utils.Database, path: str, name: str, game: str | No
 def members_with_rules(db: sqlite_utils.Database, row: dict) -> list[dict[str, Any]]:
     """Every member of a rule-set agent, best first, with its rules (``agents NAME --rules``)."""
     by_member: dict[int, list[dict[str, Any]]] = {}
+    layout = games.layout(row["game"])
     for k, p, a, pr, w in store.load_rules(db, row["name"]):
-        by_member.setdefault(k, []).append({"pattern": p, "action": a, "priority": pr, "weight": w})
+        by_member.setdefault(k, []).append({"pattern": drawn(p, layout), "action": a, "priority": pr, "weight": w})
     return [{"member": f"{row['name']}#{m['rank']}", **m, "rules": by_member.get(m["rank"], [])}
             for m in store.load_members(db, row["name"])]

@@ -137,6 +137,15 @@ def policy_table(graph: StateGraph, chooser: str) -> list[list[str]]:
     return _batched(f"graph:keys_policy({quote(graph.game)}, {chooser}, {{keys}}, Out)", graph.keys)
 
 
+@lru_cache(maxsize=None)
+def layout(game: str) -> tuple[int, str] | None:
+    """How the game lays its cells out, if it says (layout/3): cells a row, and 'top' or 'bottom'
+    for where `show` draws cell 1's row."""
+    found = engine().call(f"( catch(game:layout({quote(check_game(game))}, C, O), _, fail) -> Out = [C, O] "
+                          "; Out = null )")
+    return (int(found[0]), str(found[1])) if found else None
+
+
 def lines(game: str) -> list[list[int]]:
     """The game's lines (line/2; none for games without them)."""
     return engine().call(f"findall(L, game:line({quote(check_game(game))}, L), Out)")

@@ -48,6 +48,7 @@ class GAOptions:
     similar: float = 0.9             # share of equal rules that makes two agents "very similar"
     shared: bool = False             # shared knowledge: rule points go to equal rules population-wide
     nudge: float = 0.0               # chance a new rule is "two in a line and an empty cell"
+    turn_rules: float = 0.0          # chance a new rule names whose turn it is (ours; Gaia's rules do not)
     inherit: str = "alternate"       # alternate (mother, father, ...) or heavier (the heavier of the two)
     dedupe: bool = False             # replace an agent's repeated rules by mutations, each cycle
     weak: float | None = None        # replace rules of weight <= this by mutations (None: off)
@@ -71,14 +72,14 @@ class GAOptions:
         if self.agents * self.rules > MAX_AGENT_RULES:
             raise ValueError(f"--agents x --rules can be at most {MAX_AGENT_RULES:,} rules in all (their conditions "
                              f"live in memory), not {self.agents * self.rules:,}")
-        for name in ("mutation", "burst", "nudge", "similar", "sharing", "weak"):
+        for name in ("mutation", "burst", "nudge", "turn_rules", "similar", "sharing", "weak"):
             v = getattr(self, name)
             if v is not None and isinstance(v, float) and not math.isfinite(v):
                 raise ValueError(f"--{name} must be a finite number, not {v}")
-        for name in ("mutation", "burst", "nudge", "similar"):
+        for name in ("mutation", "burst", "nudge", "turn_rules", "similar"):
             v = getattr(self, name)
             if v is not None and not 0.0 <= v <= 1.0:
-                raise ValueError(f"--{name} is a probability and must be in [0, 1], not {v}")
+                raise ValueError(f"--{name.replace('_', '-')} is a probability and must be in [0, 1], not {v}")
         if self.sharing < 0:
             raise ValueError(f"--sharing must be at least 0, not {self.sharing}")
         if self.selection not in SELECTIONS:
@@ -108,7 +109,7 @@ def selection_sizes(selection: str, n: int) -> tuple[int, int]:
 class Population:
     """Rule sets as arrays: agent a's rule r has condition cond[a, r], action, priority, weight."""
 
-    cond: np.ndarray        # (A, R, n_cells) int8, codes 0..3
+    cond: np.ndarray        # (A, R, n_codes) int8: cell codes, then the turn (RuleSpace)
     action: np.ndarray      # (A, R) int16, index into the space's actions
     priority: np.ndarray    # (A, R) int8
     rule_weight: np.ndarray  # (A, R) float64
@@ -119,7 +120,7 @@ class Population:
     @classmethod
     def random(cls, space: RuleSpace, opts: GAOptions, rng: np.random.Generator) -> "Population":
         a, r = opts.agents, opts.rules
-        cond, action, priority = space.random_rules(rng, a * r, opts.priorities, opts.nudge)
+        cond, action, priority = space.random_rules(rng, a * r, opts.priorities, opts.nudge, opts.turn_rules)
         return cls(cond.reshape(a, r, -1), action.reshape(a, r), priority.reshape(a, r),
                    np.zeros((a, r)), np.zeros(a), np.zeros(a, dtype=np.int64))
 
@@ -254,7 +255,7 @@ def replace_rules(space: RuleSpace, pop: Population, mask: np.ndarray, opts: GAO
     """Replace the rules under ``mask`` (A, R) by new random rules of weight 0; how many."""
     k = int(mask.sum())
     if k:
-        cond, action, priority = space.random_rules(rng, k, opts.priorities, opts.nudge)
+        cond, action, priority = space.random_rules(rng, k, opts.priorities, opts.nudge, opts.turn_rules)
         pop.cond[mask], pop.action[mask], pop.priority[mask] = cond, action, priority
         pop.rule_weight[mask] = 0.0
     return k

@@ -101,7 +101,8 @@ run_checks(Game, Limit, Playouts) :-
              problem(Game, missing, N/A, none, M) )),
     (   Missing == [], check_players(Game), check_initial(Game, P0, M0)
     ->  (   game:declares(Game, cells), game:cells(Game, P0, M0, Cells0)
-        ->  length(Cells0, N0), nb_setval(check_cells, N0)
+        ->  length(Cells0, N0), nb_setval(check_cells, N0),
+            check_layout(Game, N0)
         ;   true
         ),
         explore(Game, P0, M0, Limit, Playouts)
@@ -145,6 +146,18 @@ check_initial(Game, P0, M0) :-
     ;   format(string(M), "initial/3 must give one ground start position and a player to move; it gives ~q", [Starts]),
         problem(Game, initial, initial/3, none, M),
         fail
+    ).
+
+%   layout/3, where the game gives it: rows that divide the cells, and
+%   `top` or `bottom` for where cell 1's row is drawn.
+check_layout(Game, Cells) :-
+    (   catch(game:layout(Game, Cols, Order), E, ( message(E, Msg), problem(Game, layout, layout/3, none, Msg), fail ))
+    ->  (   integer(Cols), Cols > 0, Cells mod Cols =:= 0, memberchk(Order, [top, bottom])
+        ->  true
+        ;   format(string(Msg), "layout/3 gives ~q cells a row and ~q; cells/4 gives ~d cells: want a number of cells a row that divides them, and top or bottom", [Cols, Order, Cells]),
+            problem(Game, layout, layout/3, none, Msg)
+        )
+    ;   true
     ).
 
 %   Every position (breadth first) while there are at most Limit; past

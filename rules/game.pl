@@ -70,6 +70,11 @@
 %   Squares (1-based cell numbers) that make a line, for the genetic
 %   learner's biased rule generation ("Ejemplos de Vida"'s "two in a line and an
 %   empty square").  Optional.
+%!  layout(?Game, -Columns:integer, -Order) is semidet.
+%   Cells 1.. of cells/4 lie in rows of Columns; Order is `top` when `show`
+%   draws cell 1's row at the top, `bottom` when at the bottom.  Rule-set
+%   conditions are written in the same rows.  Optional: without it, a
+%   square board from cell 1.
 %!  size_at_least(?Game, -Positions:integer) is nondet.
 %   A known lower bound on the game's reachable positions (from the
 %   literature), so that a game far too large to enumerate is refused at
@@ -77,11 +82,11 @@
 :- multifile
     game/1, players/2, initial/3, legal/4, next/5, over/4,
     parse_position/4, position_text/4, parse_move/3, move_text/3,
-    board_lines/4, symmetry/3, cells/4, line/2, size_at_least/2.
+    board_lines/4, symmetry/3, cells/4, line/2, size_at_least/2, layout/3.
 :- discontiguous
     game/1, players/2, initial/3, legal/4, next/5, over/4,
     parse_position/4, position_text/4, parse_move/3, move_text/3,
-    board_lines/4, symmetry/3, cells/4, line/2, size_at_least/2.
+    board_lines/4, symmetry/3, cells/4, line/2, size_at_least/2, layout/3.
 
 %!  other_player(+Game, +Player, -Other) is det.
 other_player(Game, Player, Other) :-

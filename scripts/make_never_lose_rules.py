@@ -24,7 +24,7 @@ def main() -> int:
     graph = space.graph
 
     def cond(cells: dict[int, int]) -> np.ndarray:
-        c = np.full(space.n_cells, 3, dtype=np.int8)
+        c = np.full(space.n_codes, space.any, dtype=np.int8)        # anything, on either side's turn
         for k, v in cells.items():
             c[k - 1] = v
         return c
@@ -34,7 +34,7 @@ def main() -> int:
          [(cond({x: 0 if x == e else 1 for x in line}), str(e), 3) for line in space.lines for e in line]),
         ("Block: two of theirs and an empty cell in a line; play the empty cell.",
          [(cond({x: 0 if x == e else 2 for x in line}), str(e), 2) for line in space.lines for e in line]),
-        ("Open in the centre.", [(np.zeros(space.n_cells, dtype=np.int8), "5", 1)]),
+        ("Open in the centre.", [(cond({x: 0 for x in range(1, space.n_cells + 1)}), "5", 1)]),
     ]
     fixes: list[tuple[np.ndarray, str, int]] = []
     sections.append(("Boards where the rules above would allow a losing move: a move that keeps the draw.", fixes))

@@ -90,12 +90,16 @@ def test_prolog_agent_chooses_as_the_seed_says_on_every_state(kb):
     assert compared == 5478 - 958
 
 
-@pytest.mark.parametrize("game", ["tictactoe", "hexapawn"])
-def test_numpy_choice_equals_prolog_choice(kb, game):
-    """The training side (numpy) and the playing side (Prolog) give the same candidates everywhere."""
+@pytest.mark.parametrize("game, turn_rules", [("tictactoe", 0.0), ("hexapawn", 0.0), ("hexapawn", 0.5),
+                                               ("nim(1,3,5)", 0.5)])
+def test_numpy_choice_equals_prolog_choice(kb, game, turn_rules):
+    """The training side (numpy) and the playing side (Prolog) give the same candidates everywhere,
+    rules that name whose turn it is and boards of more than three values (Nim's heaps) included."""
     space = ga_bridge.rule_space(game)
     rng = np.random.default_rng(3)
-    pop = Population.random(space, GAOptions(agents=4, rules=40, priorities=2).check(), rng)
+    pop = Population.random(space, GAOptions(agents=4, rules=40, priorities=2, turn_rules=turn_rules).check(), rng)
+    if turn_rules:
+        assert (pop.cond[..., -1] != space.any).any() and (pop.cond[..., -1] == space.any).any()
     pop.rule_weight[:] = rng.integers(-1, 2, size=pop.rule_weight.shape)
     ga_bridge.save_population(kb, "pop", game, "ga", {}, space, pop, 0, None)
     for k in range(2):
@@ -396,3 +400,69 @@ def test_hexapawn_population(db_path):
     r = run("eval", "hexapawn", "hx#2", "--exact", "--json")
     assert r.exit_code == 0 and json.loads(r.output)["as_first"]["guaranteed"] == "loss"   # black wins hexapawn
     assert "line/2" in run("train", "hexapawn", "--learner", "ga", "--agent", "h2", "--nudge", "0.5").output
+
+
+# ---------------------------------------------------------------- boards that fit the game
+def test_nim_rules_read_heap_sizes_not_mine_and_theirs():
+    space = ga_bridge.rule_space("nim(1,3,5)")
+    assert (space.n_values, space.symbols) == (6, "012345")            # heaps of up to 5
+    cond = space.parse_condition("p2:1*5")
+    assert cond.tolist() == [1, space.any, 5, 1]                         # the second player's turn
+    assert space.condition_text(cond) == "p2:1*5"
+    start = space.graph.index["1-3-5 p1"]
+    forbid = space.forbid_masks(space.parse_condition("135"))
+    assert space.matches(space.state_masks[:, [start]], forbid[None])[0]
+    assert not space.matches(space.state_masks[:, [start]], space.forbid_masks(space.parse_condition("p2:135"))[None])[0]
+
+
+def test_hexapawn_conditions_are_written_as_show_draws_the_board():
+    """`show hexapawn` draws black's home row (cells 7-9) on top; so do rule texts in files."""
+    space = ga_bridge.rule_space("hexapawn")
+    stored = space.parse_condition("mmm/.../ttt")                        # cell order: white's home first
+    assert space.condition_text(stored, drawn=True) == "ttt/.../mmm"
+    assert space.parse_condition("ttt/.../mmm", drawn=True).tolist() == stored.tolist()
+    assert ga_bridge.drawn("white:mmm/.../ttt", (3, "bottom")) == "white:ttt/.../mmm"
+
+
+HEXAPAWN_RULE = "rule_set(hexapawn).\n{layout}rule('{cond}', '2-5', 1, 0).\n"
+
+
+@pytest.mark.parametrize("layout, cond", [
+    ("rule_layout(drawn).\n", "white:ttt/.../mmm"),     # as show draws it, white's turn only
+    ("", "mmm/.../ttt"),                                # a file from before layouts: cells from cell 1
+])
+def test_a_rule_file_in_either_layout_plays_its_rule(db_path, tmp_path, layout, cond):
+    path = tmp_path / "r.pl"
+    path.write_text(HEXAPAWN_RULE.format(layout=layout, cond=cond))
+    assert run("rules", "import", str(path), "--agent", "opener").exit_code == 0
+    p = CliRunner().invoke(main, ["play", "hexapawn", "--opponent", "opener", "--as", "black", "--seed", "1"],
+                           input="q\n")
+    assert "opener plays 2-5" in p.output, p.output
+    out = tmp_path / "back.pl"
+    assert run("rules", "export", "opener", str(out)).exit_code == 0
+    text = out.read_text()
+    assert "rule_layout(drawn)." in text and "ttt/.../mmm" in text
+
+
+def test_a_turn_rule_for_the_other_side_never_fires(db_path, tmp_path):
+    path = tmp_path / "r.pl"
+    path.write_text(HEXAPAWN_RULE.format(layout="rule_layout(drawn).\n", cond="black:ttt/.../mmm"))
+    assert run("rules", "import", str(path), "--agent", "never").exit_code == 0
+    from kb.db import open_kb
+    table = games.policy_table(graphs.state_graph(None, "hexapawn"), agents.chooser(open_kb(db_path), "hexapawn", "never"))
+    start = graphs.state_graph(None, "hexapawn").index["123-789 w"]
+    assert sorted(table[start]) == ["1-4", "2-5", "3-6"]           # the rule is black's: white moves at random
+    bad = tmp_path / "bad.pl"
+    bad.write_text(HEXAPAWN_RULE.format(layout="rule_layout(drawn).\n", cond="grey:ttt/.../mmm"))
+    r = run("rules", "import", str(bad), "--agent", "grey")
+    assert r.exit_code == 2 and "not a player of hexapawn" in r.output
+
+
+def test_ga_trains_with_turn_rules_on_nim(db_path):
+    r = run("train", "nim(1,3,5)", "--learner", "ga", "--agent", "nimga", "--cycles", "5", "--turn-rules", "0.5",
+            "--seed", "1", "--json")
+    assert r.exit_code == 0, r.output
+    rules = json.loads(run("agents", "nimga", "--rules", "--json").output)
+    patterns = [rule["pattern"] for m in rules["members"] for rule in m["rules"]]
+    assert any(p.startswith(("p1:", "p2:")) for p in patterns) and any(":" not in p for p in patterns)
+    assert all(set(p.split(":")[-1]) <= set("012345*") for p in patterns)

@@ -66,6 +66,9 @@ mirror(S, S1) :- column(S, C), S1 is S - C + (2 - C).
 game:cells(hexapawn, W-B, Mover, Cells) :-
     findall(C, ( between(1, 9, S), hex_cell(W, B, Mover, S, C) ), Cells).
 
+%   cells/4 in rows of 3, cell 1's row (white's home) drawn at the bottom.
+game:layout(hexapawn, 3, bottom).
+
 hex_cell(W, B, Mover, S, C) :-
     (   memberchk(S, W) -> ( Mover == white -> C = 1 ; C = 2 )
     ;   memberchk(S, B) -> ( Mover == black -> C = 1 ; C = 2 )

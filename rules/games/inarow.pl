@@ -183,6 +183,9 @@ game:cells(G, B, Mover, Cells) :-
     B =.. [b|Marks],
     maplist(viewpoint(Mover), Marks, Cells).
 
+%   cells/4 in rows of W, the top row first (as show draws it).
+game:layout(G, W, top) :- params(G, _, _, W, _).
+
 viewpoint(_, '.', 0) :- !.
 viewpoint(Me, Me, 1) :- !.
 viewpoint(_, _, 2).

@@ -64,6 +64,9 @@ game:over(G, Heaps, Mover, Winner) :-
 %   Cells for board-based learners: one cell a heap, its size.
 game:cells(G, Heaps, _, Heaps) :- heaps(G, _).
 
+%   The heaps in one row.
+game:layout(G, N, top) :- heaps(G, Hs), length(Hs, N).
+
 game:position_text(G, Heaps, Mover, Text) :-
     heaps(G, _),
     atomic_list_concat(Heaps, '-', A),

@@ -152,6 +152,9 @@ game:cells(G, B, Mover, Cells) :-
     B =.. [b|Marks],
     maplist([V, C]>>( V == '.' -> C = 0 ; V == Me -> C = 1 ; C = 2 ), Marks, Cells).
 
+%   cells/4 in rows of W, cell 1's row (white's home) drawn at the bottom.
+game:layout(G, W, bottom) :- params(G, W, _).
+
 game:position_text(G, B, Mover, Text) :-
     text_cells(G, B, Chars),
     atom_chars(Board, Chars),

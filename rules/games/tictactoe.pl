@@ -67,6 +67,9 @@ game:cells(tictactoe, B, Mover, Cells) :-
     B =.. [b|Marks],
     maplist(viewpoint_cell(Mover), Marks, Cells).
 
+%   cells/4 in rows of 3, cell 1's row drawn at the top (as show draws it).
+game:layout(tictactoe, 3, top).
+
 viewpoint_cell(_, e, 0) :- !.
 viewpoint_cell(Me, Me, 1) :- !.
 viewpoint_cell(_, _, 2).
