@@ -519,8 +519,8 @@ note_json(Game, Kind, Pred, Pos, Msg, Count,
 %!  where(+Game, +Name/Arity, -Where:atom) is det.
 %   "file:line" of the game's first clause for Name/Arity (for a family,
 %   the first whose file is the game's), else of its game/1 clause.
-where(Game, _, File) :-
-    gdl:gdl_file(Game, File), !.                         % GDL clauses have no line of the game's own
+where(Game, Pred, Where) :-
+    gdl:gdl_where(Game, Pred, Where), !.                 % a GDL game: the line of the rule behind Pred
 where(Game, Name/Arity, Where) :-
     game_file(Game, File),
     functor(Head, Name, Arity),

@@ -20,7 +20,7 @@
 
         ?- gdl_load('games/ttt.kif', ttt, Errors).
 */
-:- module(gdl, [gdl_load/3, gdl_file/2, kif_terms/3, kif_text/2]).
+:- module(gdl, [gdl_load/3, gdl_file/2, gdl_where/3, kif_terms/3, kif_text/2]).
 :- use_module(game).
 
 :- dynamic gdl_game/2.          % gdl_game(Name, Module)
@@ -49,6 +49,7 @@ gdl_load(File, Name, Errors) :-
 
 unload(Name, Module) :-
     retractall(gdl_game(Name, _)),
+    retractall(rule_line(Module, _, _)),
     retractall(gdl_file(Name, _)),
     retractall(memo_trie(Name, _, _)),
     flag(gdl_memo(Name), _, 0),
@@ -143,6 +144,7 @@ sentence_clause(Module, Line-Expr) :-
     (   Expr = list(_, [atom('<='), HeadE|BodyEs])
     ->  expr_term(HeadE, [], V1, Head),
         head_check(Line, Head),
+        note_line(Module, Head, Line),
         foldl(literal(Line), BodyEs, Body0, V1, _),
         order_body(Body0, Body),
         add_state(Head, S, D, Head1),
@@ -156,6 +158,26 @@ sentence_clause(Module, Line-Expr) :-
     ).
 
 ignored_head(Head) :- functor(Head, N, _), ignored(N).
+
+:- dynamic rule_line/3.         % rule_line(Module, Relation, Line): its first rule's line
+
+note_line(Module, Head, Line) :-
+    functor(Head, Relation, _),
+    (   rule_line(Module, Relation, _) -> true ; assertz(rule_line(Module, Relation, Line)) ).
+
+%!  gdl_where(+Game, +ProtocolPredicate, -Where:atom) is semidet.
+%   "file:line" of the first GDL rule behind a protocol predicate of Game
+%   (legal/4: legal; next/5: next; over/4: terminal; the text forms: init).
+gdl_where(Game, Pred, Where) :-
+    gdl_game(Game, Module), gdl_file(Game, File),
+    (   protocol_relation(Pred, Relation), rule_line(Module, Relation, Line) -> true ; Line = 1 ),
+    format(atom(Where), "~w:~w", [File, Line]).
+
+protocol_relation(legal/4, legal).
+protocol_relation(next/5, next).
+protocol_relation(over/4, terminal).
+protocol_relation(players/2, role).
+protocol_relation(initial/3, init).
 
 head_check(Line, Head) :-
     (   var(Head) -> gdl_throw(Line, "a variable as a sentence", [])

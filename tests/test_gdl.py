@@ -166,3 +166,16 @@ def test_a_role_that_keeps_the_turn_is_refused_by_name(tmp_path):
                        capture_output=True, text=True, timeout=120)
     assert r.returncode == 2 and ("a moves again after go" in r.stderr or "a moves again after stay" in r.stderr), r.stderr
     assert list(folder.iterdir()) == []
+
+
+def test_check_names_the_gdl_rule_behind_a_fault(tmp_path):
+    """A GDL tic-tac-toe whose control never passes to o: check points at the first next rule."""
+    text = (GDL / "tictactoe_gdl.kif").read_text().replace(
+        "(<= (next (control oplayer)) (true (control xplayer)))", "(<= (next (control xplayer)) (true (control xplayer)))")
+    path = tmp_path / "stuck.kif"
+    path.write_text(text)
+    first_next = next(i for i, line in enumerate(text.splitlines(), 1) if line.startswith("(<= (next"))
+    r = subprocess.run([EXE, "check", str(path), "--json"], capture_output=True, text=True, timeout=120)
+    assert r.returncode == 1
+    problem = json.loads(r.stdout)["games"][0]["problems"][0]
+    assert problem["where"] == f"{path}:{first_next}" and "moves again" in problem["message"]
