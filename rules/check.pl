@@ -87,12 +87,13 @@ reset :-
     nb_setval(check_states, 0),
     nb_setval(check_exhaustive, false),
     nb_setval(check_cells, none),
+    nb_setval(check_start, none),
     nb_setval(check_at, none).
 
 stopped(Game, Inferences) :-
     nb_getval(check_at, At),
     format(string(M), "the check stopped after ~D inferences; the last position it looked at may hold a rule that does not end", [Inferences]),
-    problem(Game, time_limit, none, At, M).
+    problem(Game, time_limit, game/1, At, M).
 
 run_checks(Game, Limit, Playouts) :-
     findall(P, ( required(P), \+ has_clause(Game, P) ), Missing),
@@ -164,46 +165,51 @@ check_layout(Game, Cells) :-
 %   that, the positions of up to Playouts random games, until 30% more
 %   positions have been checked.
 explore(Game, P0, M0, Limit, Playouts) :-
-    trie_new(Seen),
-    trie_insert(Seen, P0-M0),
-    breadth_first([P0-M0], Game, Seen, Limit, Exhaustive),
+    nb_setval(check_start, P0),
+    trie_new(Queued),                   % states put in a breadth-first level
+    trie_new(Checked),                  % checked states -> their successor states
+    trie_insert(Queued, P0-M0),
+    breadth_first([P0-M0], Game, Queued, Checked, Limit, Exhaustive),
     nb_setval(check_exhaustive, Exhaustive),
     (   Exhaustive == true
     ->  true
     ;   nb_getval(check_states, N),
         Cap is N + Limit * 3 // 10,
         forall(( between(1, Playouts, _), nb_getval(check_states, K), K < Cap ),
-               playout(Game, P0, M0, Seen))
+               playout(Game, P0, M0, Checked))
     ).
 
-breadth_first([], _, _, _, true) :- !.
-breadth_first(Level, Game, Seen, Limit, Exhaustive) :-
-    foldl(visit(Game, Seen), Level, [], Next0),
+breadth_first([], _, _, _, _, true) :- !.
+breadth_first(Level, Game, Queued, Checked, Limit, Exhaustive) :-
+    foldl(visit(Game, Queued, Checked), Level, [], Next0),
     reverse(Next0, Next),
     nb_getval(check_states, N),
     (   N >= Limit, Next \== []
     ->  Exhaustive = false
-    ;   breadth_first(Next, Game, Seen, Limit, Exhaustive)
+    ;   breadth_first(Next, Game, Queued, Checked, Limit, Exhaustive)
     ).
 
-visit(Game, Seen, P-M, Next0, Next) :-
-    checked_state(Game, P, M, Succs),
-    foldl(unseen(Seen), Succs, Next0, Next).
+visit(Game, Queued, Checked, S, Next0, Next) :-
+    successors_checked(Game, Checked, S, Succs),
+    foldl(unseen(Queued), Succs, Next0, Next).
 
-unseen(Seen, S, Next0, Next) :-
-    (   trie_insert(Seen, S) -> Next = [S|Next0] ; Next = Next0 ).
+unseen(Queued, S, Next0, Next) :-
+    (   trie_insert(Queued, S) -> Next = [S|Next0] ; Next = Next0 ).
 
-playout(Game, P0, M0, Seen) :-
+%   The successor states of a state, checking it the first time it is met.
+successors_checked(Game, Checked, P-M, Succs) :-
+    (   trie_lookup(Checked, P-M, Succs0)
+    ->  Succs = Succs0
+    ;   checked_state(Game, P, M, Succs),
+        trie_insert(Checked, P-M, Succs)
+    ).
+
+playout(Game, P0, M0, Checked) :-
     endless_plies(Max),
-    playout(Game, P0, M0, Seen, 0, Max).
+    playout(Game, P0, M0, Checked, 0, Max).
 
-playout(Game, P, M, Seen, Ply, Max) :-
-    (   trie_insert(Seen, P-M)
-    ->  checked_state(Game, P, M, Succs)
-    ;   safely('legal/4', game:successors(Game, P, M, Pairs), Outcome),
-        game:other_player(Game, M, Other),
-        (   Outcome == true -> findall(P1-Other, member(_-P1, Pairs), Succs) ; Succs = [] )
-    ),
+playout(Game, P, M, Checked, Ply, Max) :-
+    successors_checked(Game, Checked, P-M, Succs),
     (   Succs == []
     ->  true
     ;   Ply >= Max
@@ -212,7 +218,7 @@ playout(Game, P, M, Seen, Ply, Max) :-
         warning(Game, endless, over/4, T, Msg)
     ;   random_member(P1-M1, Succs),
         Ply1 is Ply + 1,
-        playout(Game, P1, M1, Seen, Ply1, Max)
+        playout(Game, P1, M1, Checked, Ply1, Max)
     ).
 
 %   check_state/4, and a note instead of a failure should a check fail.
@@ -429,22 +435,13 @@ check_symmetry(Game, P, M, T, Result, Pairs) :-
     ->  true
     ;   \+ ( member(Q, Images), Q =@= P )
     ->  problem(Game, symmetry, symmetry/3, T, "the images of this position do not include itself: list the identity among the symmetries")
-    ;   game:initial(Game, P0, _), P =@= P0, member(Q, Images), Q \=@= P
+    ;   nb_getval(check_start, P0), P =@= P0, member(Q, Images), Q \=@= P
     ->  format(string(Msg), "a symmetry maps the start to ~q: symmetries must map the start to itself", [Q]),
         problem(Game, symmetry, symmetry/3, T, Msg)
     ;   findall(Ss, ( member(_-P1, Pairs), findall(S, game:symmetry(Game, P1, S), Ss) ), SuccImages),
-        length(Images, K),
-        check_images(Images, 1, K, Game, P, M, T, Result, SuccImages)
+        forall(nth1(I, Images, Q),
+               (   Q =@= P -> true ; check_image(Game, Q, I, M, T, Result, SuccImages) ))
     ).
-
-check_images([], _, _, _, _, _, _, _, _).
-check_images([Q|Qs], I, K, Game, P, M, T, Result, SuccImages) :-
-    (   Q =@= P
-    ->  true
-    ;   check_image(Game, Q, I, M, T, Result, SuccImages)
-    ),
-    I1 is I + 1,
-    check_images(Qs, I1, K, Game, P, M, T, Result, SuccImages).
 
 check_image(Game, Q, I, M, T, Result, SuccImages) :-
     findall(R, catch(game:over(Game, Q, M, R), _, fail), Rs0), sort(Rs0, Rs),

@@ -176,3 +176,17 @@ def test_bad_targets_are_one_line(args, words):
     r = run("check", *args)
     assert r.returncode == 2
     assert words in r.stderr and len(r.stderr.strip().splitlines()) == 1
+
+
+def test_a_rule_that_never_ends_is_reported_not_waited_for(tmp_path):
+    """legal/4 looping on one position: the check stops at its inference limit and says where."""
+    path = planted(tmp_path, "game:legal(hexapawn, W-B, black, From-To) :-\n    member(From, B),",
+                   "game:legal(hexapawn, W-B, black, From-To) :-\n    ( W == [1,3,5] -> repeat, fail ; true ),\n"
+                   "    member(From, B),")
+    script = ("import json, sys; from pathlib import Path; from bridge.engine import engine_with_only; "
+              "print(json.dumps(engine_with_only(Path(sys.argv[1])).call("
+              "'check:check_game(hexapawn, [inferences(2000000)], Out)')))")
+    p = subprocess.run([sys.executable, "-c", script, str(path)], capture_output=True, text=True, cwd=ROOT, timeout=120)
+    assert p.returncode == 0, p.stderr
+    stopped = [n for n in json.loads(p.stdout)["problems"] if n["kind"] == "time_limit"]
+    assert stopped and "135-789 b" in stopped[0]["position"], json.loads(p.stdout)["problems"]
