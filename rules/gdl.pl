@@ -38,7 +38,7 @@ gdl_load(File, Name, Errors) :-
             string_codes(Text, Codes),
             kif_sentences(Codes, Sentences),
             maplist(sentence_clause(Module), Sentences),
-            check_game(File, Name, Module),
+            check_game(Name, Module),
             assertz(gdl_game(Name, Module)),
             assertz(gdl_file(Name, File)),
             Errors = [] ),
@@ -247,14 +247,14 @@ atom_goal(T, M, S, D, M:G) :- add_state(T, S, D, G).
 
 % ---------------------------------------------------------------- the game
 
-check_game(File, Name, Module) :-
-    findall(R, catch(Module:role(R, [], []), _, fail), Roles),
+check_game(Name, Module) :-
+    roles(Module, Roles),
     length(Roles, N),
     (   N =:= 2 -> true
     ;   N =:= 0 -> gdl_throw(1, "no role: a GDL game names its players with (role NAME)", [])
     ;   gdl_throw(1, "~d roles (~w): educable plays two-player games", [N, Roles])
     ),
-    (   catch(initial_state(Module, S0), E, (print_message(error, E), fail)), S0 \== []
+    (   catch(initial_state(Module, S0), E, gdl_throw(1, "the init rules raise ~q", [E])), S0 \== []
     ->  true
     ;   gdl_throw(1, "no init fluents: the start is what (init ...) says", [])
     ),
@@ -265,8 +265,7 @@ check_game(File, Name, Module) :-
     (   catch(mover(Name, Module, S0, _), educable_error(Msg), gdl_throw(1, "~w", [Msg]))
     ->  true
     ;   gdl_throw(1, "no role has a legal move at the start", [])
-    ),
-    _ = File.
+    ).
 
 %   F is in the list S: a lookup when F is ground, else each match.
 holds(F, S) :- ( ground(F) -> memberchk(F, S) ; member(F, S) ).
@@ -290,14 +289,18 @@ role_moves(Module, S, Role, Moves) :-
     findall(Mv, Module:legal(Role, Mv, S, []), Ms0),
     sort(Ms0, Moves).
 
+%   role_moves/4, kept for the state (every question about a state asks it).
+moves_of(G, Module, S, Role, Moves) :-
+    memo(G, legal(S, Role), role_moves(Module, S, Role, Moves0), Moves0, Moves).
+
 %!  mover(+Name, +Module, +State, -Role) is semidet.
 %   The role on turn in State: the one with a choice of moves, or a single
 %   move that is not a pass, or no move at all while the other can only
 %   pass (a finished game).  Fails when that cannot be told.
 mover(Name, Module, S, Role) :-
     roles(Module, [A, B]),
-    role_moves(Module, S, A, MA),
-    role_moves(Module, S, B, MB),
+    moves_of(Name, Module, S, A, MA),
+    moves_of(Name, Module, S, B, MB),
     kind(Name, A, MA, KA),
     kind(Name, B, MB, KB),
     (   KA == choice, KB == choice -> simultaneous(Name, S)
@@ -337,30 +340,29 @@ game:players(G, Roles) :- gdl_game(G, M), roles(M, Roles).
 game:initial(G, S, Mover) :- gdl_game(G, M), initial_state(M, S), mover(G, M, S, Mover).
 game:legal(G, S, Mover, Move) :-
     gdl_game(G, M),
-    memo(G, legal(S, Mover), role_moves(M, S, Mover, Moves0), Moves0, Moves),
+    moves_of(G, M, S, Mover, Moves),
     member(Move, Moves).
 game:next(G, S, Mover, Move, S1) :-
     gdl_game(G, M),
-    memo(G, next(S, Move), successor(M, S, Mover, Move, S0), S0, S1).
+    memo(G, next(S, Move), successor(G, M, S, Mover, Move, S0), S0, S1).
 game:over(G, S, _, Result) :-
     gdl_game(G, M),
     memo(G, over(S), outcome(M, S, R0), R0, R),
     R \== none,
     Result = R.
 
-successor(M, S, Mover, Move, S1) :-
+successor(G, M, S, Mover, Move, S1) :-
     roles(M, Roles),
     findall(does(R, Mv), ( member(R, Roles),
-                           ( R == Mover -> Mv = Move ; role_moves(M, S, R, [Mv]) ) ), D),
+                           ( R == Mover -> Mv = Move ; moves_of(G, M, S, R, [Mv]) ) ), D),
     findall(F, M:next(F, S, D), Fs),
     sort(Fs, S1),
-    turn_passes(M, S1, Mover, Move).
+    turn_passes(G, M, S1, Mover, Move).
 
 %   The other role moves next (or nobody: the game is over).  GDL lets a
 %   role keep the turn (dots and boxes); educable's players alternate.
-turn_passes(M, S1, Mover, Move) :-
-    (   \+ M:terminal(S1, []),
-        gdl_game(G, M),
+turn_passes(G, M, S1, Mover, Move) :-
+    (   memo(G, over(S1), outcome(M, S1, R0), R0, R), R == none,
         mover(G, M, S1, Mover)
     ->  kif_text(Move, MT),
         format(atom(Msg), "GDL game ~w: ~w moves again after ~w (an extra turn); educable plays games whose turns alternate", [G, Mover, MT]),
