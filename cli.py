@@ -309,7 +309,8 @@ def check(target: str, only: str | None, limit: int, playouts: int, seed: int, a
         for line in report.load_warnings:
             click.echo(f"warning: {line}")
         for g in report.games:
-            every = "every one checked" if g["exhaustive"] else "checked (the first ones and those of random games)"
+            every = ("every one checked" if g["exhaustive"] else "checked (the first ones and those of random games)"
+                     if g["positions"] else "checked: it cannot start")
             verdict = "sound" if not g["problems"] else f"{len(g['problems'])} problem(s)"
             click.echo(f"{g['file']}: game {g['game']}: {g['positions']:,} positions {every}: {verdict}")
             for note in g["problems"]:

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from bridge import games
-from bridge.engine import GAME_SUFFIXES, BadInput, engine, engine_with_only, quote
+from bridge.engine import GAME_SUFFIXES, BadInput, engine, engine_with_only, quote, relative_paths
 
 DEFAULT_LIMIT = 10_000      # games with at most this many positions are checked position by position
 DEFAULT_PLAYOUTS = 300      # random games for the positions of larger games
@@ -52,10 +52,10 @@ def check_file(path: Path, only: str | None = None, limit: int = DEFAULT_LIMIT,
     if path.suffix not in GAME_SUFFIXES:
         raise BadInput(f"{path}: a game file is a Prolog file ending in .pl or a GDL file ending in .kif")
     eng = engine_with_only(path.resolve())
-    report = Report(shown_path(str(path)))
+    report = Report(str(path))
     for messages, into in ((eng.broken, report.load_errors), (eng.warnings, report.load_warnings)):
         for text in messages.values():
-            into.extend(shown_text(m) for m in ([text] if isinstance(text, str) else text))
+            into.extend([text] if isinstance(text, str) else text)
     if report.load_errors:
         return report
     names = games.games()
@@ -64,7 +64,7 @@ def check_file(path: Path, only: str | None = None, limit: int = DEFAULT_LIMIT,
     if not names:
         report.load_errors.append(f"{report.file}: defines no game (no clause of game:game/1)")
     report.games = [check_game(g, limit, playouts, seed) for g in names]
-    loaded = shown_path(str(path.resolve()))
+    loaded = relative_paths(str(path.resolve()))
     for result in report.games:                   # the file as the user named it, not as resolved
         result["file"] = report.file
         for note in result["problems"] + result["warnings"]:
@@ -75,34 +75,17 @@ def check_file(path: Path, only: str | None = None, limit: int = DEFAULT_LIMIT,
 def check_name(game: str, limit: int = DEFAULT_LIMIT, playouts: int = DEFAULT_PLAYOUTS, seed: int = 1) -> Report:
     """Check the loaded game ``game`` (its file's load warnings included)."""
     result = check_game(games.check_game(game), limit, playouts, seed)
-    report = Report(result["file"], games=[result])
-    for name, warnings in engine().warnings.items():
-        if Path(name).resolve() == Path(result["file"]).resolve():
-            report.load_warnings.extend(shown_text(w) for w in warnings)
-    return report
+    return Report(result["file"], load_warnings=list(engine().warnings.get(result["file"], [])), games=[result])
 
 
 def check_game(game: str, limit: int, playouts: int, seed: int) -> dict[str, Any]:
     """rules/check.pl's report on one game, paths shown relative to the working folder."""
     result = engine().call(f"check:check_game({quote(game)}, [limit({limit}), playouts({playouts}), "
                            f"seed({seed})], Out)")
-    result["file"] = shown_path(result["file"])
+    result["file"] = relative_paths(result["file"])
     for note in result["problems"] + result["warnings"]:
-        note["where"] = shown_text(note["where"])
+        note["where"] = relative_paths(note["where"])
     return result
-
-
-def shown_path(path: str) -> str:
-    """``path`` relative to the working folder when it lies below it."""
-    if not path:
-        return path
-    rel = os.path.relpath(path)
-    return path if rel.startswith("..") else rel
-
-
-def shown_text(text: str) -> str:
-    """A message with the working folder's absolute prefix taken off its paths."""
-    return text.replace(os.getcwd() + os.sep, "")
 
 
 def note_line(note: dict[str, Any], label: str = "") -> str:

@@ -97,18 +97,18 @@ class Engine:
         answer = list(self._prolog.query(goal, maxresult=1))
         errors = [_text(e) for e in answer[0]["Errors"]] if answer else ["could not load"]
         warnings = [_text(w) for w in answer[0]["Warnings"]] if answer else []
-        name = _relative(str(path), self.rules_dir)
+        name = relative_paths(str(path), self.rules_dir)
         if errors:
-            self.broken[name] = _relative(errors[0], self.rules_dir)
+            self.broken[name] = relative_paths(errors[0], self.rules_dir)
         if warnings:
-            self.warnings[name] = [_relative(w, self.rules_dir) for w in warnings]
+            self.warnings[name] = [relative_paths(w, self.rules_dir) for w in warnings]
 
     def load(self, path: Path) -> None:
         """Load a rule file; raise RuleFileError naming file and line on any error."""
         answer = list(self._prolog.query(f"bridge:bridge_load({quote(path)}, Errors)", maxresult=1))
         errors = [_text(e) for e in answer[0]["Errors"]] if answer else ["could not load"]
         if errors:
-            raise RuleFileError(_relative(errors[0], self.rules_dir))
+            raise RuleFileError(relative_paths(errors[0], self.rules_dir))
 
     def call(self, goal: str) -> Any:
         """Run ``goal`` once and return the value bound to its variable ``Out``.
@@ -135,7 +135,7 @@ def _text(value: Any) -> str:
     return value.decode() if isinstance(value, bytes) else str(value)
 
 
-def _relative(message: str, rules_dir: Path) -> str:
+def relative_paths(message: str, rules_dir: Path = RULES_DIR) -> str:
     """The message with paths shown from the project folder, or from the working folder below it."""
     for root in (str(rules_dir.parent) + os.sep, str(Path.cwd()) + os.sep):
         message = message.replace(root, "")
