@@ -20,6 +20,7 @@ from bridge import commands
 from bridge import compile as compile_mod
 from bridge.compile import DEFAULT_MAX_POSITIONS
 from bridge.engine import GAMES_ENV, BadInput, PrologError, ResourceLimit, RuleFileError
+from bridge.wording import plural
 from kb.db import KBError, describe, open_kb, resolve_path
 
 USER_ERRORS = (BadInput, KBError, RuleFileError, ResourceLimit)
@@ -89,11 +90,6 @@ def db_option(fn: Callable) -> Callable:
 
 def json_option(fn: Callable) -> Callable:
     return click.option("--json", "as_json", is_flag=True, help="Print machine-readable JSON.")(fn)
-
-
-def plural(n: int, noun: str) -> str:
-    """'1 position', '2 positions'."""
-    return f"{n:,} {noun}{'' if n == 1 else 's'}"
 
 
 def emit_json(data: Any) -> None:

@@ -15,6 +15,7 @@ from typing import Any
 
 from bridge import games
 from bridge.engine import GAME_SUFFIXES, BadInput, engine, engine_with_only, quote, relative_paths
+from bridge.wording import plural
 
 DEFAULT_LIMIT = 10_000      # games with at most this many positions are checked position by position
 DEFAULT_PLAYOUTS = 300      # random games for the positions of larger games
@@ -92,7 +93,7 @@ def note_line(note: dict[str, Any], label: str = "") -> str:
     """One problem or warning as one line: where, what, at which position, how often."""
     at = f" (at {note['position']})" if note["position"] not in (None, "none") else ""
     more = note["count"] - 1
-    again = f"; {more:,} more position{'s' if more != 1 else ''} like it" if more > 0 else ""
+    again = f"; {plural(more, 'more position')} like it" if more > 0 else ""
     return f"{note['where']}: {label}{note['predicate']}: {note['message']}{at}{again}"
 
 
