@@ -15,7 +15,7 @@ from common import line, timed  # noqa: E402  (the games folder must be set befo
 from bridge import games, graphs  # noqa: E402
 
 GAMES = 5000
-PAIRS = [("tictactoe_gdl", "tictactoe"), ("nim_gdl", "nim(1,3,5)")]
+PAIRS = [("tictactoe_gdl", "tictactoe"), ("nim_gdl", "nim(1,3,5)"), ("boxes_gdl", "boxes(2,2)")]
 
 
 def rate(game: str) -> float:

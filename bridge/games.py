@@ -78,25 +78,20 @@ def result(state: State) -> str | None:
 def moves(state: State) -> list[tuple[str, State]]:
     """The legal moves with the state each leads to ([] when over)."""
     g = quote(state.game)
-    pairs = engine().call(
-        f"{_pos(state)}, game:successors({g}, P, M, S), game:other_player({g}, M, O), "
-        f"findall([MT, K], (member(Mv-P1, S), game:move_text({g}, Mv, MT), game:position_text({g}, P1, O, K)), Out)")
-    other = other_player(state.game, state.mover)
-    return [(mt, State(state.game, k, other)) for mt, k in pairs]
-
-
-def other_player(game: str, player: str) -> str:
-    a, b = players(game)
-    return b if player == a else a
+    triples = engine().call(
+        f"{_pos(state)}, game:successors({g}, P, M, S), "
+        f"findall([MT, K, M1], (member(Mv-(P1/M1), S), game:move_text({g}, Mv, MT), "
+        f"game:position_text({g}, P1, M1, K)), Out)")
+    return [(mt, State(state.game, k, m1)) for mt, k, m1 in triples]
 
 
 def play(state: State, move_text: str) -> State:
     """The state after ``move_text``; BadInput if the move is malformed or illegal."""
     g = quote(state.game)
-    key = engine().call(
-        f"{_pos(state)}, game:parse_move({g}, {quote(move_text)}, Mv), game:play_move({g}, P, M, Mv, P1), "
-        f"game:other_player({g}, M, O), game:position_text({g}, P1, O, Out)")
-    return State(state.game, key, other_player(state.game, state.mover))
+    key, mover = engine().call(
+        f"{_pos(state)}, game:parse_move({g}, {quote(move_text)}, Mv), game:play_move({g}, P, M, Mv, P1, M1), "
+        f"game:position_text({g}, P1, M1, K), Out = [K, M1]")
+    return State(state.game, key, mover)
 
 
 def board(state: State) -> list[str]:

@@ -71,7 +71,8 @@ def _options_term(opts: dict[str, Any]) -> str:
 def _create(name: str, game: str, opts: dict[str, Any], rows: list[tuple]) -> None:
     engine().call(f"punish:punish_load({quote(name)}, {quote(game)}, {_options_term(opts)}, []), Out = true")
     for i in range(0, len(rows), ROWS_PER_CALL):
-        data = ", ".join(f"[{quote(k)}, {float(v)}, {int(n)}]" for k, _, v, n in rows[i:i + ROWS_PER_CALL])
+        data = ", ".join(f"[{quote(k)}, {quote(view)}, {float(v)}, {int(n)}]"
+                         for k, view, v, n in rows[i:i + ROWS_PER_CALL])
         engine().call(f"punish:punish_add({quote(name)}, {quote(game)}, [{data}]), Out = true")
 
 
@@ -89,7 +90,7 @@ def save(db: sqlite_utils.Database, name: str, game: str, opts: dict[str, Any], 
         rows += page
         if len(page) < ROWS_PER_CALL:
             break
-    store.save_agent(db, name, game, NAME, opts, ((k, "", v, n) for k, v, n in rows), games_added, run)
+    store.save_agent(db, name, game, NAME, opts, ((k, view, v, n) for k, view, v, n in rows), games_added, run)
 
 
 def learn_game(db: sqlite_utils.Database, row: dict, game: str, keys: list[str], result: str, side: str) -> None:

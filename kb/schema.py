@@ -47,7 +47,8 @@ MIGRATIONS: list[str] = [
     CREATE TABLE learned_values (
         agent       TEXT NOT NULL REFERENCES agents(name) ON DELETE CASCADE,
         position    TEXT NOT NULL,          -- a state key (canonical when the agent folds symmetry)
-        move        TEXT NOT NULL DEFAULT '',  -- '' for a value of the position itself
+        move        TEXT NOT NULL DEFAULT '',  -- the move of a Q-value; for a value of the position itself
+                                               -- (the punishment learner) the player it is for, or ''
         value       REAL NOT NULL,
         visits      INTEGER NOT NULL DEFAULT 0,
         PRIMARY KEY (agent, position, move)

@@ -40,7 +40,7 @@ def optimal_moves(graph: StateGraph) -> Support:
     sup: Support = []
     for s in range(graph.size):
         v = int(graph.value[s])
-        sup.append([e for e in graph.edges(s) if -int(graph.value[graph.target[e]]) == v])
+        sup.append([e for e in graph.edges(s) if graph.value_after(e) == v])
     return sup
 
 
@@ -78,7 +78,7 @@ def _mistakes(graph: StateGraph, player: int, support: Support) -> int:
         edges = support[s] if mine else graph.edges(s)
         if mine:
             v = int(graph.value[s])
-            if any(-int(graph.value[graph.target[e]]) != v for e in edges):
+            if any(graph.value_after(e) != v for e in edges):
                 count += 1
         for e in edges:
             t = int(graph.target[e])

@@ -79,6 +79,18 @@ class StateGraph:
         w = int(self.winner[state])
         return 0 if w == DRAW else (1 if w == player else -1)
 
+    @cached_property
+    def source(self) -> np.ndarray:
+        """Each edge's state (the one whose move it is)."""
+        return np.repeat(np.arange(self.size), np.diff(self.start))
+
+    def value_after(self, edge: int) -> int:
+        """The exact value of the state ``edge`` leads to, for the player who made the move:
+        negated when the turn passes, as it is unless the game gives that player another move."""
+        t = int(self.target[edge])
+        v = int(self.value[t])
+        return v if self.mover[t] == self.mover[self.source[edge]] else -v
+
     def game_value(self, player: int) -> int:
         """The exact value of the game for ``player`` (1, 0, -1)."""
         v = int(self.value[0])

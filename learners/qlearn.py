@@ -18,7 +18,8 @@ and one of ours, not the practical's:
 
 - ``negamax``:   the lookahead seen through the copy's eyes: Q(x,a) :=
   (1-α)Q(x,a) + α (r - γ max_b Q(y',b)), y' the state right after the move,
-  where the opponent (a copy using the same table) is to move.  The practical's
+  where the opponent (a copy using the same table) is to move (+ γ max
+  when the game gives the learner another move).  The practical's
   lookahead learns a best response to the opponent it actually meets (an
   exploring copy, or random), which can lose to a better one; negamax
   learns the minimax values whatever the opponent does, so its greedy play
@@ -152,7 +153,7 @@ class QTable:
         """For every state, the legal edges of highest Q (what the agent plays)."""
         g = self.graph
         if not hasattr(self, "_edge_cols"):
-            src = np.repeat(np.arange(g.size), np.diff(g.start))
+            src = g.source
             self._edge_rows = np.asarray(self.rows)[src]
             self._edge_cols = np.array([self.action_index[t] for t in g.move_text], dtype=np.int64)
             self._edge_src = src
@@ -334,7 +335,8 @@ def train(table: QTable, learner_sides: Sequence[Sequence[int]], opponent: list[
             target = DRAW_REWARD if w == DRAW else (WIN if w == p else LOSS)
         else:
             qy = q[rows[y]]
-            target = -gamma * max(qy[b] for b in legal[y])
+            best = max(qy[b] for b in legal[y])
+            target = gamma * (best if mover[y] == p else -best)   # negated when the turn passes
         q[r][a] += alpha * (target - q[r][a])
 
     def update(r: int, a: int, reward: float, y: int) -> None:

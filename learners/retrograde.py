@@ -23,7 +23,7 @@ def solve(graph: StateGraph) -> np.ndarray:
     n = graph.size
     start, target = graph.start, graph.target
     degree = np.diff(start)
-    src = np.repeat(np.arange(n), degree)
+    src = graph.source
     # a successor's value seen by the mover before the move: negated when the turn passes
     sign = np.where(graph.mover[src] != graph.mover[target], -1, 1).astype(np.int8)
     value = np.zeros(n, dtype=np.int8)

@@ -13,8 +13,7 @@
 
 play:candidates(adversary(Victim), Game, Pos, Mover, Moves) :-
     !,
-    other_player(Game, Mover, Next),
-    findall(W-M, ( legal(Game, Pos, Mover, M), next(Game, Pos, Mover, M, P1),
+    findall(W-M, ( legal(Game, Pos, Mover, M), step(Game, Pos, Mover, M, P1, Next),
                    win_chance(Game, P1, Next, Mover, Victim, W) ), Scored),
     max_member(Best-_, Scored),
     findall(M, ( member(W-M, Scored), W >= Best - 1.0e-12 ), Moves).
@@ -25,12 +24,11 @@ play:candidates(adversary(Victim), Game, Pos, Mover, Moves) :-
 win_chance(Game, Pos, ToMove, Me, Victim, P) :-
     (   over(Game, Pos, ToMove, R)
     ->  ( R == Me -> P = 1.0 ; P = 0.0 )
-    ;   other_player(Game, ToMove, Next),
-        (   ToMove == Me
-        ->  aggregate_all(max(W), ( legal(Game, Pos, ToMove, M), next(Game, Pos, ToMove, M, P1),
+    ;   (   ToMove == Me
+        ->  aggregate_all(max(W), ( legal(Game, Pos, ToMove, M), step(Game, Pos, ToMove, M, P1, Next),
                                     win_chance(Game, P1, Next, Me, Victim, W) ), P)
         ;   candidates(Victim, Game, Pos, ToMove, Ms),
-            findall(W, ( member(M, Ms), next(Game, Pos, ToMove, M, P1),
+            findall(W, ( member(M, Ms), step(Game, Pos, ToMove, M, P1, Next),
                          win_chance(Game, P1, Next, Me, Victim, W) ), Ws),
             sum_list(Ws, Sum), length(Ws, N),
             P is Sum / N

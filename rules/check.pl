@@ -24,6 +24,7 @@
 timed_predicate('over/4').
 timed_predicate('legal/4').
 timed_predicate('next/5').
+timed_predicate('next_mover/5').
 timed_predicate('position_text/4').
 timed_predicate('parse_position/4').
 timed_predicate('move_text/3').
@@ -254,8 +255,7 @@ check_state(Game, P, M, Succs) :-
         ),
         Pairs = []
     ),
-    game:other_player(Game, M, Other),
-    findall(P1-Other, member(_-P1, Pairs), Succs),
+    findall(P1-M1, member(_-(P1/M1), Pairs), Succs),
     check_cells(Game, P, M, T),
     check_symmetry(Game, P, M, T, Result, Pairs).
 
@@ -338,7 +338,7 @@ check_legal(Game, P, M, T, Moves) :-
 move_label(Game, Move, Label) :-
     (   catch(game:move_text(Game, Move, L), _, fail) -> Label = L ; format(atom(Label), "~q", [Move]) ).
 
-%   Pairs are Move-Pos1 for each legal move that next/5 plays.
+%   Pairs are Move-(Pos1/Mover1) for each legal move that next/5 plays.
 check_moves(Game, P, M, T, Moves, Pairs) :-
     foldl(check_move(Game, P, M, T), Moves, Pairs, []),
     findall(Text, ( member(Mv, Moves), catch(game:move_text(Game, Mv, Text0), _, fail), atom_string(Text, Text0) ), Texts),
@@ -367,11 +367,36 @@ check_move(Game, P, M, T, Move, Pairs0, Pairs) :-
         ;   true
         ),
         (   ground(P1)
-        ->  Pairs0 = [Move-P1|Pairs]
+        ->  check_next_mover(Game, P, M, P1, MT, T, M1),
+            Pairs0 = [Move-(P1/M1)|Pairs]
         ;   format(string(Unbound), "next/5 leaves unbound variables in the position after ~w: ~q", [MT, P1]),
             problem(Game, next_unbound, next/5, T, Unbound),
             Pairs0 = Pairs
         )
+    ).
+
+%   Who moves after the move: the game's next_mover/5, checked, where it
+%   has one; else the other player.
+check_next_mover(Game, P, M, P1, MT, T, M1) :-
+    game:other_player(Game, M, Other),
+    (   has_clause(Game, next_mover/5)
+    ->  safely('next_mover/5', findall(X, game:next_mover(Game, P, M, P1, X), Xs0), Outcome),
+        sort(Xs0, Xs),
+        game:players(Game, Players),
+        (   Outcome = error(Msg)
+        ->  format(string(Msg1), "next_mover/5 throws after the move ~w: ~w", [MT, Msg]),
+            problem(Game, next_mover, next_mover/5, T, Msg1), M1 = Other
+        ;   Xs == []
+        ->  M1 = Other
+        ;   Xs = [X], memberchk(X, Players)
+        ->  M1 = X
+        ;   Xs = [X]
+        ->  format(string(Msg), "next_mover/5 gives ~q after the move ~w, which is not one of the players ~w", [X, MT, Players]),
+            problem(Game, next_mover, next_mover/5, T, Msg), M1 = Other
+        ;   format(string(Msg), "next_mover/5 gives ~w after the move ~w (it must give one player)", [Xs, MT]),
+            problem(Game, next_mover, next_mover/5, T, Msg), Xs0 = [M1|_]
+        )
+    ;   M1 = Other
     ).
 
 check_move_text(Game, Move, T) :-
@@ -438,7 +463,7 @@ check_symmetry(Game, P, M, T, Result, Pairs) :-
     ;   nb_getval(check_start, P0), P =@= P0, member(Q, Images), Q \=@= P
     ->  format(string(Msg), "a symmetry maps the start to ~q: symmetries must map the start to itself", [Q]),
         problem(Game, symmetry, symmetry/3, T, Msg)
-    ;   findall(Ss, ( member(_-P1, Pairs), findall(S, game:symmetry(Game, P1, S), Ss) ), SuccImages),
+    ;   findall(Ss, ( member(_-(P1/_), Pairs), findall(S, game:symmetry(Game, P1, S), Ss) ), SuccImages),
         forall(nth1(I, Images, Q),
                (   Q =@= P -> true ; check_image(Game, Q, I, M, T, Result, SuccImages) ))
     ).

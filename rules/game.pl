@@ -16,6 +16,7 @@
             initial/3,              % ?Game, -Pos, -Mover
             legal/4,                % +Game, +Pos, +Mover, -Move
             next/5,                 % +Game, +Pos, +Mover, +Move, -Pos1
+            next_mover/5,           % +Game, +Pos, +Mover, +Pos1, -Mover1
             over/4,                 % +Game, +Pos, +Mover, -Result
             parse_position/4,       % +Game, +Text, -Pos, -Mover
             position_text/4,        % +Game, +Pos, +Mover, -Text
@@ -27,13 +28,15 @@
             line/2,                 % ?Game, -Squares
             cells_code/4,           % +Game, +Pos, +Mover, -Code
             other_player/3,         % +Game, +Player, -Other
+            mover_after/5,          % +Game, +Pos, +Mover, +Pos1, -Mover1
+            step/6,                 % +Game, +Pos, +Mover, +Move, -Pos1, -Mover1
             legal_moves/4,          % +Game, +Pos, +Mover, -Moves
             successors/4,           % +Game, +Pos, +Mover, -MovePosPairs
             canonical/4,            % +Game, +Pos, +Mover, -Key
             least_image/3,          % +Game, +Pos, -Least
             image/3,                % +Game, +Pos, -Pos1
             declares/2,             % +Game, +What
-            play_move/5,            % +Game, +Pos, +Mover, +Move, -Pos1
+            play_move/6,            % +Game, +Pos, +Mover, +Move, -Pos1, -Mover1
             bad_input/1,            % +Message
             shown/2                 % +Text, -Quoted
           ]).
@@ -47,6 +50,10 @@
 %   Move is legal for Mover in Pos (only called on positions not over).
 %!  next(+Game, +Pos, +Mover, +Move, -Pos1) is det.
 %   Pos1 is the position after Mover plays the legal Move.
+%!  next_mover(+Game, +Pos, +Mover, +Pos1, -Mover1) is semidet.
+%   Mover1 is to move in Pos1, reached by Mover's move from Pos.  Optional:
+%   a game whose turns always alternate leaves it out; one where a player
+%   may move again (dots and boxes after completing a box) says who moves.
 %!  over(+Game, +Pos, +Mover, -Result) is semidet.
 %   The game is over with Mover to move; Result is the winner or `draw`.
 %!  parse_position(+Game, +Text, -Pos, -Mover) is det.
@@ -82,16 +89,33 @@
 :- multifile
     game/1, players/2, initial/3, legal/4, next/5, over/4,
     parse_position/4, position_text/4, parse_move/3, move_text/3,
-    board_lines/4, symmetry/3, cells/4, line/2, size_at_least/2, layout/3.
+    board_lines/4, symmetry/3, cells/4, line/2, size_at_least/2, layout/3,
+    next_mover/5.
 :- discontiguous
     game/1, players/2, initial/3, legal/4, next/5, over/4,
     parse_position/4, position_text/4, parse_move/3, move_text/3,
-    board_lines/4, symmetry/3, cells/4, line/2, size_at_least/2, layout/3.
+    board_lines/4, symmetry/3, cells/4, line/2, size_at_least/2, layout/3,
+    next_mover/5.
 
 %!  other_player(+Game, +Player, -Other) is det.
 other_player(Game, Player, Other) :-
     players(Game, [A, B]),
     (   Player == A -> Other = B ; Other = A ).
+
+%!  mover_after(+Game, +Pos, +Mover, +Pos1, -Mover1) is det.
+%   Who moves in Pos1 after Mover's move from Pos: the game's next_mover/5
+%   where it has one, else the other player.
+mover_after(Game, Pos, Mover, Pos1, Mover1) :-
+    (   next_mover(Game, Pos, Mover, Pos1, M1)
+    ->  Mover1 = M1
+    ;   other_player(Game, Mover, Mover1)
+    ).
+
+%!  step(+Game, +Pos, +Mover, +Move, -Pos1, -Mover1) is det.
+%   The state after Mover plays Move: the position and who moves in it.
+step(Game, Pos, Mover, Move, Pos1, Mover1) :-
+    next(Game, Pos, Mover, Move, Pos1),
+    mover_after(Game, Pos, Mover, Pos1, Mover1).
 
 %!  legal_moves(+Game, +Pos, +Mover, -Moves:list) is det.
 %   All legal moves, in the game's order; [] when the game is over.
@@ -102,16 +126,16 @@ legal_moves(Game, Pos, Mover, Moves) :-
     ).
 
 %!  successors(+Game, +Pos, +Mover, -Pairs:list) is det.
-%   Pairs of Move-Pos1 for every legal move.
+%   Move-(Pos1/Mover1) for every legal move: the state it leads to.
 successors(Game, Pos, Mover, Pairs) :-
     legal_moves(Game, Pos, Mover, Moves),
-    findall(M-P1, (member(M, Moves), next(Game, Pos, Mover, M, P1)), Pairs).
+    findall(M-(P1/M1), (member(M, Moves), step(Game, Pos, Mover, M, P1, M1)), Pairs).
 
-%!  play_move(+Game, +Pos, +Mover, +Move, -Pos1) is det.
-%   Like next/5, but checks that Move is legal (educable_error otherwise).
-play_move(Game, Pos, Mover, Move, Pos1) :-
+%!  play_move(+Game, +Pos, +Mover, +Move, -Pos1, -Mover1) is det.
+%   Like step/6, but checks that Move is legal (educable_error otherwise).
+play_move(Game, Pos, Mover, Move, Pos1, Mover1) :-
     (   \+ over(Game, Pos, Mover, _), legal(Game, Pos, Mover, Move)
-    ->  next(Game, Pos, Mover, Move, Pos1)
+    ->  step(Game, Pos, Mover, Move, Pos1, Mover1)
     ;   move_text(Game, Move, T),
         position_text(Game, Pos, Mover, PT),
         format(atom(Msg), "illegal move ~w in ~w", [T, PT]),

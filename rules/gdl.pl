@@ -175,6 +175,7 @@ gdl_where(Game, Pred, Where) :-
 
 protocol_relation(legal/4, legal).
 protocol_relation(next/5, next).
+protocol_relation(next_mover/5, legal).
 protocol_relation(over/4, terminal).
 protocol_relation(players/2, role).
 protocol_relation(initial/3, init).
@@ -356,18 +357,21 @@ successor(G, M, S, Mover, Move, S1) :-
     findall(does(R, Mv), ( member(R, Roles),
                            ( R == Mover -> Mv = Move ; moves_of(G, M, S, R, [Mv]) ) ), D),
     findall(F, M:next(F, S, D), Fs),
-    sort(Fs, S1),
-    turn_passes(G, M, S1, Mover, Move).
+    sort(Fs, S1).
 
-%   The other role moves next (or nobody: the game is over).  GDL lets a
-%   role keep the turn (dots and boxes); educable's players alternate.
-turn_passes(G, M, S1, Mover, Move) :-
-    (   memo(G, over(S1), outcome(M, S1, R0), R0, R), R == none,
-        mover(G, M, S1, Mover)
-    ->  kif_text(Move, MT),
-        format(atom(Msg), "GDL game ~w: ~w moves again after ~w (an extra turn); educable plays games whose turns alternate", [G, Mover, MT]),
-        game:bad_input(Msg)
-    ;   true
+%   Who moves in a state is read from the state (a GDL role may keep the
+%   turn, as in dots and boxes).  A finished state where that cannot be
+%   told is the first role's.
+game:next_mover(G, _, _, S1, Mover) :- gdl_game(G, M), state_mover(G, M, S1, Mover).
+
+state_mover(G, M, S, Mover) :- memo(G, mover(S), state_mover_(G, M, S, M0), M0, Mover).
+
+state_mover_(G, M, S, Mover) :-
+    (   memo(G, over(S), outcome(M, S, R0), R0, R), R \== none
+    ->  (   catch(mover(G, M, S, Mover0), educable_error(_), fail) -> Mover = Mover0 ; roles(M, [Mover, _]) )
+    ;   mover(G, M, S, Mover0)
+    ->  Mover = Mover0
+    ;   roles(M, [Mover, _])
     ).
 
 %   The winner, draw, or none while the game goes on.
@@ -406,7 +410,7 @@ game:parse_position(G, Text, S, Mover) :-
     ;   format(atom(Msg), "bad ~w position ~q: want its fluents in GDL, e.g. ~w", [G, Text, '(cell 1 1 b) (control xplayer)']),
         game:bad_input(Msg)
     ),
-    (   mover(G, M, S, Mover0) -> Mover = Mover0 ; roles(M, [Mover, _]) ).
+    state_mover(G, M, S, Mover).
 game:move_text(G, Move, Text) :- gdl_game(G, _), kif_text(Move, Text).
 game:parse_move(G, Text, Move) :-
     gdl_game(G, _),

@@ -90,13 +90,12 @@ expand(Game, Fold, Trie, P, M, Key, Result, Orbit, Count, MoveTexts, Targets) :-
     (   over(Game, P, M, R)
     ->  Result = R, MoveTexts = [], Targets = []
     ;   Result = null,
-        other_player(Game, M, O),
         findall(MT-I,
                 ( legal(Game, P, M, Mv),
-                  next(Game, P, M, Mv, P1),
+                  step(Game, P, M, Mv, P1, M1),
                   move_text(Game, Mv, MT),
                   representative(Fold, Game, P1, R1),
-                  node_id(Trie, O, R1, I) ),
+                  node_id(Trie, M1, R1, I) ),
                 Pairs),
         pairs_keys_values(Pairs, MoveTexts, Targets)
     ),
@@ -143,9 +142,8 @@ key_expand(Game, Key, Mover, Result, Count, MoveTexts, NextKeys) :-
     (   over(Game, P, Mover, R)
     ->  Result = R, MoveTexts = [], NextKeys = []
     ;   Result = null,
-        other_player(Game, Mover, O),
-        findall(MT-K1, ( legal(Game, P, Mover, Mv), next(Game, P, Mover, Mv, P1),
-                         move_text(Game, Mv, MT), position_text(Game, P1, O, K1) ), Pairs),
+        findall(MT-K1, ( legal(Game, P, Mover, Mv), step(Game, P, Mover, Mv, P1, M1),
+                         move_text(Game, Mv, MT), position_text(Game, P1, M1, K1) ), Pairs),
         pairs_keys_values(Pairs, MoveTexts, NextKeys)
     ),
     length(MoveTexts, Count).

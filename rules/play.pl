@@ -5,8 +5,9 @@
     'инициализировать'             initial/3
     'игра окончена'                over/4
     'выбрать ход'                  choose_move/5
-    'ходить'                       next/5
-    'другой игрок'                 other_player/3
+    'ходить'                       next/5 (in step/6)
+    'другой игрок'                 mover_after/5 (in step/6: the other
+                                   player, unless the game gives an extra turn)
     'самообучение'                 after_game/5 (learners add clauses)
     'объявить', 'отобразить игру'  left to the caller (the CLI draws boards)
 
@@ -93,8 +94,7 @@ game(Game, _, Pos, Mover, History, Result, History, []) :-
 game(Game, Choosers, Pos, Mover, History, Result, Final, [Move|Moves]) :-
     memberchk(Mover-Chooser, Choosers),
     choose_move(Chooser, Game, Pos, Mover, Move), !,     % 'выбрать ход'
-    next(Game, Pos, Mover, Move, Pos1),                 % 'ходить'
-    other_player(Game, Mover, Other),                   % 'другой игрок'
+    step(Game, Pos, Mover, Move, Pos1, Other),          % 'ходить', 'другой игрок'
     game(Game, Choosers, Pos1, Other, [Pos1/Mover|History], Result, Final, Moves).
 
 %!  play_series(+Game, +Choosers, +Games, +Seed, -Counts) is det.

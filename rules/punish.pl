@@ -39,7 +39,7 @@
 :- use_module(play).
 
 :- dynamic value/4.     % value(Agent, Key, Viewpoint, Score)
-:- dynamic visits/3.    % visits(Agent, Key, Count): how often Score was changed
+:- dynamic visits/4.    % visits(Agent, Key, Viewpoint, Count): how often Score was changed
 :- dynamic option/3.    % option(Agent, Name, Value)
 
 option_names([punish, step, earlier_step, reward, beads, cascade, fold]).
@@ -48,7 +48,7 @@ option_names([punish, step, earlier_step, reward, beads, cascade, fold]).
 %   (Re)create Agent with Options (Name=Value for every option) and no values.
 punish_new(Agent, Options) :-
     retractall(value(Agent, _, _, _)),
-    retractall(visits(Agent, _, _)),
+    retractall(visits(Agent, _, _, _)),
     retractall(option(Agent, _, _)),
     option_names(Names),
     forall(member(N, Names),
@@ -61,35 +61,37 @@ punish_new(Agent, Options) :-
 punish_agent(Agent) :- option(Agent, punish, _).
 
 %!  punish_load(+Agent, +Game, +Options, +Rows:list) is det.
-%   Recreate Agent, a player of Game, from stored rows [Key, Score, Visits].
+%   Recreate Agent, a player of Game, from stored rows [Key, Viewpoint, Score, Visits].
 punish_load(Agent, Game, Options, Rows) :-
     punish_new(Agent, Options),
     punish_add(Agent, Game, Rows).
 
 %!  punish_add(+Agent, +Game, +Rows:list) is det.
-%   Add stored rows [Key, Score, Visits] to Agent (a large agent is loaded
-%   in several calls, never as one list).
+%   Add stored rows [Key, Viewpoint, Score, Visits] to Agent (a large agent
+%   is loaded in several calls, never as one list).  Viewpoint '' (rows
+%   stored before games could give extra turns) is the player who does not
+%   move in Key.
 punish_add(Agent, Game, Rows) :-
-    forall(member([Key, Score, N], Rows),
-           ( viewpoint(Game, Key, View),
+    forall(member([Key, View0, Score, N], Rows),
+           ( viewpoint(Game, Key, View0, View),
              assertz(value(Agent, Key, View, Score)),
-             assertz(visits(Agent, Key, N)) )).
+             assertz(visits(Agent, Key, View, N)) )).
 
-%   The viewpoint of a key is the player who moved into it.
-viewpoint(Game, Key, View) :-
+viewpoint(Game, Key, '', View) :- !,
     parse_position(Game, Key, _, Next),
     other_player(Game, Next, View).
+viewpoint(_, _, View, View).
 
 %!  punish_values(+Agent, -Rows:list) is det.
-%   Every stored value as [Key, Score, Visits].
+%   Every stored value as [Key, Viewpoint, Score, Visits].
 punish_values(Agent, Rows) :-
-    findall([K, S, N], ( value(Agent, K, _, S), ( visits(Agent, K, N) -> true ; N = 0 ) ), Rows).
+    findall([K, V, S, N], ( value(Agent, K, V, S), ( visits(Agent, K, V, N) -> true ; N = 0 ) ), Rows).
 
 %!  punish_values(+Agent, +Offset, +Limit, -Rows:list) is det.
 %   At most Limit rows after the first Offset (pages of punish_values/2).
 punish_values(Agent, Offset, Limit, Rows) :-
-    findall([K, S, N], limit(Limit, offset(Offset, ( value(Agent, K, _, S),
-                                                    ( visits(Agent, K, N) -> true ; N = 0 ) ))), Rows).
+    findall([K, V, S, N], limit(Limit, offset(Offset, ( value(Agent, K, V, S),
+                                                       ( visits(Agent, K, V, N) -> true ; N = 0 ) ))), Rows).
 
 %   A state's keys never change: they are remembered in a trie, which is
 %   emptied when it holds key_cache/1 states (a game too large to enumerate
@@ -125,8 +127,7 @@ score(Agent, Key, View, Score) :-
 %   'позиции-преемники' with their values for the mover.
 value_scores(Agent, Game, Pos, Mover, Scored) :-
     successors(Game, Pos, Mover, Pairs),
-    other_player(Game, Mover, Next),
-    findall(S-M, ( member(M-P1, Pairs), key(Agent, Game, P1, Next, K), score(Agent, K, Mover, S) ), Scored).
+    findall(S-M, ( member(M-(P1/Next), Pairs), key(Agent, Game, P1, Next, K), score(Agent, K, Mover, S) ), Scored).
 
 %   'выбрать ход': the moves leading to a position with the best value
 %   (play.pl picks among the best of these scores).
@@ -148,7 +149,8 @@ play:after_game(agent(Agent), Game, Player, History, Result) :-
     ).
 
 %   The Player's moves of a game, newest first, each with the position it
-%   was made from.  History is [Pos/WhoMovedThere, ...], newest first.
+%   was made from and who moves next.  History is [Pos/WhoMovedThere, ...],
+%   newest first.
 own_moves(History, Game, P0, Player, Own) :-
     reverse(History, Forward),
     own_moves_(Forward, Game, P0, Player, [], Own).
@@ -156,7 +158,7 @@ own_moves(History, Game, P0, Player, Own) :-
 own_moves_([], _, _, _, Acc, Acc).
 own_moves_([Pos/Mover|Rest], Game, Prev, Player, Acc, Own) :-
     (   Mover == Player
-    ->  other_player(Game, Mover, Next),
+    ->  (   Rest = [_/Next|_] -> true ; mover_after(Game, Prev, Mover, Pos, Next) ),
         Acc1 = [move(Prev, Mover, Pos, Next)|Acc]
     ;   Acc1 = Acc
     ),
@@ -185,17 +187,21 @@ adjust(Agent, Game, move(_, Mover, To, Next), Delta) :-
     S is S0 + Delta,
     retractall(value(Agent, Key, Mover, _)),
     assertz(value(Agent, Key, Mover, S)),
-    (   retract(visits(Agent, Key, N0)) -> N is N0 + 1 ; N = 1 ),
-    assertz(visits(Agent, Key, N)).
+    (   retract(visits(Agent, Key, Mover, N0)) -> N is N0 + 1 ; N = 1 ),
+    assertz(visits(Agent, Key, Mover, N)).
 
 %!  punish_learn_game(+Agent, +Game, +Keys:list, +Result, +Player) is det.
 %   Learn from a game played elsewhere (against a person): Keys are the
 %   state texts from the start, Player the side Agent played.
 punish_learn_game(Agent, Game, Keys, Result, Player) :-
-    Keys = [_|After],
-    foldl(history_entry(Game), After, [], History),
+    maplist(key_state(Game), Keys, States),
+    history(States, [], History),
     play:after_game(agent(Agent), Game, Player, History, Result).
 
-history_entry(Game, Key, H, [Pos/Mover|H]) :-
-    parse_position(Game, Key, Pos, Next),
-    other_player(Game, Next, Mover).
+key_state(Game, Key, Pos/Mover) :- parse_position(Game, Key, Pos, Mover).
+
+%   Each position after the first with the player who moved into it (the
+%   one to move in the position before), newest first.
+history([_], H, H).
+history([_/Mover, Pos/Next|States], H, History) :-
+    history([Pos/Next|States], [Pos/Mover|H], History).

@@ -35,10 +35,9 @@ play:candidates(mcts(Playouts), Game, Pos, Mover, [Move]) :-
 %   less the plies to a won end, its negation for a lost one, 0 for a draw
 %   or the horizon); for mcts(N) it is the move's visit count.
 search_scores(alphabeta(Depth), Game, Pos, Mover, Scored) :-
-    other_player(Game, Mover, Other),
     D1 is Depth - 1,
-    findall(M-P1, ( legal(Game, Pos, Mover, M), next(Game, Pos, Mover, M, P1) ), Children),
-    root_scores(Children, Game, Other, D1, -10000, Scored).
+    findall(M-(P1/M1), ( legal(Game, Pos, Mover, M), step(Game, Pos, Mover, M, P1, M1) ), Children),
+    root_scores(Children, Game, Mover, D1, -10000, Scored).
 search_scores(mcts(Playouts), Game, Pos, Mover, Scored) :-
     new_node(Game, Pos, Mover, Root),
     uct_loop(Playouts, Game, Root),
@@ -49,34 +48,40 @@ search_scores(mcts(Playouts), Game, Pos, Mover, Scored) :-
 %   Each root move is searched with a window just below the best so far, so
 %   moves that tie the best get their exact score (all best moves are kept).
 root_scores([], _, _, _, _, []).
-root_scores([M-P1|Cs], Game, Other, D, Best0, [V-M|Vs]) :-
+root_scores([M-(P1/M1)|Cs], Game, Mover, D, Best0, [V-M|Vs]) :-
     Alpha is Best0 - 1,
-    negamax(Game, P1, Other, D, 1, -10000, -Alpha, V1),
-    V is -V1,
+    child_value(Game, Mover, P1, M1, D, 1, Alpha, 10000, V),
     Best is max(Best0, V),
-    root_scores(Cs, Game, Other, D, Best, Vs).
+    root_scores(Cs, Game, Mover, D, Best, Vs).
 
 negamax(Game, Pos, Mover, Depth, Ply, Alpha, Beta, Value) :-
     (   over(Game, Pos, Mover, Result)
     ->  end_score(Result, Mover, Ply, Value)
     ;   Depth =< 0
     ->  Value = 0
-    ;   other_player(Game, Mover, Other),
-        D1 is Depth - 1, Ply1 is Ply + 1,
-        findall(P1, ( legal(Game, Pos, Mover, M), next(Game, Pos, Mover, M, P1) ), Children),
-        best_child(Children, Game, Other, D1, Ply1, Alpha, Beta, -10000, Value)
+    ;   D1 is Depth - 1, Ply1 is Ply + 1,
+        findall(P1/M1, ( legal(Game, Pos, Mover, M), step(Game, Pos, Mover, M, P1, M1) ), Children),
+        best_child(Children, Game, Mover, D1, Ply1, Alpha, Beta, -10000, Value)
     ).
 
 best_child([], _, _, _, _, _, _, Best, Best).
-best_child([P1|Ps], Game, Other, D, Ply, Alpha, Beta, Best0, Best) :-
-    NA is -Beta, NB is -Alpha,
-    negamax(Game, P1, Other, D, Ply, NA, NB, V1),
-    V is -V1,
+best_child([P1/M1|Ps], Game, Mover, D, Ply, Alpha, Beta, Best0, Best) :-
+    child_value(Game, Mover, P1, M1, D, Ply, Alpha, Beta, V),
     Best1 is max(Best0, V),
     Alpha1 is max(Alpha, V),
     (   Alpha1 >= Beta
     ->  Best = Best1
-    ;   best_child(Ps, Game, Other, D, Ply, Alpha1, Beta, Best1, Best)
+    ;   best_child(Ps, Game, Mover, D, Ply, Alpha1, Beta, Best1, Best)
+    ).
+
+%   The value for Mover of the state P1 (M1 to move) within the window
+%   Alpha..Beta: negated, window and all, when the turn passes.
+child_value(Game, Mover, P1, M1, D, Ply, Alpha, Beta, V) :-
+    (   M1 == Mover
+    ->  negamax(Game, P1, M1, D, Ply, Alpha, Beta, V)
+    ;   NA is -Beta, NB is -Alpha,
+        negamax(Game, P1, M1, D, Ply, NA, NB, V1),
+        V is -V1
     ).
 
 end_score(draw, _, _, 0) :- !.
@@ -106,8 +111,8 @@ playout(Game, Node, Winner) :-
     (   Result \== none
     ->  Winner = Result
     ;   var(Children)
-    ->  findall(child(M, C), ( legal(Game, Pos, Mover, M), next(Game, Pos, Mover, M, P1),
-                               other_player(Game, Mover, O), new_node(Game, P1, O, C) ), Cs),
+    ->  findall(child(M, C), ( legal(Game, Pos, Mover, M), step(Game, Pos, Mover, M, P1, M1),
+                               new_node(Game, P1, M1, C) ), Cs),
         setarg(3, Node, Cs),
         random_member(child(_, Child), Cs),
         Child = node(_, _, _, P2, M2, R2),
@@ -148,7 +153,6 @@ rollout(Game, Pos, Mover, Winner) :-
     ->  Winner = R
     ;   findall(M, legal(Game, Pos, Mover, M), Ms),
         random_member(M, Ms),
-        next(Game, Pos, Mover, M, P1),
-        other_player(Game, Mover, O),
-        rollout(Game, P1, O, Winner)
+        step(Game, Pos, Mover, M, P1, M1),
+        rollout(Game, P1, M1, Winner)
     ).

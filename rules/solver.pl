@@ -1,6 +1,8 @@
 /*  The exact minimax solver (the tictac tutorial), tabled: every state is solved once.
 
-    Values are from the mover's viewpoint: 1 win, 0 draw, -1 loss.
+    Values are from the mover's viewpoint: 1 win, 0 draw, -1 loss; a
+    successor's value is negated only when the turn passes (a player may
+    move twice in a row).
 
         ?- initial(tictactoe, P, M), state_value(tictactoe, P, M, V).
         V = 0.
@@ -17,12 +19,14 @@ state_value(Game, Pos, Mover, Value) :-
     ->  result_value(Result, Mover, Value)
     ;   aggregate_all(max(V),
                       ( legal(Game, Pos, Mover, M),
-                        next(Game, Pos, Mover, M, P1),
-                        other_player(Game, Mover, O),
-                        state_value(Game, P1, O, V1),
-                        V is -V1 ),
+                        step(Game, Pos, Mover, M, P1, M1),
+                        state_value(Game, P1, M1, V1),
+                        seen_by(Mover, M1, V1, V) ),
                       Value)
     ).
+
+%   The value V1 of a state for its mover M1, as Mover (who moved there) sees it.
+seen_by(Mover, M1, V1, V) :- ( Mover == M1 -> V = V1 ; V is -V1 ).
 
 result_value(draw, _, 0) :- !.
 result_value(Mover, Mover, 1) :- !.
@@ -41,9 +45,8 @@ state_result(Game, Pos, Mover, Result) :-
 %   The legal moves that keep the state's value, in the game's order.
 optimal_moves(Game, Pos, Mover, Moves) :-
     state_value(Game, Pos, Mover, V),
-    other_player(Game, Mover, O),
     findall(M, ( legal(Game, Pos, Mover, M),
-                 next(Game, Pos, Mover, M, P1),
-                 state_value(Game, P1, O, V1),
-                 V =:= -V1 ),
+                 step(Game, Pos, Mover, M, P1, M1),
+                 state_value(Game, P1, M1, V1),
+                 seen_by(Mover, M1, V1, V) ),
             Moves).

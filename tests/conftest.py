@@ -33,3 +33,18 @@ def graphs():
 def kb_dump(path) -> list[str]:
     """The whole database as SQL, to check a refused command changed nothing."""
     return list(sqlite3.connect(path).iterdump())
+
+
+def cli(*args, input=None):
+    """Run the command line in-process (click's runner)."""
+    from click.testing import CliRunner
+    from cli import main
+    return CliRunner().invoke(main, list(args), input=input)
+
+
+def cli_json(*args):
+    """Run a command with --json; it must succeed, and its output is returned parsed."""
+    import json
+    r = cli(*args, "--json")
+    assert r.exit_code == 0, r.output
+    return json.loads(r.output)

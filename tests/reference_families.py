@@ -154,3 +154,61 @@ def in_a_row(n: int, w: int, h: int, gravity: bool) -> dict:
 
     return {"initial": ("." * (w * h), "x"), "moves": moves, "result": result, "key": key,
             "players": ("x", "o"), "images": images}
+
+
+# ------------------------------------------------------------ dots and boxes
+def boxes(rows: int, cols: int) -> dict:
+    """A state is (drawn lines, owners, mover).  Lines are dot pairs, numbered as the game's
+    documentation says: horizontal ones row by row from the top, then vertical ones.  A
+    player who completes a box owns it and moves again."""
+    numbered = [((y, x), (y, x + 1)) for y in range(rows + 1) for x in range(cols)]
+    numbered += [((y, x), (y + 1, x)) for y in range(rows) for x in range(cols + 1)]
+    number = {seg: i + 1 for i, seg in enumerate(numbered)}
+    box_sides = [{((y, x), (y, x + 1)), ((y + 1, x), (y + 1, x + 1)), ((y, x), (y + 1, x)), ((y, x + 1), (y + 1, x + 1))}
+                 for y in range(rows) for x in range(cols)]
+
+    def result(state):
+        drawn, owners, _ = state
+        if len(drawn) < len(numbered):
+            return None
+        a, b = owners.count("a"), owners.count("b")
+        return "a" if a > b else "b" if b > a else "draw"
+
+    def moves(state):
+        drawn, owners, mover = state
+        if result(state):
+            return {}
+        out = {}
+        for seg in numbered:
+            if seg in drawn:
+                continue
+            now = drawn | {seg}
+            won = [i for i, sides in enumerate(box_sides) if owners[i] == "." and sides <= now]
+            new_owners = "".join(mover if i in won else o for i, o in enumerate(owners))
+            out[str(number[seg])] = (now, new_owners, mover if won else ("b" if mover == "a" else "a"))
+        return out
+
+    def key(state):
+        drawn, owners, mover = state
+        lines = ",".join(str(n) for n in sorted(number[s] for s in drawn)) or "-"
+        return f"{lines} {owners} {mover}"
+
+    def images(state):
+        drawn, owners, mover = state
+        maps = [lambda y, x: (y, x), lambda y, x: (rows - y, x), lambda y, x: (y, cols - x),
+                lambda y, x: (rows - y, cols - x)]
+        if rows == cols:
+            maps += [lambda y, x, f=f: f(x, y) for f in maps]
+        out = []
+        for f in maps:
+            seg = {s: tuple(sorted((f(*s[0]), f(*s[1])))) for s in numbered}
+            corner = [(min(f(y, x)[0], f(y + 1, x + 1)[0]), min(f(y, x)[1], f(y + 1, x + 1)[1]))
+                      for y in range(rows) for x in range(cols)]
+            img = ["."] * (rows * cols)
+            for i, (y, x) in enumerate(corner):
+                img[y * cols + x] = owners[i]
+            out.append((frozenset(seg[s] for s in drawn), "".join(img), mover))
+        return out
+
+    return {"initial": (frozenset(), "." * (rows * cols), "a"), "moves": moves, "result": result, "key": key,
+            "players": ("a", "b"), "images": images}

@@ -143,6 +143,7 @@ def test_an_incomplete_game_lists_what_is_missing(tmp_path):
 
 
 @pytest.mark.parametrize("target, positions", [("tictactoe", 5478), ("hexapawn", 135), ("nim(1,3,5)", 88),
+                                               ("boxes(1,2)", 143),
                                                (str(ROOT / "tests" / "data" / "count3.pl"), 6)])
 def test_shipped_games_are_sound_and_small_ones_checked_whole(target, positions):
     r = run("check", target, "--json")
@@ -150,6 +151,23 @@ def test_shipped_games_are_sound_and_small_ones_checked_whole(target, positions)
     game = json.loads(r.stdout)["games"][0]
     assert game["problems"] == [] and game["exhaustive"] and game["positions"] == positions
     assert {t["predicate"] for t in game["timings"]} >= {"legal/4", "next/5", "over/4", "parse_position/4"}
+
+
+def test_a_next_mover_that_names_no_player_is_found_where_it_is(tmp_path):
+    """Dots and boxes says who moves after a completed box; a copy that names someone else is caught
+    at its next_mover/5 clause, at the first position where a box is completed."""
+    text = (ROOT / "rules" / "games" / "boxes.pl").read_text()
+    old = "game:next_mover(G, _-Owners, Mover, _-Owners1, Mover) :-"
+    assert text.count(old) == 1
+    path = tmp_path / "boxes.pl"
+    path.write_text(text.replace(old, "game:next_mover(G, _-Owners, _, _-Owners1, nobody) :-"))
+    r = run("check", str(path), "--json")
+    assert r.returncode == 1, r.stdout
+    problems = json.loads(r.stdout)["games"][0]["problems"]
+    hits = [p for p in problems if p["predicate"] == "next_mover/5"]
+    assert hits and hits[0]["where"] == f"{path}:{line_of(path, 'game:next_mover(G')}", problems
+    assert "nobody" in hits[0]["message"] and "not one of the players" in hits[0]["message"]
+    assert hits[0]["position"].count(",") == 2          # three lines drawn: the fewest that close a box
 
 
 def test_a_large_game_is_sampled_and_sound():

@@ -6,21 +6,12 @@ import sys
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
 
-from cli import main
 
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def run(*args, input=None):
-    return CliRunner().invoke(main, list(args), input=input)
-
-
-def run_json(*args):
-    r = run(*args, "--json")
-    assert r.exit_code == 0, r.output
-    return json.loads(r.output)
+from conftest import cli as run, cli_json as run_json
 
 
 def test_games_lists_both_seed_games(db_path):

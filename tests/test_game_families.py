@@ -1,10 +1,10 @@
 """The shipped game families (Nim, hexapawn W x H, N in a row with and without
-gravity) against independent references on every reachable state, and
+gravity, dots and boxes, where a player moves again) against independent references on every reachable state, and
 against facts from the literature (position counts, Bouton's theorem)."""
 import pytest
 
 from bridge import games, graphs
-from reference_families import hexapawn, in_a_row, nim, nim_first_player_wins
+from reference_families import boxes, hexapawn, in_a_row, nim, nim_first_player_wins
 from reference_games import assert_graph_matches, reachable, solve
 
 CASES = {
@@ -18,17 +18,24 @@ CASES = {
     "tictactoe(3,3,3)": in_a_row(3, 3, 3, False),
     "tictactoe(3,4,2)": in_a_row(3, 4, 2, False),
     "tictactoe(2,2,3)": in_a_row(2, 2, 3, False),
+    "boxes(1,1)": boxes(1, 1),
+    "boxes(1,3)": boxes(1, 3),
+    "boxes(2,2)": boxes(2, 2),
 }
 
 # Facts from outside this project: the issue's counts for octopawn and
 # connect-three, 88 states of 1-3-5 Nim (2x4x6 heap vectors with either side
-# to move, less the unreachable ones), tic-tac-toe's 5,478.
+# to move, less the unreachable ones), tic-tac-toe's 5,478.  One box: 16
+# states (any set of lines, drawn alternately, with a to move after an even
+# number), the last only when all four are drawn, and the second player
+# draws the fourth line.
 KNOWN = {
     "nim(1,3,5)": {"positions": 88},
     "hexapawn(3,3)": {"positions": 135, "terminal": 65, "winner": "black"},
     "hexapawn(4,4)": {"positions": 20286},
     "connect(3,4,4)": {"positions": 41750, "terminal": 17820, "classes": 20890, "winner": "x"},
     "tictactoe(3,3,3)": {"positions": 5478, "terminal": 958, "classes": 765, "winner": "draw"},
+    "boxes(1,1)": {"positions": 16, "terminal": 1, "winner": "b"},
 }
 
 
@@ -102,7 +109,9 @@ def test_tictactoe_family_member_is_the_classic_game(graph_of):
 def test_family_members_are_games_and_bad_names_are_refused():
     assert games.check_game("connect(3,5,4)") == "connect(3,5,4)"
     assert games.check_game("nim(2,4,6)") == "nim(2,4,6)"
-    for bad in ("connect(9,3,3)", "connect(a,b,c)", "hexapawn(1,1)", "nim()", "nim(1,99)", "connect(3,4,4"):
+    assert games.check_game("boxes(1,2)") == "boxes(1,2)"
+    for bad in ("connect(9,3,3)", "connect(a,b,c)", "hexapawn(1,1)", "nim()", "nim(1,99)", "connect(3,4,4",
+                "boxes(0,2)", "boxes(4,4)", "boxes(2)"):
         with pytest.raises(games.BadInput, match="unknown game"):
             games.check_game(bad)
 
@@ -115,6 +124,9 @@ def test_family_members_are_games_and_bad_names_are_refused():
     ("hexapawn(4,4)", "bbbb/..../w.../wwww w", "at most 4 pawns"),
     ("nim(1,3,5)", "1-3-6 p1", "only shrink"),
     ("nim(1,3,5)", "1-3 p1", "3 heap sizes"),
+    ("boxes(2,2)", "1,13 .... a", "lines \\(1-12\\)"),
+    ("boxes(2,2)", "1,1 .... a", "lines"),
+    ("boxes(2,2)", "- ... a", "owner"),
 ])
 def test_bad_positions_get_one_clear_line(game, text, why):
     with pytest.raises(games.BadInput, match=why):

@@ -48,6 +48,8 @@ print(json.dumps({"gdl": g.size, "native": n.size, "terminal": int((g.winner != 
 
 TTT_TO_NATIVE = r'''lambda key: "/".join("".join({"b": ".", "x": "x", "o": "o"}[m] for r2, c, m in sorted(re.findall(r"\(cell (\d) (\d) (\w)\)", key)) if r2 == r) for r in "123")'''
 TTT_MOVE = r'''lambda text: str((int(text[6]) - 1) * 3 + int(text[8]))'''
+BOXES_TO_NATIVE = r'''lambda key: (",".join(sorted(re.findall(r"\(drawn (\d+)\)", key), key=int)) or "-") + " " + "".join(dict(re.findall(r"\(owner (\d) (\w)\)", key)).get(str(b), ".") for b in range(1, 5)) + " " + re.search(r"\(control (\w)\)", key).group(1)'''
+BOXES_MOVE = r'''lambda text: text[6:-1]'''
 NIM_TO_NATIVE = r'''lambda key: "-".join(h for _, h in sorted(re.findall(r"\(heap (\w) (\d)\)", key))) + " " + re.search(r"\(control (\w+)\)", key).group(1)'''
 
 
@@ -153,29 +155,24 @@ def test_gdl_import_of_a_bad_file_is_one_line_and_writes_nothing(tmp_path, text,
     assert list(folder.iterdir()) == []
 
 
-def test_a_role_that_keeps_the_turn_is_refused_by_name(tmp_path):
-    """Dots and boxes lets a player move again; educable's players alternate, so the import says so."""
-    (tmp_path / "again.kif").write_text(
-        "(role a) (role b)\n(init (control a)) (init (step s0))\n"
-        "(<= (legal a go) (true (control a)))\n(<= (legal a stay) (true (control a)))\n(legal b noop)\n"
-        "(<= (next (control a)) (true (control a)))\n(<= (next (step s1)) (true (step s0)))\n"
-        "(<= (next (step s2)) (true (step s1)))\n(<= terminal (true (step s2)))\n(goal a 50) (goal b 50)\n")
-    folder = tmp_path / "mygames"
-    folder.mkdir()
-    r = subprocess.run([EXE, "gdl", "import", str(tmp_path / "again.kif"), "--into", str(folder)],
-                       capture_output=True, text=True, timeout=120)
-    assert r.returncode == 2 and ("a moves again after go" in r.stderr or "a moves again after stay" in r.stderr), r.stderr
-    assert list(folder.iterdir()) == []
+def test_gdl_dots_and_boxes_is_the_native_game_position_for_position():
+    """A player who completes a box moves again: the GDL game keeps the turn by its control fluent,
+    the native one by next_mover/5; both must give the same states, movers, results and values."""
+    r = compare("boxes_gdl", "boxes(2,2)", BOXES_TO_NATIVE, BOXES_MOVE)
+    assert (r["gdl"], r["native"], r["terminal"]) == (5559, 5559, 28)     # the reference's counts (test_game_families)
+    assert r["value"] == 1                                                   # a, the first player, wins
+    assert r["n_bad"] == 0, r["bad"]
 
 
 def test_check_names_the_gdl_rule_behind_a_fault(tmp_path):
-    """A GDL tic-tac-toe whose control never passes to o: check points at the first next rule."""
-    text = (GDL / "tictactoe_gdl.kif").read_text().replace(
-        "(<= (next (control oplayer)) (true (control xplayer)))", "(<= (next (control xplayer)) (true (control xplayer)))")
+    """A GDL tic-tac-toe that forgets a full board ends the game: check finds the position with
+    no moves and points at the first legal rule."""
+    text = (GDL / "tictactoe_gdl.kif").read_text().replace("(<= terminal (not open))", "")
     path = tmp_path / "stuck.kif"
     path.write_text(text)
-    first_next = next(i for i, line in enumerate(text.splitlines(), 1) if line.startswith("(<= (next"))
+    first_legal = next(i for i, line in enumerate(text.splitlines(), 1) if line.startswith("(<= (legal"))
     r = subprocess.run([EXE, "check", str(path), "--json"], capture_output=True, text=True, timeout=120)
     assert r.returncode == 1
     problem = json.loads(r.stdout)["games"][0]["problems"][0]
-    assert problem["where"] == f"{path}:{first_next}" and "moves again" in problem["message"]
+    assert problem["where"] == f"{path}:{first_legal}" and "no legal moves" in problem["message"], problem
+    assert problem["position"].count("(cell") == 9 and " b)" not in problem["position"]     # a full board

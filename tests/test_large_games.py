@@ -1,26 +1,15 @@
 """Games of any size: the stored graph, the size bound, and what still works on a game
 too large to enumerate (search opponents, sampled eval, depth-limited query, training)."""
-import json
 
 import pytest
-from click.testing import CliRunner
 
 from bridge import compile as compile_mod
 from bridge import graphs
-from cli import main
-from conftest import kb_dump
+from conftest import cli as run, cli_json as run_json, kb_dump
 
 C4 = "connect(4,7,6)"
 
 
-def run(*args):
-    return CliRunner().invoke(main, list(args))
-
-
-def run_json(*args):
-    r = run(*args, "--json")
-    assert r.exit_code == 0, r.output
-    return json.loads(r.output)
 
 
 def refused(r, *words):
@@ -194,7 +183,8 @@ def test_agents_move_in_and_out_of_prolog_in_pages(db_path, monkeypatch, learner
     agents.learner_of(store.get_agent(kb, "a")).load(kb, store.get_agent(kb, "a"))
     if learner == "punish":
         inside = engine().call(f"punish:punish_values({quote('a')}, Out)")
-        assert sorted((k, float(v), n) for k, v, n in inside) == sorted((k, float(v), n) for k, _, v, n in stored)
+        assert sorted((k, view, float(v), n) for k, view, v, n in inside) == sorted(
+            (k, view, float(v), n) for k, view, v, n in stored)
         punish.save(kb, "a", "tictactoe", store.get_agent(kb, "a")["params"], 0)
         assert sorted(store.load_values(kb, "a")) == sorted(stored)
     else:

@@ -14,7 +14,7 @@ PLAIN = {"cascade": False, "fold": False}
 
 
 def values(name):
-    return {k: v for k, v, _ in engine().call(f"punish:punish_values({quote(name)}, Out)")}
+    return {k: v for k, _, v, _ in engine().call(f"punish:punish_values({quote(name)}, Out)")}
 
 
 def learn(name, keys, result, side):
