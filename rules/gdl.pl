@@ -345,7 +345,8 @@ game:legal(G, S, Mover, Move) :-
     member(Move, Moves).
 game:next(G, S, Mover, Move, S1) :-
     gdl_game(G, M),
-    memo(G, next(S, Move), successor(G, M, S, Mover, Move, S0), S0, S1).
+    memo(G, next(S, Move), ( successor(G, M, S, Mover, Move, S0), state_mover(G, M, S0, M0) ), S0-M0, S1-M1),
+    b_setval(gdl_after, S1-M1).         % next_mover/5, asked next, reads it (saves a second lookup)
 game:over(G, S, _, Result) :-
     gdl_game(G, M),
     memo(G, over(S), outcome(M, S, R0), R0, R),
@@ -362,7 +363,12 @@ successor(G, M, S, Mover, Move, S1) :-
 %   Who moves in a state is read from the state (a GDL role may keep the
 %   turn, as in dots and boxes).  A finished state where that cannot be
 %   told is the first role's.
-game:next_mover(G, _, _, S1, Mover) :- gdl_game(G, M), state_mover(G, M, S1, Mover).
+game:next_mover(G, _, _, S1, Mover) :-
+    gdl_game(G, M),
+    (   nb_current(gdl_after, S1x-M1), S1x == S1
+    ->  Mover = M1
+    ;   state_mover(G, M, S1, Mover)
+    ).
 
 state_mover(G, M, S, Mover) :- memo(G, mover(S), state_mover_(G, M, S, M0), M0, Mover).
 
