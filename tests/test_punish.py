@@ -153,3 +153,20 @@ def test_agent_of_another_learner_is_refused(kb):
     kb.conn.execute("INSERT INTO agents (name, game, learner, params, created) VALUES ('q', 'hexapawn', 'qlearn', '{}', 'now')")
     with pytest.raises(BadInput, match="learner 'qlearn'"):
         commands.train(kb, "hexapawn", "punish", "q", 5, "self", "both", 1, {})
+
+
+def test_values_stored_before_extra_turns_load_for_the_player_who_moved(kb):
+    """Rows written before a value named its player (move column '') are read as the values of the
+    player not to move in the position, as they were then; saving writes that player's name."""
+    from kb import store
+    r = CliRunner().invoke(main, ["train", "hexapawn", "--learner", "punish", "--agent", "old", "--games", "30",
+                                  "--seed", "1"])
+    assert r.exit_code == 0, r.output
+    written = sorted(store.load_values(kb, "old"))
+    assert written and all(view == ("black" if key.endswith(" w") else "white") for key, view, _, _ in written)
+    kb.execute("UPDATE learned_values SET move = '' WHERE agent = 'old'")
+    kb.conn.commit()
+    row = store.get_agent(kb, "old")
+    punish.load(kb, row)
+    punish.save(kb, "old", "hexapawn", row["params"], 0)
+    assert sorted(store.load_values(kb, "old")) == written
