@@ -84,12 +84,16 @@ class StateGraph:
         """Each edge's state (the one whose move it is)."""
         return np.repeat(np.arange(self.size), np.diff(self.start))
 
+    @cached_property
+    def turn_passes(self) -> np.ndarray:
+        """For each edge, whether the other player moves next (False where the game gives the
+        player who moved another move)."""
+        return self.mover[self.source] != self.mover[self.target]
+
     def value_after(self, edge: int) -> int:
-        """The exact value of the state ``edge`` leads to, for the player who made the move:
-        negated when the turn passes, as it is unless the game gives that player another move."""
-        t = int(self.target[edge])
-        v = int(self.value[t])
-        return v if self.mover[t] == self.mover[self.source[edge]] else -v
+        """The exact value of the state ``edge`` leads to, for the player who made the move."""
+        v = int(self.value[self.target[edge]])
+        return -v if self.turn_passes[edge] else v
 
     def game_value(self, player: int) -> int:
         """The exact value of the game for ``player`` (1, 0, -1)."""

@@ -23,9 +23,8 @@ def solve(graph: StateGraph) -> np.ndarray:
     n = graph.size
     start, target = graph.start, graph.target
     degree = np.diff(start)
-    src = graph.source
     # a successor's value seen by the mover before the move: negated when the turn passes
-    sign = np.where(graph.mover[src] != graph.mover[target], -1, 1).astype(np.int8)
+    sign = np.where(graph.turn_passes, -1, 1).astype(np.int8)
     value = np.zeros(n, dtype=np.int8)
     over = graph.winner != ONGOING
     w = graph.winner[over]

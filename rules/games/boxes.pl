@@ -47,14 +47,16 @@ size(G, R, C) :-
 
 lines(R, C, N) :- N is (R + 1) * C + R * (C + 1).
 
-%   The four sides of box B (1-based, row by row): top, bottom, left, right.
+%   Box B (1-based, row by row) has its top left corner at dot (Y, X).
+box_corner(C, B, Y-X) :- Y is (B - 1) // C, X is (B - 1) mod C.
+
+%   The four sides of box B: top, bottom, left, right.
 sides(R, C, B, [Top, Bottom, Left, Right]) :-
-    Row is (B - 1) // C, Col is (B - 1) mod C,
-    Top is Row * C + Col + 1,
-    Bottom is Top + C,
-    H is (R + 1) * C,
-    Left is H + Row * (C + 1) + Col + 1,
-    Right is Left + 1.
+    box_corner(C, B, Y-X), Y1 is Y + 1, X1 is X + 1,
+    dots_line(R, C, Y-X, Y-X1, Top),
+    dots_line(R, C, Y1-X, Y1-X1, Bottom),
+    dots_line(R, C, Y-X, Y1-X, Left),
+    dots_line(R, C, Y-X1, Y1-X1, Right).
 
 game:game(G) :- ( var(G) -> named(G) ; size(G, _, _) ).
 game:players(G, [a, b]) :- size(G, _, _).
@@ -117,6 +119,7 @@ map_dot(R, C, t(FlipY, FlipX, Swap), Y-X, Y2-X2) :-
     ( FlipX == true -> X1 is C - X ; X1 = X ),
     ( Swap == true -> Y2 = X1, X2 = Y1 ; Y2 = Y1, X2 = X1 ).
 
+%   Line L joins two neighbouring dots: the numbering of the header.
 line_dots(R, C, L, Y-X, Y1-X1) :-
     H is (R + 1) * C,
     (   L =< H
@@ -137,7 +140,7 @@ map_line(R, C, T, L, L1) :-
 
 %   Box B (row by row) has corners (Y, X) and (Y+1, X+1).
 map_box(R, C, T, B, B1) :-
-    Y is (B - 1) // C, X is (B - 1) mod C, Y1 is Y + 1, X1 is X + 1,
+    box_corner(C, B, Y-X), Y1 is Y + 1, X1 is X + 1,
     map_dot(R, C, T, Y-X, P-Q), map_dot(R, C, T, Y1-X1, P1-Q1),
     B1 is min(P, P1) * C + min(Q, Q1) + 1.
 
@@ -200,26 +203,24 @@ game:move_text(G, L, Text) :- size(G, _, _), atom_number(Text, L).
 %   number, a box by its owner's letter.
 game:board_lines(G, Lines-Owners, _, Out) :-
     size(G, R, C),
-    H is (R + 1) * C,
     findall(S, ( between(0, R, Row),
-                 dot_row(C, Row, Lines, S0), S = S0
-               ; between(0, R, Row), Row < R,
-                 box_row(C, H, Row, Lines, Owners, S) ), Rows0),
-    interleave(R, Rows0, Out).
+                 (   dot_row(R, C, Row, Lines, S)
+                 ;   Row < R, box_row(R, C, Row, Lines, Owners, S)
+                 ) ), Out).
 
-dot_row(C, Row, Lines, S) :-
+dot_row(R, C, Row, Lines, S) :-
     findall(Part, ( between(0, C, Col),
                     (   Col < C
-                    ->  L is Row * C + Col + 1,
+                    ->  Col1 is Col + 1, dots_line(R, C, Row-Col, Row-Col1, L),
                         (   memberchk(L, Lines) -> Seg = '---' ; format(atom(Seg), "~|~t~w~t~3+", [L]) ),
                         atom_concat('+', Seg, Part)
                     ;   Part = '+'
                     ) ), Parts),
     atomic_list_concat(Parts, S0), atom_string(S0, S).
 
-box_row(C, H, Row, Lines, Owners, S) :-
+box_row(R, C, Row, Lines, Owners, S) :-
     findall(Part, ( between(0, C, Col),
-                    L is H + Row * (C + 1) + Col + 1,
+                    Row1 is Row + 1, dots_line(R, C, Row-Col, Row1-Col, L),
                     (   memberchk(L, Lines) -> Side = '|' ; atom_number(Side, L) ),
                     (   Col < C
                     ->  B is Row * C + Col + 1, nth1(B, Owners, O),
@@ -228,13 +229,3 @@ box_row(C, H, Row, Lines, Owners, S) :-
                     ;   Part = Side
                     ) ), Parts),
     atomic_list_concat(Parts, S0), atom_string(S0, S).
-
-%   Rows0 holds the R+1 dot rows, then the R box rows: put each box row
-%   between its two dot rows.
-interleave(R, Rows0, Out) :-
-    length(Dots, R1), R1 is R + 1,
-    append(Dots, Boxes, Rows0),
-    weave(Dots, Boxes, Out).
-
-weave([D], [], [D]) :- !.
-weave([D|Ds], [B|Bs], [D, B|Out]) :- weave(Ds, Bs, Out).
