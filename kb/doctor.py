@@ -85,11 +85,13 @@ def _rows(conn: sqlite3.Connection) -> list[Problem]:
             out.append(Problem(f"table agents, agent {name!r}", "params is not a JSON object or games_trained "
                                "not a number", f"fix the row, or delete the agent (DELETE FROM agents WHERE name = "
                                f"'{name}')"))
-    for agent, position, move, value, visits in conn.execute(
-            "SELECT agent, position, move, value, visits FROM learned_values"):
-        if not finite_number(value) or not isinstance(visits, int):
+    for agent, position, move, value, visits, upper, vs_random in conn.execute(
+            "SELECT agent, position, move, value, visits, upper, vs_random FROM learned_values"):
+        if (not finite_number(value) or not isinstance(visits, int)
+                or any(x is not None and not finite_number(x) for x in (upper, vs_random))):
             out.append(Problem(f"table learned_values, agent {agent!r} position {position!r} move {move!r}",
-                               f"value {value!r} / visits {visits!r} are not numbers",
+                               f"value {value!r} / visits {visits!r} / upper {upper!r} / vs_random {vs_random!r} "
+                               "are not numbers",
                                "fix the row, or delete it (the agent then knows nothing of that move)"))
     for agent, rank, weight, born in conn.execute("SELECT agent, rank, weight, born FROM members"):
         if not finite_number(weight) or not isinstance(born, int):

@@ -168,6 +168,12 @@ MIGRATIONS: list[str] = [
     ALTER TABLE graphs ADD COLUMN keys BLOB;        -- UTF-8 keys joined by newlines, or NULL: rows in positions
     ALTER TABLE graphs ADD COLUMN node_data BLOB;   -- or NULL; int8 LE, 3 a node: mover, winner (-1 going on, 2 draw), value
     """,
+    # 6: a Q-learning agent that learns bounds keeps, beside each entry's lower bound
+    # (value), its upper bound and its learned score against random play (the tie-break)
+    """
+    ALTER TABLE learned_values ADD COLUMN upper REAL;      -- NULL unless the agent learns bounds
+    ALTER TABLE learned_values ADD COLUMN vs_random REAL;  -- NULL unless the agent learns bounds
+    """,
 ]
 
 VERSION = len(MIGRATIONS)

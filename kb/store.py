@@ -224,14 +224,17 @@ def save_agent(db: sqlite_utils.Database, name: str, game: str, learner: str, pa
                run: dict[str, Any] | None = None) -> None:
     """Create or update an agent and replace its learned values, in one transaction.
 
-    ``values`` rows are (position, move, value, visits); ``run`` (optional) is
-    recorded in the runs table.
+    ``values`` rows are (position, move, value, visits), or with two more numbers (upper bound,
+    score against random) for an agent that learns bounds; ``run`` (optional) is recorded in the
+    runs table.
     """
     with transaction(db):
         conn = _upsert_agent(db, name, game, learner, params, games_added, run)
         conn.execute("DELETE FROM learned_values WHERE agent = ?", (name,))
-        conn.executemany("INSERT INTO learned_values (agent, position, move, value, visits) VALUES (?, ?, ?, ?, ?)",
-                         ((name, p, m, float(v), int(n)) for p, m, v, n in values))
+        conn.executemany("INSERT INTO learned_values (agent, position, move, value, visits, upper, vs_random) "
+                         "VALUES (?, ?, ?, ?, ?, ?, ?)",
+                         ((name, r[0], r[1], float(r[2]), int(r[3]), *((float(r[4]), float(r[5])) if len(r) > 4
+                                                                      else (None, None))) for r in values))
 
 
 def save_rule_sets(db: sqlite_utils.Database, name: str, game: str, learner: str, params: dict[str, Any],
@@ -299,12 +302,16 @@ def _upsert_agent(db: sqlite_utils.Database, name: str, game: str, learner: str,
     return conn
 
 
-def load_values(db: sqlite_utils.Database, agent: str) -> list[tuple[str, str, float, int]]:
-    """An agent's learned values as (position, move, value, visits); KBError for one that is not a number."""
+def load_values(db: sqlite_utils.Database, agent: str, bounds: bool = False) -> list[tuple]:
+    """An agent's learned values as (position, move, value, visits), with ``bounds`` also (upper bound,
+    score against random); KBError for one that is not a number."""
+    extra = ", upper, vs_random" if bounds else ""
     rows = [tuple(r) for r in db.execute(
-        "SELECT position, move, value, visits FROM learned_values WHERE agent = ? ORDER BY position, move", [agent])]
-    for position, move, value, visits in rows:
-        if not finite_number(value) or not isinstance(visits, int) or not isinstance(position, str):
+        f"SELECT position, move, value, visits{extra} FROM learned_values WHERE agent = ? ORDER BY position, move",
+        [agent])]
+    for position, move, value, visits, *more in rows:
+        if (not finite_number(value) or not isinstance(visits, int) or not isinstance(position, str)
+                or not all(finite_number(x) for x in more)):
             raise bad_row("learned_values", f"agent {agent!r} position {position!r} move {move!r}",
-                          f"value {value!r} and visits {visits!r} must be numbers")
+                          f"value {value!r}, visits {visits!r}{' and its bounds' if more else ''} must be numbers")
     return rows

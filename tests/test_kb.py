@@ -108,3 +108,22 @@ def test_a_graph_kept_for_judging_only_is_packed_and_loads_back(kb, graphs):
     assert back.keys == g.keys and back.move_text == g.move_text
     for a in ("mover", "winner", "value", "start", "target", "orbit"):
         assert (getattr(back, a) == getattr(g, a)).all(), a
+
+
+def test_a_knowledge_base_from_before_bounds_is_migrated_and_its_values_kept(tmp_path):
+    """A file at schema 5 (before Q-learning bounds) gains the two columns, empty, and keeps its rows."""
+    from kb.schema import MIGRATIONS
+    p = tmp_path / "old.db"
+    conn = sqlite3.connect(p)
+    for number in range(5):
+        conn.executescript(MIGRATIONS[number] + f";PRAGMA user_version = {number + 1};")
+    conn.execute("INSERT INTO agents (name, game, learner, params, games_trained, created) VALUES (?, ?, ?, ?, ?, ?)",
+                 ("old", "tictactoe", "qlearn", '{"update": "negamax"}', 10, "2026-01-01"))
+    conn.execute("INSERT INTO learned_values (agent, position, move, value, visits) VALUES (?, ?, ?, ?, ?)",
+                 ("old", ".../.../...", "5", 0.5, 3))
+    conn.commit()
+    conn.close()
+    db = open_kb(p)
+    assert db.execute("PRAGMA user_version").fetchone()[0] == VERSION
+    assert store.load_values(db, "old") == [(".../.../...", "5", 0.5, 3)]
+    assert db.execute("SELECT upper, vs_random FROM learned_values").fetchall() == [(None, None)]
