@@ -582,14 +582,14 @@ def eval_cmd(game: str, agent: str, vs: str | None, exact: bool, n_games: int, s
 @click.option("--beads", type=float, default=None, help="[punish] Initial value of every position. Default 1.")
 @click.option("--cascade/--no-cascade", default=None,
               help="[punish] When no move of a position stays above 0, punish the move before too (HER's empty box). Default on.")
-@click.option("--fold/--no-fold", default=None, help="[punish] One value for symmetric positions. Default on.")
-@click.option("--update", type=str, default=None, help="[qlearn] The CA425 practical's assign (Q:=r), average (alpha=1/n) or lookahead, or negamax (ours). Default negamax.")
+@click.option("--fold/--no-fold", default=None, help="[punish, qlearn] One value for symmetric positions (qlearn: one table row per class of states, moves mapped through the same symmetry). Default on where the game declares symmetries (qlearn: with --table reachable and --illegal resample).")
+@click.option("--update", type=str, default=None, help="[qlearn] The CA425 practical's assign (Q:=r), average (alpha=1/n) or lookahead, or ours: negamax, or bounds (lower and upper bound per entry, ties broken by the score against random play). Default bounds (negamax on games too large to enumerate).")
 @click.option("--gamma", type=float, default=None, help="[qlearn] Discount of the next state's best value, in [0,1]. Default 1.")
 @click.option("--alpha", type=float, default=None, help="[qlearn] Fixed step size in (0,1]. Default 1/n(x,a) (average, lookahead), 1 (negamax).")
 @click.option("--illegal", type=str, default=None, help="[qlearn] Illegal actions: stay, lose or resample. Default resample.")
 @click.option("--table", type=str, default=None, help="[qlearn] reachable states only, or full (every board, 3^9 x 9). Default reachable.")
-@click.option("--epsilon", type=float, default=None, help="[qlearn] Exploration at the start of the run. Default 0.5.")
-@click.option("--epsilon-end", type=float, default=None, help="[qlearn] Exploration at the end of the run (linear from --epsilon). Default 0.5.")
+@click.option("--epsilon", type=float, default=None, help="[qlearn] Exploration at the start of the run. Default 0.3 for bounds, else 0.5.")
+@click.option("--epsilon-end", type=float, default=None, help="[qlearn] Exploration at the end of the run (linear from --epsilon). Default as --epsilon.")
 @click.option("--max-stay", type=click.IntRange(max=1000), default=None, help="[qlearn] Tries before a random legal move (--illegal stay). Default 20.")
 @click.option("--until-perfect", is_flag=True, help="[qlearn] Stop at the first checkpoint (every 500 games) where eval --exact says perfect on both sides.")
 @click.option("--cycles", default=500, show_default=True, type=click.IntRange(max=1_000_000),

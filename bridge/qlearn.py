@@ -24,13 +24,28 @@ from learners.qlearn import LazyStates, QOptions, QTable, train
 from learners.training import TrainingRun
 
 NAME = "qlearn"
-CHECKPOINT_EVERY = 500
+
+def checkpoint_every(n_games: int) -> int:
+    """Games between exact judgements of the greedy agent: about 40 a run, every 25 to 500 games."""
+    return max(25, min(500, n_games // 40))
+
 OPTIONS = option_names(QOptions)
 
 
 def options_from(params: dict[str, Any]) -> QOptions:
-    """Stored or typed parameters as checked options; BadInput names a bad one."""
-    return checked(QOptions, params, NAME)
+    """Stored or typed parameters as checked options; BadInput names a bad one.  An agent stored
+    before tables could be folded has no ``fold``: it is not folded."""
+    return checked(QOptions, {"fold": False, **params}, NAME)
+
+
+def new_agent_options(game: str, params: dict[str, Any]) -> QOptions:
+    """A new agent's options: those given, and by default bounds (negamax where illegal moves are
+    tried, which bounds cannot learn from) and a table folded where the game declares symmetries
+    and it can be (reachable states, illegal moves never tried)."""
+    resample = params.get("illegal", "resample") == "resample"
+    defaults = {"update": "bounds" if resample else "negamax",
+                "fold": graphs.has_symmetry(game) and resample and params.get("table", "reachable") == "reachable"}
+    return options_from({**defaults, **params})
 
 
 def board_codes(graph: StateGraph) -> tuple[list[int], int]:
@@ -45,28 +60,53 @@ def board_codes(graph: StateGraph) -> tuple[list[int], int]:
 
 
 def make_table(graph: StateGraph, opts: QOptions) -> QTable:
+    """An empty table of the agent's kind over ``graph``."""
     if opts.table == "full":
         codes, n_cells = board_codes(graph)
         return QTable(graph, opts, codes, n_cells)
+    if opts.fold:
+        return QTable(graph, opts, class_keys=class_keys(graph))
     return QTable(graph, opts)
 
 
+_CLASS_KEYS: dict[tuple[str, int, str], list[str]] = {}
+
+
+def class_keys(graph: StateGraph) -> list[str]:
+    """Each state's class key (its least symmetric image), asked of Prolog once per graph."""
+    key = (graph.game, graph.size, graph.keys[-1])
+    if key not in _CLASS_KEYS:
+        _CLASS_KEYS[key] = games.canonical_keys(graph.game, graph.keys)
+    return _CLASS_KEYS[key]
+
+
 def load(db: sqlite_utils.Database, row: dict) -> None:
-    """Put a stored agent's table into Prolog (entries as stored; no graph needed)."""
+    """Put a stored agent's table into Prolog (entries as stored; no graph needed).  An agent that
+    learns bounds plays by tie(lower bound, score against random), never-learned entries tie(-1, 0)."""
     opts = options_from(row["params"])
-    kind = "code" if opts.table == "full" else "text"
-    engine().call(f"qtable:q_load({quote(row['name'])}, {quote(row['game'])}, {kind}, []), Out = true")
-    values = store.load_values(db, row["name"])
+    kind = "code" if opts.table == "full" else "class" if opts.fold else "text"
+    bounds = opts.update == "bounds"
+    unknown = "tie(-1.0, 0.0)" if bounds else "0"
+    engine().call(f"qtable:q_load({quote(row['name'])}, {quote(row['game'])}, {kind}, {unknown}, []), Out = true")
+    values = store.load_values(db, row["name"], bounds=bounds)
     for i in range(0, len(values), ROWS_PER_CALL):
-        data = ", ".join(f"[{quote(x)}, {quote(m)}, {float(v)!r}]" for x, m, v, _ in values[i:i + ROWS_PER_CALL])
+        data = ", ".join(f"[{quote(x)}, {quote(m)}, {value_term(r)}]" for x, m, *r in values[i:i + ROWS_PER_CALL])
         engine().call(f"qtable:q_add({quote(row['name'])}, [{data}]), Out = true")
+
+
+def value_term(numbers: list) -> str:
+    """An entry's value as Prolog plays by it: the value, or tie(lower bound, score against random)."""
+    if len(numbers) > 2:
+        return f"tie({float(numbers[0])!r}, {float(numbers[3])!r})"
+    return repr(float(numbers[0]))
 
 
 def support(db: sqlite_utils.Database, row: dict, graph: StateGraph) -> exact.Support:
     """The moves the stored agent plays in every state of ``graph`` (legal moves of highest value,
-    0 where never learned, as rules/qtable.pl plays them), computed on the graph without Prolog."""
-    table = make_table(graph, options_from(row["params"]))
-    table.restore(store.load_values(db, row["name"]))
+    as rules/qtable.pl plays them), computed on the graph without Prolog."""
+    opts = options_from(row["params"])
+    table = make_table(graph, opts)
+    table.restore(store.load_values(db, row["name"], bounds=opts.update == "bounds"))
     return table.greedy_support()
 
 
@@ -78,7 +118,7 @@ def start(db: sqlite_utils.Database, name: str, game: str, options: dict[str, An
     """The agent's options (new: from ``options``; existing: stored, which ``options`` may not change)."""
     row = existing_agent(db, name, game, NAME)
     if row is None:
-        return options_from(options), None
+        return new_agent_options(game, options), None
     stored = options_from(row["params"])
     # the exploration schedule belongs to a run; everything else is fixed at creation
     per_run = {"epsilon", "epsilon_end"}
@@ -101,10 +141,12 @@ def run(db: sqlite_utils.Database, game: str, name: str, options: dict[str, Any]
     try:
         graph = graphs.state_graph(db, game, limit, what="Q-learning on the whole graph needs every position")
     except TooLarge:
+        if row is None:     # the defaults where there is no graph: nothing to fold, negamax (bounds needs every move)
+            opts = options_from({"fold": False, "update": "negamax", **options})
         return run_lazily(db, game, name, opts, row, vs, side, n_games, seed, progress)
     table = make_table(graph, opts)
     if row is not None:
-        table.restore(store.load_values(db, name))
+        table.restore(store.load_values(db, name, bounds=table.bounds))
     players = graph.players
     learner_sides = sides_of(vs, side)
     opponent = None if vs == "self" else exact.all_moves(graph) if vs == "random" else (
@@ -131,10 +173,11 @@ def run(db: sqlite_utils.Database, game: str, name: str, options: dict[str, Any]
         return until_perfect and point["as_first"]["perfect"] and point["as_second"]["perfect"]
 
     t0 = time.perf_counter()
-    raw = train(table, learner_sides, opponent, n_games, seed, progress, checkpoint, CHECKPOINT_EVERY)
+    every = checkpoint_every(n_games)
+    raw = train(table, learner_sides, opponent, n_games, seed, progress, checkpoint, every)
     seconds = time.perf_counter() - t0 - judged[0]
     played = len(raw)
-    if played % CHECKPOINT_EVERY or not checkpoints or checkpoints[-1]["games"] != played:
+    if played % every or not checkpoints or checkpoints[-1]["games"] != played:
         checkpoint(played)
     extra: dict[str, Any] = {"checkpoints": checkpoints, "checkpoint_seconds": round(judged[0], 4)}
     if opts.table == "full":
@@ -188,6 +231,12 @@ def run_lazily(db: sqlite_utils.Database, game: str, name: str, opts: QOptions, 
     if vs not in ("self", "random"):
         raise BadInput(f"{game} is too large to enumerate: Q-learning trains there against self or random "
                        f"(--vs {vs} needs every position)")
+    if opts.fold:
+        raise BadInput(f"{game} is too large to enumerate: its Q-table cannot be folded there (--no-fold; "
+                       "folding needs every position's class)")
+    if opts.update == "bounds":
+        raise BadInput(f"{game} is too large to enumerate: --update bounds needs every position "
+                       "(--update negamax learns there)")
     if opts.illegal != "resample" or opts.table != "reachable":
         raise BadInput(f"{game} is too large to enumerate: Q-learning takes --illegal resample and --table reachable "
                        "there (the others need every move and board in advance)")

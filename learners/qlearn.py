@@ -25,8 +25,21 @@ and one of ours, not the practical's:
   learns the minimax values whatever the opponent does, so its greedy play
   becomes perfect.  Its updates are applied when the game ends, last move
   first, so a result reaches the first move in one game.
+- ``bounds`` (ours, the default): negamax with what is not known yet kept
+  apart from a draw.  Each entry holds the lowest and the highest value
+  still possible given what the agent has seen (never seen: -1 and +1; a
+  move that ends the game: its result), backed up like negamax when a game
+  ends, for every move of every state the game passed through (the agent
+  sees where each of its moves leads, as an afterstate learner does; it
+  never looks further).  Training plays the most hopeful move (highest
+  upper bound); the agent plays the safest (highest lower bound), so a move
+  whose refutation has not been met yet is never mistaken for a draw.
+  Among equally safe moves it prefers the one that scores most against a
+  random opponent: a third number per entry, learned by the same backups
+  (the mean over the opponent's replies of what the agent would then play).
 
-α is 1/n(x,a) for the practical's average and lookahead and 1 for negamax,
+α is 1/n(x,a) for the practical's average and lookahead and 1 for negamax
+(bounds takes no α: its backups are exact),
 unless a fixed α is given.  Illegal actions (the practical's three
 ways): ``stay`` (the learner stays in x and chooses again, at most
 ``max_stay`` times, then a random legal move), ``lose`` (the illegal action
@@ -36,7 +49,14 @@ are ever tried).
 Exploration (the practical is silent): ε-greedy; ε moves linearly from
 ``epsilon`` at the start of a run to ``epsilon_end`` at its end (default
 0.5 throughout: half the moves explore, which reaches every reply a
-perfect player must answer sooner than a decaying schedule did).  Greedy
+perfect player must answer sooner than a decaying schedule did; 0.3 for
+bounds, which also explores by its upper bounds: with none the tie-break
+meets too few of a random opponent's replies, with more perfection comes
+later).
+
+Folding (``fold``): one row per class of symmetric states (the game's
+symmetry/3), and in that row one column per class of positions a move
+leads to, so the symmetric moves of symmetric states share one entry.  Greedy
 choices break ties at random.  All randomness comes from one seed.
 
 This module never asks Prolog anything: it sees only the StateGraph.
@@ -52,7 +72,7 @@ import numpy as np
 from learners.graph import DRAW, StateGraph
 
 WIN, LOSS, DRAW_REWARD = 1.0, -1.0, 0.0
-UPDATES = ("assign", "average", "lookahead", "negamax")
+UPDATES = ("assign", "average", "lookahead", "negamax", "bounds")
 ILLEGAL_MODES = ("stay", "lose", "resample")
 TABLES = ("reachable", "full")
 
@@ -61,14 +81,15 @@ TABLES = ("reachable", "full")
 class QOptions:
     """Every parameter of a Q-learning agent (stored with it)."""
 
-    update: str = "negamax"
+    update: str = "bounds"
     gamma: float = 1.0
     alpha: float | None = None      # None: 1/n(x,a) for average and lookahead (the practical's), 1 for negamax
     illegal: str = "resample"
     table: str = "reachable"
-    epsilon: float = 0.5
-    epsilon_end: float = 0.5
+    epsilon: float | None = None      # None: 0.3 for bounds (which also explores by its upper bounds), else 0.5
+    epsilon_end: float | None = None  # None: as epsilon
     max_stay: int = 20
+    fold: bool = False              # one row per class of symmetric states (the bridge turns it on by default)
 
     def check(self) -> "QOptions":
         """Raise ValueError naming the first bad option."""
@@ -82,11 +103,24 @@ class QOptions:
             raise ValueError(f"--gamma must be in [0, 1], not {self.gamma}")
         if self.alpha is not None and not 0.0 < self.alpha <= 1.0:
             raise ValueError(f"--alpha must be in (0, 1], not {self.alpha}")
+        if self.update == "bounds" and self.alpha is not None:
+            raise ValueError("--alpha does not apply to --update bounds (its backups are exact)")
+        if self.update == "bounds" and self.illegal != "resample":
+            raise ValueError("--update bounds needs --illegal resample (it learns the moves a state has)")
+        if self.epsilon is None:
+            self.epsilon = 0.3 if self.update == "bounds" else 0.5
+        if self.epsilon_end is None:
+            self.epsilon_end = self.epsilon
         for name in ("epsilon", "epsilon_end"):
             if not 0.0 <= getattr(self, name) <= 1.0:
                 raise ValueError(f"--{name.replace('_', '-')} must be in [0, 1], not {getattr(self, name)}")
         if self.max_stay < 1:
             raise ValueError("--max-stay must be at least 1")
+        if self.fold and self.table == "full":
+            raise ValueError("--fold needs --table reachable (the full table is one row per board as the "
+                             "CA425 practical enumerates them)")
+        if self.fold and self.illegal != "resample":
+            raise ValueError("--fold needs --illegal resample (a folded row holds only the moves a class has)")
         return self
 
     def as_dict(self) -> dict:
@@ -106,11 +140,17 @@ class QTable:
     """
 
     def __init__(self, graph: StateGraph, options: QOptions, codes: Sequence[int] | None = None,
-                 n_cells: int | None = None) -> None:
+                 n_cells: int | None = None, class_keys: Sequence[str] | None = None) -> None:
         self.graph = graph
         self.options = options
         self.actions = action_vocabulary(graph)
         self.action_index = {t: i for i, t in enumerate(self.actions)}
+        self.cols: list[list[int]] | None = None    # folded: cols[s][a], the column of action a in s's row
+        if options.fold:
+            if class_keys is None:
+                raise ValueError("a folded table needs each state's class key")
+            self._fold(class_keys)
+            return
         if options.table == "full":
             if codes is None or n_cells is None:
                 raise ValueError("the full table needs each state's board code")
@@ -119,48 +159,115 @@ class QTable:
         else:
             self.n_rows = graph.size
             self.rows = list(range(graph.size))
-        self.q = np.zeros((self.n_rows, len(self.actions)))
-        self.n = np.zeros((self.n_rows, len(self.actions)), dtype=np.int64)
+        self._allocate(len(self.actions))
+
+    @property
+    def bounds(self) -> bool:
+        """Whether the agent learns bounds (``q`` is then the lower bound)."""
+        return self.options.update == "bounds"
+
+    def _allocate(self, width: int) -> None:
+        """Entries never learned: 0, or for bounds [-1, +1] and a score of 0 against random."""
+        shape = (self.n_rows, width)
+        self.q = np.full(shape, -1.0) if self.bounds else np.zeros(shape)
+        self.n = np.zeros(shape, dtype=np.int64)
+        self.hi = np.ones(shape) if self.bounds else None
+        self.vr = np.zeros(shape) if self.bounds else None
+
+    def _fold(self, class_keys: Sequence[str]) -> None:
+        """One row per class of symmetric states, one column per class of positions a move of the
+        class leads to: symmetric moves of symmetric states share their entry (x is the class key,
+        a the class key of the position after the move, as rules/qtable.pl looks them up)."""
+        g = self.graph
+        row_of: dict[str, int] = {}
+        self.rows = [row_of.setdefault(k, len(row_of)) for k in class_keys]
+        self.row_labels = list(row_of)
+        self.col_labels: list[list[str]] = [[] for _ in self.row_labels]
+        col_of: list[dict[str, int]] = [{} for _ in self.row_labels]
+        src, target = g.source.tolist(), g.target.tolist()
+        edge_cols = []
+        for e, text in enumerate(g.move_text):
+            r, after = self.rows[src[e]], class_keys[target[e]]
+            c = col_of[r].get(after)
+            if c is None:
+                c = col_of[r][after] = len(self.col_labels[r])
+                self.col_labels[r].append(after)
+            edge_cols.append(c)
+        self.col_index = col_of
+        self.edge_cols = np.array(edge_cols, dtype=np.int64)
+        self.cols = [[-1] * len(self.actions) for _ in range(g.size)]
+        for e, text in enumerate(g.move_text):
+            self.cols[src[e]][self.action_index[text]] = edge_cols[e]
+        self.n_rows = len(self.row_labels)
+        width = max((len(c) for c in self.col_labels), default=1)
+        self._allocate(width)
 
     # -- storage: rows of (x, action text, value, visits) -------------------------
     def x_label(self, row: int) -> str:
+        if self.options.fold:
+            return self.row_labels[row]
         return f"#{row}" if self.options.table == "full" else self.graph.keys[row]
 
-    def entries(self) -> list[tuple[str, str, float, int]]:
-        """Every learned entry (visited or non-zero)."""
+    def a_label(self, row: int, col: int) -> str:
+        """Column ``col``'s label in ``row``: a move's text, or (folded) the class key the move leads to."""
+        return self.col_labels[row][col] if self.options.fold else self.actions[col]
+
+    def entries(self) -> list[tuple]:
+        """Every learned entry (visited or non-zero) as (x, a, value, visits), and for bounds also
+        (upper bound, score against random)."""
+        if self.bounds:
+            rs, acts = np.nonzero(self.n > 0)
+            return [(self.x_label(int(r)), self.a_label(int(r), int(a)), float(self.q[r, a]), int(self.n[r, a]),
+                     float(self.hi[r, a]), float(self.vr[r, a])) for r, a in zip(rs, acts)]
         rs, acts = np.nonzero((self.n > 0) | (self.q != 0))
-        return [(self.x_label(int(r)), self.actions[int(a)], float(self.q[r, a]), int(self.n[r, a]))
+        return [(self.x_label(int(r)), self.a_label(int(r), int(a)), float(self.q[r, a]), int(self.n[r, a]))
                 for r, a in zip(rs, acts)]
 
-    def restore(self, entries: Sequence[tuple[str, str, float, int]]) -> int:
-        """Put stored entries back; returns how many did not fit this graph (ignored)."""
+    def restore(self, entries: Sequence[tuple]) -> int:
+        """Put stored entries back (as ``entries`` gives them); returns how many did not fit this graph (ignored)."""
         skipped = 0
-        for x, move, value, visits in entries:
-            a = self.action_index.get(move)
-            if self.options.table == "full":
+        row_of = {k: r for r, k in enumerate(self.row_labels)} if self.options.fold else {}
+        for x, move, value, visits, *more in entries:
+            row: int | None
+            if self.options.fold:
+                row = row_of.get(x)
+                a = None if row is None else self.col_index[row].get(move)
+            elif self.options.table == "full":
+                a = self.action_index.get(move)
                 row = int(x[1:]) if x.startswith("#") and x[1:].isdigit() and int(x[1:]) < self.n_rows else None
             else:
+                a = self.action_index.get(move)
                 row = self.graph.index.get(x)
             if a is None or row is None:
                 skipped += 1
                 continue
             self.q[row, a] = value
             self.n[row, a] = visits
+            if self.bounds and len(more) == 2:
+                self.hi[row, a], self.vr[row, a] = more
         return skipped
 
     # -- the greedy policy, for exact judgement ----------------------------------
     def greedy_support(self) -> list[list[int]]:
-        """For every state, the legal edges of highest Q (what the agent plays)."""
+        """For every state, the legal edges of highest Q (what the agent plays; for bounds, of highest
+        lower bound and among those of highest score against random)."""
         g = self.graph
         if not hasattr(self, "_edge_cols"):
             src = g.source
             self._edge_rows = np.asarray(self.rows)[src]
-            self._edge_cols = np.array([self.action_index[t] for t in g.move_text], dtype=np.int64)
+            self._edge_cols = self.edge_cols if self.options.fold else np.array(
+                [self.action_index[t] for t in g.move_text], dtype=np.int64)
             self._edge_src = src
         values = self.q[self._edge_rows, self._edge_cols]
         best = np.full(g.size, -np.inf)
         np.maximum.at(best, self._edge_src, values)
-        chosen = np.nonzero(values == best[self._edge_src])[0].tolist()
+        tied = values == best[self._edge_src]
+        if self.bounds:                   # the tie-break: the score against random, among the safest
+            second = np.where(tied, self.vr[self._edge_rows, self._edge_cols], -np.inf)
+            best2 = np.full(g.size, -np.inf)
+            np.maximum.at(best2, self._edge_src, second)
+            tied &= second == best2[self._edge_src]
+        chosen = np.nonzero(tied)[0].tolist()
         out: list[list[int]] = [[] for _ in range(g.size)]
         src = self._edge_src.tolist()
         for e in chosen:
@@ -309,6 +416,7 @@ def train(table: QTable, learner_sides: Sequence[Sequence[int]], opponent: list[
         opp = None if opponent is None else [[table.action_index[g.move_text[e]] for e in sup] for sup in opponent]
         expanded = None
         all_actions = list(range(n_actions))
+        cols = table.cols if table.cols is not None else [all_actions] * g.size   # column of each action
     else:
         if o.illegal != "resample" or o.table != "reachable":
             raise ValueError("a game too large to enumerate is learned with --illegal resample and "
@@ -316,10 +424,16 @@ def train(table: QTable, learner_sides: Sequence[Sequence[int]], opponent: list[
         q, n, mover, winner, terminal, nxt = lazy.q, lazy.n, lazy.mover, lazy.winner, lazy.terminal, lazy.nxt
         legal = lazy.legal  # type: ignore[assignment]
         rows = _Identity()
+        cols = _Rows(rows)
         opp = None
         expanded = lazy.expanded
         all_actions = []
     rule = UPDATES.index(o.update)
+    learns_bounds = rule == 4
+    if learns_bounds and lazy is not None:
+        raise ValueError("--update bounds needs the whole graph (a game too large to enumerate takes negamax)")
+    if learns_bounds:
+        hi, vr = table.hi.tolist(), table.vr.tolist()    # type: ignore[union-attr]
     gamma, fixed_alpha, illegal_mode = o.gamma, o.alpha, o.illegal
     if fixed_alpha is None and rule == 3:
         fixed_alpha = 1.0                  # negamax: a deterministic game needs no averaging
@@ -328,19 +442,20 @@ def train(table: QTable, learner_sides: Sequence[Sequence[int]], opponent: list[
     def negamax(r: int, a: int, s: int, p: int) -> None:
         """Update Q(r, a) at once from the state a leads to, as the opponent (same table) sees it."""
         y = nxt[s][a]
-        n[r][a] += 1
-        alpha = fixed_alpha if fixed_alpha is not None else 1.0 / n[r][a]
+        c = cols[s][a]
+        n[r][c] += 1
+        alpha = fixed_alpha if fixed_alpha is not None else 1.0 / n[r][c]
         if terminal[y]:
             w = winner[y]
             target = DRAW_REWARD if w == DRAW else (WIN if w == p else LOSS)
         else:
-            qy = q[rows[y]]
-            best = max(qy[b] for b in legal[y])
+            qy, cy = q[rows[y]], cols[y]
+            best = max(qy[cy[b]] for b in legal[y])
             target = gamma * (best if mover[y] == p else -best)   # negated when the turn passes
-        q[r][a] += alpha * (target - q[r][a])
+        q[r][c] += alpha * (target - q[r][c])
 
     def update(r: int, a: int, reward: float, y: int) -> None:
-        """Feedback for Q(r, a); y is the learner's next state, -1 if the game ended."""
+        """Feedback for Q(r, a) (a: the table's column); y is the learner's next state, -1 if the game ended."""
         row = q[r]
         if rule == 0:                      # assign, only when reward or punishment arrives
             if y == -1:
@@ -351,14 +466,58 @@ def train(table: QTable, learner_sides: Sequence[Sequence[int]], opponent: list[
         alpha = fixed_alpha if fixed_alpha is not None else 1.0 / n[r][a]
         target = reward
         if rule == 2 and y != -1:          # lookahead
-            qy = q[rows[y]]
-            target += gamma * max(qy[b] for b in legal[y])
+            qy, cy = q[rows[y]], cols[y]
+            target += gamma * max(qy[cy[b]] for b in legal[y])
         row[a] += alpha * (target - row[a])
 
-    def greedy(qr: list[float], acts: list[int]) -> int:
-        best = max(qr[a] for a in acts)
-        cands = [a for a in acts if qr[a] == best]
+    def bound(r: int, a: int, s: int, p: int) -> None:
+        """Back up entry (r, a) of state s (p to move) from the entries of the state a leads to:
+        its bounds as negamax does, and its score against random play."""
+        y = nxt[s][a]
+        c = cols[s][a]
+        n[r][c] += 1
+        if terminal[y]:
+            w = winner[y]
+            q[r][c] = hi[r][c] = vr[r][c] = DRAW_REWARD if w == DRAW else (WIN if w == p else LOSS)
+            return
+        ry, cy = rows[y], cols[y]
+        low = max(q[ry][cy[b]] for b in legal[y])
+        high = max(hi[ry][cy[b]] for b in legal[y])
+        if mover[y] == p:
+            q[r][c], hi[r][c] = gamma * low, gamma * high
+        else:
+            q[r][c], hi[r][c] = -gamma * high, -gamma * low
+        vr[r][c] = against_random(y, p)
+
+    def against_random(z: int, p: int) -> float:
+        """What p scores from state z when p plays as the agent does (safest, then its best score
+        against random) and the other side uniformly at random, by the entries learned so far."""
+        if terminal[z]:
+            w = winner[z]
+            return DRAW_REWARD if w == DRAW else (WIN if w == p else LOSS)
+        rz, cz = rows[z], cols[z]
+        if mover[z] == p:
+            qz, vz = q[rz], vr[rz]
+            safest = max(qz[cz[b]] for b in legal[z])
+            return max(vz[cz[b]] for b in legal[z] if qz[cz[b]] == safest)
+        return sum(against_random(nxt[z][b], p) for b in legal[z]) / len(legal[z])
+
+    def greedy(qr: list[float], cs: list[int], acts: list[int]) -> int:
+        best = max(qr[cs[a]] for a in acts)
+        cands = [a for a in acts if qr[cs[a]] == best]
         return cands[0] if len(cands) == 1 else cands[rng.randrange(len(cands))]
+
+    def hopeful(r: int, cs: list[int], acts: list[int]) -> int:
+        """Training's choice when learning bounds: the highest upper bound, then lower bound."""
+        hr, qr = hi[r], q[r]
+        best = max(hr[cs[a]] for a in acts)
+        cands = [a for a in acts if hr[cs[a]] == best]
+        if len(cands) > 1:
+            low = max(qr[cs[a]] for a in cands)
+            cands = [a for a in cands if qr[cs[a]] == low]
+        return cands[0] if len(cands) == 1 else cands[rng.randrange(len(cands))]
+
+    choose = hopeful if learns_bounds else (lambda r, cs, acts: greedy(q[r], cs, acts))
 
     def play(i: int) -> Iterator[int]:
         """Game i; yields a state when it must be expanded first; its result is the return value."""
@@ -382,7 +541,7 @@ def train(table: QTable, learner_sides: Sequence[Sequence[int]], opponent: list[
             if p not in sides:
                 sup = opp[s] if opp is not None else legal[s]
                 a = sup[rng.randrange(len(sup))]
-                if rule == 3:                  # negamax learns minimax values from every move made
+                if rule >= 3:                  # negamax and bounds learn from every move made
                     made.append((rows[s], a, s, p))
                 y = nxt[s][a]
                 s = y if y >= 0 else lazy.follow(s, a)  # type: ignore[union-attr]
@@ -390,36 +549,47 @@ def train(table: QTable, learner_sides: Sequence[Sequence[int]], opponent: list[
             if pending[p] is not None:
                 update(*pending[p], 0.0, s)
                 pending[p] = None
-            r = rows[s]
+            r, cs = rows[s], cols[s]
             acts = legal[s] if illegal_mode == "resample" else all_actions
             stays = 0
             while True:
-                a = acts[rng.randrange(len(acts))] if rng.random() < eps else greedy(q[r], acts)
+                a = acts[rng.randrange(len(acts))] if rng.random() < eps else choose(r, cs, acts)
                 if nxt[s][a] != -1:
                     break
                 if illegal_mode == "lose":
                     break
-                update(r, a, 0.0, s)       # stay: same state, choose again
+                update(r, cs[a], 0.0, s)       # stay: same state, choose again
                 stays += 1
                 if stays >= o.max_stay:
                     a = legal[s][rng.randrange(len(legal[s]))]
                     break
             if nxt[s][a] == -1:            # lose: the illegal action ends the game
-                update(r, a, LOSS, -1)
+                update(r, cs[a], LOSS, -1)
                 result = 1 - p
                 other = 1 - p
                 if other in sides and pending[other] is not None:
                     update(*pending[other], WIN, -1)
                 break
-            if rule == 3:
+            if rule >= 3:
                 made.append((r, a, s, p))
             else:
-                pending[p] = (r, a)
+                pending[p] = (r, cs[a])
             y = nxt[s][a]
             s = y if y >= 0 else lazy.follow(s, a)  # type: ignore[union-attr]
-        for step in reversed(made):
-            negamax(*step)
+        for r, a, s, p in reversed(made):
+            if learns_bounds:              # every move of every state passed, last state first
+                for b in legal[s]:
+                    bound(r, b, s, p)
+            else:
+                negamax(r, a, s, p)
         return result
+
+    def write_back() -> None:
+        table.q[:] = q
+        table.n[:] = n
+        if learns_bounds:
+            table.hi[:] = hi                  # type: ignore[index]
+            table.vr[:] = vr                  # type: ignore[index]
 
     batch = max(1, n_games // 100)
     reported = [0]
@@ -440,12 +610,10 @@ def train(table: QTable, learner_sides: Sequence[Sequence[int]], opponent: list[
             done = i + 1
             finished(done)
             if checkpoint and checkpoint_every and done % checkpoint_every == 0 and done < n_games:
-                table.q[:] = q
-                table.n[:] = n
+                write_back()
                 if checkpoint(done):
                     break
-        table.q[:] = q
-        table.n[:] = n
+        write_back()
         return results
 
     out: list[int] = [DRAW] * n_games
@@ -487,3 +655,13 @@ class _Identity:
 
     def __getitem__(self, s: int) -> int:
         return s
+
+
+class _Rows:
+    """The same row for every index (cols[s] of a table that is not folded, grown lazily)."""
+
+    def __init__(self, row: object) -> None:
+        self.row = row
+
+    def __getitem__(self, s: int) -> object:
+        return self.row

@@ -42,22 +42,31 @@ candidates(Chooser, Game, Pos, Mover, Moves) :-
 
 %!  scored_moves(+Chooser, +Game, +Pos, +Mover, -Scored:list) is semidet.
 %   Learners whose agents choose by value define this: Scored is Value-Move
-%   for every legal move.  Such a chooser picks among the best values.
+%   for every legal move.  Such a chooser picks among the best values.  A
+%   value may be tie(Value, TieBreak): the best values first, then among
+%   them the best tie-breaks.
 :- multifile scored_moves/5.
 
-%   The moves of highest value; values tie numerically (-0.0 ties 0.0).
+%   The moves of highest value (then of highest tie-break); values tie
+%   numerically (-0.0 ties 0.0).
 best_of([], []) :- !.
 best_of(Scored, Moves) :-
-    max_member(Best-_, Scored),
-    findall(M, ( member(V-M, Scored), V =:= Best ), Moves).
+    findall(P-T-M, ( member(S-M, Scored), value_parts(S, P, T) ), Parts),
+    aggregate_all(max(P), member(P-_-_, Parts), Best),
+    aggregate_all(max(T), ( member(P-T-_, Parts), P =:= Best ), BestTie),
+    findall(M, ( member(P-T-M, Parts), P =:= Best, T =:= BestTie ), Moves).
+
+value_parts(tie(V, T), V, T) :- !.
+value_parts(V, V, 0).
 
 %!  move_values(+Chooser, +Game, +Key, -Pairs:list, -Best:list) is det.
 %   For `query`: [MoveText, Value] for each legal move of the state Key
-%   (for a chooser that scores moves), and the move texts it picks among.
+%   (for a chooser that scores moves; the value without its tie-break), and
+%   the move texts it picks among.
 move_values(Chooser, Game, Key, Pairs, Best) :-
     parse_position(Game, Key, Pos, Mover),
     scored_moves(Chooser, Game, Pos, Mover, Scored),
-    findall([T, V], ( member(V-M, Scored), move_text(Game, M, T) ), Pairs),
+    findall([T, V], ( member(S-M, Scored), value_parts(S, V, _), move_text(Game, M, T) ), Pairs),
     best_of(Scored, Moves),
     maplist(move_text(Game), Moves, Best).
 

@@ -172,3 +172,28 @@ def random_play_probabilities(ref) -> dict[str, Fraction]:
 
     states = reachable(ref)
     return dict(dist(ref["key"](ref["initial"])))
+
+
+def best_safe_wins(ref, player: str) -> Fraction:
+    """The highest chance of winning against a uniformly random opponent for ``player`` keeping the
+    minimax value in every state (never a move that does worse than perfect play): the ceiling
+    of a never-losing agent's wins against random."""
+    states = reachable(ref)
+    result = solve(ref)
+    rank = {player: 1, "draw": 0}
+
+    def worth(key):
+        return rank.get(result[key], -1)
+
+    @lru_cache(maxsize=None)
+    def wins(key):
+        s = states[key]
+        r = ref["result"](s)
+        if r:
+            return Fraction(int(r == player))
+        nexts = [ref["key"](n) for n in ref["moves"](s).values()]
+        if s[-1] == player:
+            return max(wins(n) for n in nexts if worth(n) == worth(key))
+        return sum(wins(n) for n in nexts) / len(nexts)
+
+    return wins(ref["key"](ref["initial"]))

@@ -174,6 +174,8 @@ def edit(db_path, sql):
      "table learned_values"),
     ("UPDATE learned_values SET value='abc' WHERE agent='p'", ["eval", "tictactoe", "p", "--vs", "random", "--games",
                                                                "2"], "table learned_values"),
+    ("UPDATE learned_values SET upper='abc' WHERE agent='q'", ["play", "tictactoe", "--opponent", "q", "--as", "o"],
+     "table learned_values"),
     ("UPDATE rules SET pattern='zz' WHERE agent='g'", ["eval", "tictactoe", "g", "--vs", "random", "--games", "2"],
      "table rules"),
     ("UPDATE rules SET pattern='zz' WHERE agent='g'", ["train", "tictactoe", "--learner", "ga", "--agent", "g",

@@ -188,8 +188,10 @@ def test_agents_move_in_and_out_of_prolog_in_pages(db_path, monkeypatch, learner
         punish.save(kb, "a", "tictactoe", store.get_agent(kb, "a")["params"], 0)
         assert sorted(store.load_values(kb, "a")) == sorted(stored)
     else:
-        inside = engine().call(f"findall([X, M, V], qtable:q({quote('a')}, X, M, V), Out)")
-        assert sorted(map(tuple, inside)) == sorted((x, m, float(v)) for x, m, v, _ in stored)
+        inside = engine().call(f"findall([X, M, L, R], qtable:q({quote('a')}, X, M, tie(L, R)), Out)")
+        bounds = store.load_values(kb, "a", bounds=True)    # the default agent plays by (lower bound, vs random)
+        assert len(inside) == len(stored) == len(bounds)
+        assert sorted(map(tuple, inside)) == sorted((x, m, float(lo), float(vr)) for x, m, lo, _, _, vr in bounds)
 
 
 def test_demo_solves_the_shipped_games_and_shows_a_huge_one(kb):
