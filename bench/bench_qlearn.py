@@ -188,6 +188,7 @@ def main() -> None:
     if args.plot and default_rows:
         from learners.plot import curve_png
         cps = default_rows[0]["run"]["checkpoints"]
+        Path(args.plot).parent.mkdir(parents=True, exist_ok=True)
         curve_png(args.plot, {
             "win rate vs random as X": [c["as_first"]["win_vs_random"] for c in cps],
             "win rate vs random as O": [c["as_second"]["win_vs_random"] for c in cps],
