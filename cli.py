@@ -582,6 +582,9 @@ def eval_cmd(game: str, agent: str, vs: str | None, exact: bool, n_games: int, s
 @click.option("--beads", type=float, default=None, help="[punish] Initial value of every position. Default 1.")
 @click.option("--cascade/--no-cascade", default=None,
               help="[punish] When no move of a position stays above 0, punish the move before too (HER's empty box). Default on.")
+@click.option("--choice", type=str, default=None,
+              help="[punish] best: play a move of best value (the six-pawns practical); beads: in training draw moves in proportion to their values (Michie's MENACE). Default best.")
+@click.option("--draw-reward", type=float, default=None, help="[punish] Value added to every move of a drawn game (MENACE: 1). Default 0.")
 @click.option("--fold/--no-fold", default=None, help="[punish, qlearn] One value for symmetric positions (qlearn: one table row per class of states, moves mapped through the same symmetry). Default on where the game declares symmetries (qlearn: with --table reachable and --illegal resample).")
 @click.option("--update", type=str, default=None, help="[qlearn] The CA425 practical's assign (Q:=r), average (alpha=1/n) or lookahead, or ours: negamax, or bounds (lower and upper bound per entry, ties broken by the score against random play). Default bounds (negamax on games too large to enumerate).")
 @click.option("--gamma", type=float, default=None, help="[qlearn] Discount of the next state's best value, in [0,1]. Default 1.")
@@ -625,8 +628,8 @@ def eval_cmd(game: str, agent: str, vs: str | None, exact: bool, n_games: int, s
 @handle_errors
 def train(ctx: click.Context, game: str, learner: str, agent: str, n_games: int, vs: str, side: str, seed: int, punish: str | None,
           step: float | None, earlier_step: float | None, reward: float | None, beads: float | None,
-          cascade: bool | None, fold: bool | None, update: str | None, gamma: float | None, alpha: float | None,
-          illegal: str | None, table: str | None, epsilon: float | None, epsilon_end: float | None,
+          cascade: bool | None, choice: str | None, draw_reward: float | None, fold: bool | None,
+          update: str | None, gamma: float | None, alpha: float | None, illegal: str | None, table: str | None, epsilon: float | None, epsilon_end: float | None,
           max_stay: int | None, until_perfect: bool, cycles: int, ga_agents: int | None, ga_rules: int | None,
           priorities: int | None, pair_games: int | None, mutation: float | None, burst: float | None,
           selection: str | None, parents: str | None, pairing: str | None, identical: bool | None,
@@ -660,7 +663,7 @@ def train(ctx: click.Context, game: str, learner: str, agent: str, n_games: int,
         name = (list(ga_options) + given)[0]
         raise BadInput(f"--{name.replace('_', '-')} is an option of the ga learner, not {learner}")
     typed = {"punish": punish, "step": step, "earlier_step": earlier_step, "reward": reward, "beads": beads,
-             "cascade": cascade, "fold": fold, "update": update, "gamma": gamma, "alpha": alpha, "illegal": illegal,
+             "cascade": cascade, "choice": choice, "draw_reward": draw_reward, "fold": fold, "update": update, "gamma": gamma, "alpha": alpha, "illegal": illegal,
              "table": table, "epsilon": epsilon, "epsilon_end": epsilon_end, "max_stay": max_stay}
     options = {k: v for k, v in typed.items() if v is not None}
     limit = compile_mod.max_positions(max_positions)
@@ -710,7 +713,8 @@ def train_rule_sets(ctx: click.Context, game: str, agent: str, cycles: int, seed
     """`train --learner ga`: evolve a population of rule sets (Gaia's "Ejemplos de Vida")."""
     from bridge import agents as agents_mod, ga, games
 
-    for name in ("n_games", "vs", "side", "punish", "step", "earlier_step", "reward", "beads", "cascade", "fold",
+    for name in ("n_games", "vs", "side", "punish", "step", "earlier_step", "reward", "beads", "cascade", "choice",
+                 "draw_reward", "fold",
                  "update", "gamma", "alpha", "illegal", "table", "epsilon", "epsilon_end", "max_stay", "until_perfect"):
         if ctx.get_parameter_source(name) != click.core.ParameterSource.DEFAULT:
             flag = {"n_games": "games", "side": "as"}.get(name, name).replace("_", "-")

@@ -27,6 +27,9 @@ VARIANTS = {
     "all moves + reward winner": {"punish": "all", "reward": 1.0},
     "plain, no symmetry folding": {"fold": False},
     "plain, 3 beads a position": {"beads": 3.0},
+    "MENACE's draw: beads in proportion, else plain": {"choice": "beads"},
+    "MENACE's scheme: beads, 3 each, +3 win, -1 all": {"choice": "beads", "beads": 3.0, "reward": 3.0,
+                                                        "draw_reward": 1.0, "punish": "all"},
 }
 
 

@@ -29,6 +29,8 @@ DEFAULTS: dict[str, Any] = {
     "beads": 1.0,          # initial value of a position never moved into
     "cascade": True,       # HER's empty box: punish the move before when a position has no move above 0
     "fold": True,          # one value for symmetric positions (the game's symmetries)
+    "choice": "best",      # best value (the skeleton's), or beads: training draws in proportion (MENACE)
+    "draw_reward": 0.0,    # how much each move of a drawn game rises (MENACE: 1)
 }
 
 
@@ -46,15 +48,17 @@ def validate(options: dict[str, Any]) -> dict[str, Any]:
     opts = {**DEFAULTS, **options}
     if opts["punish"] not in ("last", "all"):
         raise BadInput(f"--punish must be 'last' or 'all', not {opts['punish']!r}")
-    for key in ("step", "earlier_step", "reward", "beads"):
+    if opts["choice"] not in ("best", "beads"):
+        raise BadInput(f"--choice must be 'best' or 'beads', not {opts['choice']!r}")
+    for key in ("step", "earlier_step", "reward", "beads", "draw_reward"):
         opts[key] = float(opts[key])
         if not math.isfinite(opts[key]) or abs(opts[key]) > VALUE_BOUND:
             raise BadInput(f"--{key.replace('_', '-')} must be a number within ±{VALUE_BOUND:,.0f}, not {opts[key]} "
                            "(values are added up over many games and must stay finite)")
     if opts["step"] <= 0:
         raise BadInput("--step must be greater than 0")
-    if opts["earlier_step"] < 0 or opts["reward"] < 0:
-        raise BadInput("--earlier-step and --reward must not be negative")
+    if opts["earlier_step"] < 0 or opts["reward"] < 0 or opts["draw_reward"] < 0:
+        raise BadInput("--earlier-step, --reward and --draw-reward must not be negative")
     if opts["beads"] <= 0:
         raise BadInput("--beads must be greater than 0")
     opts["cascade"] = bool(opts["cascade"])
@@ -139,7 +143,14 @@ def run(db: sqlite_utils.Database, game: str, name: str, options: dict[str, Any]
         both = [({p0: me, p1: them}, [p0]), ({p0: them, p1: me}, [p1])]
         pick = {"first": both[:1], "second": both[1:], "both": both}[side]
         sets, sides = [s for s, _ in pick], [d for _, d in pick]
-    results, seconds = play_batches(sets, game, n_games, seed, progress)
+    learning = [name] + ([vs] if partner is not None and partner["learner"] == NAME else [])
+    for agent in learning:
+        engine().call(f"punish:punish_training({quote(agent)}, true), Out = true")
+    try:
+        results, seconds = play_batches(sets, game, n_games, seed, progress)
+    finally:
+        for agent in learning:
+            engine().call(f"punish:punish_training({quote(agent)}, false), Out = true")
 
     def save_all(record: dict) -> None:
         save(db, name, game, opts, n_games, record)

@@ -24,6 +24,7 @@
             play_series/5,      % +Game, +Choosers, +Games, +Seed, -Counts
             play_results/4,     % +Game, +ChooserSets, +Games, -Results
             scored_moves/5,     % +Chooser, +Game, +Pos, +Mover, -Scored
+            weighted_moves/5,   % +Chooser, +Game, +Pos, +Mover, -Weighted
             move_values/5       % +Chooser, +Game, +Key, -Pairs, -Best
           ]).
 :- use_module(game).
@@ -37,8 +38,18 @@ candidates(random, Game, Pos, Mover, Moves) :-
 candidates(minimax, Game, Pos, Mover, Moves) :-
     optimal_moves(Game, Pos, Mover, Moves).
 candidates(Chooser, Game, Pos, Mover, Moves) :-
+    weighted_moves(Chooser, Game, Pos, Mover, Weighted), !,
+    findall(M, member(_-M, Weighted), Moves).
+candidates(Chooser, Game, Pos, Mover, Moves) :-
     scored_moves(Chooser, Game, Pos, Mover, Scored), !,
     best_of(Scored, Moves).
+
+%!  weighted_moves(+Chooser, +Game, +Pos, +Mover, -Weighted:list) is semidet.
+%   A chooser that draws its move with probability proportional to a
+%   weight (Michie's MENACE drawing a bead) defines this: Weighted is
+%   Weight-Move for the moves of positive weight.  Its candidates are
+%   those moves.
+:- multifile weighted_moves/5.
 
 %!  scored_moves(+Chooser, +Game, +Pos, +Mover, -Scored:list) is semidet.
 %   Learners whose agents choose by value define this: Scored is Value-Move
@@ -83,11 +94,20 @@ learn_after(Choosers, Game, History, Result) :-
 %!  choose_move(+Chooser, +Game, +Pos, +Mover, -Move) is semidet.
 %   'выбрать ход': a random member of the chooser's candidates.
 choose_move(Chooser, Game, Pos, Mover, Move) :-
+    weighted_moves(Chooser, Game, Pos, Mover, Weighted), !,
+    Weighted \== [],
+    aggregate_all(sum(W), member(W-_, Weighted), Total),
+    R is random_float * Total,
+    pick_weighted(Weighted, R, Move).
+choose_move(Chooser, Game, Pos, Mover, Move) :-
     candidates(Chooser, Game, Pos, Mover, Moves),
     length(Moves, N),
     N > 0,
     I is random(N),
     nth0(I, Moves, Move).
+
+pick_weighted([W-M|Rest], R, Move) :-
+    (   ( R < W ; Rest == [] ) -> Move = M ; R1 is R - W, pick_weighted(Rest, R1, Move) ).
 
 %!  play_game(+Game, +Choosers, -Result, -History, -Moves) is det.
 %   Play one game; Choosers pairs each player with its chooser, e.g.

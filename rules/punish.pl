@@ -19,10 +19,19 @@
     `reward` > 0 the winner's moves are raised ('поощрять после побед').
     With `cascade` (HER's empty box): when a punished move leaves every move
     of the position it was made from at or below 0, the loser's move before
-    it is punished as well, and so on back.
+    it is punished as well, and so on back.  `draw_reward` raises the moves
+    of a drawn game.
+
+    With choice = beads (Michie's MENACE; the practical speaks of values as
+    probabilities, 'вероятность'), training draws each move with probability
+    proportional to its value, its beads; values never go below 0, and in a
+    box whose beads have all gone every move is equally likely (with
+    `cascade` the move into it is punished as well).  Outside training the
+    agent plays the skeleton's way, a move of most beads.
 
         ?- punish_new(a, [punish=last, step=1, earlier_step=1, reward=0,
-                          beads=1, cascade=true, fold=true]),
+                          beads=1, cascade=true, fold=true, choice=best,
+                          draw_reward=0]),
            set_random(seed(1)),
            play_results(hexapawn, [[white-random, black-agent(a)]], 50, Results).
 */
@@ -33,7 +42,8 @@
             punish_add/3,         % +Agent, +Game, +Rows
             punish_values/2,      % +Agent, -Rows
             punish_values/4,      % +Agent, +Offset, +Limit, -Rows
-            punish_learn_game/5   % +Agent, +Game, +Keys, +Result, +Player
+            punish_learn_game/5,  % +Agent, +Game, +Keys, +Result, +Player
+            punish_training/2     % +Agent, +Bool
           ]).
 :- use_module(game).
 :- use_module(play).
@@ -42,7 +52,14 @@
 :- dynamic visits/4.    % visits(Agent, Key, Viewpoint, Count): how often Score was changed
 :- dynamic option/3.    % option(Agent, Name, Value)
 
-option_names([punish, step, earlier_step, reward, beads, cascade, fold]).
+option_names([punish, step, earlier_step, reward, beads, cascade, fold, choice, draw_reward]).
+
+:- dynamic training/1.  % training(Agent): Agent is being trained (a beads agent then draws its moves)
+
+%!  punish_training(+Agent, +Bool) is det.
+%   Mark Agent as in training (true) or playing (false).
+punish_training(Agent, true) :- !, retractall(training(Agent)), assertz(training(Agent)).
+punish_training(Agent, false) :- retractall(training(Agent)).
 
 %!  punish_new(+Agent, +Options:list) is det.
 %   (Re)create Agent with Options (Name=Value for every option) and no values.
@@ -135,6 +152,13 @@ play:scored_moves(agent(Agent), Game, Pos, Mover, Scored) :-
     punish_agent(Agent), !,
     value_scores(Agent, Game, Pos, Mover, Scored).
 
+%   MENACE: in training, a beads agent draws in proportion to the beads.
+play:weighted_moves(agent(Agent), Game, Pos, Mover, Weighted) :-
+    training(Agent), option(Agent, choice, beads), !,
+    value_scores(Agent, Game, Pos, Mover, Scored),
+    findall(S-M, ( member(S-M, Scored), S > 0 ), Weighted0),
+    (   Weighted0 == [] -> findall(1-M, member(_-M, Scored), Weighted) ; Weighted = Weighted0 ).
+
 %   'самообучение': learn from a finished game, for the side Player played.
 play:after_game(agent(Agent), Game, Player, History, Result) :-
     punish_agent(Agent), !,
@@ -144,7 +168,8 @@ play:after_game(agent(Agent), Game, Player, History, Result) :-
     ->  option(Agent, reward, R),
         (   R =\= 0 -> forall(member(Mv, Own), adjust(Agent, Game, Mv, R)) ; true )
     ;   Result == draw
-    ->  true
+    ->  option(Agent, draw_reward, D),
+        (   D =\= 0 -> forall(member(Mv, Own), adjust(Agent, Game, Mv, D)) ; true )
     ;   decrease(Agent, Game, Own, first)         % 'уменьшить оценки'
     ).
 
@@ -184,7 +209,7 @@ exhausted(Agent, Game, move(From, Mover, _, _)) :-
 adjust(Agent, Game, move(_, Mover, To, Next), Delta) :-
     key(Agent, Game, To, Next, Key),
     score(Agent, Key, Mover, S0),
-    S is S0 + Delta,
+    (   option(Agent, choice, beads) -> S is max(0.0, S0 + Delta) ; S is S0 + Delta ),
     retractall(value(Agent, Key, Mover, _)),
     assertz(value(Agent, Key, Mover, S)),
     (   retract(visits(Agent, Key, Mover, N0)) -> N is N0 + 1 ; N = 1 ),

@@ -132,6 +132,8 @@ def test_playing_a_person_teaches_and_saves_the_agent(db_path):
     (["--agent", "random"], "bad agent name"),
     (["--punish", "all"], "options are fixed"),
     (["--game-is-other"], "plays hexapawn, not tictactoe"),
+    (["--agent", "m", "--choice", "magic"], "--choice must be 'best' or 'beads'"),
+    (["--agent", "m", "--draw-reward", "-1"], "must not be negative"),
 ])
 def test_bad_training_input_is_one_line_and_changes_nothing(db_path, args, words):
     r = CliRunner()
@@ -170,3 +172,59 @@ def test_values_stored_before_extra_turns_load_for_the_player_who_moved(kb):
     punish.load(kb, row)
     punish.save(kb, "old", "hexapawn", row["params"], 0)
     assert sorted(store.load_values(kb, "old")) == written
+
+
+# -- Michie's MENACE: beads drawn in proportion, draws rewarded, boxes that run empty ------------
+MENACE = {**PLAIN, "choice": "beads", "punish": "all", "reward": 3.0, "draw_reward": 1.0, "beads": 3.0}
+
+
+def test_beads_are_drawn_in_proportion_in_training_and_the_most_beads_played_otherwise(kb):
+    """At the start of hexapawn white has three moves; with 6, 3 and 0 beads on the positions they
+    lead to, training draws them about 2:1:0, and play outside training takes the 6 only."""
+    punish.start(kb, "mb", "hexapawn", MENACE)
+    start = HEX["initial"]
+    after = {m: hex_key(s) for m, s in HEX["moves"](start).items()}
+    moves = sorted(after)
+    beads = dict(zip(moves, (6.0, 3.0, 0.0)))
+    rows = ", ".join(f"[{quote(after[m])}, white, {b}, 1]" for m, b in beads.items())
+    engine().call(f"punish:punish_add(mb, hexapawn, [{rows}]), Out = true")
+    draw = ("findall(T, ( between(1, 3000, _), game:initial(hexapawn, P, M), play:choose_move(agent(mb), hexapawn, P, M, Mv), "
+            "game:move_text(hexapawn, Mv, T) ), Out)")
+    engine().call("punish:punish_training(mb, true), set_random(seed(4)), Out = true")
+    drawn = engine().call(draw)
+    counts = {m: drawn.count(m) for m in moves}
+    assert counts[moves[2]] == 0
+    assert 1850 <= counts[moves[0]] <= 2150 and 850 <= counts[moves[1]] <= 1150   # 2000 and 1000 expected
+    engine().call("punish:punish_training(mb, false), Out = true")
+    assert set(engine().call(draw)) == {moves[0]}
+
+
+def test_menace_rewards_draws_and_wins_and_never_goes_below_zero_beads(kb):
+    punish.start(kb, "mw", "hexapawn", MENACE)
+    keys, result = random_game(3, black_lost)
+    learn("mw", keys, result, "white")              # won: +3 on each of white's moves
+    assert values("mw") == {k: 6.0 for k in keys[1::2]}
+    learn("mw", keys, result, "black")              # lost: -1 on each of black's, never below 0 beads
+    for k in keys[2::2]:
+        assert values("mw")[k] == 2.0
+    for _ in range(3):
+        learn("mw", keys, result, "black")
+    assert all(values("mw")[k] == 0.0 for k in keys[2::2])
+    engine().call("punish:punish_new(md, [punish=all, step=1.0, earlier_step=1.0, reward=3.0, beads=3.0, "
+                  "cascade=false, fold=false, choice=beads, draw_reward=1.0]), Out = true")
+    ttt = ["'.../.../...'", "'x../.../...'", "'x../.o./...'", "'xx./.o./...'", "'xxo/.o./...'", "'xxo/.o./x..'",
+           "'xxo/oo./x..'", "'xxo/oox/x..'", "'xxo/oox/xo.'", "'xxo/oox/xox'"]
+    engine().call(f"punish:punish_learn_game(md, tictactoe, [{', '.join(ttt)}], draw, x), Out = true")
+    assert values("md") == {k.strip("'"): 4.0 for k in ttt[1::2]}     # a draw: +1 on each of x's moves
+
+
+def test_a_box_with_no_beads_left_draws_uniformly(kb):
+    punish.start(kb, "me", "hexapawn", MENACE)
+    start = HEX["initial"]
+    rows = ", ".join(f"[{quote(hex_key(s))}, white, 0.0, 1]" for s in HEX["moves"](start).values())
+    engine().call(f"punish:punish_add(me, hexapawn, [{rows}]), punish:punish_training(me, true), "
+                  "set_random(seed(2)), Out = true")
+    drawn = engine().call("findall(Mv, ( between(1, 300, _), game:initial(hexapawn, P, M), "
+                          "play:choose_move(agent(me), hexapawn, P, M, Mv) ), Out)")
+    engine().call("punish:punish_training(me, false), Out = true")
+    assert len(set(map(str, drawn))) == 3
