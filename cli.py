@@ -10,6 +10,7 @@ import json
 import os
 import sqlite3
 import random
+import signal
 import sys
 from pathlib import Path
 from typing import Any, Callable
@@ -22,6 +23,7 @@ from bridge.compile import DEFAULT_MAX_POSITIONS
 from bridge.engine import GAMES_ENV, BadInput, PrologError, ResourceLimit, RuleFileError
 from bridge.wording import plural
 from kb.db import KBError, describe, open_kb, resolve_path
+from learners.training import Stopped
 
 USER_ERRORS = (BadInput, KBError, RuleFileError, ResourceLimit)
 
@@ -58,12 +60,18 @@ def handle_errors(fn: Callable) -> Callable:
     unexpected is one `internal error` line and exit 1 (the traceback with --debug)."""
     @functools.wraps(fn)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
+        previous = stop_on_sigterm()
         try:
             for name, value in kwargs.items():
                 check_text(name, value)
             return fn(*args, **kwargs)
         except USER_ERRORS as exc:
             fail(str(exc))
+        except Stopped as stop:
+            kept = (f"{stop.kept} {stop.unit} committed before the stop are kept (the same command continues "
+                    "from there)") if stop.kept else "nothing had been committed yet (a run commits every few seconds)"
+            click.echo(f"\ninterrupted; {kept}", err=True)
+            sys.exit(130)
         except PrologError as exc:
             fail(f"Prolog: {exc}", 1)
         except sqlite3.DatabaseError as exc:
@@ -80,7 +88,21 @@ def handle_errors(fn: Callable) -> Callable:
             if debugging():
                 raise
             fail(f"{type(exc).__name__}: {exc} (run with --debug for the traceback)", 1, "internal error")
+        finally:
+            if previous is not False:
+                signal.signal(signal.SIGTERM, previous if previous is not None else signal.SIG_DFL)
     return wrapper
+
+
+def stop_on_sigterm() -> Any:
+    """SIGTERM stops a command as Ctrl-C does (a training run keeps what it committed); returns the
+    handler it replaces, or False off the main thread."""
+    def interrupt(signum: int, frame: Any) -> None:
+        raise KeyboardInterrupt
+    try:
+        return signal.signal(signal.SIGTERM, interrupt)
+    except ValueError:
+        return False
 
 
 def db_option(fn: Callable) -> Callable:

@@ -152,7 +152,9 @@ def train(db: sqlite_utils.Database, game: str, learner: str, agent: str, n_game
     ``vs`` is ``self`` (both sides the agent), ``random``, ``minimax``,
     ``adversary`` (punish only: best response to the agent's current
     values) or another agent; ``side`` is ``first``, ``second`` or ``both``
-    (alternating).  Nothing is written unless the whole run succeeds.  On a
+    (alternating).  A long run commits the agent every few seconds; stopped
+    (Ctrl-C, SIGTERM) it raises training.Stopped saying how many games were
+    kept.  On a
     game past the position ``limit`` the closing exact judgement is skipped
     (``exact`` is None and ``exact_skipped`` says why).
     """
@@ -172,8 +174,12 @@ def train(db: sqlite_utils.Database, game: str, learner: str, agent: str, n_game
     foreign = sorted(set(options) - module.OPTIONS)
     if foreign:
         raise BadInput(f"--{foreign[0].replace('_', '-')} is not an option of the {learner} learner")
-    run = module.run(db, game, agent, options, vs, side, n_games, seed, agents.Opponents(db, game),
-                     progress, until_perfect, limit)
+    commits = training.Commits()
+    try:
+        run = module.run(db, game, agent, options, vs, side, n_games, seed, agents.Opponents(db, game),
+                         progress, until_perfect, limit, commits)
+    except KeyboardInterrupt as stop:
+        raise training.Stopped(commits.kept) from stop
     summary = training.summarise(run.results, run.sides)
     params = {"vs": vs, "as": side, "seed": seed}
     run.save({"games": len(run.results), "seconds": run.seconds, "results": {**summary, **params, **run.extra}})

@@ -22,6 +22,7 @@ from kb import store
 from learners import exact, ga
 from learners.ga import GAOptions, Population
 from learners.rulespace import RuleSpace
+from learners.training import Commits, Stopped
 
 NAME = "ga"
 IMPORTED = "rules"
@@ -175,13 +176,24 @@ def judge(space: RuleSpace, pop: Population, k: int = 0) -> dict[str, Any]:
 
 
 def train(db: sqlite_utils.Database, game: str, name: str, cycles: int, seed: int, options: dict[str, Any],
-          progress: Callable[[int], None] | None = None, judge_every: int | None = None) -> dict[str, Any]:
+          progress: Callable[[int], None] | None = None, judge_every: int | None = None,
+          commits: Commits | None = None) -> dict[str, Any]:
     """Evolve population ``name`` for ``cycles`` cycles (made on first use) and store it.
 
     Every ``judge_every`` cycles (default: a twentieth of the run) the best
-    member is judged exactly (``judge``): the learning curve.  Nothing is
-    written unless the whole run succeeds.
+    member is judged exactly (``judge``): the learning curve.  The population
+    is committed every few seconds (``commits``); stopped (Ctrl-C, SIGTERM),
+    the run raises training.Stopped with the cycles kept.
     """
+    commits = commits or Commits()
+    try:
+        return _train(db, game, name, cycles, seed, options, progress, judge_every, commits)
+    except KeyboardInterrupt as stop:
+        raise Stopped(commits.kept, "cycles") from stop
+
+
+def _train(db: sqlite_utils.Database, game: str, name: str, cycles: int, seed: int, options: dict[str, Any],
+           progress: Callable[[int], None] | None, judge_every: int | None, commits: Commits) -> dict[str, Any]:
     if cycles < 1:
         raise BadInput("--cycles must be at least 1")
     opts, row = start(db, name, game, options)
@@ -201,7 +213,15 @@ def train(db: sqlite_utils.Database, game: str, name: str, cycles: int, seed: in
     curve: list[dict[str, Any]] = []
     judged = [0.0]
 
+    games_done = [0, 0]         # games played, games committed
+
     def after(done: int, stats: ga.CycleStats) -> None:
+        games_done[0] += stats.games
+        if commits.due() and done < cycles:
+            save_population(db, name, game, NAME, {**opts.as_dict(), "cycles": done_before + done}, space, pop,
+                            games_done[0] - games_done[1], None)
+            games_done[1] = games_done[0]
+            commits.mark(done)
         if done % every == 0 or done == cycles:
             t = time.perf_counter()
             curve.append({"cycle": done_before + done, **judge(space, pop)})
@@ -216,7 +236,7 @@ def train(db: sqlite_utils.Database, game: str, name: str, cycles: int, seed: in
     n_games = sum(s.games for s in stats)
     params = {**opts.as_dict(), "cycles": done_before + cycles}
     report = {"cycles": cycles, "seed": seed, "per_cycle": per_cycle, "curve": curve}
-    save_population(db, name, game, NAME, params, space, pop, n_games,
+    save_population(db, name, game, NAME, params, space, pop, n_games - games_done[1],
                     {"games": n_games, "seconds": seconds, "results": report})
     last = stats[-1]
     return {"agent": name, "game": game, "learner": NAME, "cycles": cycles, "total_cycles": done_before + cycles,

@@ -17,7 +17,7 @@ from bridge import games
 from bridge.engine import ROWS_PER_CALL, BadInput, engine, quote
 from bridge.options import existing_agent
 from kb import store
-from learners.training import TrainingRun
+from learners.training import Commits, TrainingRun
 
 NAME = "punish"
 
@@ -127,9 +127,11 @@ def start(db: sqlite_utils.Database, name: str, game: str, options: dict[str, An
 
 def run(db: sqlite_utils.Database, game: str, name: str, options: dict[str, Any], vs: str, side: str,
         n_games: int, seed: int, opponents: Any, progress: Callable[[int], None] | None = None,
-        until_perfect: bool = False, limit: int | None = None) -> TrainingRun:
+        until_perfect: bool = False, limit: int | None = None, commits: Commits | None = None) -> TrainingRun:
     """Train agent ``name`` (made with ``options`` if new) inside Prolog; see commands.train.
-    It plays in Prolog and never needs the whole graph, so ``limit`` does not concern it."""
+    It plays in Prolog and never needs the whole graph, so ``limit`` does not concern it.
+    ``commits`` says when to store the agent between batches."""
+    commits = commits or Commits()
     if until_perfect:
         raise BadInput("--until-perfect is for the qlearn learner")
     opts = start(db, name, game, options)
@@ -146,14 +148,20 @@ def run(db: sqlite_utils.Database, game: str, name: str, options: dict[str, Any]
     learning = [name] + ([vs] if partner is not None and partner["learner"] == NAME else [])
     for agent in learning:
         engine().call(f"punish:punish_training({quote(agent)}, true), Out = true")
+
+    def commit(done: int) -> None:
+        if commits.due():
+            save(db, name, game, opts, commits.added(done))
+            commits.mark(done)
+
     try:
-        results, seconds = play_batches(sets, game, n_games, seed, progress)
+        results, seconds = play_batches(sets, game, n_games, seed, progress, commit)
     finally:
         for agent in learning:
             engine().call(f"punish:punish_training({quote(agent)}, false), Out = true")
 
     def save_all(record: dict) -> None:
-        save(db, name, game, opts, n_games, record)
+        save(db, name, game, opts, commits.added(n_games), record)
         if partner is not None and partner["learner"] == NAME:
             save(db, vs, game, partner["params"], n_games)
 
@@ -161,14 +169,17 @@ def run(db: sqlite_utils.Database, game: str, name: str, options: dict[str, Any]
 
 
 def play_batches(chooser_sets: list[dict[str, str]], game: str, n_games: int, seed: int,
-                 progress: Callable[[int], None] | None = None) -> tuple[list[str], float]:
-    """Play ``n_games`` with learning inside Prolog, in batches (one query each) for the progress bar.
+                 progress: Callable[[int], None] | None = None,
+                 between: Callable[[int], None] | None = None) -> tuple[list[str], float]:
+    """Play ``n_games`` with learning inside Prolog, in batches (one query each) of about
+    BATCH_SECONDS, so that the progress bar moves and Ctrl-C is answered within a second;
+    ``between(games_done)`` runs after each batch.
 
     Game i uses ``chooser_sets[i % len]``. Returns each game's result and the seconds taken.
     """
     sets = ["[" + ", ".join(f"{quote(p)}-{c}" for p, c in cs.items()) + "]" for cs in chooser_sets]
     k = len(sets)
-    batch = max(k, -(-n_games // 50) // k * k or k)
+    batch = k
     games.seed_random(seed)
     results: list[str] = []
     t0 = time.perf_counter()
@@ -176,7 +187,18 @@ def play_batches(chooser_sets: list[dict[str, str]], game: str, n_games: int, se
         n = min(batch, n_games - len(results))
         off = len(results) % k
         rotated = sets[off:] + sets[:off]
+        started = time.perf_counter()
         results += engine().call(f"play:play_results({quote(game)}, [{', '.join(rotated)}], {n}, Out)")
+        took = time.perf_counter() - started
         if progress:
             progress(n)
+        if between:
+            between(len(results))
+        # the next batch: about BATCH_SECONDS of games, a multiple of the chooser sets
+        per_game = took / n
+        batch = max(k, min(MAX_BATCH, int(BATCH_SECONDS / max(per_game, 1e-6)) // k * k))
     return results, time.perf_counter() - t0
+
+
+BATCH_SECONDS = 0.25     # a batch of games in one Prolog query: about this long
+MAX_BATCH = 5_000

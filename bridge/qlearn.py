@@ -21,7 +21,7 @@ from learners import exact
 from learners.graph import StateGraph
 from learners.graph import DRAW
 from learners.qlearn import LazyStates, QOptions, QTable, train
-from learners.training import TrainingRun
+from learners.training import Commits, TrainingRun
 
 NAME = "qlearn"
 
@@ -132,9 +132,10 @@ def start(db: sqlite_utils.Database, name: str, game: str, options: dict[str, An
 
 def run(db: sqlite_utils.Database, game: str, name: str, options: dict[str, Any], vs: str, side: str,
         n_games: int, seed: int, opponents: Any, progress: Callable[[int], None] | None = None,
-        until_perfect: bool = False, limit: int | None = None) -> TrainingRun:
+        until_perfect: bool = False, limit: int | None = None, commits: Commits | None = None) -> TrainingRun:
     """Train a Q-learning agent on the state graph (expanded lazily when the game is past the
-    position ``limit``); see commands.train."""
+    position ``limit``); see commands.train.  ``commits`` says when to store the table mid-run."""
+    commits = commits or Commits()
     if vs == "adversary":
         raise BadInput("--vs adversary is for the punish learner; use self, random, minimax or an agent")
     opts, row = start(db, name, game, options)
@@ -143,7 +144,7 @@ def run(db: sqlite_utils.Database, game: str, name: str, options: dict[str, Any]
     except TooLarge:
         if row is None:     # the defaults where there is no graph: nothing to fold, negamax (bounds needs every move)
             opts = options_from({"fold": False, "update": "negamax", **options})
-        return run_lazily(db, game, name, opts, row, vs, side, n_games, seed, progress)
+        return run_lazily(db, game, name, opts, row, vs, side, n_games, seed, progress, commits)
     table = make_table(graph, opts)
     if row is not None:
         table.restore(store.load_values(db, name, bounds=table.bounds))
@@ -163,6 +164,9 @@ def run(db: sqlite_utils.Database, game: str, name: str, options: dict[str, Any]
             judged[0] += time.perf_counter() - t
 
     def _checkpoint(done: int) -> bool:
+        if commits.due():               # the table is written back before each checkpoint
+            store.save_agent(db, name, game, NAME, opts.as_dict(), table.entries(), commits.added(done))
+            commits.mark(done)
         sup = table.greedy_support()
         point = {"games": done}
         for label, p in (("as_first", 0), ("as_second", 1)):
@@ -185,7 +189,7 @@ def run(db: sqlite_utils.Database, game: str, name: str, options: dict[str, Any]
         extra["enumeration"] = {"boards": table.n_rows, "actions": len(table.actions),
                                 "entries": table.n_rows * len(table.actions), "reachable_boards": reachable,
                                 "reachable_states": graph.size}
-    return finished_run(db, name, game, opts, table, players, learner_sides, raw, seconds, extra)
+    return finished_run(db, name, game, opts, table, players, learner_sides, raw, seconds, extra, commits)
 
 
 LOCKSTEP = 256      # games played side by side on a lazily expanded graph: one Prolog query per step of all
@@ -199,13 +203,14 @@ def sides_of(vs: str, side: str) -> list[list[int]]:
 
 def finished_run(db: sqlite_utils.Database, name: str, game: str, opts: QOptions, table: QTable,
                  players: list[str], learner_sides: list[list[int]], raw: list[int], seconds: float,
-                 extra: dict[str, Any]) -> TrainingRun:
-    """A run's report from its games' winners, with the save that stores the table."""
+                 extra: dict[str, Any], commits: Commits) -> TrainingRun:
+    """A run's report from its games' winners, with the save that stores the table (and counts the
+    games not committed yet)."""
     results = ["draw" if w == 2 else players[w] for w in raw]
     sides = [[players[p] for p in learner_sides[i % len(learner_sides)]] for i in range(len(raw))]
 
     def save(record: dict) -> None:
-        store.save_agent(db, name, game, NAME, opts.as_dict(), table.entries(), len(raw), record)
+        store.save_agent(db, name, game, NAME, opts.as_dict(), table.entries(), commits.added(len(raw)), record)
 
     return TrainingRun(results, sides, seconds, opts.as_dict(), save, extra)
 
@@ -226,7 +231,8 @@ def expander(game: str, players: list[str]) -> Callable[[list[str]], list[tuple[
 
 
 def run_lazily(db: sqlite_utils.Database, game: str, name: str, opts: QOptions, row: dict | None, vs: str,
-               side: str, n_games: int, seed: int, progress: Callable[[int], None] | None) -> TrainingRun:
+               side: str, n_games: int, seed: int, progress: Callable[[int], None] | None,
+               commits: Commits) -> TrainingRun:
     """Q-learning on a game too large to enumerate: over the states it meets, expanded in batches."""
     if vs not in ("self", "random"):
         raise BadInput(f"{game} is too large to enumerate: Q-learning trains there against self or random "
@@ -251,4 +257,4 @@ def run_lazily(db: sqlite_utils.Database, game: str, name: str, opts: QOptions, 
     seconds = time.perf_counter() - t0
     extra: dict[str, Any] = {"lazy": {"states_met": lazy.size, "expanded": sum(lazy.expanded),
                                       "prolog_queries": lazy.queries, "lockstep": LOCKSTEP}}
-    return finished_run(db, name, game, opts, table, players, learner_sides, raw, seconds, extra)
+    return finished_run(db, name, game, opts, table, players, learner_sides, raw, seconds, extra, commits)

@@ -1,6 +1,7 @@
 """What every training run reports, computed from the results of its games."""
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass, field
 from typing import Callable
 
@@ -34,3 +35,35 @@ class TrainingRun:
     options: dict
     save: Callable[[dict], None]             # store the agent, with this run's record
     extra: dict = field(default_factory=dict)  # the learner's own report (checkpoints, ...)
+
+
+COMMIT_SECONDS = 2.0     # a long run commits what it has learned at least this often
+
+
+class Stopped(KeyboardInterrupt):
+    """A run stopped by Ctrl-C or SIGTERM: ``kept`` games (or cycles) had been committed."""
+
+    def __init__(self, kept: int, unit: str = "games") -> None:
+        super().__init__(f"kept {kept} {unit}")
+        self.kept, self.unit = kept, unit
+
+
+class Commits:
+    """When a long run commits its progress: ``due()`` every ``every`` seconds of run; ``mark(count)``
+    after a commit of ``count`` games (or cycles) in all; ``added(count)`` is how many of them are new."""
+
+    def __init__(self, every: float = COMMIT_SECONDS) -> None:
+        self._clock = time.monotonic
+        self.every = every
+        self.last = self._clock()
+        self.kept = 0
+
+    def due(self) -> bool:
+        return self._clock() - self.last >= self.every
+
+    def added(self, count: int) -> int:
+        return count - self.kept
+
+    def mark(self, count: int) -> None:
+        self.kept = count
+        self.last = self._clock()

@@ -1,0 +1,82 @@
+"""Training keeps its progress: a real process, a real signal, the committed games kept and continued."""
+import os
+import re
+import signal
+import sqlite3
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+EDUCABLE = str(Path(sys.executable).parent / "educable")
+
+RUNS = {
+    "qlearn": (["--learner", "qlearn", "--games", "3000000"], "games"),
+    "punish": (["--learner", "punish", "--games", "3000000"], "games"),
+    "ga": (["--learner", "ga", "--cycles", "100000"], "cycles"),
+}
+
+
+def trained(db: Path) -> int | None:
+    """The agent's games trained as committed, or None before the first commit."""
+    if not db.exists():
+        return None
+    try:
+        with sqlite3.connect(db, timeout=5) as conn:
+            row = conn.execute("SELECT games_trained, params FROM agents WHERE name = 'a'").fetchone()
+    except sqlite3.OperationalError:      # the schema is still being made
+        return None
+    return None if row is None else row[0]
+
+
+def cycles(db: Path) -> int:
+    import json
+    with sqlite3.connect(db) as conn:
+        return json.loads(conn.execute("SELECT params FROM agents WHERE name = 'a'").fetchone()[0])["cycles"]
+
+
+@pytest.mark.parametrize("learner, sig", [("qlearn", signal.SIGINT), ("punish", signal.SIGTERM),
+                                          ("ga", signal.SIGTERM)])
+def test_a_stopped_run_keeps_what_it_committed_and_a_later_run_continues(tmp_path, learner, sig):
+    db = tmp_path / "kb.db"
+    env = {**os.environ, "EDUCABLE_DB": str(db)}
+    args, unit = RUNS[learner]
+    proc = subprocess.Popen([EDUCABLE, "train", "tictactoe", "--agent", "a", *args, "--seed", "1"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+    try:
+        deadline = time.monotonic() + 120
+        while trained(db) is None:                   # the first commit, a few seconds in
+            assert proc.poll() is None, proc.communicate()
+            assert time.monotonic() < deadline, "no commit within two minutes"
+            time.sleep(0.2)
+        proc.send_signal(sig)
+        out, err = proc.communicate(timeout=30)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    assert proc.returncode == 130, err
+    said = re.search(rf"interrupted; (\d+) {unit} committed before the stop are kept", err)
+    assert said, err
+    assert "Traceback" not in err
+    kept = int(said.group(1))
+    assert kept > 0
+    if learner == "ga":
+        assert cycles(db) == kept
+        more = ["--cycles", "3"]
+    else:
+        assert trained(db) == kept
+        more = ["--games", "10"]
+    before = trained(db)
+    # the kept agent is whole: it plays, and the same command goes on from it
+    r = subprocess.run([EDUCABLE, "eval", "tictactoe", "a", "--vs", "random", "--games", "4"],
+                       capture_output=True, text=True, timeout=120, env=env)
+    assert r.returncode == 0, r.stderr
+    r = subprocess.run([EDUCABLE, "train", "tictactoe", "--agent", "a", "--learner", learner,
+                        *more, "--seed", "2"], capture_output=True, text=True, timeout=120, env=env)
+    assert r.returncode == 0, r.stderr
+    if learner == "ga":
+        assert cycles(db) == kept + 3
+    else:
+        assert trained(db) == before + 10
