@@ -24,12 +24,12 @@ from learners.qlearn import LazyStates, QOptions, QTable, train
 from learners.training import Commits, TrainingRun
 
 NAME = "qlearn"
+OPTIONS = option_names(QOptions)
+
 
 def checkpoint_every(n_games: int) -> int:
     """Games between exact judgements of the greedy agent: about 40 a run, every 25 to 500 games."""
     return max(25, min(500, n_games // 40))
-
-OPTIONS = option_names(QOptions)
 
 
 def options_from(params: dict[str, Any]) -> QOptions:
@@ -90,15 +90,16 @@ def load(db: sqlite_utils.Database, row: dict) -> None:
     engine().call(f"qtable:q_load({quote(row['name'])}, {quote(row['game'])}, {kind}, {unknown}, []), Out = true")
     values = store.load_values(db, row["name"], bounds=bounds)
     for i in range(0, len(values), ROWS_PER_CALL):
-        data = ", ".join(f"[{quote(x)}, {quote(m)}, {value_term(r)}]" for x, m, *r in values[i:i + ROWS_PER_CALL])
+        data = ", ".join(f"[{quote(x)}, {quote(m)}, {value_term(v, *more[2:])}]"     # more: visits[, upper, vs_random]
+                         for x, m, v, *more in values[i:i + ROWS_PER_CALL])
         engine().call(f"qtable:q_add({quote(row['name'])}, [{data}]), Out = true")
 
 
-def value_term(numbers: list) -> str:
+def value_term(value: float, vs_random: float | None = None) -> str:
     """An entry's value as Prolog plays by it: the value, or tie(lower bound, score against random)."""
-    if len(numbers) > 2:
-        return f"tie({float(numbers[0])!r}, {float(numbers[3])!r})"
-    return repr(float(numbers[0]))
+    if vs_random is not None:
+        return f"tie({float(value)!r}, {float(vs_random)!r})"
+    return repr(float(value))
 
 
 def support(db: sqlite_utils.Database, row: dict, graph: StateGraph) -> exact.Support:

@@ -127,6 +127,11 @@ class QOptions:
         return asdict(self)
 
 
+def reward_for(winner: int, p: int) -> float:
+    """Player p's reward when a game ends with ``winner`` (a player index or DRAW)."""
+    return DRAW_REWARD if winner == DRAW else (WIN if winner == p else LOSS)
+
+
 def action_vocabulary(graph: StateGraph) -> list[str]:
     """Every move text of the game, in a stable order (numbers numerically)."""
     return sorted(set(graph.move_text), key=lambda t: (len(t), t))
@@ -447,7 +452,7 @@ def train(table: QTable, learner_sides: Sequence[Sequence[int]], opponent: list[
         alpha = fixed_alpha if fixed_alpha is not None else 1.0 / n[r][c]
         if terminal[y]:
             w = winner[y]
-            target = DRAW_REWARD if w == DRAW else (WIN if w == p else LOSS)
+            target = reward_for(w, p)
         else:
             qy, cy = q[rows[y]], cols[y]
             best = max(qy[cy[b]] for b in legal[y])
@@ -478,7 +483,7 @@ def train(table: QTable, learner_sides: Sequence[Sequence[int]], opponent: list[
         n[r][c] += 1
         if terminal[y]:
             w = winner[y]
-            q[r][c] = hi[r][c] = vr[r][c] = DRAW_REWARD if w == DRAW else (WIN if w == p else LOSS)
+            q[r][c] = hi[r][c] = vr[r][c] = reward_for(w, p)
             return
         ry, cy = rows[y], cols[y]
         low = max(q[ry][cy[b]] for b in legal[y])
@@ -494,7 +499,7 @@ def train(table: QTable, learner_sides: Sequence[Sequence[int]], opponent: list[
         against random) and the other side uniformly at random, by the entries learned so far."""
         if terminal[z]:
             w = winner[z]
-            return DRAW_REWARD if w == DRAW else (WIN if w == p else LOSS)
+            return reward_for(w, p)
         rz, cz = rows[z], cols[z]
         if mover[z] == p:
             qz, vz = q[rz], vr[rz]
@@ -504,8 +509,7 @@ def train(table: QTable, learner_sides: Sequence[Sequence[int]], opponent: list[
 
     def greedy(qr: list[float], cs: list[int], acts: list[int]) -> int:
         best = max(qr[cs[a]] for a in acts)
-        cands = [a for a in acts if qr[cs[a]] == best]
-        return cands[0] if len(cands) == 1 else cands[rng.randrange(len(cands))]
+        return pick([a for a in acts if qr[cs[a]] == best])
 
     def hopeful(r: int, cs: list[int], acts: list[int]) -> int:
         """Training's choice when learning bounds: the highest upper bound, then lower bound."""
@@ -515,6 +519,10 @@ def train(table: QTable, learner_sides: Sequence[Sequence[int]], opponent: list[
         if len(cands) > 1:
             low = max(qr[cs[a]] for a in cands)
             cands = [a for a in cands if qr[cs[a]] == low]
+        return pick(cands)
+
+    def pick(cands: list[int]) -> int:
+        """One of tied actions, at random (the generator is not touched when there is one)."""
         return cands[0] if len(cands) == 1 else cands[rng.randrange(len(cands))]
 
     choose = hopeful if learns_bounds else (lambda r, cs, acts: greedy(q[r], cs, acts))
@@ -534,7 +542,7 @@ def train(table: QTable, learner_sides: Sequence[Sequence[int]], opponent: list[
                 result = winner[s]
                 for p in sides:
                     if pending[p] is not None:
-                        reward = DRAW_REWARD if result == DRAW else (WIN if result == p else LOSS)
+                        reward = reward_for(result, p)
                         update(*pending[p], reward, -1)
                 break
             p = mover[s]

@@ -165,13 +165,16 @@ play:after_game(agent(Agent), Game, Player, History, Result) :-
     initial(Game, P0, _),
     own_moves(History, Game, P0, Player, Own),     % newest first: move(From, FromMover, To, ToKey)
     (   Result == Player
-    ->  option(Agent, reward, R),
-        (   R =\= 0 -> forall(member(Mv, Own), adjust(Agent, Game, Mv, R)) ; true )
+    ->  raise(Agent, Game, Own, reward)
     ;   Result == draw
-    ->  option(Agent, draw_reward, D),
-        (   D =\= 0 -> forall(member(Mv, Own), adjust(Agent, Game, Mv, D)) ; true )
+    ->  raise(Agent, Game, Own, draw_reward)
     ;   decrease(Agent, Game, Own, first)         % 'уменьшить оценки'
     ).
+
+%   Raise every move in Own by the agent's option Option (nothing when 0).
+raise(Agent, Game, Own, Option) :-
+    option(Agent, Option, R),
+    (   R =\= 0 -> forall(member(Mv, Own), adjust(Agent, Game, Mv, R)) ; true ).
 
 %   The Player's moves of a game, newest first, each with the position it
 %   was made from and who moves next.  History is [Pos/WhoMovedThere, ...],

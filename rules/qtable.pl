@@ -46,15 +46,18 @@ q_add(Agent, Rows) :-
 
 state_x(text, Game, Pos, Mover, X) :- position_text(Game, Pos, Mover, X).
 state_x(code, Game, Pos, Mover, X) :- cells_code(Game, Pos, Mover, C), format(atom(X), "#~d", [C]).
+state_x(class, Game, Pos, Mover, X) :- canonical(Game, Pos, Mover, X).
 
-play:scored_moves(agent(Agent), Game, Pos, Mover, Scored) :-
-    q_agent(Agent, Game, class), !,
-    canonical(Game, Pos, Mover, X),
-    findall(V-M, ( legal(Game, Pos, Mover, M), step(Game, Pos, Mover, M, Pos1, Mover1),
-                   canonical(Game, Pos1, Mover1, A),
-                   ( q(Agent, X, A, V0) -> V = V0 ; q_unknown(Agent, V) ) ), Scored).
 play:scored_moves(agent(Agent), Game, Pos, Mover, Scored) :-
     q_agent(Agent, Game, Kind), !,
     state_x(Kind, Game, Pos, Mover, X),
-    findall(V-M, ( legal(Game, Pos, Mover, M), move_text(Game, M, T),
-                   ( q(Agent, X, T, V0) -> V = V0 ; q_unknown(Agent, V) ) ), Scored).
+    findall(V-M, ( legal(Game, Pos, Mover, M), action_a(Kind, Game, Pos, Mover, M, A), entry(Agent, X, A, V) ),
+            Scored).
+
+%   A move's a: the class key of the position it leads to (folded), else its text.
+action_a(class, Game, Pos, Mover, M, A) :- !,
+    step(Game, Pos, Mover, M, Pos1, Mover1),
+    canonical(Game, Pos1, Mover1, A).
+action_a(_, Game, _, _, M, T) :- move_text(Game, M, T).
+
+entry(Agent, X, A, V) :- ( q(Agent, X, A, V0) -> V = V0 ; q_unknown(Agent, V) ).
