@@ -5,7 +5,12 @@ unbeatable as black; an independent simulation of HER (19 mirror-folded
 boxes, last-move punishment) against an adversarial white needed a median of
 11 losses, last loss at game 22.
 
-    .venv/bin/python bench/bench_punish.py [--seeds 25] [--plot bench/out/punish_curve.png]
+The adversary (--vs adversary) remembers its search between games; target:
+under 10 ms a game on games of about 50,000 positions (4x4 hexapawn).  Its
+anchor, measured in the same run: the search without memory it replaced
+(copied below), 6 s a game there.
+
+    .venv/bin/python bench/bench_punish.py [--seeds 25] [--plot bench/out/punish_curve.png] [--adversary-only]
 """
 from __future__ import annotations
 
@@ -14,11 +19,53 @@ import statistics
 import tempfile
 from pathlib import Path
 
-from common import line
+from common import line, timed
 
-from bridge import commands
+from bridge import commands, graphs, punish
+from bridge.engine import engine, quote
 from kb.db import open_kb
 
+# The adversary before it remembered anything: a full search at every move (for the anchor).
+NO_MEMORY = r"""
+play:candidates(old_adversary(Victim), Game, Pos, Mover, Moves) :- !,
+    findall(W-M, ( game:legal(Game, Pos, Mover, M), play:step(Game, Pos, Mover, M, P1, Next),
+                   old_chance(Game, P1, Next, Mover, Victim, W) ), Scored),
+    max_member(Best-_, Scored),
+    findall(M, ( member(W-M, Scored), W >= Best - 1.0e-12 ), Moves).
+old_chance(Game, Pos, ToMove, Me, Victim, P) :-
+    (   game:over(Game, Pos, ToMove, R) -> ( R == Me -> P = 1.0 ; P = 0.0 )
+    ;   ToMove == Me
+    ->  aggregate_all(max(W), ( game:legal(Game, Pos, ToMove, M), play:step(Game, Pos, ToMove, M, P1, Next),
+                                old_chance(Game, P1, Next, Me, Victim, W) ), P)
+    ;   play:candidates(Victim, Game, Pos, ToMove, Ms),
+        findall(W, ( member(M, Ms), play:step(Game, Pos, ToMove, M, P1, Next),
+                     old_chance(Game, P1, Next, Me, Victim, W) ), Ws),
+        sum_list(Ws, Sum), length(Ws, N), P is Sum / N
+    )."""
+
+
+def adversary_speed() -> None:
+    """ms a game of training against the adversary, with memory and (anchor) without."""
+    print("-- the adversary: training as black against it, ms a game (learning included)")
+    old = Path(tempfile.mkdtemp()) / "no_memory.pl"
+    old.write_text(NO_MEMORY)
+    engine().call(f"consult({quote(str(old))}), Out = true")
+    for game, n, old_games in (("hexapawn", 300, 30), ("hexapawn(4,4)", 1000, 2), ("connect(3,4,4)", 1000, 0),
+                               ("boxes(2,2)", 200, 0)):
+        db = fresh_db()
+        size = graphs.state_graph(db, game).size
+        r = commands.train(db, game, "punish", "adv", n, "adversary", "second", 1, {})
+        new_ms = 1000 * r["seconds"] / n
+        if not old_games:           # the search without memory takes minutes a game here
+            line(f"  {game} ({size:,} positions), {n} games, remembering", new_ms, "ms/game")
+            continue
+        punish._create("old", game, punish.validate({}), [])
+        t, _ = timed(lambda: engine().call(
+            f"punish:punish_training(old, true), play:play_results({quote(game)}, "
+            f"[[white-old_adversary(agent(old)), black-agent(old)]], {old_games}, Out)"))
+        old_ms = 1000 * t / old_games
+        line(f"  {game} ({size:,} positions), {n} games, remembering", new_ms, "ms/game", old_ms,
+             f"the search without memory ({old_games} games)")
 VARIANTS = {
     "plain (seed: last move, HER's empty box)": {},
     "last move, no cascade (the practical's text literally)": {"cascade": False},
@@ -71,7 +118,11 @@ def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--seeds", type=int, default=25)
     ap.add_argument("--plot", default="bench/out/punish_curve.png")
+    ap.add_argument("--adversary-only", action="store_true", help="only the adversary's speed")
     args = ap.parse_args()
+    adversary_speed()
+    if args.adversary_only:
+        return
     print(f"== punishment learner, hexapawn, {args.seeds} seeds ==")
     print("as black against an adversarial white (300 games a seed); HER: median 11 losses, last at game 22")
     for label, opts in VARIANTS.items():

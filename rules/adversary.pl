@@ -1,15 +1,28 @@
 /*  An adversary for measuring learners: the chooser adversary(Victim)
     picks, in every position, the moves that give it the highest chance of
     winning against Victim's current choices (Victim picking uniformly among
-    its candidate moves), computed by a full search of the game tree from
-    the position.  Meant for small games (hexapawn); in tic-tac-toe each
-    early move searches many thousands of positions.
+    its candidate moves), computed by a search of the game tree from the
+    position.
+
+    The search remembers every state's chance (memo/3), so a game searches
+    each state once, and later games only what changed.  It records which
+    states each chance was computed from (depends/2) and, in the states
+    where Victim moves, the candidates it saw (victim_choice/3).  A learner
+    that changes Victim's values says so with play:values_changed/4; the
+    states whose chance used the changed state are then checked, and a
+    state whose victim's candidates are no longer the ones seen is
+    forgotten together with every state whose chance depended on it.  The
+    same values give the same choices as a search without memory.
 
         ?- play_game(hexapawn, [white-adversary(agent(a)), black-agent(a)], R, _, M).
 */
-:- module(adversary, [win_chance/6]).
+:- module(adversary, [win_chance/6, adversary_forget/0]).
 :- use_module(game).
 :- use_module(play).
+
+:- dynamic memo/3.            % memo(State, Me, P): the chance below for a state hash
+:- dynamic depends/2.         % depends(Child, Parent): Parent's chance was computed from Child's
+:- dynamic victim_choice/3.   % victim_choice(State, Game-Victim-Pos-Mover, Moves): what the victim chose among
 
 play:candidates(adversary(Victim), Game, Pos, Mover, Moves) :-
     !,
@@ -20,17 +33,68 @@ play:candidates(adversary(Victim), Game, Pos, Mover, Moves) :-
 
 %!  win_chance(+Game, +Pos, +ToMove, +Me, +Victim, -P:float) is det.
 %   Probability that Me wins from the state when Me plays best and Victim
-%   picks uniformly among its candidates.
+%   picks uniformly among its candidates (remembered; see above).
 win_chance(Game, Pos, ToMove, Me, Victim, P) :-
+    state_hash(Game, Victim, Pos, ToMove, H),
+    (   memo(H, Me, P0)
+    ->  P = P0
+    ;   chance(Game, Pos, ToMove, Me, Victim, H, P),
+        assertz(memo(H, Me, P))
+    ).
+
+chance(Game, Pos, ToMove, Me, Victim, H, P) :-
     (   over(Game, Pos, ToMove, R)
     ->  ( R == Me -> P = 1.0 ; P = 0.0 )
-    ;   (   ToMove == Me
-        ->  aggregate_all(max(W), ( legal(Game, Pos, ToMove, M), step(Game, Pos, ToMove, M, P1, Next),
-                                    win_chance(Game, P1, Next, Me, Victim, W) ), P)
-        ;   candidates(Victim, Game, Pos, ToMove, Ms),
-            findall(W, ( member(M, Ms), step(Game, Pos, ToMove, M, P1, Next),
-                         win_chance(Game, P1, Next, Me, Victim, W) ), Ws),
-            sum_list(Ws, Sum), length(Ws, N),
-            P is Sum / N
-        )
+    ;   ToMove == Me
+    ->  aggregate_all(max(W), ( legal(Game, Pos, ToMove, M), child(Game, Pos, ToMove, M, Me, Victim, H, W) ), P)
+    ;   candidates(Victim, Game, Pos, ToMove, Ms),
+        retractall(victim_choice(H, _, _)),
+        assertz(victim_choice(H, Game-Victim-Pos-ToMove, Ms)),
+        findall(W, ( member(M, Ms), child(Game, Pos, ToMove, M, Me, Victim, H, W) ), Ws),
+        sum_list(Ws, Sum), length(Ws, N),
+        P is Sum / N
     ).
+
+child(Game, Pos, ToMove, M, Me, Victim, H, W) :-
+    step(Game, Pos, ToMove, M, P1, Next),
+    win_chance(Game, P1, Next, Me, Victim, W),
+    state_hash(Game, Victim, P1, Next, C),
+    (   depends(C, H) -> true ; assertz(depends(C, H)) ).
+
+state_hash(Game, Victim, Pos, ToMove, H) :-
+    variant_sha1(s(Game, Victim, Pos, ToMove), H).
+
+%!  play:values_changed(+Chooser, +Game, ?Pos, ?Mover) is det.
+%   Chooser's values for the state Pos/Mover (and its symmetric images)
+%   changed; unbound Pos: all of Chooser's values changed.
+play:values_changed(Victim, Game, Pos, Mover) :-
+    (   var(Pos)
+    ->  adversary_forget
+    ;   forall(( image(Game, Pos, P1), state_hash(Game, Victim, P1, Mover, C), depends(C, Parent) ),
+               recheck(Parent))
+    ).
+
+%   A state whose chance used the changed one: forget it if the victim's
+%   candidates there are not the ones its chance was computed with (states
+%   where Me moves do not depend on the victim's values directly).
+recheck(H) :-
+    (   victim_choice(H, Game-Victim-Pos-Mover, Seen)
+    ->  candidates(Victim, Game, Pos, Mover, Now),
+        (   Now == Seen -> true ; forget(H) )
+    ;   true
+    ).
+
+forget(H) :-
+    (   memo(H, _, _)
+    ->  retractall(memo(H, _, _)),
+        retractall(victim_choice(H, _, _)),
+        forall(depends(H, Parent), forget(Parent))
+    ;   true
+    ).
+
+%!  adversary_forget is det.
+%   Forget every remembered chance (when a victim's values are replaced).
+adversary_forget :-
+    retractall(memo(_, _, _)),
+    retractall(depends(_, _)),
+    retractall(victim_choice(_, _, _)).

@@ -58,6 +58,12 @@ candidates(Chooser, Game, Pos, Mover, Moves) :-
 %   them the best tie-breaks.
 :- multifile scored_moves/5.
 
+%!  values_changed(+Chooser, +Game, ?Pos, ?Mover) is det.
+%   A learner calls this when Chooser's value for the state Pos/Mover
+%   changed (Pos unbound: all its values), so that whatever remembers the
+%   chooser's play (the adversary's memo) can forget what it used.
+:- multifile values_changed/4.
+
 %   The moves of highest value (then of highest tie-break); values tie
 %   numerically (-0.0 ties 0.0).
 best_of([], []) :- !.

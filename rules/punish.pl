@@ -64,6 +64,7 @@ punish_training(Agent, false) :- retractall(training(Agent)).
 %!  punish_new(+Agent, +Options:list) is det.
 %   (Re)create Agent with Options (Name=Value for every option) and no values.
 punish_new(Agent, Options) :-
+    ignore(play:values_changed(agent(Agent), _, _, _)),
     retractall(value(Agent, _, _, _)),
     retractall(visits(Agent, _, _, _)),
     retractall(option(Agent, _, _)),
@@ -216,7 +217,8 @@ adjust(Agent, Game, move(_, Mover, To, Next), Delta) :-
     retractall(value(Agent, Key, Mover, _)),
     assertz(value(Agent, Key, Mover, S)),
     (   retract(visits(Agent, Key, Mover, N0)) -> N is N0 + 1 ; N = 1 ),
-    assertz(visits(Agent, Key, Mover, N)).
+    assertz(visits(Agent, Key, Mover, N)),
+    ignore(play:values_changed(agent(Agent), Game, To, Next)).
 
 %!  punish_learn_game(+Agent, +Game, +Keys:list, +Result, +Player) is det.
 %   Learn from a game played elsewhere (against a person): Keys are the
