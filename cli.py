@@ -640,6 +640,8 @@ def eval_cmd(game: str, agent: str, vs: str | None, exact: bool, n_games: int, s
 @click.option("--dedupe/--no-dedupe", default=None, help="[ga] Replace an agent's repeated rules by mutations. Default off.")
 @click.option("--weak", type=float, default=None, help="[ga] Replace rules of weight <= this by mutations. Default off.")
 @click.option("--weak-every", type=int, default=None, help="[ga] ... every this many cycles. Default 1.")
+@click.option("--fitness", type=click.Choice(["pairs", "round-robin", "random", "minimax", "champion", "exact"]), default=None,
+              help="[ga] How a cycle measures the agents: Gaia's --pair-games in pairs; a round robin within the population; --pair-games against random, a perfect (minimax) player, or the last cycle's best; or exact (on the state graph: score against random, less a point per position where a choice throws the game away). Default pairs.")
 @click.option("--judge-every", type=click.IntRange(min=1), default=None, help="[ga] Judge the best agent exactly every N cycles. Default cycles/20.")
 @click.option("--plot", "plot_path", default=None, metavar="FILE.png", callback=lambda c, p, v: output_file(v, (".png", ".svg", ".pdf")),
               help="Save the learning curve as a PNG (or .svg, .pdf).")
@@ -657,7 +659,7 @@ def train(ctx: click.Context, game: str, learner: str, agent: str, n_games: int,
           selection: str | None, parents: str | None, pairing: str | None, identical: bool | None,
           sharing: float | None, similar: float | None, shared: bool | None, nudge: float | None,
           turn_rules: float | None, max_positions: str | None,
-          inherit: str | None, dedupe: bool | None, weak: float | None, weak_every: int | None,
+          inherit: str | None, dedupe: bool | None, weak: float | None, weak_every: int | None, fitness: str | None,
           judge_every: int | None, plot_path: str | None, db_path: str, as_json: bool) -> None:
     """Train a learning agent for GAME and store it in the knowledge base.
 
@@ -676,7 +678,8 @@ def train(ctx: click.Context, game: str, learner: str, agent: str, n_games: int,
     ga_typed = {"agents": ga_agents, "rules": ga_rules, "priorities": priorities, "pair_games": pair_games,
                 "mutation": mutation, "burst": burst, "selection": selection, "parents": parents, "pairing": pairing,
                 "identical": identical, "sharing": sharing, "similar": similar, "shared": shared, "nudge": nudge,
-                "turn_rules": turn_rules, "inherit": inherit, "dedupe": dedupe, "weak": weak, "weak_every": weak_every}
+                "turn_rules": turn_rules, "inherit": inherit, "dedupe": dedupe, "weak": weak, "weak_every": weak_every,
+                "fitness": fitness}
     ga_options = {k: v for k, v in ga_typed.items() if v is not None}
     if learner == "ga":
         return train_rule_sets(ctx, game, agent, cycles, seed, ga_options, judge_every, plot_path, db_path, as_json)
@@ -740,7 +743,7 @@ def train_rule_sets(ctx: click.Context, game: str, agent: str, cycles: int, seed
                  "update", "gamma", "alpha", "illegal", "table", "epsilon", "epsilon_end", "max_stay", "until_perfect"):
         if ctx.get_parameter_source(name) != click.core.ParameterSource.DEFAULT:
             flag = {"n_games": "games", "side": "as"}.get(name, name).replace("_", "-")
-            raise BadInput(f"--{flag} is not an option of the ga learner (it runs --cycles of games in pairs)")
+            raise BadInput(f"--{flag} is not an option of the ga learner (it runs --cycles; --fitness says how agents are measured)")
     agents_mod.check_name(agent)
     db = open_kb(db_path)
     with Progress(cycles, f"evolving {agent}", as_json) as progress:
@@ -771,8 +774,12 @@ def train_rule_sets(ctx: click.Context, game: str, agent: str, cycles: int, seed
     last, best = data["last_cycle"], data["best"]
     click.echo(f"{agent} (ga, {game}) ran {data['cycles']} cycles ({data['games']} games) in {data['seconds']:.2f} s; "
                f"{data['total_cycles']} cycles in all")
-    click.echo(f"  last cycle: {last['draws']} draws, {last['rule_moves']} moves by rules, "
-               f"{last['random_moves']} at random, best weight {last['best_weight']:g}")
+    if data["options"]["fitness"] == "exact":
+        click.echo(f"  last cycle: best exact fitness {last['best_weight']:.4g} (score against random on both sides, "
+                   "less a point per throw-away position)")
+    else:
+        click.echo(f"  last cycle: {last['draws']} draws, {last['rule_moves']} moves by rules, "
+                   f"{last['random_moves']} at random, best weight {last['best_weight']:g}")
     for side_name in ("as_first", "as_second"):
         b = best[side_name]
         click.echo(f"  best agent {side_name.replace('_', ' ')}: guarantees a {b['guaranteed']}; vs random exactly "

@@ -202,6 +202,11 @@ def _train(db: sqlite_utils.Database, game: str, name: str, cycles: int, seed: i
         raise BadInput(f"--nudge needs lines (line/2), and {game} defines none")
     if opts.nudge > 0 and any(str(c) not in space.action_index for line in space.lines for c in line):
         raise BadInput(f"--nudge needs a game whose moves are its cell numbers; {game}'s are not")
+    if opts.fitness in ("exact", "minimax"):
+        try:
+            ga.exact_judge(space)
+        except ValueError as exc:
+            raise BadInput(f"--fitness {opts.fitness}: {exc}") from None
     rng = np.random.default_rng(seed)
     done_before = int(row["params"].get("cycles", 0)) if row else 0
     t0 = time.perf_counter()

@@ -9,18 +9,24 @@ games of a cycle run together as numpy arrays over the state graph.
 from __future__ import annotations
 
 import math
+import weakref
 
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
 from typing import Callable
 
 import numpy as np
 
+from learners.ga_exact import ExactJudge
 from learners.graph import DRAW
 from learners.rulespace import RuleSpace
 
 # Which ranks breed and which are replaced: (best fraction, worst fraction that also breeds).
 SELECTIONS = {"half": (0.5, 0.0), "top10": (0.1, 0.0), "top20": (0.2, 0.0), "top40-worst10": (0.4, 0.1)}
 ORDERS = ("weight", "random")
+# How a cycle measures the agents: Gaia's games in pairs (the default), a round robin within the
+# population, games against a fixed opponent (random; minimax, a perfect player; champion, the best
+# agent of the previous cycle), or exactly on the state graph (learners.ga_exact).
+FITNESS = ("pairs", "round-robin", "random", "minimax", "champion", "exact")
 
 
 MAX_AGENTS = 10_000
@@ -53,6 +59,7 @@ class GAOptions:
     dedupe: bool = False             # replace an agent's repeated rules by mutations, each cycle
     weak: float | None = None        # replace rules of weight <= this by mutations (None: off)
     weak_every: int = 1              # ... every this many cycles
+    fitness: str = "pairs"           # ours: how a cycle measures the agents (FITNESS)
 
     def check(self) -> "GAOptions":
         """Raise ValueError naming the first bad option."""
@@ -87,6 +94,14 @@ class GAOptions:
         for name in ("parents", "pairing"):
             if getattr(self, name) not in ORDERS:
                 raise ValueError(f"--{name} must be weight or random, not {getattr(self, name)!r}")
+        if self.fitness not in FITNESS:
+            raise ValueError(f"--fitness must be one of {', '.join(FITNESS)}, not {self.fitness!r}")
+        if self.fitness == "exact":
+            for name, on in (("shared", self.shared), ("weak", self.weak is not None),
+                             ("inherit heavier", self.inherit == "heavier")):
+                if on:
+                    raise ValueError(f"--{name} works on rule weights, which only games change; "
+                                     "--fitness exact plays no games")
         if self.inherit not in ("alternate", "heavier"):
             raise ValueError(f"--inherit must be alternate or heavier, not {self.inherit!r}")
         best, worst = selection_sizes(self.selection, self.agents)
@@ -116,6 +131,8 @@ class Population:
     weight: np.ndarray      # (A,) float64: points in the last cycle (after ranking: rank order)
     born: np.ndarray        # (A,) int64: the cycle an agent was made in
     cycles: int = 0
+    judged: np.ndarray | None = field(default=None, repr=False)   # (A,) bool: weight is the exact fitness of its rules
+    champion: tuple[np.ndarray, ...] | None = field(default=None, repr=False)  # the last cycle's best (cond, action, priority, rule_weight)
 
     @classmethod
     def random(cls, space: RuleSpace, opts: GAOptions, rng: np.random.Generator) -> "Population":
@@ -144,17 +161,29 @@ def play_pairs(space: RuleSpace, pop: Population, pairs: np.ndarray, n_games: in
                rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray, np.ndarray, CycleStats]:
     """Every pair plays ``n_games`` games at once (pair[0] first in even games).
 
-    Returns (agent of each side (G, 2), winner side per game (0, 1 or DRAW),
-    rules used (G, 2, R), stats without best_weight).
+    A pair member -1 is a fixed opponent choosing uniformly among ``opponent_moves``; A (the
+    population's size) is ``pop.champion``.  Returns (player of each side (G, 2), winner side per
+    game (0, 1 or DRAW), rules used (G, 2, R), stats without best_weight).
     """
-    graph = space.graph
     sides = np.repeat(pairs, n_games, axis=0)
     swap = np.tile(np.arange(n_games) % 2 == 1, len(pairs))
     sides[swap] = sides[swap][:, ::-1]
+    return play_games(space, pop, sides, rng)
+
+
+def play_games(space: RuleSpace, pop: Population, sides: np.ndarray, rng: np.random.Generator,
+               opponent: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray, CycleStats]:
+    """Games between the players ``sides`` (G, 2) names, all at once; see ``play_pairs``.
+    ``opponent`` (S, n_actions) is where player -1 may move."""
+    graph = space.graph
+    cond, action, priority, weight = pop.cond, pop.action, pop.priority, pop.rule_weight
+    if pop.champion is not None and (sides == pop.size).any():
+        cond, action, priority, weight = (np.concatenate([x, c[None]]) for x, c in
+                                          zip((cond, action, priority, weight), pop.champion))
     g = len(sides)
-    forbid = space.forbid_masks(pop.cond)                      # (A, R, 3)
+    forbid = space.forbid_masks(cond)                          # (A, R, 3)
     state = np.zeros(g, dtype=np.int64)
-    used = np.zeros((g, 2, pop.cond.shape[1]), dtype=bool)
+    used = np.zeros((g, 2, cond.shape[1]), dtype=bool)
     active = np.arange(g)
     rule_moves = random_moves = 0
     while True:
@@ -164,11 +193,20 @@ def play_pairs(space: RuleSpace, pop: Population, pairs: np.ndarray, n_games: in
         st = state[active]
         side = graph.mover[st].astype(np.int64)
         ag = sides[active, side]
-        move, rule, by_rule = space.choose(st, forbid[ag], pop.action[ag], pop.priority[ag], pop.rule_weight[ag], rng)
-        used[active[by_rule], side[by_rule], rule[by_rule]] = True
+        move = np.empty(len(active), dtype=np.int64)
+        fixed = ag < 0
+        if fixed.any():
+            fs = st[fixed]
+            move[fixed] = np.where(opponent[fs], rng.random((len(fs), opponent.shape[1])), -1.0).argmax(axis=1)
+        ruled = ~fixed
+        a, s_ = ag[ruled], st[ruled]
+        m, rule, by_rule = space.choose(s_, forbid[a], action[a], priority[a], weight[a], rng)
+        move[ruled] = m
+        rows = active[ruled]
+        used[rows[by_rule], side[ruled][by_rule], rule[by_rule]] = True
         n_rule = int(by_rule.sum())
         rule_moves += n_rule
-        random_moves += len(active) - n_rule
+        random_moves += len(a) - n_rule
         state[active] = space.succ[st, move]
     winner = graph.winner[state].astype(np.int64)
     return sides, winner, used, CycleStats(g, int((winner == DRAW).sum()), rule_moves, random_moves, 0.0)
@@ -184,15 +222,17 @@ def score(space: RuleSpace, pop: Population, sides: np.ndarray, winner: np.ndarr
     delta = np.zeros((len(winner), 2))
     delta[decided, winner[decided]] = 1.0
     delta[decided, 1 - winner[decided]] = -1.0
-    np.add.at(pop.weight, sides.ravel(), delta.ravel())
+    ours = (sides >= 0) & (sides < pop.size)                   # not a fixed opponent or the champion
+    np.add.at(pop.weight, sides[ours], delta[ours])
     if not shared:
         for side in (0, 1):
-            np.add.at(pop.rule_weight, sides[:, side], delta[:, side, None] * used[:, side])
+            mine = ours[:, side]
+            np.add.at(pop.rule_weight, sides[mine, side], delta[mine, side, None] * used[mine, side])
         return
     ids = space.rule_ids(pop.cond, pop.action)                 # (A, R)
     game_ids, game_delta = [], []
     for side in (0, 1):
-        gi, ri = np.nonzero(used[:, side])
+        gi, ri = np.nonzero(used[:, side] & ours[:, side, None])
         game_ids.append(ids[sides[gi, side], ri])
         game_delta.append(delta[gi, side])
     all_ids, all_delta = np.concatenate(game_ids), np.concatenate(game_delta)
@@ -222,8 +262,9 @@ def rank(space: RuleSpace, pop: Population, opts: GAOptions, rng: np.random.Gene
 
 def reorder(pop: Population, order: np.ndarray) -> None:
     """Put the agents in ``order`` (rank 0 first)."""
-    for name in ("cond", "action", "priority", "rule_weight", "weight", "born"):
-        setattr(pop, name, getattr(pop, name)[order])
+    for name in ("cond", "action", "priority", "rule_weight", "weight", "born", "judged"):
+        if getattr(pop, name) is not None:
+            setattr(pop, name, getattr(pop, name)[order])
 
 
 def couples(parents: np.ndarray, n: int, how: str, rng: np.random.Generator) -> list[tuple[int, int]]:
@@ -258,6 +299,8 @@ def replace_rules(space: RuleSpace, pop: Population, mask: np.ndarray, opts: GAO
         cond, action, priority = space.random_rules(rng, k, opts.priorities, opts.nudge, opts.turn_rules)
         pop.cond[mask], pop.action[mask], pop.priority[mask] = cond, action, priority
         pop.rule_weight[mask] = 0.0
+        if pop.judged is not None:
+            pop.judged[mask.any(axis=1)] = False
     return k
 
 
@@ -288,6 +331,8 @@ def breed(space: RuleSpace, pop: Population, opts: GAOptions, rng: np.random.Gen
         getattr(pop, name)[places] = value
     pop.weight[places] = 0.0
     pop.born[places] = pop.cycles
+    if pop.judged is not None:
+        pop.judged[places] = False
     full = np.zeros(pop.rule_weight.shape, dtype=bool)
     full[places] = mutate
     replace_rules(space, pop, full, opts, rng)
@@ -309,18 +354,70 @@ def tidy(space: RuleSpace, pop: Population, opts: GAOptions, rng: np.random.Gene
 
 
 def cycle(space: RuleSpace, pop: Population, opts: GAOptions, rng: np.random.Generator) -> CycleStats:
-    """One cycle of Gaia's pseudocode: play in pairs, score, rank, breed (then the housekeeping options)."""
+    """One cycle of Gaia's pseudocode: measure (play in pairs, or the ``fitness`` option), rank,
+    breed (then the housekeeping options)."""
     pop.cycles += 1
-    pop.weight[:] = 0.0
-    order = np.arange(pop.size) if opts.pairing == "weight" else rng.permutation(pop.size)
-    pairs = order.reshape(-1, 2)
-    sides, winner, used, stats = play_pairs(space, pop, pairs, opts.pair_games, rng)
-    score(space, pop, sides, winner, used, opts.shared)
+    if opts.fitness == "exact":
+        stats = judge_exactly(space, pop)
+    else:
+        pop.weight[:] = 0.0
+        sides, winner, used, stats = play_cycle(space, pop, opts, rng)
+        score(space, pop, sides, winner, used, opts.shared)
     reorder(pop, rank(space, pop, opts, rng))
     stats.best_weight = float(pop.weight[0])
+    if opts.fitness == "champion":
+        pop.champion = tuple(x[0].copy() for x in (pop.cond, pop.action, pop.priority, pop.rule_weight))
     breed(space, pop, opts, rng)
     tidy(space, pop, opts, rng)
     return stats
+
+
+def play_cycle(space: RuleSpace, pop: Population, opts: GAOptions,
+               rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray, np.ndarray, CycleStats]:
+    """A cycle's games: Gaia's pairs, a round robin, or every agent against a fixed opponent
+    (``pair_games`` games a pairing, the first move alternating)."""
+    n = pop.size
+    if opts.fitness == "pairs":
+        order = np.arange(n) if opts.pairing == "weight" else rng.permutation(n)
+        return play_pairs(space, pop, order.reshape(-1, 2), opts.pair_games, rng)
+    if opts.fitness == "round-robin":
+        i, j = np.triu_indices(n, k=1)
+        return play_pairs(space, pop, np.stack([i, j], axis=1), opts.pair_games, rng)
+    if opts.fitness == "champion":
+        if pop.champion is None:
+            pop.champion = tuple(x[0].copy() for x in (pop.cond, pop.action, pop.priority, pop.rule_weight))
+        return play_pairs(space, pop, np.stack([np.arange(n), np.full(n, n)], axis=1), opts.pair_games, rng)
+    moves = space.legal if opts.fitness == "random" else exact_judge(space).optimal
+    pairs = np.stack([np.arange(n), np.full(n, -1)], axis=1)
+    sides = np.repeat(pairs, opts.pair_games, axis=0)
+    swap = np.tile(np.arange(opts.pair_games) % 2 == 1, n)
+    sides[swap] = sides[swap][:, ::-1]
+    return play_games(space, pop, sides, rng, moves)
+
+
+_JUDGES: "weakref.WeakKeyDictionary[RuleSpace, ExactJudge]" = weakref.WeakKeyDictionary()
+
+
+def exact_judge(space: RuleSpace) -> ExactJudge:
+    """The space's exact judge, made once."""
+    judge = _JUDGES.get(space)
+    if judge is None:
+        judge = _JUDGES[space] = ExactJudge(space)
+    return judge
+
+
+def judge_exactly(space: RuleSpace, pop: Population) -> CycleStats:
+    """``--fitness exact``: each agent's weight is its exact fitness (ExactJudge.fitness), computed
+    for the agents whose rules changed since they were last judged."""
+    if pop.judged is None:
+        pop.judged = np.zeros(pop.size, dtype=bool)
+    todo = np.flatnonzero(~pop.judged)
+    if len(todo):
+        fit, _ = exact_judge(space).fitness(pop.cond[todo], pop.action[todo], pop.priority[todo],
+                                            pop.rule_weight[todo])
+        pop.weight[todo] = fit
+        pop.judged[todo] = True
+    return CycleStats(0, 0, 0, 0, 0.0)
 
 
 def evolve(space: RuleSpace, pop: Population, opts: GAOptions, cycles: int, rng: np.random.Generator,

@@ -13,7 +13,7 @@ from cli import main
 from conftest import kb_dump
 from learners import exact, ga
 from learners.ga import GAOptions, Population
-from reference_games import TTT, reachable
+from reference_games import TTT, reachable, solve
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLE = ROOT / "examples" / "never_lose_as_x.pl"
@@ -466,3 +466,144 @@ def test_ga_trains_with_turn_rules_on_nim(db_path):
     patterns = [rule["pattern"] for m in rules["members"] for rule in m["rules"]]
     assert any(p.startswith(("p1:", "p2:")) for p in patterns) and any(":" not in p for p in patterns)
     assert all(set(p.split(":")[-1]) <= set("012345*") for p in patterns)
+
+
+# ---------------------------------------------------------------- fitness options
+def never_matching(space, n_agents=2, n_rules=3):
+    """Agents whose rules match no position ('m' in every cell): uniformly random players."""
+    return population(space, [[("mmm/mmm/mmm", "1", 0, 0.0)] * n_rules] * n_agents)
+
+
+def test_exact_fitness_of_a_random_player_is_the_known_random_game(ttt):
+    # random vs random tic-tac-toe: X wins 737/1260 ... = 58.49%, O 28.81% (every game enumerated)
+    pop = never_matching(ttt)
+    _, (x, o) = ga.exact_judge(ttt).fitness(pop.cond, pop.action, pop.priority, pop.rule_weight)
+    assert x.win[0] == pytest.approx(0.584920, abs=1e-5) and x.loss[0] == pytest.approx(0.288095, abs=1e-5)
+    assert o.win[0] == pytest.approx(0.288095, abs=1e-5) and o.loss[0] == pytest.approx(0.584920, abs=1e-5)
+    assert x.worst[0] == o.worst[0] == -1
+
+
+def reference_blunders(rules, player: str) -> tuple[int, int]:
+    """Positions (reachable with the rule set choosing by reference_choice, the opponent anything)
+    where a choice turns a not-lost game into a lost one, and the guaranteed result; on the
+    reference game written in the tests (reference_games.TTT, solved there)."""
+    result = solve(TTT)
+    moves_of = TTT["moves"]
+
+    def value(state):                     # for the player to move
+        r = result[TTT["key"](state)]
+        return 0 if r == "draw" else (1 if r == state[1] else -1)
+
+    def choices(state):
+        nexts = moves_of(state)
+        return reference_choice(state[0], state[1], rules) if state[1] == player else list(nexts)
+
+    worst = {}
+
+    def guarantee(state):
+        r = TTT["result"](state)
+        if r:
+            return 0 if r == "draw" else (1 if r == player else -1)
+        if state not in worst:
+            worst[state] = min(guarantee(moves_of(state)[m]) for m in choices(state))
+        return worst[state]
+
+    seen, stack, blunders = set(), [TTT["initial"]], 0
+    while stack:
+        state = stack.pop()
+        if state in seen or TTT["result"](state):
+            continue
+        seen.add(state)
+        picks = choices(state)
+        if state[1] == player and value(state) >= 0 and any(value(moves_of(state)[m]) == 1 for m in picks):
+            blunders += 1
+        stack.extend(moves_of(state)[m] for m in set(picks))
+    return blunders, guarantee(TTT["initial"])
+
+
+def test_exact_fitness_counts_blunders_as_the_reference_game_does(ttt):
+    rules = ga_bridge.read_rule_file(str(EXAMPLE), "tictactoe")[1]
+    half = rules[::2]                           # fewer rules: some positions left to chance
+    pop = population(ttt, [rules, half + half[:len(rules) - len(half)]])
+    _, (x, o) = ga.exact_judge(ttt).fitness(pop.cond, pop.action, pop.priority, pop.rule_weight)
+    assert (x.blunders[0], x.worst[0]) == (0, 0)              # the example never loses as X
+    for k, agent in enumerate([rules, half + half[:len(rules) - len(half)]]):
+        for side, got in (("x", x), ("o", o)):
+            assert (got.blunders[k], got.worst[k]) == reference_blunders(agent, side)
+    assert x.blunders[1] > 0
+
+
+def test_exact_fitness_equals_exact_judging_of_each_member(ttt, hexa):
+    for space in (ttt, hexa):
+        rng = np.random.default_rng(3)
+        pop = Population.random(space, GAOptions(agents=6, turn_rules=0.5), rng)
+        pop.rule_weight = rng.integers(0, 2, pop.rule_weight.shape).astype(float)
+        _, sides = ga.exact_judge(space).fitness(pop.cond, pop.action, pop.priority, pop.rule_weight)
+        rnd = exact.all_moves(space.graph)
+        for k in range(pop.size):
+            sup = ga.agent_support(space, pop, k)
+            for p, got in enumerate(sides):
+                probs = exact.outcome_probabilities(space.graph, *((sup, rnd) if p == 0 else (rnd, sup)))
+                assert got.win[k] == pytest.approx(probs[space.graph.players[p]], abs=1e-6)
+                assert got.loss[k] == pytest.approx(probs[space.graph.players[1 - p]], abs=1e-6)
+                g = exact.guarantee(space.graph, p, sup)
+                assert got.worst[k] == {"win": 1, "draw": 0, "loss": -1}[g.guaranteed]
+
+
+def test_nobody_scores_against_a_perfect_player(ttt):
+    pop = Population.random(ttt, GAOptions(nudge=0.3), np.random.default_rng(0))
+    opts = GAOptions(fitness="minimax", pair_games=4).check()
+    sides, winner, used, stats = ga.play_cycle(ttt, pop, opts, np.random.default_rng(1))
+    assert stats.games == 40 * 4 and ((sides < 0).sum(axis=1) == 1).all()
+    assert all(winner[g] in (2, int(np.flatnonzero(sides[g] < 0)[0])) for g in range(len(winner)))
+    ga.score(ttt, pop, sides, winner, used, shared=False)
+    assert (pop.weight <= 0).all() and (pop.rule_weight <= 0).all() and (pop.weight < 0).any()
+
+
+def test_random_opponent_and_round_robin_play_every_agent(ttt):
+    pop = never_matching(ttt, n_agents=6)
+    for fitness, per_agent in (("random", 4), ("round-robin", 5 * 4)):
+        opts = GAOptions(agents=6, fitness=fitness, pair_games=4).check()
+        sides, winner, _, stats = ga.play_cycle(ttt, pop, opts, np.random.default_rng(2))
+        counts = Counter(int(a) for a in sides.ravel() if a >= 0)
+        assert counts == {a: per_agent for a in range(6)}
+        firsts = Counter(int(a) for a in sides[:, 0] if a >= 0)
+        assert all(firsts[a] == per_agent // 2 for a in range(6))      # half the games as first player
+
+
+def test_champion_is_the_last_cycles_best_and_is_not_scored(ttt):
+    rng = np.random.default_rng(4)
+    opts = GAOptions(agents=8, fitness="champion", nudge=0.2).check()
+    pop = Population.random(ttt, opts, rng)
+    ga.cycle(ttt, pop, opts, rng)
+    best = [x.copy() for x in pop.champion]
+    assert (best[0] == pop.cond[0]).all() and (best[1] == pop.action[0]).all()   # the best breeds unchanged
+    sides, winner, used, _ = ga.play_cycle(ttt, pop, opts, rng)
+    assert (sides == pop.size).sum() == pop.size * opts.pair_games
+    before = pop.weight.copy()
+    pop.weight[:] = 0
+    ga.score(ttt, pop, sides, winner, used, shared=False)
+    assert len(pop.weight) == 8 and before.shape == pop.weight.shape
+
+
+def test_exact_fitness_run_is_reproducible_and_improves(db_path):
+    out = [json.loads(run("train", "tictactoe", "--learner", "ga", "--agent", f"e{k}", "--cycles", "30",
+                          "--fitness", "exact", "--nudge", "0.3", "--seed", "5", "--db", db_path, "--json").output)
+           for k in range(2)]
+    assert out[0]["curve"] == out[1]["curve"] and out[0]["games"] == 0
+    per = out[0]["per_cycle"]["best_weight"]
+    assert per[-1] >= per[0] and per == sorted(per)            # the best survives: fitness never falls
+
+
+@pytest.mark.parametrize("args,words", [
+    (["--fitness", "exact", "--shared"], "--shared works on rule weights"),
+    (["--fitness", "exact", "--weak", "0"], "--weak works on rule weights"),
+    (["--fitness", "exact", "--inherit", "heavier"], "--inherit heavier works on rule weights"),
+    (["--fitness", "tournament"], "Invalid value for '--fitness'"),
+])
+def test_bad_fitness_options_one_line_kb_untouched(db_path, args, words):
+    train_json("--agent", "g", "--cycles", "2", "--agents", "4", "--rules", "5")
+    before = kb_dump(db_path)
+    r = run("train", "tictactoe", "--learner", "ga", "--agent", "bad", "--cycles", "2", "--db", db_path, *args)
+    assert r.exit_code == 2 and words in r.output and len(r.output.strip().splitlines()) == 1, r.output
+    assert kb_dump(db_path) == before
