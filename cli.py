@@ -958,13 +958,20 @@ def race() -> None:
               help="Boards (tracks) to race on (at most 100,000).")
 @click.option("--seed", default=0, show_default=True, type=click.IntRange(0, 2**32 // 1_000_000 - 1),
               help="Board i's seed is SEED*1000000+i.")
-@click.option("--workers", default=1, show_default=True, type=click.IntRange(1, 64), help="Worker processes (1-64).")
+@click.option("--workers", default=1, show_default=True, type=click.IntRange(1, 64),
+              help="Worker processes of a local Dask cluster (1-64; 1: in this process).")
+@click.option("--scheduler", default=None, metavar="ADDRESS",
+              help="Run on the Dask scheduler at ADDRESS (e.g. tcp://10.0.0.5:8786); default: $EDUCABLE_SCHEDULER, else local.")
+@click.option("--resume", default=None, type=click.IntRange(min=1), metavar="RUN",
+              help="Finish stored run RUN (its player, boards, seed and turns): race the boards it is missing.")
 @click.option("--turns", default=None, type=click.IntRange(max=10_000_000),
               help="Turns a game (default: the spec's 10,000; at most 10,000,000).")
 @db_option
 @json_option
+@click.pass_context
 @handle_errors
-def race_run(player: str, boards: int, seed: int, workers: int, turns: int | None, db_path: str, as_json: bool) -> None:
+def race_run(ctx: click.Context, player: str, boards: int, seed: int, workers: int, scheduler: str | None,
+             resume: int | None, turns: int | None, db_path: str, as_json: bool) -> None:
     """Race PLAYER over BOARDS boards; score = geometric mean of 1 + goals; stored in the knowledge base.
 
     Built-in players: colorscore (the challenge's sample, also known as
@@ -975,15 +982,23 @@ def race_run(player: str, boards: int, seed: int, workers: int, turns: int | Non
       educable race run --player believer --boards 100 --seed 3 --workers 2
       educable race run --player ColorScorePlayer --boards 20
       educable race run --player myplayers:cautious --boards 20
+      educable race run --player believer --boards 1000 --scheduler tcp://10.0.0.5:8786
+      educable race run --resume 12
     """
     from bridge import race as race_mod
 
+    if resume is not None:
+        given = [k for k in ("player", "boards", "seed", "turns")
+                 if ctx.get_parameter_source(k) != click.core.ParameterSource.DEFAULT]
+        if given:
+            raise BadInput(f"--resume RUN takes the run's own --{given[0]}; give only --resume (and --workers, --scheduler)")
     db = open_kb(db_path)
-    with Progress(boards, f"racing {player}", as_json) as progress:
-        data = race_mod.run(db, player, boards, seed, workers, turns, progress)
+    total = boards if resume is None else race_mod.stored_boards(db, resume)
+    with Progress(total, f"racing {player}" if resume is None else f"resuming run {resume}", as_json) as progress:
+        data = race_mod.run(db, player, boards, seed, workers, turns, progress, scheduler, resume)
     if as_json:
         return emit_json(data)
-    click.echo(f"{player}: geometric mean {data['geomean']:.2f} over {boards} boards (median {data['median']:g}, "
+    click.echo(f"{data['player']}: geometric mean {data['geomean']:.2f} over {data['boards']} boards (median {data['median']:g}, "
                f"{100 * data['share_of_ones']:.0f}% score 1) in {data['seconds']:.1f} s, "
                f"{data['moves_per_second']:,} specimen-moves/s; run {data['run']}")
 

@@ -2,17 +2,18 @@
 
 The controller is compiled numpy code (learners/race/); the specification's
 numbers are Prolog facts (rules/race.pl) read once.  Boards run one at a
-time for a compiled player and in batches of ten for a numpy one, in
-worker processes with ``workers`` > 1 (each takes the next board when it
-is free); each finished batch is committed, so a run stopped by a player's
-error keeps what it completed.
+time for a compiled player and in batches of ten for a numpy one; with
+``workers`` > 1 or a Dask scheduler, one board a task on Dask
+(bridge.cluster), a free worker taking the next.  Each finished batch is
+committed as it arrives, so a run stopped by a player's error, Ctrl-C or a
+lost machine keeps what it completed, and ``--resume`` finishes it.
 """
 from __future__ import annotations
 
 import json
 import math
 import time
-from concurrent.futures import ProcessPoolExecutor, as_completed
+from contextlib import nullcontext
 from dataclasses import asdict
 from functools import lru_cache
 from typing import Any, Callable
@@ -20,6 +21,7 @@ from typing import Any, Callable
 import numpy as np
 import sqlite_utils
 
+from bridge import cluster
 from bridge.engine import BadInput, engine
 from kb import store
 from kb.db import transaction
@@ -27,6 +29,7 @@ from learners.race import players
 from learners.race.sim import PlayerError, Race, Result
 from learners.race.spec import RaceSpec
 from learners.race.track import generate
+from learners.training import Stopped
 
 SEED_STRIDE = 1_000_000
 BATCH = 10                     # boards stepped together for a numpy batch player (long arrays pay)
@@ -64,66 +67,139 @@ def geomean(scores: list[int]) -> float:
 
 
 def run(db: sqlite_utils.Database, player: str, boards: int, seed: int, workers: int = 1,
-        turns: int | None = None, progress: Callable[[int], None] | None = None) -> dict[str, Any]:
-    """Race ``player`` on ``boards`` boards and store the run; its scores and speed."""
-    if boards < 1:
-        raise BadInput("--boards must be at least 1")
+        turns: int | None = None, progress: Callable[[int], None] | None = None,
+        scheduler: str | None = None, resume: int | None = None) -> dict[str, Any]:
+    """Race ``player`` on ``boards`` boards and store the run; its scores and speed.
+
+    With ``workers`` > 1 or a ``scheduler`` the boards run on Dask (bridge.cluster), the boards
+    whose length an earlier run of the player measured longest first; each finished batch is
+    committed as it arrives.  ``resume`` = a stored run's id: race its missing boards (its player,
+    seed, boards and turns; the arguments are ignored) and complete it.
+    """
     if workers < 1:
         raise BadInput("--workers must be at least 1")
-    player = players.builtin_name(player)          # stored under the built-in's own name, whatever alias was typed
-    fn = check_player(player)
-    the_spec = spec()
-    n_turns = the_spec.turns if turns is None else turns
-    if n_turns < 1:
-        raise BadInput("--turns must be at least 1")
-    seeds = board_seeds(seed, boards)
-    size = 1 if isinstance(fn, players.Kernel) else BATCH    # a compiled player gains nothing from batching
-    batches = [seeds[i:i + size] for i in range(0, boards, size)]
-    params = {"spec": asdict(the_spec), "workers": workers, "batch": size}
-    with transaction(db):
-        run_id = db.conn.execute(
-            "INSERT INTO race_runs (player, seed, boards, turns, params, status, started) VALUES (?, ?, ?, ?, ?, ?, ?)",
-            (player, seed, boards, n_turns, json.dumps(params), "running", store.now())).lastrowid
-    done: list[Result] = []
-    t0 = time.perf_counter()
-    error = None
+    if resume is not None:
+        run_id, player, boards, seed, n_turns, the_spec, done = resumed(db, resume)
+        fn = check_player(player)
+    else:
+        if boards < 1:
+            raise BadInput("--boards must be at least 1")
+        player = players.builtin_name(player)          # stored under the built-in's own name, whatever alias was typed
+        fn = check_player(player)
+        the_spec = spec()
+        n_turns = the_spec.turns if turns is None else turns
+        if n_turns < 1:
+            raise BadInput("--turns must be at least 1")
+        done = []
+        run_id = None
+    address = cluster.scheduler_address(scheduler)
+    parallel = workers > 1 or address is not None
+    seeds = [s for s in board_seeds(seed, boards) if s not in {r.seed for r in done}]
+    size = 1 if isinstance(fn, players.Kernel) or parallel else BATCH   # spread boards; a compiled player gains nothing from batching
+    seeds = longest_first(db, player, seeds) if parallel else seeds
+    batches = [seeds[i:i + size] for i in range(0, len(seeds), size)]
+    with cluster.client(workers, address) if parallel else nullcontext() as c:   # a bad address: nothing stored
+        if run_id is None:
+            params = {"spec": asdict(the_spec), "workers": workers, "batch": size}
+            with transaction(db):
+                run_id = db.conn.execute(
+                    "INSERT INTO race_runs (player, seed, boards, turns, params, status, started) "
+                    "VALUES (?, ?, ?, ?, ?, ?, ?)",
+                    (player, seed, boards, n_turns, json.dumps(params), "running", store.now())).lastrowid
+        if progress and done:
+            progress(len(done))
+        new: list[Result] = []
+        t0 = time.perf_counter()
+        error = None
 
-    def keep(results: list[Result]) -> None:
-        with transaction(db):
-            db.conn.executemany(
-                "INSERT INTO race_boards (run, board, seed, score, turns, peak, moves, genomes) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                [(run_id, r.seed - seed * SEED_STRIDE, r.seed, r.score, r.turns, r.peak, r.moves,
-                  json.dumps(r.best_genomes)) for r in results])
-        done.extend(results)
-        if progress:
-            progress(len(results))
+        def keep(results: list[Result]) -> None:
+            with transaction(db):
+                db.conn.executemany(
+                    "INSERT INTO race_boards (run, board, seed, score, turns, peak, moves, genomes) "
+                    "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                    [(run_id, r.seed - seed * SEED_STRIDE, r.seed, r.score, r.turns, r.peak, r.moves,
+                      json.dumps(r.best_genomes)) for r in results])
+            new.extend(results)
+            if progress:
+                progress(len(results))
 
-    try:
-        if workers == 1:
-            for b in batches:
-                keep(race_boards(b, player, the_spec, n_turns))
-        else:
-            with ProcessPoolExecutor(max_workers=workers) as pool:
-                futures = [pool.submit(race_boards, b, player, the_spec, n_turns) for b in batches]
-                for f in as_completed(futures):
-                    keep(f.result())
-    except PlayerError as exc:
-        error = str(exc)
+        try:
+            if c is None:
+                for b in batches:
+                    keep(race_boards(b, player, the_spec, n_turns))
+            else:
+                cluster.run_tasks(c, race_boards, [(b, player, the_spec, n_turns) for b in batches], keep)
+        except PlayerError as exc:
+            error = str(exc)
+        except KeyboardInterrupt:
+            finish(db, run_id, done + new, time.perf_counter() - t0,
+                   "stopped: interrupted (race run --resume continues it)")
+            raise Stopped(len(done) + len(new), "boards") from None
     seconds = time.perf_counter() - t0
-    scores = [r.score for r in sorted(done, key=lambda r: r.seed)]
-    moves = sum(r.moves for r in done)
+    every = done + new
     status = "complete" if error is None else f"stopped: {error}"
-    with transaction(db):
-        db.conn.execute("UPDATE race_runs SET geomean = ?, seconds = ?, moves = ?, status = ? WHERE id = ?",
-                        (geomean(scores) if scores else None, seconds, moves, status, run_id))
+    finish(db, run_id, every, seconds, status)
     if error is not None:
-        raise BadInput(f"{error}; {len(done)} of {boards} boards completed and kept (run {run_id})")
+        raise BadInput(f"{error}; {len(every)} of {boards} boards completed and kept (run {run_id})")
+    scores = [r.score for r in sorted(every, key=lambda r: r.seed)]
+    moves = sum(r.moves for r in new)
     return {"run": run_id, "player": player, "seed": seed, "boards": boards, "turns": n_turns, "workers": workers,
+            "scheduler": address, "resumed": len(done) if resume is not None else None,
             "geomean": round(geomean(scores), 4), "scores": scores,
             "median": float(np.median(scores)), "share_of_ones": round(sum(s == 1 for s in scores) / len(scores), 4),
             "seconds": round(seconds, 3), "moves": moves,
             "moves_per_second": round(moves / seconds) if seconds else None,
-            "board_seeds": [r.seed for r in sorted(done, key=lambda r: r.seed)]}
+            "board_seeds": [r.seed for r in sorted(every, key=lambda r: r.seed)]}
+
+
+def finish(db: sqlite_utils.Database, run_id: int, every: list[Result], seconds: float, status: str) -> None:
+    """Store a run's summary over all its boards so far (seconds add up over resumed parts)."""
+    scores = [r.score for r in every]
+    with transaction(db):
+        db.conn.execute("UPDATE race_runs SET geomean = ?, seconds = COALESCE(seconds, 0) + ?, moves = ?, status = ? "
+                        "WHERE id = ?", (geomean(scores) if scores else None, seconds,
+                                         sum(r.moves for r in every), status, run_id))
+
+
+def resumed(db: sqlite_utils.Database, run_id: int) -> tuple[int, str, int, int, int, RaceSpec, list[Result]]:
+    """A stored run to finish: (id, player, boards, seed, turns, spec, the boards it has)."""
+    row = next(iter(db.query("SELECT id, player, seed, boards, turns, params, status FROM race_runs WHERE id = ?",
+                             [run_id])), None)
+    if row is None:
+        raise BadInput(f"no race run {run_id} (see educable race results)")
+    if row["status"] == "complete":
+        raise BadInput(f"race run {run_id} is complete; nothing to resume")
+    try:
+        the_spec = RaceSpec(**json.loads(row["params"])["spec"])
+    except (ValueError, TypeError, KeyError):
+        raise store.bad_row("race_runs", f"run {run_id}", "its params do not hold the race's spec") from None
+    have = [Result(seed=r["seed"], score=r["score"], turns=r["turns"], peak=r["peak"], moves=r["moves"],
+                   best_genomes=json.loads(r["genomes"]))
+            for r in db.query("SELECT seed, score, turns, peak, moves, genomes FROM race_boards WHERE run = ?", [run_id])]
+    return row["id"], row["player"], row["boards"], row["seed"], row["turns"], the_spec, have
+
+
+def stored_boards(db: sqlite_utils.Database, run_id: int) -> int:
+    """How many boards stored run ``run_id`` races in all (BadInput if there is no such run)."""
+    row = next(iter(db.query("SELECT boards FROM race_runs WHERE id = ?", [run_id])), None)
+    if row is None:
+        raise BadInput(f"no race run {run_id} (see educable race results)")
+    return int(row["boards"])
+
+
+def longest_first(db: sqlite_utils.Database, player: str, seeds: list[int]) -> list[int]:
+    """``seeds`` with the boards an earlier run of ``player`` found longest (most specimen-moves)
+    first, then the boards never raced (in order)."""
+    if not seeds:
+        return seeds
+    known: dict[int, int] = {}
+    for i in range(0, len(seeds), 900):
+        chunk = seeds[i:i + 900]
+        for r in db.query(f"SELECT b.seed, MAX(b.moves) AS moves FROM race_boards b JOIN race_runs r ON r.id = b.run "
+                          f"WHERE r.player = ? AND b.seed IN ({','.join('?' * len(chunk))}) GROUP BY b.seed",
+                          [player, *chunk]):
+            known[r["seed"]] = r["moves"]
+    return sorted(seeds, key=lambda s: (s in known, -known.get(s, 0)))
 
 
 def results(db: sqlite_utils.Database, player: str | None = None) -> list[dict[str, Any]]:

@@ -1,0 +1,73 @@
+"""Parallel work on Dask (the ``distributed`` package): one engine for every command that runs in parallel.
+
+By default a local cluster of worker processes (one thread each) is started
+for the command and closed after it; ``--scheduler ADDRESS`` or the
+environment variable EDUCABLE_SCHEDULER sends the same work to an existing
+Dask scheduler (its workers must have educable installed).  Tasks are pure
+functions of their arguments (a board's seed, a run's options), so a task
+lost with a worker is run again elsewhere and gives the same result.
+"""
+from __future__ import annotations
+
+import logging
+import os
+from contextlib import contextmanager
+from typing import Any, Callable, Iterable, Iterator
+
+from bridge.engine import BadInput
+
+SCHEDULER_ENV = "EDUCABLE_SCHEDULER"
+CONNECT_SECONDS = 10
+
+
+def scheduler_address(given: str | None) -> str | None:
+    """The scheduler to use: ``--scheduler``, else EDUCABLE_SCHEDULER, else None (a local cluster)."""
+    address = given or os.environ.get(SCHEDULER_ENV) or None
+    if address is not None and not address.strip():
+        raise BadInput("--scheduler: an empty address")
+    return address
+
+
+@contextmanager
+def client(workers: int, scheduler: str | None = None) -> Iterator[Any]:
+    """A Dask client: on a local cluster of ``workers`` processes, or on the scheduler at
+    ``scheduler`` (BadInput in one line if it cannot be reached)."""
+    from distributed import Client, LocalCluster
+
+    for name in ("distributed", "distributed.nanny", "distributed.worker", "distributed.scheduler",
+                 "distributed.core", "distributed.comm"):
+        logging.getLogger(name).setLevel(logging.CRITICAL)
+    if scheduler:
+        try:
+            c = Client(scheduler, timeout=f"{CONNECT_SECONDS}s")
+        except (OSError, TimeoutError, ValueError) as exc:
+            reason = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+            raise BadInput(f"cannot reach the Dask scheduler at {scheduler} ({reason[:120]})") from None
+        try:
+            yield c
+        finally:
+            c.close()
+        return
+    cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=None,
+                           silence_logs=logging.CRITICAL)
+    c = Client(cluster)
+    try:
+        yield c
+    finally:
+        c.close()
+        cluster.close()
+
+
+def run_tasks(c: Any, fn: Callable, tasks: Iterable[tuple], keep: Callable[[Any], None]) -> None:
+    """Run ``fn(*task)`` for every task on the cluster; ``keep(result)`` as each finishes, in the
+    order they finish (the caller commits it).  Tasks are submitted in the order given: give the
+    longest first."""
+    from distributed import as_completed
+
+    futures = [c.submit(fn, *task, pure=False) for task in tasks]
+    try:
+        for future in as_completed(futures):
+            keep(future.result())
+    finally:
+        for f in futures:
+            f.cancel()

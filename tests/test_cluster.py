@@ -1,0 +1,132 @@
+"""Parallel work on Dask: a real scheduler and two workers started as processes here, a race on them
+equal to a local run, a worker killed mid-run, a run interrupted and resumed, and bad addresses."""
+import json
+import os
+import signal
+import socket
+import sqlite3
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+BIN = Path(sys.executable).parent
+EDUCABLE = str(BIN / "educable")
+TURNS = "1500"
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def educable(db, *args, check=True):
+    r = subprocess.run([EDUCABLE, *args, "--db", str(db)], capture_output=True, text=True, timeout=600)
+    if check:
+        assert r.returncode == 0, r.stderr
+    return r
+
+
+def race_json(db, *args):
+    return json.loads(educable(db, "race", "run", *args, "--json").stdout)
+
+
+def boards_stored(db) -> int:
+    try:
+        with sqlite3.connect(db) as conn:
+            return conn.execute("SELECT COUNT(*) FROM race_boards").fetchone()[0]
+    except sqlite3.Error:
+        return 0
+
+
+@pytest.fixture(scope="module")
+def scheduler(tmp_path_factory):
+    """A Dask scheduler and two single-thread workers, each its own process on localhost."""
+    port = free_port()
+    address = f"tcp://127.0.0.1:{port}"
+    logs = tmp_path_factory.mktemp("dask")
+    procs = [subprocess.Popen([str(BIN / "dask"), "scheduler", "--host", "127.0.0.1", "--port", str(port),
+                               "--no-dashboard"], stdout=subprocess.DEVNULL, stderr=open(logs / "scheduler", "w"))]
+    for k in range(2):
+        procs.append(subprocess.Popen([str(BIN / "dask"), "worker", address, "--nthreads", "1", "--no-dashboard",
+                                       "--name", f"w{k}", "--no-nanny"],
+                                      stdout=subprocess.DEVNULL, stderr=open(logs / f"worker{k}", "w")))
+    from distributed import Client
+    with Client(address, timeout="60s") as c:
+        c.wait_for_workers(2, timeout=120)
+    yield address, procs
+    for p in procs:
+        if p.poll() is None:
+            p.terminate()
+    for p in procs:
+        try:
+            p.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            p.kill()
+
+
+def test_a_race_on_the_cluster_scores_as_a_local_run(scheduler, tmp_path):
+    address, _ = scheduler
+    local = race_json(tmp_path / "a.db", "--player", "colorscore", "--boards", "6", "--seed", "2", "--turns", TURNS)
+    remote = race_json(tmp_path / "b.db", "--player", "colorscore", "--boards", "6", "--seed", "2", "--turns", TURNS,
+                       "--scheduler", address)
+    assert remote["scheduler"] == address
+    assert remote["scores"] == local["scores"] and remote["board_seeds"] == local["board_seeds"]
+    env = {**os.environ, "EDUCABLE_SCHEDULER": address}
+    r = subprocess.run([EDUCABLE, "race", "run", "--boards", "6", "--seed", "2", "--turns", TURNS, "--json",
+                        "--db", str(tmp_path / "c.db")], capture_output=True, text=True, env=env, timeout=600)
+    assert json.loads(r.stdout)["scores"] == local["scores"] and json.loads(r.stdout)["scheduler"] == address
+
+
+def test_a_killed_worker_does_not_change_the_result(scheduler, tmp_path):
+    address, procs = scheduler
+    local = race_json(tmp_path / "a.db", "--player", "colorscore", "--boards", "10", "--seed", "4", "--turns", "3000")
+    db = tmp_path / "b.db"
+    run = subprocess.Popen([EDUCABLE, "race", "run", "--player", "colorscore", "--boards", "10", "--seed", "4",
+                            "--turns", "3000", "--scheduler", address, "--json", "--db", str(db)],
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    deadline = time.time() + 300
+    while boards_stored(db) < 1 and time.time() < deadline and run.poll() is None:
+        time.sleep(0.05)
+    procs[2].kill()                                   # one worker dies with whatever board it holds
+    out, err = run.communicate(timeout=600)
+    assert run.returncode == 0, err
+    got = json.loads(out)
+    assert got["scores"] == local["scores"] and boards_stored(db) == 10
+
+
+def test_an_interrupted_run_keeps_its_boards_and_resumes(tmp_path):
+    db = tmp_path / "r.db"
+    full = race_json(tmp_path / "full.db", "--player", "colorscore", "--boards", "8", "--seed", "5", "--turns", TURNS)
+    run = subprocess.Popen([EDUCABLE, "race", "run", "--player", "colorscore", "--boards", "8", "--seed", "5",
+                            "--turns", TURNS, "--db", str(db)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    deadline = time.time() + 300
+    while boards_stored(db) < 1 and time.time() < deadline and run.poll() is None:
+        time.sleep(0.02)
+    run.send_signal(signal.SIGINT)
+    _, err = run.communicate(timeout=60)
+    kept = boards_stored(db)
+    assert run.returncode == 130 and 1 <= kept < 8 and f"{kept} boards committed" in err, err
+    status = json.loads(educable(db, "race", "results", "--json").stdout)[0]["status"]
+    assert status.startswith("stopped: interrupted")
+    resumed = race_json(db, "--resume", "1", "--workers", "2")
+    assert resumed["resumed"] == kept and resumed["scores"] == full["scores"] and boards_stored(db) == 8
+    assert json.loads(educable(db, "race", "results", "--json").stdout)[0]["status"] == "complete"
+    again = educable(db, "race", "run", "--resume", "1", check=False)
+    assert again.returncode == 2 and "is complete" in again.stderr
+
+
+@pytest.mark.parametrize("args,words", [
+    (["--boards", "2", "--turns", "10", "--scheduler", "tcp://127.0.0.1:1"], "cannot reach the Dask scheduler"),
+    (["--boards", "2", "--turns", "10", "--scheduler", "not an address"], "cannot reach the Dask scheduler"),
+    (["--resume", "99"], "no race run 99"),
+    (["--resume", "1", "--boards", "5"], "--resume RUN takes the run's own --boards"),
+])
+def test_bad_cluster_input_one_line_nothing_stored(tmp_path, args, words):
+    db = tmp_path / "bad.db"
+    r = educable(db, "race", "run", *args, check=False)
+    assert r.returncode == 2 and words in r.stderr and len(r.stderr.strip().splitlines()) == 1, r.stderr
+    assert boards_stored(db) == 0
