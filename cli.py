@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import functools
 import json
+import math
 import os
 import sqlite3
 import random
@@ -1072,6 +1073,189 @@ def demo(db_path: str) -> None:
 
     for line in demo_mod.run(open_kb(db_path)):
         click.echo(line)
+
+
+
+@main.group()
+def sweep() -> None:
+    """Run one command over a grid of options and seeds, in parallel on Dask; compare the settings.
+
+    Every run is stored in the knowledge base (tables sweeps and sweep_runs).
+
+    \b
+    Examples:
+      educable sweep train hexapawn --learner punish --vs adversary --as second --games 60 \\
+          --grid reward=0,1 --grid punish=last,all --seeds 25
+      educable sweep train tictactoe --learner qlearn --games 3000 --until-perfect --grid fold=on,off --seeds 9
+      educable sweep race --player colorscore,believer --boards 100 --seed 11
+    """
+
+
+def sweep_engine_options(fn: Callable) -> Callable:
+    fn = click.option("--scheduler", default=None, metavar="ADDRESS",
+                      help="Run on the Dask scheduler at ADDRESS; default: $EDUCABLE_SCHEDULER, else a local cluster.")(fn)
+    fn = click.option("--workers", default=os.cpu_count() or 1, show_default="this machine's cores",
+                      type=click.IntRange(1, 64), help="Worker processes of the local cluster (1: in this process).")(fn)
+    fn = click.option("--plot", "plot_path", default=None, metavar="FILE.png",
+                      callback=lambda c, p, v: output_file(v, (".png", ".svg", ".pdf")),
+                      help="Draw every run and each setting's centre with its 95% interval.")(fn)
+    return fn
+
+
+@sweep.command("train", context_settings={"ignore_unknown_options": True, "allow_extra_args": True})
+@click.argument("game")
+@click.option("--grid", "grid_items", multiple=True, metavar="NAME=V1,V2",
+              help="An option of train and its values (repeat for more options; every combination runs).")
+@click.option("--seeds", default=10, show_default=True, type=int, help="Seeds 0..N-1 for each setting.")
+@click.option("--measure", default=None,
+              help="What to compare: losses, last_loss, games, games_to_perfect, perfect, seconds, or a dotted "
+                   "path into train's --json output (e.g. exact.as_first.mistakes). Default: punish losses, "
+                   "qlearn games_to_perfect, ga best.as_first.vs_random.loss.")
+@sweep_engine_options
+@db_option
+@json_option
+@click.pass_context
+@handle_errors
+def sweep_train(ctx: click.Context, game: str, grid_items: tuple[str, ...], seeds: int, measure: str | None,
+                plot_path: str | None, workers: int, scheduler: str | None, db_path: str, as_json: bool) -> None:
+    """Run `train GAME [TRAIN OPTIONS]` for every setting of the grid and every seed; per setting,
+    the median of the measure with a 95% interval.
+
+    Options not listed here go to train as they are (e.g. --learner punish --games 60).
+
+    \b
+    Examples:
+      educable sweep train hexapawn --learner punish --vs adversary --as second --games 60 \\
+          --grid reward=0,1 --grid punish=last,all --seeds 25
+      educable sweep train tictactoe --learner ga --cycles 500 --grid fitness=pairs,exact --seeds 5 --json
+    """
+    from bridge import cluster as cluster_mod, sweep as sweep_mod
+
+    if not 1 <= seeds <= 10_000:
+        raise BadInput(f"--seeds must be from 1 to 10,000, not {seeds}")
+    fixed = list(ctx.args)
+    for bad in ("--seed", "--db", "--json", "--agent", "--plot"):
+        if any(a == bad or a.startswith(bad + "=") for a in fixed):
+            raise BadInput(f"{bad} is set by the sweep itself (use --seeds N for seeds 0..N-1)")
+    grid = sweep_mod.parse_grid(list(grid_items))
+    flags = {o.name.replace("_", "-") for o in train.params if isinstance(o, click.Option) and (o.is_flag or o.secondary_opts)}
+    flags |= {opt.lstrip("-") for o in train.params if isinstance(o, click.Option) and o.secondary_opts for opt in o.opts}
+    runs = [(s, sweep_mod.option_args(s, flags)) for s in sweep_mod.settings(grid)]
+    scheduler = cluster_mod.scheduler_address(scheduler)
+    cluster_mod.check_reachable(scheduler)
+    # Check every setting before anything is stored: click's types, then one tiny run of it.
+    learner = None
+    for setting, extra in runs:
+        try:
+            parsed = train.make_context("train", [game, *fixed, *extra, "--agent", "sweep"])
+        except click.ClickException as exc:
+            raise BadInput(f"{' '.join(f'{k}={v}' for k, v in setting.items())}: {exc.format_message()}") from None
+        learner = parsed.params["learner"]
+        tiny = ["--cycles", "1"] if learner == "ga" else ["--games", "1"]
+        dry = sweep_mod.run_train(game, [*fixed, *extra, *tiny], 0)
+    measure = measure or sweep_mod.DEFAULT_MEASURE.get(learner or "", "losses")
+    if sweep_mod.measure(dry, measure) is None:
+        raise BadInput(f"--measure {measure}: train's output gives no number there")
+    db = open_kb(db_path)
+    sweep_id = sweep_mod.start(db, "train", {"game": game, "args": fixed}, grid, seeds, measure)
+    values: dict[str, list[float]] = {sweep_mod.setting_text(s): [] for s, _ in runs}
+
+    def got(setting: dict, seed: int, result: dict) -> None:
+        value = sweep_mod.measure(result, measure)
+        sweep_mod.keep_run(db, sweep_id, setting, seed, value, result)
+        values[sweep_mod.setting_text(setting)].append(math.inf if value is None else value)
+
+    tasks = [(s, seed, (game, [*fixed, *extra], seed)) for s, extra in runs for seed in range(seeds)]
+    with Progress(len(tasks), f"sweep {sweep_id}", as_json) as progress:
+        sweep_mod.execute(db, sweep_id, sweep_mod.run_train, tasks, workers, scheduler, got, progress)
+    report_sweep(sweep_id, f"{game}: {' '.join(fixed)}", measure, values, sweep_mod.median_interval,
+                 "median", plot_path, as_json)
+
+
+def report_sweep(sweep_id: int, title: str, measure: str, values: dict[str, list[float]], centre: Callable,
+                 centre_name: str, plot_path: str | None, as_json: bool, extra: Callable | None = None) -> None:
+    """A sweep's table (or --json, --plot): per setting, runs, centre and its 95% interval."""
+    rows = []
+    centres = {}
+    for label, vals in values.items():
+        mid, lo, hi = centre(vals)
+        centres[label] = (mid, lo, hi)
+        row = {"setting": label, "runs": len(vals), centre_name: mid, "interval95": [lo, hi],
+               "values": [v if math.isfinite(v) else None for v in vals]}
+        if extra:
+            row.update(extra(vals))
+        rows.append(row)
+    if plot_path:
+        from learners.plot import intervals_png
+        intervals_png(plot_path, values, centres, f"sweep {sweep_id}: {title}", measure)
+    if as_json:
+        return emit_json({"sweep": sweep_id, "measure": measure, "settings": rows, "plot": plot_path})
+    width = max(len(r["setting"]) for r in rows)
+
+    def num(x: float) -> str:
+        return "never" if not math.isfinite(x) else f"{x:.4g}"
+
+    click.echo(f"sweep {sweep_id}: {measure}, {centre_name} with its 95% interval")
+    for r in rows:
+        more = "".join(f"  {k.replace('_', ' ')} {v}" for k, v in r.items()
+                       if k not in ("setting", "runs", centre_name, "interval95", "values"))
+        click.echo(f"  {r['setting']:<{width}}  {r['runs']:>4} runs  {centre_name} {num(r[centre_name]):>8}"
+                   f"  [{num(r['interval95'][0])}, {num(r['interval95'][1])}]{more}")
+    if plot_path:
+        click.echo(f"  plot saved to {plot_path}")
+
+
+@sweep.command("race")
+@click.option("--player", "player_list", required=True, help="Players to compare, separated by commas.")
+@click.option("--boards", default=100, show_default=True, type=click.IntRange(1, 100_000), help="Boards each player races.")
+@click.option("--seed", default=0, show_default=True, type=click.IntRange(0, 2**32 // 1_000_000 - 1),
+              help="Board i's seed is SEED*1000000+i (the same boards for every player).")
+@click.option("--turns", default=None, type=click.IntRange(1, 10_000_000), help="Turns a game (default: the spec's 10,000).")
+@sweep_engine_options
+@db_option
+@json_option
+@handle_errors
+def sweep_race(player_list: str, boards: int, seed: int, turns: int | None, plot_path: str | None, workers: int,
+               scheduler: str | None, db_path: str, as_json: bool) -> None:
+    """Race every player on the same boards; per player, the geometric mean of the scores with a 95%
+    interval and the share of boards scoring 1.
+
+    \b
+    Examples:
+      educable sweep race --player colorscore,believer --boards 100 --seed 3
+      educable sweep race --player believer,mymodule:player --boards 1000 --scheduler tcp://10.0.0.5:8786
+    """
+    from bridge import cluster as cluster_mod, race as race_mod, sweep as sweep_mod
+    from learners.race import players as players_mod
+
+    names = [p.strip() for p in player_list.split(",") if p.strip()]
+    if not names:
+        raise BadInput("--player: name at least one player")
+    names = [players_mod.builtin_name(n) for n in names]
+    for n in names:
+        race_mod.check_player(n)
+    if len(set(names)) != len(names):
+        raise BadInput("--player names a player twice")
+    the_spec = race_mod.spec()
+    n_turns = turns or the_spec.turns
+    scheduler = cluster_mod.scheduler_address(scheduler)
+    cluster_mod.check_reachable(scheduler)
+    db = open_kb(db_path)
+    sweep_id = sweep_mod.start(db, "race", {"seed": seed, "turns": n_turns}, names, boards, "score")
+    values: dict[str, list[float]] = {n: [] for n in names}
+
+    def got(player: str, board_seed: int, results: list) -> None:
+        r = results[0]
+        sweep_mod.keep_run(db, sweep_id, player, board_seed, float(r.score),
+                           {"score": r.score, "turns": r.turns, "peak": r.peak, "moves": r.moves})
+        values[player].append(float(r.score))
+
+    tasks = [(n, s, ([s], n, the_spec, n_turns)) for s in race_mod.board_seeds(seed, boards) for n in names]
+    with Progress(len(tasks), f"sweep {sweep_id}", as_json) as progress:
+        sweep_mod.execute(db, sweep_id, race_mod.race_boards, tasks, workers, scheduler, got, progress)
+    report_sweep(sweep_id, f"rat race, {boards} boards from seed {seed}", "score", values,
+                 lambda v: sweep_mod.geomean_interval([int(x) for x in v]), "geometric_mean", plot_path, as_json,
+                 lambda v: {"share_of_ones": round(sum(x == 1 for x in v) / len(v), 4)})
 
 
 if __name__ == "__main__":

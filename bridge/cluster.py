@@ -48,14 +48,24 @@ def client(workers: int, scheduler: str | None = None) -> Iterator[Any]:
         finally:
             c.close()
         return
-    cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=None,
-                           silence_logs=logging.CRITICAL)
+    import warnings
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")          # e.g. "port 8787 is already in use" for a dashboard not started
+        cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=None,
+                               worker_dashboard_address=None, silence_logs=logging.CRITICAL)
     c = Client(cluster)
     try:
         yield c
     finally:
         c.close()
         cluster.close()
+
+
+def check_reachable(scheduler: str | None) -> None:
+    """BadInput in one line if ``scheduler`` is given and cannot be reached (before anything is stored)."""
+    if scheduler:
+        with client(1, scheduler):
+            pass
 
 
 def run_tasks(c: Any, fn: Callable, tasks: Iterable[tuple], keep: Callable[[Any], None]) -> None:

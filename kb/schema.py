@@ -174,6 +174,27 @@ MIGRATIONS: list[str] = [
     ALTER TABLE learned_values ADD COLUMN upper REAL;      -- NULL unless the agent learns bounds
     ALTER TABLE learned_values ADD COLUMN vs_random REAL;  -- NULL unless the agent learns bounds
     """,
+    # 7: sweeps: one command run over a grid of options and seeds on Dask, every run's result kept
+    """
+    CREATE TABLE sweeps (
+        id          INTEGER PRIMARY KEY,
+        command     TEXT NOT NULL,          -- train or race
+        args        TEXT NOT NULL,          -- JSON: the command's fixed arguments
+        grid        TEXT NOT NULL,          -- JSON: option -> values (race: player list)
+        seeds       INTEGER NOT NULL,       -- seeds 0..seeds-1 (race: boards)
+        measure     TEXT NOT NULL,
+        status      TEXT NOT NULL,          -- running, complete, or what stopped it
+        started     TEXT NOT NULL
+    );
+    CREATE TABLE sweep_runs (
+        sweep       INTEGER NOT NULL REFERENCES sweeps(id) ON DELETE CASCADE,
+        setting     TEXT NOT NULL,          -- JSON: the grid's options for this run (race: the player)
+        seed        INTEGER NOT NULL,
+        value       REAL,                   -- the measure (NULL if the run does not give it)
+        result      TEXT NOT NULL,          -- JSON: the run's whole --json output
+        PRIMARY KEY (sweep, setting, seed)
+    );
+    """,
 ]
 
 VERSION = len(MIGRATIONS)

@@ -81,6 +81,20 @@ def test_a_race_on_the_cluster_scores_as_a_local_run(scheduler, tmp_path):
     assert json.loads(r.stdout)["scores"] == local["scores"] and json.loads(r.stdout)["scheduler"] == address
 
 
+def test_a_sweep_on_the_cluster_equals_a_local_sweep(scheduler, tmp_path):
+    address, _ = scheduler
+    args = ["sweep", "train", "hexapawn", "--learner", "punish", "--vs", "adversary", "--as", "second",
+            "--games", "30", "--grid", "reward=0,1", "--seeds", "3", "--json"]
+    local = json.loads(educable(tmp_path / "a.db", *args, "--workers", "1").stdout)
+    remote = json.loads(educable(tmp_path / "b.db", *args, "--scheduler", address).stdout)
+    assert [sorted(s["values"]) for s in remote["settings"]] == [sorted(s["values"]) for s in local["settings"]]
+    assert [s["median"] for s in remote["settings"]] == [s["median"] for s in local["settings"]]
+    race = ["sweep", "race", "--player", "colorscore,random", "--boards", "3", "--turns", "500", "--json"]
+    local = json.loads(educable(tmp_path / "a.db", *race, "--workers", "1").stdout)
+    remote = json.loads(educable(tmp_path / "b.db", *race, "--scheduler", address).stdout)
+    assert [sorted(s["values"]) for s in remote["settings"]] == [sorted(s["values"]) for s in local["settings"]]
+
+
 def test_a_killed_worker_does_not_change_the_result(scheduler, tmp_path):
     address, procs = scheduler
     local = race_json(tmp_path / "a.db", "--player", "colorscore", "--boards", "10", "--seed", "4", "--turns", "3000")

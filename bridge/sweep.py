@@ -1,0 +1,228 @@
+"""`educable sweep`: one command over a grid of options and seeds, in parallel on Dask, every run kept.
+
+``sweep train GAME [train options] --grid NAME=V1,V2 ... --seeds N`` runs
+``educable train`` once per setting of the grid and seed (each in a fresh
+knowledge base, on a worker) and reports, per setting, the median of a
+measure taken from the run's ``--json`` output with a 95% interval.
+``sweep race --player a,b --boards N`` races each player on the same boards
+and reports its geometric mean with a 95% interval and its share of boards
+scoring 1.  Every run's options, seed, measure and whole result are stored
+in the knowledge base (tables sweeps, sweep_runs) as it finishes.
+"""
+from __future__ import annotations
+
+import io
+import itertools
+import json
+import math
+import tempfile
+from contextlib import redirect_stderr, redirect_stdout
+from pathlib import Path
+from typing import Any, Callable
+
+import sqlite_utils
+
+from bridge import cluster
+from bridge.engine import BadInput
+from kb import store
+from kb.db import transaction
+
+# Named measures of a training run's --json output; any other is a dotted path into it.
+MEASURES: dict[str, str] = {
+    "losses": "games the agent lost in the run",
+    "last_loss": "the game of its last loss (0: never lost)",
+    "games": "games played (with --until-perfect: games until perfect)",
+    "games_to_perfect": "games played if the agent ended perfect on both sides (eval --exact), else infinite",
+    "perfect": "1 if the agent ended perfect on both sides, else 0",
+    "seconds": "training time",
+}
+DEFAULT_MEASURE = {"punish": "losses", "qlearn": "games_to_perfect", "ga": "best.as_first.vs_random.loss"}
+MAX_RUNS = 100_000
+
+
+# -- statistics -------------------------------------------------------------------------
+def median_interval(values: list[float]) -> tuple[float, float, float]:
+    """The median and a distribution-free 95% interval for it: [x(c+1), x(n-c)] for the largest c
+    with P(Binomial(n, 1/2) <= c) <= 0.025 (n = 25: the 8th and 18th values).  Below 9 values
+    that is the whole range, whose coverage is under 95% for fewer than 6."""
+    v = sorted(values)
+    n = len(v)
+    mid = v[n // 2] if n % 2 else (v[n // 2 - 1] + v[n // 2]) / 2
+    cdf, total = [], 0.0
+    for i in range(n):
+        total += math.comb(n, i) / 2 ** n
+        cdf.append(total)
+    c = max((i for i in range(n) if cdf[i] <= 0.025), default=0)
+    return mid, v[c], v[n - 1 - c]
+
+
+def geomean_interval(scores: list[int]) -> tuple[float, float, float]:
+    """Geometric mean with a 95% interval (normal on the logs)."""
+    logs = [math.log(s) for s in scores]
+    n = len(logs)
+    mean = sum(logs) / n
+    sd = math.sqrt(sum((x - mean) ** 2 for x in logs) / (n - 1)) if n > 1 else 0.0
+    half = 1.96 * sd / math.sqrt(n)
+    return math.exp(mean), math.exp(mean - half), math.exp(mean + half)
+
+
+# -- the grid ---------------------------------------------------------------------------
+def parse_grid(items: list[str]) -> dict[str, list[str]]:
+    """'NAME=V1,V2' items as {name: [values]}; BadInput on an empty or malformed grid."""
+    if not items:
+        raise BadInput("a sweep needs at least one --grid NAME=V1,V2 (use train for a single setting)")
+    grid: dict[str, list[str]] = {}
+    for item in items:
+        name, eq, values = item.partition("=")
+        name = name.strip().lstrip("-")
+        vals = [v.strip() for v in values.split(",") if v.strip()]
+        if not eq or not name:
+            raise BadInput(f"--grid {item!r}: write NAME=V1,V2 (e.g. --grid reward=0,1)")
+        if not vals:
+            raise BadInput(f"--grid {item!r}: no values (e.g. --grid {name}=0,1)")
+        if name in grid:
+            raise BadInput(f"--grid {name} is given twice; list all its values in one --grid")
+        if name in ("seed", "db", "json", "agent"):
+            raise BadInput(f"--grid {name}: the sweep sets --{name} itself")
+        grid[name] = vals
+    runs = math.prod(len(v) for v in grid.values())
+    if runs > MAX_RUNS:
+        raise BadInput(f"the grid has {runs:,} settings; a sweep runs at most {MAX_RUNS:,}")
+    return grid
+
+
+def settings(grid: dict[str, list[str]]) -> list[dict[str, str]]:
+    """Every combination of the grid's values, in the order given."""
+    names = list(grid)
+    return [dict(zip(names, combo)) for combo in itertools.product(*(grid[n] for n in names))]
+
+
+def option_args(setting: dict[str, str], flags: set[str]) -> list[str]:
+    """A setting as train arguments: --NAME VALUE, or --NAME / --no-NAME for an on/off option."""
+    out: list[str] = []
+    for name, value in setting.items():
+        flag = name.replace("_", "-")
+        if flag in flags:
+            on = value.lower()
+            if on not in ("true", "false", "on", "off", "yes", "no", "1", "0"):
+                raise BadInput(f"--grid {name}={value}: --{flag} is on or off (true/false)")
+            out.append(f"--{flag}" if on in ("true", "on", "yes", "1") else f"--no-{flag}")
+        else:
+            out += [f"--{flag}", value]
+    return out
+
+
+# -- one run (also the workers' entry point) ----------------------------------------------
+def run_train(game: str, args: list[str], seed: int) -> dict[str, Any]:
+    """``educable train GAME ARGS --seed SEED --json`` in a fresh knowledge base, in this process;
+    its JSON output (BadInput with its one-line error)."""
+    from cli import main
+    with tempfile.TemporaryDirectory() as tmp:
+        out, err = io.StringIO(), io.StringIO()
+        argv = ["train", game, *args, "--agent", "sweep", "--seed", str(seed), "--json",
+                "--db", str(Path(tmp) / "sweep.db")]
+        try:
+            with redirect_stdout(out), redirect_stderr(err):
+                main.main(argv, prog_name="educable", standalone_mode=False)
+        except SystemExit as exc:
+            if exc.code not in (0, None):
+                raise BadInput(err.getvalue().strip().splitlines()[-1].removeprefix("educable: error: ")
+                               if err.getvalue().strip() else f"train exited with {exc.code}") from None
+        except Exception as exc:            # click's usage errors, unexpected ones: the message only
+            message = getattr(exc, "format_message", lambda: str(exc))()
+            raise BadInput(message) from None
+        finally:
+            quiet_exit()                # after Prolog is loaded, so that it runs before Prolog's own
+        return json.loads(out.getvalue())
+
+
+_QUIET = []
+
+
+def quiet_exit() -> None:
+    """In a worker process, leave without SWI-Prolog's clean-up at exit, which warns that it cannot
+    stop the Prolog threads Dask's task threads attached (nothing is lost: the process ends)."""
+    import atexit
+    import os
+    import threading
+    if not _QUIET and threading.current_thread() is not threading.main_thread():
+        atexit.register(os._exit, 0)
+        _QUIET.append(True)
+
+
+def measure(result: dict[str, Any], name: str) -> float | None:
+    """The measure ``name`` of a training run's --json output (None where it has none)."""
+    exact = result.get("exact") or {}
+    perfect = bool(exact) and all(exact.get(s, {}).get("perfect") for s in ("as_first", "as_second"))
+    if name == "last_loss":
+        return float(result.get("last_loss") or 0)
+    if name == "games_to_perfect":
+        return float(result["games"]) if perfect else math.inf
+    if name == "perfect":
+        return 1.0 if perfect else 0.0
+    value: Any = result
+    for part in name.split("."):
+        if not isinstance(value, dict) or part not in value:
+            return None
+        value = value[part]
+    if isinstance(value, bool):
+        return float(value)
+    return float(value) if isinstance(value, (int, float)) else None
+
+
+# -- sweeps ---------------------------------------------------------------------------------
+def start(db: sqlite_utils.Database, command: str, args: dict[str, Any], grid: Any, seeds: int, measure_name: str) -> int:
+    with transaction(db):
+        return db.conn.execute(
+            "INSERT INTO sweeps (command, args, grid, seeds, measure, status, started) VALUES (?, ?, ?, ?, ?, ?, ?)",
+            (command, json.dumps(args), json.dumps(grid), seeds, measure_name, "running", store.now())).lastrowid
+
+
+def keep_run(db: sqlite_utils.Database, sweep_id: int, setting: Any, seed: int, value: float | None,
+             result: dict[str, Any]) -> None:
+    with transaction(db):
+        db.conn.execute("INSERT INTO sweep_runs (sweep, setting, seed, value, result) VALUES (?, ?, ?, ?, ?)",
+                        (sweep_id, json.dumps(setting, sort_keys=True), seed,
+                         value if value is None or math.isfinite(value) else None, json.dumps(result)))
+
+
+def finish(db: sqlite_utils.Database, sweep_id: int, status: str) -> None:
+    with transaction(db):
+        db.conn.execute("UPDATE sweeps SET status = ? WHERE id = ?", (status, sweep_id))
+
+
+def execute(db: sqlite_utils.Database, sweep_id: int, fn: Callable, tasks: list[tuple[Any, int, tuple]],
+            workers: int, scheduler: str | None, on_result: Callable[[Any, int, Any], None],
+            progress: Callable[[int], None] | None) -> None:
+    """Run ``fn(*args)`` for each (setting, seed, args) task, on Dask unless ``workers`` is 1 and no
+    scheduler is given; ``on_result(setting, seed, result)`` as each finishes."""
+    def task_result(item: tuple[Any, int, Any]) -> None:
+        on_result(*item)
+        if progress:
+            progress(1)
+
+    try:
+        if workers == 1 and scheduler is None:
+            for setting, seed, args in tasks:
+                task_result((setting, seed, fn(*args)))
+        else:
+            with cluster.client(workers, scheduler) as c:
+                cluster.run_tasks(c, tagged, [(fn, setting, seed, args) for setting, seed, args in tasks],
+                                  task_result)
+    except KeyboardInterrupt:
+        finish(db, sweep_id, "stopped: interrupted")
+        raise
+    except BadInput as exc:
+        finish(db, sweep_id, f"stopped: {exc}")
+        raise
+    finish(db, sweep_id, "complete")
+
+
+def tagged(fn: Callable, setting: Any, seed: int, args: tuple) -> tuple[Any, int, Any]:
+    """A task's result with its setting and seed (results arrive in the order they finish)."""
+    return setting, seed, fn(*args)
+
+
+def setting_text(setting: dict[str, str]) -> str:
+    """'reward=0 punish=last'."""
+    return " ".join(f"{k}={v}" for k, v in setting.items())
