@@ -641,6 +641,8 @@ def eval_cmd(game: str, agent: str, vs: str | None, exact: bool, n_games: int, s
 @click.option("--dedupe/--no-dedupe", default=None, help="[ga] Replace an agent's repeated rules by mutations. Default off.")
 @click.option("--weak", type=float, default=None, help="[ga] Replace rules of weight <= this by mutations. Default off.")
 @click.option("--weak-every", type=int, default=None, help="[ga] ... every this many cycles. Default 1.")
+@click.option("--wildcards", type=float, default=None,
+              help="[ga] Ours: chance a new rule's cell is '*' (anything); default: every symbol alike, as Gaia's (1/4 on a 3-value board).")
 @click.option("--fitness", type=click.Choice(["pairs", "round-robin", "random", "minimax", "champion", "exact"]), default=None,
               help="[ga] How a cycle measures the agents: Gaia's --pair-games in pairs; a round robin within the population; --pair-games against random, a perfect (minimax) player, or the last cycle's best; or exact (on the state graph: score against random, less a point per position where a choice throws the game away). Default pairs.")
 @click.option("--judge-every", type=click.IntRange(min=1), default=None, help="[ga] Judge the best agent exactly every N cycles. Default cycles/20.")
@@ -661,6 +663,7 @@ def train(ctx: click.Context, game: str, learner: str, agent: str, n_games: int,
           sharing: float | None, similar: float | None, shared: bool | None, nudge: float | None,
           turn_rules: float | None, max_positions: str | None,
           inherit: str | None, dedupe: bool | None, weak: float | None, weak_every: int | None, fitness: str | None,
+          wildcards: float | None,
           judge_every: int | None, plot_path: str | None, db_path: str, as_json: bool) -> None:
     """Train a learning agent for GAME and store it in the knowledge base.
 
@@ -680,7 +683,7 @@ def train(ctx: click.Context, game: str, learner: str, agent: str, n_games: int,
                 "mutation": mutation, "burst": burst, "selection": selection, "parents": parents, "pairing": pairing,
                 "identical": identical, "sharing": sharing, "similar": similar, "shared": shared, "nudge": nudge,
                 "turn_rules": turn_rules, "inherit": inherit, "dedupe": dedupe, "weak": weak, "weak_every": weak_every,
-                "fitness": fitness}
+                "fitness": fitness, "wildcards": wildcards}
     ga_options = {k: v for k, v in ga_typed.items() if v is not None}
     if learner == "ga":
         return train_rule_sets(ctx, game, agent, cycles, seed, ga_options, judge_every, plot_path, db_path, as_json)

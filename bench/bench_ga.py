@@ -38,6 +38,8 @@ VARIANTS = {
     "fitness minimax (5 games vs a perfect player), nudge 0.2": {"fitness": "minimax", "nudge": 0.2},
     "fitness champion (5 games vs the last best), nudge 0.2": {"fitness": "champion", "nudge": 0.2},
     "fitness exact, nudge 0.3, top20 selection": {"fitness": "exact", "nudge": 0.3, "selection": "top20"},
+    "fitness exact, nudge 0.3, top20 selection, wildcards 0.7": {"fitness": "exact", "nudge": 0.3,
+                                                                 "selection": "top20", "wildcards": 0.7},
 }
 
 
@@ -64,10 +66,13 @@ def main() -> None:
     for label, options in VARIANTS.items():
         if args.only and args.only not in label:
             continue
-        times, lx, lo, sx, so, guar, blund = [], [], [], [], [], [], []
+        times, lx, lo, sx, so, guar, blund, firsts = [], [], [], [], [], [], [], []
         for seed in range(args.seeds):
             db = open_kb(Path(tempfile.mkdtemp()) / "bench.db")
-            r = ga.train(db, "tictactoe", "g", args.cycles, seed, options, judge_every=max(1, args.cycles // 25))
+            every = 5 if options.get("fitness") == "exact" else max(1, args.cycles // 25)
+            r = ga.train(db, "tictactoe", "g", args.cycles, seed, options, judge_every=every)
+            first = next(((c["cycle"], c["seconds"]) for c in r["curve"] if c["as_first"]["perfect"]), None)
+            firsts.append(first)
             times.append(r["seconds"])
             lx.append(r["best"]["as_first"]["vs_random"]["loss"])
             lo.append(r["best"]["as_second"]["vs_random"]["loss"])
@@ -87,6 +92,16 @@ def main() -> None:
         line(f"  best agent, sampled loss as O ({args.games // 2} games, median)", 100 * statistics.median(so), "%")
         print(f"  {'eval --exact guarantees (X/O) per seed':<52} {', '.join(guar)}")
         print(f"  {'blunders of the best agent (X/O) per seed':<52} {', '.join(blund)}")
+        reached = sorted((c for c in firsts if c), key=lambda c: c[0])
+        text = ", ".join("never" if c is None else f"{c[0]} ({c[1]:.1f} s)" for c in firsts)
+        print(f"  {'best agent never loses as X from cycle (seconds)':<52} {text}")
+        if len(reached) * 2 > len(firsts):
+            mid = reached[(len(firsts) - 1) // 2]
+            line("  ... median cycle (seeds that never reach it count last)", mid[0], "cycles", 500.0, "the target")
+            line("  ... median seconds of training to it", statistics.median(
+                [c[1] for c in firsts if c] + [float("inf")] * (len(firsts) - len(reached))), "s", 30.0,
+                "the target", words=("faster", "slower"))
+            line("  ... the rule-list GA of Sheppard's book (not re-run)", 211.0, "s")
     if not curves:
         return
     every = curves[next(iter(curves))][0]["cycle"]

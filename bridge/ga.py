@@ -229,7 +229,7 @@ def _train(db: sqlite_utils.Database, game: str, name: str, cycles: int, seed: i
             commits.mark(done)
         if done % every == 0 or done == cycles:
             t = time.perf_counter()
-            curve.append({"cycle": done_before + done, **judge(space, pop)})
+            curve.append({"cycle": done_before + done, "seconds": round(t - t0 - judged[0], 4), **judge(space, pop)})
             judged[0] += time.perf_counter() - t
         if progress:
             progress(1)

@@ -60,6 +60,7 @@ class GAOptions:
     weak: float | None = None        # replace rules of weight <= this by mutations (None: off)
     weak_every: int = 1              # ... every this many cycles
     fitness: str = "pairs"           # ours: how a cycle measures the agents (FITNESS)
+    wildcards: float | None = None   # ours: chance a new rule's cell is '*' (None: uniform over the symbols, as Gaia's)
 
     def check(self) -> "GAOptions":
         """Raise ValueError naming the first bad option."""
@@ -79,11 +80,11 @@ class GAOptions:
         if self.agents * self.rules > MAX_AGENT_RULES:
             raise ValueError(f"--agents x --rules can be at most {MAX_AGENT_RULES:,} rules in all (their conditions "
                              f"live in memory), not {self.agents * self.rules:,}")
-        for name in ("mutation", "burst", "nudge", "turn_rules", "similar", "sharing", "weak"):
+        for name in ("mutation", "burst", "nudge", "turn_rules", "similar", "sharing", "weak", "wildcards"):
             v = getattr(self, name)
             if v is not None and isinstance(v, float) and not math.isfinite(v):
                 raise ValueError(f"--{name} must be a finite number, not {v}")
-        for name in ("mutation", "burst", "nudge", "turn_rules", "similar"):
+        for name in ("mutation", "burst", "nudge", "turn_rules", "similar", "wildcards"):
             v = getattr(self, name)
             if v is not None and not 0.0 <= v <= 1.0:
                 raise ValueError(f"--{name.replace('_', '-')} is a probability and must be in [0, 1], not {v}")
@@ -137,7 +138,8 @@ class Population:
     @classmethod
     def random(cls, space: RuleSpace, opts: GAOptions, rng: np.random.Generator) -> "Population":
         a, r = opts.agents, opts.rules
-        cond, action, priority = space.random_rules(rng, a * r, opts.priorities, opts.nudge, opts.turn_rules)
+        cond, action, priority = space.random_rules(rng, a * r, opts.priorities, opts.nudge, opts.turn_rules,
+                                                    opts.wildcards)
         return cls(cond.reshape(a, r, -1), action.reshape(a, r), priority.reshape(a, r),
                    np.zeros((a, r)), np.zeros(a), np.zeros(a, dtype=np.int64))
 
@@ -296,7 +298,8 @@ def replace_rules(space: RuleSpace, pop: Population, mask: np.ndarray, opts: GAO
     """Replace the rules under ``mask`` (A, R) by new random rules of weight 0; how many."""
     k = int(mask.sum())
     if k:
-        cond, action, priority = space.random_rules(rng, k, opts.priorities, opts.nudge, opts.turn_rules)
+        cond, action, priority = space.random_rules(rng, k, opts.priorities, opts.nudge, opts.turn_rules,
+                                                    opts.wildcards)
         pop.cond[mask], pop.action[mask], pop.priority[mask] = cond, action, priority
         pop.rule_weight[mask] = 0.0
         if pop.judged is not None:

@@ -9,8 +9,9 @@ while the opponent plays anything.  There it counts its *blunders* —
 positions where one of its choices throws away a game that was not lost
 (its exact value drops to a loss) — and its exact result against a uniformly
 random opponent.  The same numbers as ``learners.exact`` (``guarantee``,
-``outcome_probabilities``) computed for a whole population at once, layer by
-layer over the graph, in numpy.  Which states a rule's condition matches is
+``outcome_probabilities``) computed for a whole population at once, compiled
+with numba: each agent's choices everywhere, then a pass from the start over
+the states it can reach and one back from the leaves.  Which states a rule's condition matches is
 computed once per distinct condition and kept: children inherit their
 parents' rules, so a cycle meets only its new mutations.
 """
@@ -18,6 +19,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+import numba
 import numpy as np
 
 from learners.graph import DRAW, ONGOING
@@ -34,33 +36,124 @@ class SideScores:
     worst: np.ndarray        # guaranteed result against a best response: 1, 0, -1
 
 
+@numba.njit(cache=True)
+def _judge_side(counts, succ, mine, topo, over, outcome, after, value):  # pragma: no cover - compiled
+    """Per agent: the states it can reach (choosing where counts > 0 in its states, anything in the
+    opponent's), its blunders there, and, over them from the leaves, P(win) and P(loss) against a
+    uniformly random opponent and the guaranteed result."""
+    n_agents, n, n_actions = counts.shape
+    blunders = np.zeros(n_agents, np.int64)
+    win_out = np.zeros(n_agents)
+    loss_out = np.zeros(n_agents)
+    worst_out = np.zeros(n_agents, np.int64)
+    reach = np.zeros(n, np.bool_)
+    win = np.zeros(n)
+    loss = np.zeros(n)
+    worst = np.zeros(n, np.int64)
+    for a in range(n_agents):
+        reach[:] = False
+        reach[0] = True
+        for s in topo:
+            if not reach[s] or over[s]:
+                continue
+            bad = False
+            for k in range(n_actions):
+                t = succ[s, k]
+                if t < 0:
+                    continue
+                if mine[s]:
+                    if counts[a, s, k] == 0:
+                        continue
+                    if after[s, k] == -1:
+                        bad = True
+                reach[t] = True
+            if bad and value[s] >= 0:
+                blunders[a] += 1
+        for i in range(len(topo) - 1, -1, -1):
+            s = topo[i]
+            if not reach[s]:
+                continue
+            if over[s]:
+                win[s] = 1.0 if outcome[s] == 1 else 0.0
+                loss[s] = 1.0 if outcome[s] == -1 else 0.0
+                worst[s] = outcome[s]
+                continue
+            total = 0.0
+            w = 0.0
+            lo = 0.0
+            least = 1
+            for k in range(n_actions):
+                t = succ[s, k]
+                if t < 0:
+                    continue
+                c = float(counts[a, s, k]) if mine[s] else 1.0
+                if c == 0.0:
+                    continue
+                total += c
+                w += c * win[t]
+                lo += c * loss[t]
+                if worst[t] < least:
+                    least = worst[t]
+            win[s] = w / total
+            loss[s] = lo / total
+            worst[s] = least
+        win_out[a] = win[0]
+        loss_out[a] = loss[0]
+        worst_out[a] = worst[0]
+    return blunders, win_out, loss_out, worst_out
+
+
+@numba.njit(cache=True)
+def _choice_counts(states, offsets, action, priority, weight, legal, live, counts):  # pragma: no cover - compiled
+    """Fill counts (A, S, n_actions): in each live state, one entry per rule of the highest priority,
+    then highest weight, among the agent's rules that match there with a legal action (rule k of
+    agent a matches states[offsets[a*R+k]:offsets[a*R+k+1]]); every legal move where none does."""
+    n_agents, n_rules = action.shape
+    n, n_actions = legal.shape
+    best_p = np.empty(n, np.int64)
+    best_w = np.empty(n)
+    for a in range(n_agents):
+        best_p[:] = -1
+        best_w[:] = -np.inf
+        for r in range(n_rules):
+            k = a * n_rules + r
+            act, p, w = action[a, r], priority[a, r], weight[a, r]
+            for i in range(offsets[k], offsets[k + 1]):
+                s = states[i]
+                if legal[s, act] and (p > best_p[s] or (p == best_p[s] and w > best_w[s])):
+                    best_p[s] = p
+                    best_w[s] = w
+        for r in range(n_rules):
+            k = a * n_rules + r
+            act, p, w = action[a, r], priority[a, r], weight[a, r]
+            for i in range(offsets[k], offsets[k + 1]):
+                s = states[i]
+                if legal[s, act] and p == best_p[s] and w == best_w[s]:
+                    counts[a, s, act] += 1
+        for s in range(n):
+            if best_p[s] < 0 and live[s]:
+                for j in range(n_actions):
+                    counts[a, s, j] = 1 if legal[s, j] else 0
+
+
 CHUNK = 512                # conditions matched against every state at once
 MAX_KEPT = 1_000_000       # distinct conditions whose matches are kept
 
 
 class ExactJudge:
-    """Judges rule sets of one RuleSpace exactly; the graph's layers and values are computed once."""
+    """Judges rule sets of one RuleSpace exactly; the graph's order and values are computed once."""
 
     def __init__(self, space: RuleSpace) -> None:
         graph = space.graph
         if graph.value is None:
             raise ValueError(f"{graph.game}: exact fitness needs the solved graph")
         order = graph.order_leaves_first()[::-1]          # ValueError on a cycle
-        start, target = graph.start.tolist(), graph.target.tolist()
-        lay = [0] * graph.size
-        for s in order:
-            for e in range(start[s], start[s + 1]):
-                t = target[e]
-                if lay[t] < lay[s] + 1:
-                    lay[t] = lay[s] + 1
-        layer = np.array(lay, dtype=np.int64)
-        live = graph.winner == ONGOING
         self.space = space
-        self.layers = [np.flatnonzero((layer == k) & live) for k in range(int(layer.max()) + 1)]
+        self.topo = np.array(order, dtype=np.int64)          # every state after those that lead to it
         succ, legal = space.succ, space.legal
-        self.children = np.where(legal, succ, 0)
-        passes = graph.mover[:, None] != graph.mover[self.children]
-        child_value = graph.value[self.children].astype(np.int8)
+        children = np.where(legal, succ, 0)
+        passes = graph.mover[:, None] != graph.mover[children]
+        child_value = graph.value[children].astype(np.int8)
         # each (state, action)'s exact value after the move, for the player who made it
         self.after = np.where(legal, np.where(passes, -child_value, child_value), 0).astype(np.int8)
         self.value = graph.value.astype(np.int8)
@@ -93,61 +186,22 @@ class ExactJudge:
         n_agents, n_rules = action.shape
         n = space.graph.size
         states = self.matched(cond.reshape(n_agents * n_rules, -1))
-        sizes = np.array([len(x) for x in states])
-        st = np.concatenate(states) if states else np.zeros(0, dtype=np.int64)
-        flat = np.repeat(np.arange(n_agents * n_rules), sizes)
-        ag = flat // n_rules
-        act = action.ravel()[flat]
-        ok = space.legal[st, act]
-        st, ag, act, flat = st[ok], ag[ok], act[ok], flat[ok]
-        pr, w = priority.ravel()[flat].astype(np.float64), weight.ravel()[flat]
-        group = ag * n + st
-        order = np.lexsort((-w, -pr, group))
-        group, pr, w, act, ag, st = group[order], pr[order], w[order], act[order], ag[order], st[order]
-        first = np.ones(len(group), dtype=bool)
-        first[1:] = group[1:] != group[:-1]
-        lead = np.maximum.accumulate(np.where(first, np.arange(len(group)), 0))
-        win = (pr == pr[lead]) & (w == w[lead])
-        counts = np.broadcast_to(space.legal.astype(np.int16), (n_agents, n, len(space.actions))).copy()
-        counts[ag[first], st[first]] = 0
-        np.add.at(counts, (ag[win], st[win], act[win]), 1)
+        offsets = np.zeros(n_agents * n_rules + 1, dtype=np.int64)
+        np.cumsum([len(x) for x in states], out=offsets[1:])
+        flat = np.concatenate(states) if states else np.zeros(0, dtype=np.int64)
+        counts = np.zeros((n_agents, n, len(space.actions)), dtype=np.int16)
+        _choice_counts(flat, offsets, action.astype(np.int64), priority.astype(np.int64),
+                       weight.astype(np.float64), space.legal, space.graph.winner == ONGOING, counts)
         return counts
 
     def side(self, counts: np.ndarray, player: int) -> SideScores:
         """Exact figures of each rule set (its ``choice_counts``) playing ``player`` (0 first, 1 second)."""
-        space, graph = self.space, self.space.graph
-        n_agents, n = counts.shape[0], graph.size
-        legal = space.legal.astype(np.int16)
-        mover_is_me = graph.mover == player
-        reach = np.zeros((n_agents, n), dtype=bool)
-        reach[:, 0] = True
-        blunders = np.zeros(n_agents, dtype=np.int64)
-        for st in self.layers:
-            if not len(st):
-                continue
-            c = np.where(mover_is_me[st][None, :, None], counts[:, st], legal[st][None])   # (A, L, n_actions)
-            here = reach[:, st]
-            mine = mover_is_me[st] & (self.value[st] >= 0)
-            bad = ((c > 0) & (self.after[st] == -1)[None]).any(axis=2) & mine[None] & here
-            blunders += bad.sum(axis=1)
-            a, l, k = np.nonzero((c > 0) & here[:, :, None])
-            reach[a, self.children[st[l], k]] = True
+        graph = self.space.graph
         over = graph.winner != ONGOING
-        outcome = np.where(graph.winner == player, 1, np.where((graph.winner == DRAW) | ~over, 0, -1))
-        odds = np.broadcast_to(np.stack([outcome == 1, outcome == -1], axis=1).astype(np.float32),
-                               (n_agents, n, 2)).copy()             # P(win), P(loss) against random
-        worst = np.broadcast_to(outcome.astype(np.int8), (n_agents, n)).copy()   # guaranteed result
-
-        for st in reversed(self.layers):
-            if not len(st):
-                continue
-            c = np.where(mover_is_me[st][None, :, None], counts[:, st], legal[st][None])   # (A, L, n_actions)
-            kids = self.children[st]
-            weights = c.astype(np.float32) / c.sum(axis=2, keepdims=True)
-            odds[:, st] = np.einsum("alk,alkj->alj", weights, odds[:, kids])
-            worst[:, st] = np.where(c > 0, worst[:, kids], 1).min(axis=2)
-        return SideScores(blunders, odds[:, 0, 0].astype(np.float64), odds[:, 0, 1].astype(np.float64),
-                          worst[:, 0].astype(np.int64))
+        outcome = np.where(graph.winner == player, 1, np.where((graph.winner == DRAW) | ~over, 0, -1)).astype(np.int8)
+        blunders, win, loss, worst = _judge_side(counts, self.space.succ, graph.mover == player, self.topo, over,
+                                                 outcome, self.after, self.value)
+        return SideScores(blunders, win, loss, worst)
 
     def fitness(self, cond: np.ndarray, action: np.ndarray, priority: np.ndarray,
                 weight: np.ndarray) -> tuple[np.ndarray, list[SideScores]]:

@@ -106,10 +106,12 @@ class RuleSpace:
         return self.graph.keys[int(bad[0])] if len(bad) else None
 
     def random_rules(self, rng: np.random.Generator, k: int, priorities: int,
-                     nudge: float = 0.0, turn: float = 0.0) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+                     nudge: float = 0.0, turn: float = 0.0,
+                     wild: float | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """``k`` new valid rules: conditions uniform over the cell codes (each value and anything),
         an action uniform among the valid ones (conditions with none are drawn again), a uniform
-        priority.  With probability ``turn`` a rule names whose turn it is (else any turn).
+        priority.  With ``wild``, a cell is "anything" with that probability, else a uniform value.
+        With probability ``turn`` a rule names whose turn it is (else any turn).
 
         With probability ``nudge`` a rule is "Ejemplos de Vida"'s "empujoncito": one line
         holds two of mine (or of theirs) and an empty cell, which is the action.
@@ -120,7 +122,11 @@ class RuleSpace:
         while filled < k:
             m = 2 * (k - filled) + 8
             c = np.full((m, self.n_codes), self.any, dtype=np.int8)
-            c[:, :self.n_cells] = rng.integers(0, self.n_values + 1, size=(m, self.n_cells), dtype=np.int8)
+            if wild is None:
+                c[:, :self.n_cells] = rng.integers(0, self.n_values + 1, size=(m, self.n_cells), dtype=np.int8)
+            else:
+                values = rng.integers(0, self.n_values, size=(m, self.n_cells), dtype=np.int8)
+                c[:, :self.n_cells] = np.where(rng.random((m, self.n_cells)) < wild, self.any, values)
             if turn > 0:
                 named = rng.random(m) < turn
                 c[named, self.n_cells] = rng.integers(0, 2, size=int(named.sum()), dtype=np.int8)
