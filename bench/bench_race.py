@@ -7,8 +7,15 @@ ColorScorePlayer over 500 boards: geometric mean 46.7 (95% interval 31-70),
 median board 7, 35% of boards score 1; the leaderboard gives 34.45.
 Leaderboard: 2914.13, 1817.05, 1009.72, 782.18.
 
+Scheduling on Dask (issue "experiments at scale"): throughput with 1 and 2
+workers over 100 boards, the boards in order and then longest first (their
+sizes known from the first run), and on paper for 16 workers: greedy list
+scheduling of the measured board sizes (a free worker takes the next board)
+gives the speed-up; total moves / the largest board is its cap.
+
     .venv/bin/python bench/bench_race.py [--speed-boards 50] [--fidelity-boards 500] [--fidelity-seed 2]
                                          [--ours-boards 100] [--ours-turns T] [--workers 2]
+                                         [--scheduling-boards 100] [--only scheduling]
 """
 from __future__ import annotations
 
@@ -17,6 +24,8 @@ import math
 import statistics
 import tempfile
 from pathlib import Path
+
+import heapq
 
 from common import line
 
@@ -47,6 +56,36 @@ def quality(name: str, run: dict, anchor: float, anchor_name: str) -> None:
     line("wall time", run["seconds"], "s")
 
 
+def makespan(sizes: list[int], workers: int) -> int:
+    """When the last board finishes if ``workers`` each take the next board of ``sizes`` when free."""
+    free = [0] * workers
+    for size in sizes:
+        heapq.heappush(free, heapq.heappop(free) + size)
+    return max(free)
+
+
+def scheduling(boards: int) -> None:
+    print(f"== Scheduling on Dask: ColorScorePlayer over {boards} boards (seed 7) ==")
+    db = fresh_db()
+    one = race.run(fresh_db(), "colorscore", boards, 7, workers=1)
+    line("specimen-moves per second, 1 worker (in process)", one["moves_per_second"], "moves/s")
+    first = race.run(db, "colorscore", boards, 7, workers=2)
+    line("... 2 workers, boards in order (sizes unknown)", first["moves_per_second"], "moves/s",
+         one["moves_per_second"], "1 worker", higher_is_better=True)
+    again = race.run(db, "colorscore", boards, 7, workers=2)
+    line("... 2 workers, longest first (sizes from the first run)", again["moves_per_second"], "moves/s",
+         one["moves_per_second"], "1 worker", higher_is_better=True)
+    assert first["scores"] == again["scores"] == one["scores"], "scheduling changed the results"
+    sizes = [r["moves"] for r in db.query("SELECT moves FROM race_boards WHERE run = ? ORDER BY board", [first["run"]])]
+    total = sum(sizes)
+    print(f"  largest board: {100 * max(sizes) / total:.1f}% of all moves; cap on any number of workers "
+          f"{total / max(sizes):.1f}x")
+    for w in (2, 16):
+        in_order, longest = total / makespan(sizes, w), total / makespan(sorted(sizes, reverse=True), w)
+        print(f"  on paper, {w:>2} workers: in order {in_order:.2f}x, longest first {longest:.2f}x "
+              f"(cap {min(w, total / max(sizes)):.2f}x)")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--speed-boards", type=int, default=50)
@@ -55,7 +94,12 @@ def main() -> None:
     ap.add_argument("--ours-boards", type=int, default=100)
     ap.add_argument("--ours-turns", type=int, default=None)
     ap.add_argument("--workers", type=int, default=2)
+    ap.add_argument("--scheduling-boards", type=int, default=100)
+    ap.add_argument("--only", choices=["scheduling"], default=None)
     args = ap.parse_args()
+    scheduling(args.scheduling_boards)
+    if args.only:
+        return
 
     print(f"== Speed: ColorScorePlayer over {args.speed_boards} boards (seed 1) ==")
     one = race.run(fresh_db(), "colorscore", args.speed_boards, 1, workers=1)
