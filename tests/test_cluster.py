@@ -114,20 +114,21 @@ def test_a_killed_worker_does_not_change_the_result(scheduler, tmp_path):
 
 def test_an_interrupted_run_keeps_its_boards_and_resumes(tmp_path):
     db = tmp_path / "r.db"
-    full = race_json(tmp_path / "full.db", "--player", "colorscore", "--boards", "8", "--seed", "5", "--turns", TURNS)
-    run = subprocess.Popen([EDUCABLE, "race", "run", "--player", "colorscore", "--boards", "8", "--seed", "5",
-                            "--turns", TURNS, "--db", str(db)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    n = "40"
+    full = race_json(tmp_path / "full.db", "--player", "colorscore", "--boards", n, "--seed", "5", "--turns", "3000")
+    run = subprocess.Popen([EDUCABLE, "race", "run", "--player", "colorscore", "--boards", n, "--seed", "5",
+                            "--turns", "3000", "--db", str(db)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     deadline = time.time() + 300
     while boards_stored(db) < 1 and time.time() < deadline and run.poll() is None:
-        time.sleep(0.02)
+        time.sleep(0.01)
     run.send_signal(signal.SIGINT)
     _, err = run.communicate(timeout=60)
     kept = boards_stored(db)
-    assert run.returncode == 130 and 1 <= kept < 8 and f"{kept} boards committed" in err, err
+    assert run.returncode == 130 and 1 <= kept < int(n) and f"{kept} boards committed" in err, err
     status = json.loads(educable(db, "race", "results", "--json").stdout)[0]["status"]
     assert status.startswith("stopped: interrupted")
     resumed = race_json(db, "--resume", "1", "--workers", "2")
-    assert resumed["resumed"] == kept and resumed["scores"] == full["scores"] and boards_stored(db) == 8
+    assert resumed["resumed"] == kept and resumed["scores"] == full["scores"] and boards_stored(db) == int(n)
     assert json.loads(educable(db, "race", "results", "--json").stdout)[0]["status"] == "complete"
     again = educable(db, "race", "run", "--resume", "1", check=False)
     assert again.returncode == 2 and "is complete" in again.stderr
