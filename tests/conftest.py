@@ -1,4 +1,5 @@
 import os
+import signal
 import sqlite3
 import sys
 from pathlib import Path
@@ -48,3 +49,9 @@ def cli_json(*args):
     r = cli(*args, "--json")
     assert r.exit_code == 0, r.output
     return json.loads(r.output)
+
+
+def interruptible() -> None:
+    """``preexec_fn`` for a process a test stops with SIGINT (Ctrl-C): a suite started in the
+    background (``make test &``) ignores SIGINT, and its children would inherit that."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)

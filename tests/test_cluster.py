@@ -12,6 +12,8 @@ from pathlib import Path
 
 import pytest
 
+from conftest import interruptible
+
 BIN = Path(sys.executable).parent
 EDUCABLE = str(BIN / "educable")
 TURNS = "1500"
@@ -117,7 +119,8 @@ def test_an_interrupted_run_keeps_its_boards_and_resumes(tmp_path):
     n = "40"
     full = race_json(tmp_path / "full.db", "--player", "colorscore", "--boards", n, "--seed", "5", "--turns", "3000")
     run = subprocess.Popen([EDUCABLE, "race", "run", "--player", "colorscore", "--boards", n, "--seed", "5",
-                            "--turns", "3000", "--db", str(db)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                            "--turns", "3000", "--db", str(db)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                           preexec_fn=interruptible)
     deadline = time.time() + 300
     while boards_stored(db) < 1 and time.time() < deadline and run.poll() is None:
         time.sleep(0.01)

@@ -10,6 +10,8 @@ from pathlib import Path
 
 import pytest
 
+from conftest import interruptible
+
 EDUCABLE = str(Path(sys.executable).parent / "educable")
 
 RUNS = {
@@ -44,7 +46,8 @@ def test_a_stopped_run_keeps_what_it_committed_and_a_later_run_continues(tmp_pat
     env = {**os.environ, "EDUCABLE_DB": str(db)}
     args, unit = RUNS[learner]
     proc = subprocess.Popen([EDUCABLE, "train", "tictactoe", "--agent", "a", *args, "--seed", "1"],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env,
+                            preexec_fn=interruptible)
     try:
         deadline = time.monotonic() + 120
         while trained(db) is None:                   # the first commit, a few seconds in
