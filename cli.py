@@ -1171,7 +1171,8 @@ def sweep_train(ctx: click.Context, game: str, grid_items: tuple[str, ...], seed
     tasks = [(s, seed, (game, [*fixed, *extra], seed)) for s, extra in runs for seed in range(seeds)]
     with Progress(len(tasks), f"sweep {sweep_id}", as_json) as progress:
         sweep_mod.execute(db, sweep_id, sweep_mod.run_train, tasks, workers, scheduler, got, progress)
-    report_sweep(sweep_id, f"{game}: {' '.join(fixed)}", measure, values, sweep_mod.median_interval,
+    from learners.sampling import median_interval
+    report_sweep(sweep_id, f"{game}: {' '.join(fixed)}", measure, values, median_interval,
                  "median", plot_path, as_json)
 
 
@@ -1230,6 +1231,7 @@ def sweep_race(player_list: str, boards: int, seed: int, turns: int | None, plot
     """
     from bridge import cluster as cluster_mod, race as race_mod, sweep as sweep_mod
     from learners.race import players as players_mod
+    from learners.sampling import geomean_interval
 
     names = [p.strip() for p in player_list.split(",") if p.strip()]
     if not names:
@@ -1257,7 +1259,7 @@ def sweep_race(player_list: str, boards: int, seed: int, turns: int | None, plot
     with Progress(len(tasks), f"sweep {sweep_id}", as_json) as progress:
         sweep_mod.execute(db, sweep_id, race_mod.race_boards, tasks, workers, scheduler, got, progress)
     report_sweep(sweep_id, f"rat race, {boards} boards from seed {seed}", "score", values,
-                 lambda v: sweep_mod.geomean_interval([int(x) for x in v]), "geometric_mean", plot_path, as_json,
+                 lambda v: geomean_interval([int(x) for x in v]), "geometric_mean", plot_path, as_json,
                  lambda v: {"share_of_ones": round(sum(x == 1 for x in v) / len(v), 4)})
 
 

@@ -20,17 +20,15 @@ gives the speed-up; total moves / the largest board is its cap.
 from __future__ import annotations
 
 import argparse
-import math
-import statistics
+import heapq
 import tempfile
 from pathlib import Path
-
-import heapq
 
 from common import line
 
 from bridge import race
 from kb.db import open_kb
+from learners.sampling import geomean_interval
 
 CPP_MOVES_PER_S = 11.8e6
 
@@ -39,15 +37,8 @@ def fresh_db():
     return open_kb(Path(tempfile.mkdtemp()) / "bench.db")
 
 
-def interval(scores: list[int]) -> tuple[float, float]:
-    """A 95% interval of the geometric mean (normal on the mean of the logs)."""
-    logs = [math.log(s) for s in scores]
-    m, se = statistics.fmean(logs), statistics.stdev(logs) / math.sqrt(len(logs))
-    return math.exp(m - 1.96 * se), math.exp(m + 1.96 * se)
-
-
 def quality(name: str, run: dict, anchor: float, anchor_name: str) -> None:
-    lo, hi = interval(run["scores"])
+    _, lo, hi = geomean_interval(run["scores"])
     line("geometric mean", run["geomean"], "", anchor, anchor_name, higher_is_better=True)
     print(f"{'  95% interval':<52} {lo:>12.4g} .. {hi:.4g}")
     line("median board", run["median"], "")

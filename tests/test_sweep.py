@@ -6,7 +6,7 @@ import sqlite3
 import pytest
 from click.testing import CliRunner
 
-from bridge.sweep import geomean_interval, median_interval
+from learners.sampling import geomean_interval, median_interval
 from cli import main
 
 PUNISH = ["hexapawn", "--learner", "punish", "--vs", "adversary", "--as", "second", "--games", "30"]
