@@ -1141,37 +1141,30 @@ def sweep_train(ctx: click.Context, game: str, grid_items: tuple[str, ...], seed
         if any(a == bad or a.startswith(bad + "=") for a in fixed):
             raise BadInput(f"{bad} is set by the sweep itself (use --seeds N for seeds 0..N-1)")
     grid = sweep_mod.parse_grid(list(grid_items))
-    flags = {o.name.replace("_", "-") for o in train.params if isinstance(o, click.Option) and (o.is_flag or o.secondary_opts)}
-    flags |= {opt.lstrip("-") for o in train.params if isinstance(o, click.Option) and o.secondary_opts for opt in o.opts}
-    runs = [(s, sweep_mod.option_args(s, flags)) for s in sweep_mod.settings(grid)]
-    scheduler = cluster_mod.scheduler_address(scheduler)
-    cluster_mod.check_reachable(scheduler)
-    # Check every setting before anything is stored: click's types, then one tiny run of it.
-    learner = None
-    for setting, extra in runs:
+    on_off = {opt.lstrip("-") for o in train.params if isinstance(o, click.Option) and o.is_flag for opt in o.opts}
+    runs = [(s, sweep_mod.option_args(s, on_off)) for s in sweep_mod.settings(grid)]
+
+    def learner_of(setting: dict, args: list[str]) -> str:
         try:
-            parsed = train.make_context("train", [game, *fixed, *extra, "--agent", "sweep"])
+            return train.make_context("train", [game, *args, "--agent", "sweep"]).params["learner"]
         except click.ClickException as exc:
-            raise BadInput(f"{' '.join(f'{k}={v}' for k, v in setting.items())}: {exc.format_message()}") from None
-        learner = parsed.params["learner"]
-        tiny = ["--cycles", "1"] if learner == "ga" else ["--games", "1"]
-        dry = sweep_mod.run_train(game, [*fixed, *extra, *tiny], 0)
-    measure = measure or sweep_mod.DEFAULT_MEASURE.get(learner or "", "losses")
-    if sweep_mod.measure(dry, measure) is None:
-        raise BadInput(f"--measure {measure}: train's output gives no number there")
-    db = open_kb(db_path)
-    sweep_id = sweep_mod.start(db, "train", {"game": game, "args": fixed}, grid, seeds, measure)
-    values: dict[str, list[float]] = {sweep_mod.setting_text(s): [] for s, _ in runs}
+            raise BadInput(f"{sweep_mod.setting_text(setting)}: {exc.format_message()}") from None
 
-    def got(setting: dict, seed: int, result: dict) -> None:
-        value = sweep_mod.measure(result, measure)
-        sweep_mod.keep_run(db, sweep_id, setting, seed, value, result)
-        values[sweep_mod.setting_text(setting)].append(math.inf if value is None else value)
-
-    tasks = [(s, seed, (game, [*fixed, *extra], seed)) for s, extra in runs for seed in range(seeds)]
-    with Progress(len(tasks), f"sweep {sweep_id}", as_json) as progress:
-        sweep_mod.execute(db, sweep_id, sweep_mod.run_train, tasks, workers, scheduler, got, progress)
+    measure = sweep_mod.check_train(game, fixed, runs, measure, learner_of)
     from learners.sampling import median_interval
+    db = open_kb(db_path)
+    values: dict[str, list[float]] = {sweep_mod.setting_text(s): [] for s, _ in runs}
+    with cluster_mod.engine(workers, cluster_mod.scheduler_address(scheduler)) as engine:
+        sweep_id = sweep_mod.start(db, "train", {"game": game, "args": fixed}, grid, seeds, measure)
+
+        def got(setting: dict, seed: int, result: dict) -> None:
+            value = sweep_mod.measure(result, measure)
+            sweep_mod.keep_run(db, sweep_id, setting, seed, value, result)
+            values[sweep_mod.setting_text(setting)].append(math.inf if value is None else value)
+
+        tasks = [(s, seed, (game, [*fixed, *extra], seed)) for s, extra in runs for seed in range(seeds)]
+        with Progress(len(tasks), f"sweep {sweep_id}", as_json) as progress:
+            sweep_mod.execute(db, sweep_id, engine, sweep_mod.run_train, tasks, got, progress)
     report_sweep(sweep_id, f"{game}: {' '.join(fixed)}", measure, values, median_interval,
                  "median", plot_path, as_json)
 
@@ -1243,21 +1236,20 @@ def sweep_race(player_list: str, boards: int, seed: int, turns: int | None, plot
         raise BadInput("--player names a player twice")
     the_spec = race_mod.spec()
     n_turns = turns or the_spec.turns
-    scheduler = cluster_mod.scheduler_address(scheduler)
-    cluster_mod.check_reachable(scheduler)
     db = open_kb(db_path)
-    sweep_id = sweep_mod.start(db, "race", {"seed": seed, "turns": n_turns}, names, boards, "score")
     values: dict[str, list[float]] = {n: [] for n in names}
+    with cluster_mod.engine(workers, cluster_mod.scheduler_address(scheduler)) as engine:
+        sweep_id = sweep_mod.start(db, "race", {"seed": seed, "turns": n_turns}, names, boards, "score")
 
-    def got(player: str, board_seed: int, results: list) -> None:
-        r = results[0]
-        sweep_mod.keep_run(db, sweep_id, player, board_seed, float(r.score),
-                           {"score": r.score, "turns": r.turns, "peak": r.peak, "moves": r.moves})
-        values[player].append(float(r.score))
+        def got(player: str, board_seed: int, results: list) -> None:
+            r = results[0]
+            sweep_mod.keep_run(db, sweep_id, player, board_seed, float(r.score),
+                               {"score": r.score, "turns": r.turns, "peak": r.peak, "moves": r.moves})
+            values[player].append(float(r.score))
 
-    tasks = [(n, s, ([s], n, the_spec, n_turns)) for s in race_mod.board_seeds(seed, boards) for n in names]
-    with Progress(len(tasks), f"sweep {sweep_id}", as_json) as progress:
-        sweep_mod.execute(db, sweep_id, race_mod.race_boards, tasks, workers, scheduler, got, progress)
+        tasks = [(n, s, ([s], n, the_spec, n_turns)) for s in race_mod.board_seeds(seed, boards) for n in names]
+        with Progress(len(tasks), f"sweep {sweep_id}", as_json) as progress:
+            sweep_mod.execute(db, sweep_id, engine, race_mod.race_boards, tasks, got, progress)
     report_sweep(sweep_id, f"rat race, {boards} boards from seed {seed}", "score", values,
                  lambda v: geomean_interval([int(x) for x in v]), "geometric_mean", plot_path, as_json,
                  lambda v: {"share_of_ones": round(sum(x == 1 for x in v) / len(v), 4)})

@@ -6,9 +6,9 @@ boxes, last-move punishment) against an adversarial white needed a median of
 11 losses, last loss at game 22.
 
 The adversary (--vs adversary) remembers its search between games; target:
-under 10 ms a game on games of about 50,000 positions (4x4 hexapawn).  Its
-anchor, measured in the same run: the search without memory it replaced
-(copied below), 6 s a game there.
+under 10 ms a game on games of about 50,000 positions (connect(3,4,4) has
+41,750; 4x4 hexapawn 20,286).  Its anchor, measured in the same run on the
+smaller games: the search without memory it replaced (copied below).
 
     .venv/bin/python bench/bench_punish.py [--seeds 25] [--plot bench/out/punish_curve.png] [--adversary-only]
 """

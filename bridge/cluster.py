@@ -61,17 +61,25 @@ def client(workers: int, scheduler: str | None = None) -> Iterator[Any]:
         cluster.close()
 
 
-def check_reachable(scheduler: str | None) -> None:
-    """BadInput in one line if ``scheduler`` is given and cannot be reached (before anything is stored)."""
-    if scheduler:
-        with client(1, scheduler):
-            pass
+@contextmanager
+def engine(workers: int, scheduler: str | None = None) -> Iterator[Any]:
+    """Where ``run_tasks`` runs: None (in this process) for one worker and no scheduler, else a
+    Dask client (``client``).  Open it before storing anything: a bad address is refused here."""
+    if workers == 1 and scheduler is None:
+        yield None
+        return
+    with client(workers, scheduler) as c:
+        yield c
 
 
 def run_tasks(c: Any, fn: Callable, tasks: Iterable[tuple], keep: Callable[[Any], None]) -> None:
-    """Run ``fn(*task)`` for every task on the cluster; ``keep(result)`` as each finishes, in the
-    order they finish (the caller commits it).  Tasks are submitted in the order given: give the
-    longest first."""
+    """Run ``fn(*task)`` for every task, on the engine ``c`` (None: here, one after another);
+    ``keep(result)`` as each finishes, in the order they finish (the caller commits it).  Tasks
+    are submitted in the order given: give the longest first."""
+    if c is None:
+        for task in tasks:
+            keep(fn(*task))
+        return
     from distributed import as_completed
 
     futures = [c.submit(fn, *task, pure=False) for task in tasks]

@@ -13,7 +13,6 @@ from __future__ import annotations
 import json
 import math
 import time
-from contextlib import nullcontext
 from dataclasses import asdict
 from functools import lru_cache
 from typing import Any, Callable
@@ -94,11 +93,12 @@ def run(db: sqlite_utils.Database, player: str, boards: int, seed: int, workers:
         run_id = None
     address = cluster.scheduler_address(scheduler)
     parallel = workers > 1 or address is not None
-    seeds = [s for s in board_seeds(seed, boards) if s not in {r.seed for r in done}]
+    have = {r.seed for r in done}
+    seeds = [s for s in board_seeds(seed, boards) if s not in have]
     size = 1 if isinstance(fn, players.Kernel) or parallel else BATCH   # spread boards; a compiled player gains nothing from batching
     seeds = longest_first(db, player, seeds) if parallel else seeds
     batches = [seeds[i:i + size] for i in range(0, len(seeds), size)]
-    with cluster.client(workers, address) if parallel else nullcontext() as c:   # a bad address: nothing stored
+    with cluster.engine(workers, address) as c:          # a bad address: refused before anything is stored
         if run_id is None:
             params = {"spec": asdict(the_spec), "workers": workers, "batch": size}
             with transaction(db):
@@ -124,11 +124,7 @@ def run(db: sqlite_utils.Database, player: str, boards: int, seed: int, workers:
                 progress(len(results))
 
         try:
-            if c is None:
-                for b in batches:
-                    keep(race_boards(b, player, the_spec, n_turns))
-            else:
-                cluster.run_tasks(c, race_boards, [(b, player, the_spec, n_turns) for b in batches], keep)
+            cluster.run_tasks(c, race_boards, [(b, player, the_spec, n_turns) for b in batches], keep)
         except PlayerError as exc:
             error = str(exc)
         except KeyboardInterrupt:

@@ -20,6 +20,7 @@ from contextlib import redirect_stderr, redirect_stdout
 from pathlib import Path
 from typing import Any, Callable
 
+import click
 import sqlite_utils
 
 from bridge import cluster
@@ -27,15 +28,6 @@ from bridge.engine import BadInput
 from kb import store
 from kb.db import transaction
 
-# Named measures of a training run's --json output; any other is a dotted path into it.
-MEASURES: dict[str, str] = {
-    "losses": "games the agent lost in the run",
-    "last_loss": "the game of its last loss (0: never lost)",
-    "games": "games played (with --until-perfect: games until perfect)",
-    "games_to_perfect": "games played if the agent ended perfect on both sides (eval --exact), else infinite",
-    "perfect": "1 if the agent ended perfect on both sides, else 0",
-    "seconds": "training time",
-}
 DEFAULT_MEASURE = {"punish": "losses", "qlearn": "games_to_perfect", "ga": "best.as_first.vs_random.loss"}
 MAX_RUNS = 100_000
 
@@ -86,6 +78,22 @@ def option_args(setting: dict[str, str], flags: set[str]) -> list[str]:
     return out
 
 
+def check_train(game: str, fixed: list[str], runs: list[tuple[dict[str, str], list[str]]], measure_name: str | None,
+                learner_of: Callable[[dict[str, str], list[str]], str]) -> str:
+    """Check every setting before anything is stored — ``learner_of(setting, args)`` parses train's
+    arguments (BadInput on a bad option or type), then one game (or cycle) of it runs here — and
+    return the measure (the learner's default when none is named; BadInput if the output has none)."""
+    learner, dry = "punish", {}
+    for setting, extra in runs:
+        learner = learner_of(setting, [*fixed, *extra])
+        tiny = ["--cycles", "1"] if learner == "ga" else ["--games", "1"]
+        dry = run_train(game, [*fixed, *extra, *tiny], 0)
+    name = measure_name or DEFAULT_MEASURE[learner]
+    if measure(dry, name) is None:
+        raise BadInput(f"--measure {name}: train's output gives no number there")
+    return name
+
+
 # -- one run (also the workers' entry point) ----------------------------------------------
 def run_train(game: str, args: list[str], seed: int) -> dict[str, Any]:
     """``educable train GAME ARGS --seed SEED --json`` in a fresh knowledge base, in this process;
@@ -102,9 +110,8 @@ def run_train(game: str, args: list[str], seed: int) -> dict[str, Any]:
             if exc.code not in (0, None):
                 raise BadInput(err.getvalue().strip().splitlines()[-1].removeprefix("educable: error: ")
                                if err.getvalue().strip() else f"train exited with {exc.code}") from None
-        except Exception as exc:            # click's usage errors, unexpected ones: the message only
-            message = getattr(exc, "format_message", lambda: str(exc))()
-            raise BadInput(message) from None
+        except click.ClickException as exc:      # a usage error: click's message
+            raise BadInput(exc.format_message()) from None
         finally:
             quiet_exit()                # after Prolog is loaded, so that it runs before Prolog's own
         return json.loads(out.getvalue())
@@ -125,7 +132,10 @@ def quiet_exit() -> None:
 
 
 def measure(result: dict[str, Any], name: str) -> float | None:
-    """The measure ``name`` of a training run's --json output (None where it has none)."""
+    """The measure ``name`` of a training run's --json output (None where it has none): last_loss
+    (0: never lost), games_to_perfect (the games played if the agent ended perfect on both sides,
+    else infinite), perfect (1 or 0), or a dotted path into the output (losses, games, seconds,
+    exact.as_first.mistakes, ...)."""
     exact = result.get("exact") or {}
     perfect = bool(exact) and all(exact.get(s, {}).get("perfect") for s in ("as_first", "as_second"))
     if name == "last_loss":
@@ -165,24 +175,18 @@ def finish(db: sqlite_utils.Database, sweep_id: int, status: str) -> None:
         db.conn.execute("UPDATE sweeps SET status = ? WHERE id = ?", (status, sweep_id))
 
 
-def execute(db: sqlite_utils.Database, sweep_id: int, fn: Callable, tasks: list[tuple[Any, int, tuple]],
-            workers: int, scheduler: str | None, on_result: Callable[[Any, int, Any], None],
+def execute(db: sqlite_utils.Database, sweep_id: int, engine: Any, fn: Callable,
+            tasks: list[tuple[Any, int, tuple]], on_result: Callable[[Any, int, Any], None],
             progress: Callable[[int], None] | None) -> None:
-    """Run ``fn(*args)`` for each (setting, seed, args) task, on Dask unless ``workers`` is 1 and no
-    scheduler is given; ``on_result(setting, seed, result)`` as each finishes."""
+    """Run ``fn(*args)`` for each (setting, seed, args) task on ``engine`` (cluster.engine);
+    ``on_result(setting, seed, result)`` as each finishes; the sweep's status at the end."""
     def task_result(item: tuple[Any, int, Any]) -> None:
         on_result(*item)
         if progress:
             progress(1)
 
     try:
-        if workers == 1 and scheduler is None:
-            for setting, seed, args in tasks:
-                task_result((setting, seed, fn(*args)))
-        else:
-            with cluster.client(workers, scheduler) as c:
-                cluster.run_tasks(c, tagged, [(fn, setting, seed, args) for setting, seed, args in tasks],
-                                  task_result)
+        cluster.run_tasks(engine, tagged, [(fn, setting, seed, args) for setting, seed, args in tasks], task_result)
     except KeyboardInterrupt:
         finish(db, sweep_id, "stopped: interrupted")
         raise

@@ -160,23 +160,17 @@ class CycleStats:
 
 
 def play_pairs(space: RuleSpace, pop: Population, pairs: np.ndarray, n_games: int,
-               rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray, np.ndarray, CycleStats]:
+               rng: np.random.Generator, opponent: np.ndarray | None = None
+               ) -> tuple[np.ndarray, np.ndarray, np.ndarray, CycleStats]:
     """Every pair plays ``n_games`` games at once (pair[0] first in even games).
 
-    A pair member -1 is a fixed opponent choosing uniformly among ``opponent_moves``; A (the
-    population's size) is ``pop.champion``.  Returns (player of each side (G, 2), winner side per
-    game (0, 1 or DRAW), rules used (G, 2, R), stats without best_weight).
+    A pair member -1 is a fixed opponent choosing uniformly among the moves ``opponent`` (S,
+    n_actions) allows; A (the population's size) is ``pop.champion``.  Returns (player of each
+    side (G, 2), winner side per game (0, 1 or DRAW), rules used (G, 2, R), stats without best_weight).
     """
     sides = np.repeat(pairs, n_games, axis=0)
     swap = np.tile(np.arange(n_games) % 2 == 1, len(pairs))
     sides[swap] = sides[swap][:, ::-1]
-    return play_games(space, pop, sides, rng)
-
-
-def play_games(space: RuleSpace, pop: Population, sides: np.ndarray, rng: np.random.Generator,
-               opponent: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray, CycleStats]:
-    """Games between the players ``sides`` (G, 2) names, all at once; see ``play_pairs``.
-    ``opponent`` (S, n_actions) is where player -1 may move."""
     graph = space.graph
     cond, action, priority, weight = pop.cond, pop.action, pop.priority, pop.rule_weight
     if pop.champion is not None and (sides == pop.size).any():
@@ -369,7 +363,7 @@ def cycle(space: RuleSpace, pop: Population, opts: GAOptions, rng: np.random.Gen
     reorder(pop, rank(space, pop, opts, rng))
     stats.best_weight = float(pop.weight[0])
     if opts.fitness == "champion":
-        pop.champion = tuple(x[0].copy() for x in (pop.cond, pop.action, pop.priority, pop.rule_weight))
+        pop.champion = best_rules(pop)
     breed(space, pop, opts, rng)
     tidy(space, pop, opts, rng)
     return stats
@@ -388,14 +382,15 @@ def play_cycle(space: RuleSpace, pop: Population, opts: GAOptions,
         return play_pairs(space, pop, np.stack([i, j], axis=1), opts.pair_games, rng)
     if opts.fitness == "champion":
         if pop.champion is None:
-            pop.champion = tuple(x[0].copy() for x in (pop.cond, pop.action, pop.priority, pop.rule_weight))
+            pop.champion = best_rules(pop)
         return play_pairs(space, pop, np.stack([np.arange(n), np.full(n, n)], axis=1), opts.pair_games, rng)
     moves = space.legal if opts.fitness == "random" else exact_judge(space).optimal
-    pairs = np.stack([np.arange(n), np.full(n, -1)], axis=1)
-    sides = np.repeat(pairs, opts.pair_games, axis=0)
-    swap = np.tile(np.arange(opts.pair_games) % 2 == 1, n)
-    sides[swap] = sides[swap][:, ::-1]
-    return play_games(space, pop, sides, rng, moves)
+    return play_pairs(space, pop, np.stack([np.arange(n), np.full(n, -1)], axis=1), opts.pair_games, rng, moves)
+
+
+def best_rules(pop: Population) -> tuple[np.ndarray, ...]:
+    """A copy of the first agent's rules (cond, action, priority, rule_weight): the champion."""
+    return tuple(x[0].copy() for x in (pop.cond, pop.action, pop.priority, pop.rule_weight))
 
 
 _JUDGES: "weakref.WeakKeyDictionary[RuleSpace, ExactJudge]" = weakref.WeakKeyDictionary()

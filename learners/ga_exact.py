@@ -23,7 +23,7 @@ import numba
 import numpy as np
 
 from learners.graph import DRAW, ONGOING
-from learners.rulespace import RuleSpace
+from learners.rulespace import CHUNK, RuleSpace
 
 
 @dataclass
@@ -136,7 +136,6 @@ def _choice_counts(states, offsets, action, priority, weight, legal, live, count
                     counts[a, s, j] = 1 if legal[s, j] else 0
 
 
-CHUNK = 512                # conditions matched against every state at once
 MAX_KEPT = 1_000_000       # distinct conditions whose matches are kept
 
 
@@ -169,11 +168,11 @@ class ExactJudge:
                 self._matched.clear()
                 missing = {key: i for i, key in enumerate(keys)}
             space = self.space
-            rows = np.fromiter(missing.values(), dtype=np.int64)
-            forbid = space.forbid_masks(cond[rows])
-            for i in range(0, len(rows), CHUNK):
+            new = list(missing)
+            forbid = space.forbid_masks(cond[np.fromiter(missing.values(), dtype=np.int64)])
+            for i in range(0, len(new), CHUNK):
                 hit = space.matches(space.state_masks[:, None, space.live], forbid[i:i + CHUNK, None, :])
-                for key, row in zip(list(missing)[i:i + CHUNK], hit):
+                for key, row in zip(new[i:i + CHUNK], hit):
                     self._matched[key] = space.live[row]
         return [self._matched[key] for key in keys]
 

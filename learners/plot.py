@@ -1,6 +1,8 @@
 """Learning-curve figures as PNG files (matplotlib, no screen needed)."""
 from __future__ import annotations
 
+import math
+import textwrap
 from pathlib import Path
 
 import matplotlib
@@ -34,15 +36,14 @@ def intervals_png(path: str | Path, groups: dict[str, list[float]], centres: dic
     """Each group's values as points, its centre (a median, a geometric mean) with its 95% interval."""
     fig, ax = plt.subplots(figsize=(max(5, 1.2 * len(groups) + 2), 4), dpi=110)
     for i, (label, values) in enumerate(groups.items()):
-        finite = [v for v in values if v == v and abs(v) != float("inf")]
+        finite = [v for v in values if math.isfinite(v)]
         xs = [i + 0.25 * ((k * 0.618) % 1 - 0.5) for k in range(len(finite))]
         ax.scatter(xs, finite, s=10, alpha=0.45, color="tab:blue")
         mid, lo, hi = centres[label]
-        if all(abs(x) != float("inf") for x in (mid, lo, hi)):
+        if all(math.isfinite(x) for x in (mid, lo, hi)):
             ax.errorbar([i], [mid], yerr=[[mid - lo], [hi - mid]], fmt="o", color="tab:red", capsize=5)
     ax.set_xticks(range(len(groups)))
     ax.set_xticklabels(list(groups), rotation=20, ha="right", fontsize=8)
-    import textwrap
     ax.set_title("\n".join(textwrap.wrap(title, 70)), fontsize=9)
     ax.set_ylabel(ylabel)
     ax.grid(alpha=0.3, axis="y")

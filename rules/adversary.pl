@@ -36,6 +36,9 @@ play:candidates(adversary(Victim), Game, Pos, Mover, Moves) :-
 %   picks uniformly among its candidates (remembered; see above).
 win_chance(Game, Pos, ToMove, Me, Victim, P) :-
     state_hash(Game, Victim, Pos, ToMove, H),
+    remembered(H, Game, Pos, ToMove, Me, Victim, P).
+
+remembered(H, Game, Pos, ToMove, Me, Victim, P) :-
     (   memo(H, Me, P0)
     ->  P = P0
     ;   chance(Game, Pos, ToMove, Me, Victim, H, P),
@@ -55,10 +58,11 @@ chance(Game, Pos, ToMove, Me, Victim, H, P) :-
         P is Sum / N
     ).
 
+%   The chance after move M, recording that state H's chance used it.
 child(Game, Pos, ToMove, M, Me, Victim, H, W) :-
     step(Game, Pos, ToMove, M, P1, Next),
-    win_chance(Game, P1, Next, Me, Victim, W),
     state_hash(Game, Victim, P1, Next, C),
+    remembered(C, Game, P1, Next, Me, Victim, W),
     (   depends(C, H) -> true ; assertz(depends(C, H)) ).
 
 state_hash(Game, Victim, Pos, ToMove, H) :-
