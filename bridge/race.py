@@ -130,7 +130,7 @@ def run(db: sqlite_utils.Database, player: str, boards: int, seed: int, workers:
         except KeyboardInterrupt:
             finish(db, run_id, done + new, time.perf_counter() - t0,
                    "stopped: interrupted (race run --resume continues it)")
-            raise Stopped(len(done) + len(new), "boards") from None
+            raise Stopped(len(done) + len(new), "boards", f"educable race run --resume {run_id} finishes the run") from None
     seconds = time.perf_counter() - t0
     every = done + new
     status = "complete" if error is None else f"stopped: {error}"

@@ -41,11 +41,12 @@ COMMIT_SECONDS = 2.0     # a long run commits what it has learned at least this 
 
 
 class Stopped(KeyboardInterrupt):
-    """A run stopped by Ctrl-C or SIGTERM: ``kept`` games (or cycles) had been committed."""
+    """A run stopped by Ctrl-C or SIGTERM: ``kept`` games (or cycles) had been committed; ``how``
+    says how to go on."""
 
-    def __init__(self, kept: int, unit: str = "games") -> None:
+    def __init__(self, kept: int, unit: str = "games", how: str = "the same command continues from there") -> None:
         super().__init__(f"kept {kept} {unit}")
-        self.kept, self.unit = kept, unit
+        self.kept, self.unit, self.how = kept, unit, how
 
 
 class Commits:
