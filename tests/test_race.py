@@ -241,16 +241,17 @@ def bits_value(bits) -> int:
 
 def ref_beliefs(genome):
     """believer's reading of a genome, from its documentation: colour c's 5 bits (first most significant)
-    are v; v & 3 the kind (empty, wall, trap, teleporter), v >> 2 the detail: a trap marks the detail-th
-    of the 8 other cells of its 3x3 in reading order; a teleporter is trusted when detail >= 4, makes jump
-    detail & 1 (8 bits from bit 80: dx, dy as 4-bit numbers % 9 - 4), negated when detail & 2.  Bits
+    are v; v & 3 the kind, v >> 2 the detail.  Kind 0 empty; kind 1 a wall when detail is odd, else empty;
+    kind 2 a trap marking the detail-th of the 8 other cells of its 3x3 in reading order; kind 3 a
+    teleporter, trusted when detail >= 4, making jump detail & 1 (8 bits from bit 80: dx, dy as 4-bit
+    numbers % 9 - 4), negated when detail & 2; untrusted, avoided when detail is odd, else empty.  Bits
     96..99 give the explore rate (value + 1) / 40."""
     marks = [(dx, dy) for dy in (-1, 0, 1) for dx in (-1, 0, 1) if (dx, dy) != (0, 0)]
     out = []
     for c in range(16):
         v = bits_value(genome[5 * c:5 * c + 5])
         kind, detail = v & 3, v >> 2
-        if kind == 0:
+        if kind == 0 or (kind in (1, 3) and detail in (0, 2)) or (kind == 1 and detail in (4, 6)):
             out.append(("empty",))
         elif kind == 1:
             out.append(("wall",))
@@ -293,7 +294,7 @@ def believed(jumps=((0, 0), (0, 0)), explore=0, **kinds):
         put(84 + 8 * s, dy + 4, 4)
     put(96, explore, 4)
     for name, belief in kinds.items():
-        v = {"wall": 1, "avoid": 3}.get(belief[0], 0)
+        v = {"wall": 1 | 1 << 2, "avoid": 3 | 1 << 2}.get(belief[0], 0)
         if belief[0] == "trap":
             v = 2 | marks.index(belief[1:]) << 2
         elif belief[0] == "teleporter":
@@ -325,6 +326,20 @@ def test_believer_steps_ahead_and_avoids_what_it_believes_deadly():
     for u in np.linspace(0, 0.999, 24):              # exploring: any believed-safe move, never stay or leave
         dx, dy = believer.believer_move(view, believed(), u, 0.01)
         assert (dx, dy) != (0, 0) and view[dx + 2, dy + 2] >= 0
+
+
+def test_believer_wanders_out_of_a_dead_end():
+    view = np.zeros((5, 5), dtype=np.int8)
+    view[3:, :] = 9                                  # walls fill both columns ahead: nothing leads ahead
+    walls = believed(c9=("wall",))
+    assert believer_choices(view, walls) == {(0, -1), (0, 1)}    # not wandering: the best of the rest
+    wandering = {tuple(int(v) for v in believer.believer_move(view, walls, u, believer.STUCK - 0.01))
+                 for u in np.linspace(0, 0.999, 48)}
+    assert wandering == {(-1, -1), (-1, 0), (-1, 1), (0, -1), (0, 1)}   # any safe move, back ones too
+    view[4, 2] = 0                                   # one open cell two columns ahead: no longer stuck
+    view[3, 1] = 0
+    assert {tuple(int(v) for v in believer.believer_move(view, walls, u, believer.STUCK - 0.01))
+            for u in np.linspace(0, 0.999, 48)} == {(1, -1)}
 
 
 def test_believer_takes_a_teleporter_only_when_it_sees_the_landing_safe():
