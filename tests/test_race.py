@@ -279,6 +279,15 @@ def test_believer_reads_its_beliefs_from_the_genome():
         assert explore == pytest.approx(ref_explore, abs=1e-6)
         seen.update(k[0] for k in kinds)
     assert seen == {"empty", "wall", "trap", "avoid", "teleporter"}
+    shares = {}                                      # the documented shares of the 32 codes of a colour
+    for v in range(32):
+        genome = np.zeros(100, dtype=np.uint8)
+        genome[:5] = [int(bit) for bit in format(v, "05b")]
+        feats = np.zeros(believer.FEATURES, dtype=np.int64)
+        believer.beliefs(genome, feats)
+        kind = believer.describe(feats)[0][0][0]
+        shares[kind] = shares.get(kind, 0) + 1
+    assert shares == {"empty": 14, "wall": 4, "trap": 8, "teleporter": 4, "avoid": 2}
 
 
 def believed(jumps=((0, 0), (0, 0)), explore=0, **kinds):
