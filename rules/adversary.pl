@@ -15,8 +15,9 @@
     chance, the states that used it are computed again in turn, and so on
     up, stopping wherever a chance comes out the same.  (Forgetting every
     state above instead, as first written, made boxes(2,2) cost 232 ms a
-    game: there a state's ancestors are nearly all earlier states.)  The
-    same values give the same choices as a search without memory.
+    game: there a state's ancestors are nearly all earlier states; now
+    58 ms, and 33 ms with kid/3.)  The same values give the same choices as
+    a search without memory.
 
         ?- play_game(hexapawn, [white-adversary(agent(a)), black-agent(a)], R, _, M).
 */
@@ -27,6 +28,7 @@
 :- dynamic memo/3.            % memo(State, Me, P): the chance below for a state hash
 :- dynamic depends/2.         % depends(Child, Parent): Parent's chance was computed from Child's
 :- dynamic victim_choice/3.   % victim_choice(State, Game-Victim-Pos-Mover, Moves): what the victim chose among
+:- dynamic kid/3.             % kid(State, Move, Child): the state Move leads to
 :- dynamic node/3.            % node(State, Me, Game-Victim-Pos-ToMove): what a remembered chance is of
 
 play:candidates(adversary(Victim), Game, Pos, Mover, Moves) :-
@@ -64,12 +66,17 @@ chance(Game, Pos, ToMove, Me, Victim, H, P) :-
         P is Sum / N
     ).
 
-%   The chance after move M, recording that state H's chance used it.
+%   The chance after move M, recording that state H's chance used it and
+%   which state M leads to (kid/3), so that computing H again needs no step.
 child(Game, Pos, ToMove, M, Me, Victim, H, W) :-
-    step(Game, Pos, ToMove, M, P1, Next),
-    state_hash(Game, Victim, P1, Next, C),
-    remembered(C, Game, P1, Next, Me, Victim, W),
-    (   depends(C, H) -> true ; assertz(depends(C, H)) ).
+    (   kid(H, M, C), memo(C, Me, W0)
+    ->  W = W0
+    ;   step(Game, Pos, ToMove, M, P1, Next),
+        state_hash(Game, Victim, P1, Next, C),
+        remembered(C, Game, P1, Next, Me, Victim, W),
+        (   kid(H, M, C) -> true ; assertz(kid(H, M, C)) ),
+        (   depends(C, H) -> true ; assertz(depends(C, H)) )
+    ).
 
 state_hash(Game, Victim, Pos, ToMove, H) :-
     variant_sha1(s(Game, Victim, Pos, ToMove), H).
@@ -114,5 +121,6 @@ refresh(H) :-
 adversary_forget :-
     retractall(memo(_, _, _)),
     retractall(node(_, _, _)),
+    retractall(kid(_, _, _)),
     retractall(depends(_, _)),
     retractall(victim_choice(_, _, _)).
