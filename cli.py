@@ -1090,6 +1090,7 @@ def sweep() -> None:
           --grid reward=0,1 --grid punish=last,all --seeds 25
       educable sweep train tictactoe --learner qlearn --games 3000 --until-perfect --grid fold=on,off --seeds 9
       educable sweep race --player colorscore,believer --boards 100 --seed 11
+      educable sweep resume 3
     """
 
 
@@ -1140,8 +1141,7 @@ def sweep_train(ctx: click.Context, game: str, grid_items: tuple[str, ...], seed
         if any(a == bad or a.startswith(bad + "=") for a in fixed):
             raise BadInput(f"{bad} is set by the sweep itself (use --seeds N for seeds 0..N-1)")
     grid = sweep_mod.parse_grid(list(grid_items))
-    on_off = {opt.lstrip("-") for o in train.params if isinstance(o, click.Option) and o.is_flag for opt in o.opts}
-    runs = [(s, sweep_mod.option_args(s, on_off)) for s in sweep_mod.settings(grid)]
+    runs = [(s, sweep_mod.option_args(s, train_on_off())) for s in sweep_mod.settings(grid)]
 
     def learner_of(setting: dict, args: list[str]) -> str:
         try:
@@ -1150,20 +1150,38 @@ def sweep_train(ctx: click.Context, game: str, grid_items: tuple[str, ...], seed
             raise BadInput(f"{sweep_mod.setting_text(setting)}: {exc.format_message()}") from None
 
     measure = sweep_mod.check_train(game, fixed, runs, measure, learner_of)
-    from learners.sampling import median_interval
     db = open_kb(db_path)
-    values: dict[str, list[float]] = {sweep_mod.setting_text(s): [] for s, _ in runs}
     with cluster_mod.engine(workers, cluster_mod.scheduler_address(scheduler)) as engine:
         sweep_id = sweep_mod.start(db, "train", {"game": game, "args": fixed}, grid, seeds, measure)
+        run_train_sweep(db, engine, sweep_id, game, fixed, grid, seeds, measure, plot_path, as_json)
 
-        def got(setting: dict, seed: int, result: dict) -> None:
-            value = sweep_mod.measure(result, measure)
-            sweep_mod.keep_run(db, sweep_id, setting, seed, value, result)
-            values[sweep_mod.setting_text(setting)].append(math.inf if value is None else value)
 
-        tasks = [(s, seed, (game, [*fixed, *extra], seed)) for s, extra in runs for seed in range(seeds)]
-        with Progress(len(tasks), f"sweep {sweep_id}", as_json) as progress:
-            sweep_mod.execute(db, sweep_id, engine, sweep_mod.run_train, tasks, got, progress)
+def train_on_off() -> set[str]:
+    """train's on/off options (a grid gives them as on/off)."""
+    return {opt.lstrip("-") for o in train.params if isinstance(o, click.Option) and o.is_flag for opt in o.opts}
+
+
+def run_train_sweep(db: Any, engine: Any, sweep_id: int, game: str, fixed: list[str], grid: dict, seeds: int,
+                    measure: str, plot_path: str | None, as_json: bool) -> None:
+    """Run the (setting, seed) pairs of a train sweep that it has not stored yet; report all of them."""
+    from bridge import sweep as sweep_mod
+    from learners.sampling import median_interval
+
+    runs = [(s, sweep_mod.option_args(s, train_on_off())) for s in sweep_mod.settings(grid)]
+    done = sweep_mod.finished(db, sweep_id)
+    values: dict[str, list[float]] = {
+        sweep_mod.setting_text(s): [done[k] for seed in range(seeds) if (k := sweep_mod.stored_key(s, seed)) in done]
+        for s, _ in runs}
+
+    def got(setting: dict, seed: int, result: dict) -> None:
+        value = sweep_mod.measure(result, measure)
+        sweep_mod.keep_run(db, sweep_id, setting, seed, value, result)
+        values[sweep_mod.setting_text(setting)].append(math.inf if value is None else value)
+
+    tasks = [(s, seed, (game, [*fixed, *extra], seed)) for s, extra in runs for seed in range(seeds)
+             if sweep_mod.stored_key(s, seed) not in done]
+    with Progress(len(tasks), f"sweep {sweep_id}", as_json) as progress:
+        sweep_mod.execute(db, sweep_id, engine, sweep_mod.run_train, tasks, got, progress)
     report_sweep(sweep_id, f"{game}: {' '.join(fixed)}", measure, values, median_interval,
                  "median", plot_path, as_json)
 
@@ -1223,7 +1241,6 @@ def sweep_race(player_list: str, boards: int, seed: int, turns: int | None, plot
     """
     from bridge import cluster as cluster_mod, race as race_mod, sweep as sweep_mod
     from learners.race import players as players_mod
-    from learners.sampling import geomean_interval
 
     names = [p.strip() for p in player_list.split(",") if p.strip()]
     if not names:
@@ -1233,25 +1250,72 @@ def sweep_race(player_list: str, boards: int, seed: int, turns: int | None, plot
         race_mod.check_player(n)
     if len(set(names)) != len(names):
         raise BadInput("--player names a player twice")
-    the_spec = race_mod.spec()
-    n_turns = turns or the_spec.turns
+    n_turns = turns or race_mod.spec().turns
     db = open_kb(db_path)
-    values: dict[str, list[float]] = {n: [] for n in names}
     with cluster_mod.engine(workers, cluster_mod.scheduler_address(scheduler)) as engine:
         sweep_id = sweep_mod.start(db, "race", {"seed": seed, "turns": n_turns}, names, boards, "score")
+        run_race_sweep(db, engine, sweep_id, names, boards, seed, n_turns, plot_path, as_json)
 
-        def got(player: str, board_seed: int, results: list) -> None:
-            r = results[0]
-            sweep_mod.keep_run(db, sweep_id, player, board_seed, float(r.score),
-                               {"score": r.score, "turns": r.turns, "peak": r.peak, "moves": r.moves})
-            values[player].append(float(r.score))
 
-        tasks = [(n, s, ([s], n, the_spec, n_turns)) for s in race_mod.board_seeds(seed, boards) for n in names]
-        with Progress(len(tasks), f"sweep {sweep_id}", as_json) as progress:
-            sweep_mod.execute(db, sweep_id, engine, race_mod.race_boards, tasks, got, progress)
+def run_race_sweep(db: Any, engine: Any, sweep_id: int, names: list[str], boards: int, seed: int, n_turns: int,
+                   plot_path: str | None, as_json: bool) -> None:
+    """Race the (player, board) pairs of a race sweep that it has not stored yet; report all of them."""
+    from bridge import race as race_mod, sweep as sweep_mod
+    from learners.sampling import geomean_interval
+
+    the_spec = race_mod.spec()
+    board_seeds = race_mod.board_seeds(seed, boards)
+    done = sweep_mod.finished(db, sweep_id)
+    values: dict[str, list[float]] = {
+        n: [done[k] for s in board_seeds if (k := sweep_mod.stored_key(n, s)) in done] for n in names}
+
+    def got(player: str, board_seed: int, results: list) -> None:
+        r = results[0]
+        sweep_mod.keep_run(db, sweep_id, player, board_seed, float(r.score),
+                           {"score": r.score, "turns": r.turns, "peak": r.peak, "moves": r.moves})
+        values[player].append(float(r.score))
+
+    tasks = [(n, s, ([s], n, the_spec, n_turns)) for s in board_seeds for n in names
+             if sweep_mod.stored_key(n, s) not in done]
+    with Progress(len(tasks), f"sweep {sweep_id}", as_json) as progress:
+        sweep_mod.execute(db, sweep_id, engine, race_mod.race_boards, tasks, got, progress)
     report_sweep(sweep_id, f"rat race, {boards} boards from seed {seed}", "score", values,
                  lambda v: geomean_interval([int(x) for x in v]), "geometric_mean", plot_path, as_json,
                  lambda v: {"share_of_ones": round(sum(x == 1 for x in v) / len(v), 4)})
+
+
+@sweep.command("resume")
+@click.argument("sweep_id", metavar="SWEEP", type=click.IntRange(1))
+@sweep_engine_options
+@db_option
+@json_option
+@handle_errors
+def sweep_resume(sweep_id: int, plot_path: str | None, workers: int, scheduler: str | None, db_path: str,
+                 as_json: bool) -> None:
+    """Finish a sweep that was stopped: run only the settings and seeds (or players and boards) it has
+    not stored, with its own options, then print the table of all its runs.
+
+    \b
+    Examples:
+      educable sweep resume 3
+      educable sweep resume 3 --workers 2 --json
+    """
+    from bridge import cluster as cluster_mod, race as race_mod, sweep as sweep_mod
+
+    db = open_kb(db_path)
+    row = sweep_mod.stored(db, sweep_id)
+    args = row["args"]
+    if row["command"] == "race":
+        for n in row["grid"]:
+            race_mod.check_player(n)
+    with cluster_mod.engine(workers, cluster_mod.scheduler_address(scheduler)) as engine:
+        sweep_mod.finish(db, sweep_id, "running")
+        if row["command"] == "race":
+            run_race_sweep(db, engine, sweep_id, row["grid"], row["seeds"], args["seed"], args["turns"],
+                           plot_path, as_json)
+        else:
+            run_train_sweep(db, engine, sweep_id, args["game"], args["args"], row["grid"], row["seeds"],
+                            row["measure"], plot_path, as_json)
 
 
 if __name__ == "__main__":

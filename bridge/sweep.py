@@ -7,7 +7,8 @@ measure taken from the run's ``--json`` output with a 95% interval.
 ``sweep race --player a,b --boards N`` races each player on the same boards
 and reports its geometric mean with a 95% interval and its share of boards
 scoring 1.  Every run's options, seed, measure and whole result are stored
-in the knowledge base (tables sweeps, sweep_runs) as it finishes.
+in the knowledge base (tables sweeps, sweep_runs) as it finishes, so
+``sweep resume SWEEP`` runs only what an interrupted sweep is missing.
 """
 from __future__ import annotations
 
@@ -168,6 +169,29 @@ def keep_run(db: sqlite_utils.Database, sweep_id: int, setting: Any, seed: int, 
         db.conn.execute("INSERT INTO sweep_runs (sweep, setting, seed, value, result) VALUES (?, ?, ?, ?, ?)",
                         (sweep_id, json.dumps(setting, sort_keys=True), seed,
                          value if value is None or math.isfinite(value) else None, json.dumps(result)))
+
+
+def stored(db: sqlite_utils.Database, sweep_id: int) -> dict[str, Any]:
+    """A stored sweep: command, args, grid (JSON decoded), seeds, measure, status; BadInput if none."""
+    row = db.conn.execute("SELECT command, args, grid, seeds, measure, status FROM sweeps WHERE id = ?",
+                          (sweep_id,)).fetchone()
+    if row is None:
+        raise BadInput(f"no sweep {sweep_id} in this knowledge base")
+    command, args, grid, seeds, measure_name, status = row
+    return {"command": command, "args": json.loads(args), "grid": json.loads(grid), "seeds": seeds,
+            "measure": measure_name, "status": status}
+
+
+def finished(db: sqlite_utils.Database, sweep_id: int) -> dict[tuple[str, int], float]:
+    """(setting as stored, seed) -> measure (inf where the run did not give it) of the sweep's runs."""
+    rows = db.conn.execute("SELECT setting, seed, value FROM sweep_runs WHERE sweep = ? ORDER BY seed",
+                           (sweep_id,)).fetchall()
+    return {(setting, seed): math.inf if value is None else value for setting, seed, value in rows}
+
+
+def stored_key(setting: Any, seed: int) -> tuple[str, int]:
+    """How a run's setting and seed are keyed in sweep_runs."""
+    return json.dumps(setting, sort_keys=True), seed
 
 
 def finish(db: sqlite_utils.Database, sweep_id: int, status: str) -> None:

@@ -104,3 +104,42 @@ def test_sweep_race_scores_every_player_on_the_same_boards(db_path):
     assert out["colorscore"]["share_of_ones"] == pytest.approx(sum(s == 1 for s in alone["scores"]) / 3)
     bad = run("sweep", "race", "--player", "colorscore,nobody", "--boards", "2")
     assert bad.exit_code == 2 and len(bad.output.strip().splitlines()) == 1
+
+
+def interrupt(db, sweep_id, drop):
+    """The state a sweep stopped midway leaves: some runs missing, its status saying why it stopped."""
+    with sqlite3.connect(db) as conn:
+        for setting, seed in drop:
+            conn.execute("DELETE FROM sweep_runs WHERE sweep = ? AND setting = ? AND seed = ?", (sweep_id, setting, seed))
+        conn.execute("UPDATE sweeps SET status = 'stopped: interrupted' WHERE id = ?", (sweep_id,))
+
+
+def test_resume_runs_only_what_a_stopped_sweep_is_missing(db_path):
+    full = json.loads(run("sweep", "train", *PUNISH, "--grid", "reward=0,1", "--seeds", "3", "--workers", "1",
+                          "--json").output)
+    before = rows(db_path, "SELECT setting, seed, value, result FROM sweep_runs ORDER BY setting, seed")
+    dropped = [(s, seed) for s, seed, _, _ in before[1::2]]
+    interrupt(db_path, 1, dropped)
+    r = run("sweep", "resume", "1", "--workers", "1", "--json")
+    assert r.exit_code == 0, r.output
+    after = rows(db_path, "SELECT setting, seed, value, result FROM sweep_runs ORDER BY setting, seed")
+    assert [a[:3] for a in after] == [b[:3] for b in before]            # the same values as the whole run
+    kept = [b for b in before if (b[0], b[1]) not in dropped]
+    assert [a for a in after if (a[0], a[1]) not in dropped] == kept   # kept runs untouched (not run again)
+    assert {s["setting"]: s["median"] for s in json.loads(r.output)["settings"]} == \
+        {s["setting"]: s["median"] for s in full["settings"]}
+    assert rows(db_path, "SELECT status FROM sweeps") == [("complete",)]
+
+
+def test_resume_finishes_a_race_sweep_and_refuses_an_unknown_one(db_path):
+    args = ["--player", "colorscore,random", "--boards", "3", "--turns", "300", "--seed", "2", "--workers", "1"]
+    full = json.loads(run("sweep", "race", *args, "--json").output)
+    before = rows(db_path, "SELECT setting, seed, value FROM sweep_runs ORDER BY setting, seed")
+    interrupt(db_path, 1, [(s, seed) for s, seed, _ in before[:3]])
+    r = run("sweep", "resume", "1", "--workers", "1", "--json")
+    assert r.exit_code == 0, r.output
+    assert rows(db_path, "SELECT setting, seed, value FROM sweep_runs ORDER BY setting, seed") == before
+    assert json.loads(r.output)["settings"][0]["geometric_mean"] == full["settings"][0]["geometric_mean"]
+    bad = run("sweep", "resume", "7")
+    assert bad.exit_code == 2 and "no sweep 7" in bad.output and len(bad.output.strip().splitlines()) == 1
+    assert rows(db_path, "SELECT COUNT(*) FROM sweeps") == [(1,)]
