@@ -1293,7 +1293,7 @@ def run_race_sweep(db: Any, engine: Any, sweep_id: int, names: list[str], boards
 def sweep_resume(sweep_id: int, plot_path: str | None, workers: int, scheduler: str | None, db_path: str,
                  as_json: bool) -> None:
     """Finish a sweep that was stopped: run only the settings and seeds (or players and boards) it has
-    not stored, with its own options, then print the table of all its runs.
+    not stored, with its own options, then print the table of all its runs.  A complete sweep is refused.
 
     \b
     Examples:
@@ -1304,6 +1304,8 @@ def sweep_resume(sweep_id: int, plot_path: str | None, workers: int, scheduler: 
 
     db = open_kb(db_path)
     row = sweep_mod.stored(db, sweep_id)
+    if row["status"] == "complete":
+        raise BadInput(f"sweep {sweep_id} is complete; nothing to resume")
     args = row["args"]
     if row["command"] == "race":
         for n in row["grid"]:

@@ -28,6 +28,7 @@ from bridge import cluster
 from bridge.engine import BadInput
 from kb import store
 from kb.db import transaction
+from learners.training import Stopped
 
 DEFAULT_MEASURE = {"punish": "losses", "qlearn": "games_to_perfect", "ga": "best.as_first.vs_random.loss"}
 MAX_RUNS = 100_000
@@ -213,7 +214,8 @@ def execute(db: sqlite_utils.Database, sweep_id: int, engine: Any, fn: Callable,
         cluster.run_tasks(engine, tagged, [(fn, setting, seed, args) for setting, seed, args in tasks], task_result)
     except KeyboardInterrupt:
         finish(db, sweep_id, "stopped: interrupted")
-        raise
+        kept = db.conn.execute("SELECT COUNT(*) FROM sweep_runs WHERE sweep = ?", (sweep_id,)).fetchone()[0]
+        raise Stopped(kept, "runs", f"educable sweep resume {sweep_id} finishes the sweep") from None
     except BadInput as exc:
         finish(db, sweep_id, f"stopped: {exc}")
         raise

@@ -148,3 +148,33 @@ def test_bad_cluster_input_one_line_nothing_stored(tmp_path, args, words):
     r = educable(db, "race", "run", *args, check=False)
     assert r.returncode == 2 and words in r.stderr and len(r.stderr.strip().splitlines()) == 1, r.stderr
     assert boards_stored(db) == 0
+
+
+def sweep_runs_stored(db) -> int:
+    try:
+        with sqlite3.connect(db) as conn:
+            return conn.execute("SELECT COUNT(*) FROM sweep_runs").fetchone()[0]
+    except sqlite3.Error:
+        return 0
+
+
+def test_an_interrupted_sweep_keeps_its_runs_and_resumes(tmp_path):
+    db = tmp_path / "s.db"
+    args = ["--player", "colorscore", "--boards", "30", "--seed", "5", "--turns", "3000"]
+    full = race_json(tmp_path / "full.db", *args[:6], "--turns", "3000")
+    run = subprocess.Popen([EDUCABLE, "sweep", "race", *args, "--workers", "1", "--db", str(db)],
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, preexec_fn=interruptible)
+    deadline = time.time() + 300
+    while sweep_runs_stored(db) < 1 and time.time() < deadline and run.poll() is None:
+        time.sleep(0.01)
+    run.send_signal(signal.SIGINT)
+    _, err = run.communicate(timeout=60)
+    kept = sweep_runs_stored(db)
+    assert run.returncode == 130 and 1 <= kept < 30, err
+    assert f"{kept} runs committed before the stop are kept (educable sweep resume 1 finishes the sweep)" in err
+    with sqlite3.connect(db) as conn:
+        assert conn.execute("SELECT status FROM sweeps").fetchone()[0].startswith("stopped: interrupted")
+    resumed = json.loads(educable(db, "sweep", "resume", "1", "--workers", "2", "--json").stdout)
+    assert sorted(resumed["settings"][0]["values"]) == sorted(full["scores"]) and sweep_runs_stored(db) == 30
+    with sqlite3.connect(db) as conn:
+        assert conn.execute("SELECT status FROM sweeps").fetchone()[0] == "complete"

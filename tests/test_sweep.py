@@ -140,6 +140,8 @@ def test_resume_finishes_a_race_sweep_and_refuses_an_unknown_one(db_path):
     assert r.exit_code == 0, r.output
     assert rows(db_path, "SELECT setting, seed, value FROM sweep_runs ORDER BY setting, seed") == before
     assert json.loads(r.output)["settings"][0]["geometric_mean"] == full["settings"][0]["geometric_mean"]
-    bad = run("sweep", "resume", "7")
-    assert bad.exit_code == 2 and "no sweep 7" in bad.output and len(bad.output.strip().splitlines()) == 1
+    for sweep_id, words in (("7", "no sweep 7"), ("1", "sweep 1 is complete")):
+        bad = run("sweep", "resume", sweep_id)
+        assert bad.exit_code == 2 and words in bad.output and len(bad.output.strip().splitlines()) == 1
     assert rows(db_path, "SELECT COUNT(*) FROM sweeps") == [(1,)]
+    assert rows(db_path, "SELECT COUNT(*) FROM sweep_runs") == [(6,)]
