@@ -36,12 +36,21 @@ def race_json(db, *args):
     return json.loads(educable(db, "race", "run", *args, "--json").stdout)
 
 
-def boards_stored(db) -> int:
+def rows_stored(db, table: str = "race_boards") -> int:
+    """Rows of a table of the knowledge base (0 before it exists)."""
     try:
         with sqlite3.connect(db) as conn:
-            return conn.execute("SELECT COUNT(*) FROM race_boards").fetchone()[0]
+            return conn.execute(f"SELECT COUNT(*) FROM {table}").fetchone()[0]
     except sqlite3.Error:
         return 0
+
+
+def boards_stored(db) -> int:
+    return rows_stored(db, "race_boards")
+
+
+def sweep_runs_stored(db) -> int:
+    return rows_stored(db, "sweep_runs")
 
 
 @pytest.fixture(scope="module")
@@ -148,14 +157,6 @@ def test_bad_cluster_input_one_line_nothing_stored(tmp_path, args, words):
     r = educable(db, "race", "run", *args, check=False)
     assert r.returncode == 2 and words in r.stderr and len(r.stderr.strip().splitlines()) == 1, r.stderr
     assert boards_stored(db) == 0
-
-
-def sweep_runs_stored(db) -> int:
-    try:
-        with sqlite3.connect(db) as conn:
-            return conn.execute("SELECT COUNT(*) FROM sweep_runs").fetchone()[0]
-    except sqlite3.Error:
-        return 0
 
 
 def test_an_interrupted_sweep_keeps_its_runs_and_resumes(tmp_path):
