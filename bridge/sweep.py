@@ -168,7 +168,7 @@ def keep_run(db: sqlite_utils.Database, sweep_id: int, setting: Any, seed: int, 
              result: dict[str, Any]) -> None:
     with transaction(db):
         db.conn.execute("INSERT INTO sweep_runs (sweep, setting, seed, value, result) VALUES (?, ?, ?, ?, ?)",
-                        (sweep_id, json.dumps(setting, sort_keys=True), seed,
+                        (sweep_id, *stored_key(setting, seed),
                          value if value is None or math.isfinite(value) else None, json.dumps(result)))
 
 
