@@ -4,10 +4,11 @@
     its candidate moves), computed by a search of the game tree from the
     position.
 
-    The search remembers every state's chance (memo/3), so a game searches
+    The search remembers every state's chance (memo/4), so a game searches
     each state once, and later games only what changed.  It records which
-    states each chance was computed from (depends/2) and, in the states
-    where Victim moves, the candidates it saw (victim_choice/3).  A learner
+    state each move leads to (kid/3: so which states each chance was
+    computed from) and, in the states where Victim moves, the candidates it
+    saw (victim_choice/3).  A learner
     that changes Victim's values says so with play:values_changed/4; the
     states whose chance used the changed state are then checked, and a
     state whose victim's candidates are no longer the ones seen has its
@@ -25,11 +26,9 @@
 :- use_module(game).
 :- use_module(play).
 
-:- dynamic memo/3.            % memo(State, Me, P): the chance below for a state hash
-:- dynamic depends/2.         % depends(Child, Parent): Parent's chance was computed from Child's
+:- dynamic memo/4.            % memo(State, Me, P, Game-Victim-Pos-ToMove): the chance below for a state hash
+:- dynamic kid/3.             % kid(State, Move, Child): Move leads to Child, whose chance State's used
 :- dynamic victim_choice/3.   % victim_choice(State, Game-Victim-Pos-Mover, Moves): what the victim chose among
-:- dynamic kid/3.             % kid(State, Move, Child): the state Move leads to
-:- dynamic node/3.            % node(State, Me, Game-Victim-Pos-ToMove): what a remembered chance is of
 
 play:candidates(adversary(Victim), Game, Pos, Mover, Moves) :-
     !,
@@ -46,11 +45,10 @@ win_chance(Game, Pos, ToMove, Me, Victim, P) :-
     remembered(H, Game, Pos, ToMove, Me, Victim, P).
 
 remembered(H, Game, Pos, ToMove, Me, Victim, P) :-
-    (   memo(H, Me, P0)
+    (   memo(H, Me, P0, _)
     ->  P = P0
     ;   chance(Game, Pos, ToMove, Me, Victim, H, P),
-        assertz(memo(H, Me, P)),
-        assertz(node(H, Me, Game-Victim-Pos-ToMove))
+        assertz(memo(H, Me, P, Game-Victim-Pos-ToMove))
     ).
 
 chance(Game, Pos, ToMove, Me, Victim, H, P) :-
@@ -66,16 +64,15 @@ chance(Game, Pos, ToMove, Me, Victim, H, P) :-
         P is Sum / N
     ).
 
-%   The chance after move M, recording that state H's chance used it and
-%   which state M leads to (kid/3), so that computing H again needs no step.
+%   The chance after move M, recording which state M leads to (kid/3): so
+%   that state H's chance used it, and computing H again needs no step.
 child(Game, Pos, ToMove, M, Me, Victim, H, W) :-
-    (   kid(H, M, C), memo(C, Me, W0)
+    (   kid(H, M, C), memo(C, Me, W0, _)
     ->  W = W0
     ;   step(Game, Pos, ToMove, M, P1, Next),
         state_hash(Game, Victim, P1, Next, C),
         remembered(C, Game, P1, Next, Me, Victim, W),
-        (   kid(H, M, C) -> true ; assertz(kid(H, M, C)) ),
-        (   depends(C, H) -> true ; assertz(depends(C, H)) )
+        (   kid(H, M, C) -> true ; assertz(kid(H, M, C)) )
     ).
 
 state_hash(Game, Victim, Pos, ToMove, H) :-
@@ -87,7 +84,7 @@ state_hash(Game, Victim, Pos, ToMove, H) :-
 play:values_changed(Victim, Game, Pos, Mover) :-
     (   var(Pos)
     ->  adversary_forget
-    ;   forall(( image(Game, Pos, P1), state_hash(Game, Victim, P1, Mover, C), depends(C, Parent) ),
+    ;   forall(( image(Game, Pos, P1), state_hash(Game, Victim, P1, Mover, C), kid(Parent, _, C) ),
                recheck(Parent))
     ).
 
@@ -104,23 +101,19 @@ recheck(H) :-
 %   State H's chance computed again from its children's remembered ones;
 %   if it changed, the states that used it are refreshed too.
 refresh(H) :-
-    forall(node(H, Me, Game-Victim-Pos-ToMove),
-           (   memo(H, Me, Old)
-           ->  chance(Game, Pos, ToMove, Me, Victim, H, New),
+    forall(memo(H, Me, Old, Game-Victim-Pos-ToMove),
+           (   chance(Game, Pos, ToMove, Me, Victim, H, New),
                (   New =:= Old
                ->  true
-               ;   retractall(memo(H, Me, _)),
-                   assertz(memo(H, Me, New)),
-                   forall(depends(H, Parent), refresh(Parent))
+               ;   retractall(memo(H, Me, _, _)),
+                   assertz(memo(H, Me, New, Game-Victim-Pos-ToMove)),
+                   forall(kid(Parent, _, H), refresh(Parent))
                )
-           ;   true
            )).
 
 %!  adversary_forget is det.
 %   Forget every remembered chance (when a victim's values are replaced).
 adversary_forget :-
-    retractall(memo(_, _, _)),
-    retractall(node(_, _, _)),
+    retractall(memo(_, _, _, _)),
     retractall(kid(_, _, _)),
-    retractall(depends(_, _)),
     retractall(victim_choice(_, _, _)).
