@@ -49,8 +49,17 @@ def boards_stored(db) -> int:
     return rows_stored(db, "race_boards")
 
 
-def sweep_runs_stored(db) -> int:
-    return rows_stored(db, "sweep_runs")
+def interrupted_after_first_row(db, table: str, *args) -> tuple[int, str, int]:
+    """Start `educable ARGS --db DB`, send it SIGINT once TABLE has a row; its exit code, stderr and
+    the rows it kept."""
+    run = subprocess.Popen([EDUCABLE, *args, "--db", str(db)], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                           text=True, preexec_fn=interruptible)
+    deadline = time.time() + 300
+    while rows_stored(db, table) < 1 and time.time() < deadline and run.poll() is None:
+        time.sleep(0.01)
+    run.send_signal(signal.SIGINT)
+    _, err = run.communicate(timeout=60)
+    return run.returncode, err, rows_stored(db, table)
 
 
 @pytest.fixture(scope="module")
@@ -127,16 +136,9 @@ def test_an_interrupted_run_keeps_its_boards_and_resumes(tmp_path):
     db = tmp_path / "r.db"
     n = "40"
     full = race_json(tmp_path / "full.db", "--player", "colorscore", "--boards", n, "--seed", "5", "--turns", "3000")
-    run = subprocess.Popen([EDUCABLE, "race", "run", "--player", "colorscore", "--boards", n, "--seed", "5",
-                            "--turns", "3000", "--db", str(db)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                           preexec_fn=interruptible)
-    deadline = time.time() + 300
-    while boards_stored(db) < 1 and time.time() < deadline and run.poll() is None:
-        time.sleep(0.01)
-    run.send_signal(signal.SIGINT)
-    _, err = run.communicate(timeout=60)
-    kept = boards_stored(db)
-    assert run.returncode == 130 and 1 <= kept < int(n) and f"{kept} boards committed" in err, err
+    code, err, kept = interrupted_after_first_row(db, "race_boards", "race", "run", "--player", "colorscore",
+                                                  "--boards", n, "--seed", "5", "--turns", "3000")
+    assert code == 130 and 1 <= kept < int(n) and f"{kept} boards committed" in err, err
     status = json.loads(educable(db, "race", "results", "--json").stdout)[0]["status"]
     assert status.startswith("stopped: interrupted")
     resumed = race_json(db, "--resume", "1", "--workers", "2")
@@ -162,20 +164,13 @@ def test_bad_cluster_input_one_line_nothing_stored(tmp_path, args, words):
 def test_an_interrupted_sweep_keeps_its_runs_and_resumes(tmp_path):
     db = tmp_path / "s.db"
     args = ["--player", "colorscore", "--boards", "30", "--seed", "5", "--turns", "3000"]
-    full = race_json(tmp_path / "full.db", *args[:6], "--turns", "3000")
-    run = subprocess.Popen([EDUCABLE, "sweep", "race", *args, "--workers", "1", "--db", str(db)],
-                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, preexec_fn=interruptible)
-    deadline = time.time() + 300
-    while sweep_runs_stored(db) < 1 and time.time() < deadline and run.poll() is None:
-        time.sleep(0.01)
-    run.send_signal(signal.SIGINT)
-    _, err = run.communicate(timeout=60)
-    kept = sweep_runs_stored(db)
-    assert run.returncode == 130 and 1 <= kept < 30, err
+    full = race_json(tmp_path / "full.db", *args)
+    code, err, kept = interrupted_after_first_row(db, "sweep_runs", "sweep", "race", *args, "--workers", "1")
+    assert code == 130 and 1 <= kept < 30, err
     assert f"{kept} runs committed before the stop are kept (educable sweep resume 1 finishes the sweep)" in err
     with sqlite3.connect(db) as conn:
         assert conn.execute("SELECT status FROM sweeps").fetchone()[0].startswith("stopped: interrupted")
     resumed = json.loads(educable(db, "sweep", "resume", "1", "--workers", "2", "--json").stdout)
-    assert sorted(resumed["settings"][0]["values"]) == sorted(full["scores"]) and sweep_runs_stored(db) == 30
+    assert sorted(resumed["settings"][0]["values"]) == sorted(full["scores"]) and rows_stored(db, "sweep_runs") == 30
     with sqlite3.connect(db) as conn:
         assert conn.execute("SELECT status FROM sweeps").fetchone()[0] == "complete"
