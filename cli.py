@@ -69,7 +69,8 @@ def handle_errors(fn: Callable) -> Callable:
         except USER_ERRORS as exc:
             fail(str(exc))
         except Stopped as stop:
-            kept = (f"{stop.kept} {stop.unit} committed before the stop are kept ({stop.how})") if stop.kept else "nothing had been committed yet (a run commits every few seconds)"
+            kept = (f"{stop.kept} {stop.unit} committed before the stop are kept ({stop.how})" if stop.kept
+                    else "nothing had been committed yet (a run commits every few seconds)")
             click.echo(f"\ninterrupted; {kept}", err=True)
             sys.exit(130)
         except PrologError as exc:
