@@ -111,23 +111,45 @@ punish_values(Agent, Offset, Limit, Rows) :-
     findall([K, V, S, N], limit(Limit, offset(Offset, ( value(Agent, K, V, S),
                                                        ( visits(Agent, K, V, N) -> true ; N = 0 ) ))), Rows).
 
-%   A state's keys never change: they are remembered in a trie, which is
-%   emptied when it holds key_cache/1 states (a game too large to enumerate
-%   would otherwise fill memory: tabling them did, 6 GB in 100,000 games
-%   of Connect Four).
+%   A state's keys never change, nor do the moves from a state and the keys
+%   they lead to: both are remembered in a trie, which is emptied when it
+%   holds key_cache/1 keys (a game too large to enumerate would otherwise
+%   fill memory: tabling them did, 6 GB in 100,000 games of Connect Four).
+%   Remembering the successors matters where moves are dear: in boxes(2,2)
+%   against the adversary, which asks for the agent's choices again after
+%   every change, generating them was half the time.
 key(Agent, Game, Pos, Next, Key) :-
     option(Agent, fold, Fold),
     key_trie(Trie),
     (   trie_lookup(Trie, k(Game, Fold, Pos, Next), K0)
     ->  Key = K0
-    ;   (   Fold == true
-        ->  canonical(Game, Pos, Next, Key)
-        ;   position_text(Game, Pos, Next, Key)
-        ),
+    ;   key_text(Fold, Game, Pos, Next, Key),
         trie_insert(Trie, k(Game, Fold, Pos, Next), Key),
-        nb_getval(punish_keys, N0), N is N0 + 1, nb_setval(punish_keys, N)
+        keys_added(1)
     ).
 
+key_text(true, Game, Pos, Next, Key) :- !, canonical(Game, Pos, Next, Key).
+key_text(_, Game, Pos, Next, Key) :- position_text(Game, Pos, Next, Key).
+
+%   Each legal move from Pos with the key of the state it leads to.
+%   (The trie is asked for again before inserting: finding the keys may
+%   have emptied it.)
+successor_keys(Agent, Game, Pos, Mover, MoveKeys) :-
+    option(Agent, fold, Fold),
+    key_trie(Trie),
+    (   trie_lookup(Trie, s(Game, Fold, Pos, Mover), MK0)
+    ->  MoveKeys = MK0
+    ;   successors(Game, Pos, Mover, Pairs),
+        findall(M-K, ( member(M-(P1/Next), Pairs), key(Agent, Game, P1, Next, K) ), MoveKeys),
+        key_trie(Now),
+        trie_insert(Now, s(Game, Fold, Pos, Mover), MoveKeys),
+        length(MoveKeys, N),
+        keys_added(N)
+    ).
+
+keys_added(N) :- nb_getval(punish_keys, N0), N1 is N0 + N, nb_setval(punish_keys, N1).
+
+:- dynamic key_cache/1.       % (dynamic so that a test can make it small)
 key_cache(100000).            % about 200 MB of trie for Connect Four
 
 key_trie(Trie) :-
@@ -144,8 +166,8 @@ score(Agent, Key, View, Score) :-
 
 %   'позиции-преемники' with their values for the mover.
 value_scores(Agent, Game, Pos, Mover, Scored) :-
-    successors(Game, Pos, Mover, Pairs),
-    findall(S-M, ( member(M-(P1/Next), Pairs), key(Agent, Game, P1, Next, K), score(Agent, K, Mover, S) ), Scored).
+    successor_keys(Agent, Game, Pos, Mover, MoveKeys),
+    findall(S-M, ( member(M-K, MoveKeys), score(Agent, K, Mover, S) ), Scored).
 
 %   'выбрать ход': the moves leading to a position with the best value
 %   (play.pl picks among the best of these scores).

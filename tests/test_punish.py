@@ -100,6 +100,25 @@ def test_learns_to_be_perfect_as_black_against_an_adversary(kb):
     assert r["losses"] == sum(r["curve"]) and r["results"]["white"] == r["losses"]
 
 
+def test_a_full_key_cache_is_emptied_without_changing_what_is_learned(tmp_path):
+    """The agent remembers states' keys and successors in a trie that is emptied when full; a
+    cache of 40 keys (emptied every few moves, also while one state's successors are being
+    keyed) learns exactly what the default cache learns from the same games."""
+    from kb.db import open_kb
+
+    def learned(cache):
+        engine().call(f"retractall(punish:key_cache(_)), assertz(punish:key_cache({cache})), Out = true")
+        try:
+            commands.train(open_kb(tmp_path / f"{cache}.db"), "tictactoe", "punish", "p", 300, "random", "both", 4,
+                           {"reward": 1.0})
+        finally:
+            engine().call("retractall(punish:key_cache(_)), assertz(punish:key_cache(100000)), Out = true")
+        return sorted(map(tuple, engine().call("punish:punish_values(p, Out)")))
+
+    small = learned(40)
+    assert len(small) > 100 and small == learned(100000)
+
+
 def test_keeps_learning_across_runs_and_same_seed_same_run(tmp_path):
     from kb.db import open_kb
     from kb import store
