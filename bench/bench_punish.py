@@ -51,7 +51,7 @@ def adversary_speed() -> None:
     old.write_text(NO_MEMORY)
     engine().call(f"consult({quote(str(old))}), Out = true")
     for game, n, old_games in (("hexapawn", 300, 30), ("hexapawn(4,4)", 1000, 2), ("connect(3,4,4)", 1000, 0),
-                               ("boxes(2,2)", 200, 0)):
+                               ("boxes(2,2)", 1000, 0)):
         db = fresh_db()
         size = graphs.state_graph(db, game).size
         r = commands.train(db, game, "punish", "adv", n, "adversary", "second", 1, {})
