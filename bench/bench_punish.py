@@ -95,18 +95,22 @@ def vs_adversary(options: dict, seeds: int, games: int = 300) -> tuple[list, lis
     return losses, lasts, perfect
 
 
-def self_play_until_perfect(options: dict, seeds: int, batch: int = 10, limit: int = 1000) -> list:
-    out = []
+def self_play_until_perfect(options: dict, seeds: int, batch: int = 10, limit: int = 1000, game: str = "hexapawn",
+                            judge: str = "subgame_perfect") -> tuple[list, list]:
+    """Games of self-play (in batches) until eval --exact's ``judge`` holds on both sides, per seed
+    (inf: not within ``limit``); and each seed's positions with a losing choice at its end."""
+    out, mistakes = [], []
     for seed in range(seeds):
         db = fresh_db()
         done = float("inf")
         for i in range(limit // batch):
-            r = commands.train(db, "hexapawn", "punish", "pupil", batch, "self", "both", seed * 1000 + i, options)
-            if r["exact"]["as_first"]["subgame_perfect"] and r["exact"]["as_second"]["subgame_perfect"]:
+            r = commands.train(db, game, "punish", "pupil", batch, "self", "both", seed * 1000 + i, options)
+            if r["exact"]["as_first"][judge] and r["exact"]["as_second"][judge]:
                 done = (i + 1) * batch
                 break
         out.append(done)
-    return out
+        mistakes.append(r["exact"]["as_first"]["mistakes"] + r["exact"]["as_second"]["mistakes"])
+    return out, mistakes
 
 
 def med(xs: list) -> str:
@@ -132,9 +136,16 @@ def main() -> None:
     print("self-play until eval --exact says subgame-perfect on both sides (batches of 10, at most 1000 games)")
     for label in ("plain (seed: last move, HER's empty box)", "all moves punished", "last move + reward winner",
                   "all moves + reward winner"):
-        games = self_play_until_perfect(VARIANTS[label], args.seeds)
+        games, _ = self_play_until_perfect(VARIANTS[label], args.seeds)
         reached = sum(g != float("inf") for g in games)
         print(f"  {label:<48} median games {med(games):>6}   reached by {reached}/{args.seeds} seeds", flush=True)
+    print("tic-tac-toe, self-play until eval --exact says perfect on both sides (batches of 500, at most 5,000 games);"
+          " MENACE: 'after 150 plays ... could cope with anything' (against Michie, not judged exactly)")
+    for label in ("MENACE's scheme: beads, 3 each, +3 win, -1 all", "last move + reward winner"):
+        games, mistakes = self_play_until_perfect(VARIANTS[label], args.seeds, 500, 5000, "tictactoe", "perfect")
+        reached = sum(g != float("inf") for g in games)
+        print(f"  {label:<48} median games {med(games):>6}   reached by {reached}/{args.seeds} seeds;"
+              f"  positions with a losing choice at the end, median of both sides' sum {med(mistakes)}", flush=True)
     db = fresh_db()
     r = commands.train(db, "hexapawn", "punish", "speed", 20000, "self", "both", 1, {"reward": 1.0})
     line("self-play training speed, hexapawn (learning included)", r["games_per_second"], "games/s")
