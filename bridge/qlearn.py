@@ -20,7 +20,7 @@ from kb import store
 from learners import exact
 from learners.graph import StateGraph
 from learners.graph import DRAW
-from learners.qlearn import LazyStates, QOptions, QTable, train
+from learners.qlearn import LazyStates, QOptions, QTable, grow_table, train
 from learners.training import Commits, TrainingRun
 
 NAME = "qlearn"
@@ -253,9 +253,21 @@ def run_lazily(db: sqlite_utils.Database, game: str, name: str, opts: QOptions, 
         lazy.restore(store.load_values(db, name))
     table = QTable(lazy, opts)  # type: ignore[arg-type]
     learner_sides = sides_of(vs, side)
+    committing = [0.0]
+
+    def commit(done: int) -> bool:
+        """Store the games finished so far when a commit is due (never stops the run)."""
+        if commits.due():
+            t = time.perf_counter()
+            grow_table(table, lazy)
+            store.save_agent(db, name, game, NAME, opts.as_dict(), table.entries(), commits.added(done))
+            commits.mark(done)
+            committing[0] += time.perf_counter() - t
+        return False
+
     t0 = time.perf_counter()
-    raw = train(table, learner_sides, None, n_games, seed, progress, lazy=lazy, lockstep=LOCKSTEP)
-    seconds = time.perf_counter() - t0
+    raw = train(table, learner_sides, None, n_games, seed, progress, commit, lazy=lazy, lockstep=LOCKSTEP)
+    seconds = time.perf_counter() - t0 - committing[0]
     extra: dict[str, Any] = {"lazy": {"states_met": lazy.size, "expanded": sum(lazy.expanded),
                                       "prolog_queries": lazy.queries, "lockstep": LOCKSTEP}}
     return finished_run(db, name, game, opts, table, players, learner_sides, raw, seconds, extra, commits)

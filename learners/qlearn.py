@@ -391,7 +391,10 @@ def train(table: QTable, learner_sides: Sequence[Sequence[int]], opponent: list[
     moves or the minimax moves; None with ``lazy``: uniformly among the legal
     moves).  Returns each game's winner index (0, 1) or DRAW.
     ``checkpoint(games_done)`` runs every ``checkpoint_every`` games and may
-    return True to stop early.
+    return True to stop early; with ``lazy`` it runs after every batch of
+    expansions instead (with the games finished so far, whose learning the
+    table then holds; grow_table makes ``table`` current) and cannot stop
+    the run.
 
     With ``lazy`` (a game too large to enumerate) the states come from it
     instead of ``table.graph``: ``lockstep`` games are played side by side,
@@ -649,13 +652,21 @@ def train(table: QTable, learner_sides: Sequence[Sequence[int]], opponent: list[
             break
         lazy.expand([s for _, _, s in waiting])
         waiting = [w for w in (advance(i, g) for i, g, _ in waiting) if w is not None]
+        if checkpoint:
+            checkpoint(count[0])
+    grow_table(table, lazy)
+    return out
+
+
+def grow_table(table: QTable, lazy: LazyStates) -> None:
+    """Make ``table`` hold the states and moves ``lazy`` has met, with their q and n (a lazily
+    expanded run learns in ``lazy``'s lists)."""
     width = len(lazy.actions)
     table.actions, table.action_index = list(lazy.actions), dict(lazy.action_index)
     table.n_rows = lazy.size
     table.rows = list(range(lazy.size))
-    table.q = np.array([row + [0.0] * (width - len(row)) for row in q]).reshape(lazy.size, width)
-    table.n = np.array([row + [0] * (width - len(row)) for row in n], dtype=np.int64).reshape(lazy.size, width)
-    return out
+    table.q = np.array([row + [0.0] * (width - len(row)) for row in lazy.q]).reshape(lazy.size, width)
+    table.n = np.array([row + [0] * (width - len(row)) for row in lazy.n], dtype=np.int64).reshape(lazy.size, width)
 
 
 class _Identity:

@@ -39,13 +39,16 @@ def cycles(db: Path) -> int:
         return json.loads(conn.execute("SELECT params FROM agents WHERE name = 'a'").fetchone()[0])["cycles"]
 
 
-@pytest.mark.parametrize("learner, sig", [("qlearn", signal.SIGINT), ("punish", signal.SIGTERM),
-                                          ("ga", signal.SIGTERM)])
-def test_a_stopped_run_keeps_what_it_committed_and_a_later_run_continues(tmp_path, learner, sig):
+@pytest.mark.parametrize("learner, sig, game", [("qlearn", signal.SIGINT, "tictactoe"),
+                                                ("punish", signal.SIGTERM, "tictactoe"),
+                                                ("ga", signal.SIGTERM, "tictactoe"),
+                                                # too large to enumerate: Q-learning expands it lazily
+                                                ("qlearn", signal.SIGINT, "connect(4,7,6)")])
+def test_a_stopped_run_keeps_what_it_committed_and_a_later_run_continues(tmp_path, learner, sig, game):
     db = tmp_path / "kb.db"
     env = {**os.environ, "EDUCABLE_DB": str(db)}
     args, unit = RUNS[learner]
-    proc = subprocess.Popen([EDUCABLE, "train", "tictactoe", "--agent", "a", *args, "--seed", "1"],
+    proc = subprocess.Popen([EDUCABLE, "train", game, "--agent", "a", *args, "--seed", "1"],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env,
                             preexec_fn=interruptible)
     try:
@@ -73,13 +76,36 @@ def test_a_stopped_run_keeps_what_it_committed_and_a_later_run_continues(tmp_pat
         more = ["--games", "10"]
     before = trained(db)
     # the kept agent is whole: it plays, and the same command goes on from it
-    r = subprocess.run([EDUCABLE, "eval", "tictactoe", "a", "--vs", "random", "--games", "4"],
+    r = subprocess.run([EDUCABLE, "eval", game, "a", "--vs", "random", "--games", "4"],
                        capture_output=True, text=True, timeout=120, env=env)
     assert r.returncode == 0, r.stderr
-    r = subprocess.run([EDUCABLE, "train", "tictactoe", "--agent", "a", "--learner", learner,
+    r = subprocess.run([EDUCABLE, "train", game, "--agent", "a", "--learner", learner,
                         *more, "--seed", "2"], capture_output=True, text=True, timeout=120, env=env)
     assert r.returncode == 0, r.stderr
     if learner == "ga":
         assert cycles(db) == kept + 3
     else:
         assert trained(db) == before + 10
+
+
+def test_a_slow_commit_spaces_the_next_ones():
+    """A commit rewrites all that was learned; one that took 3 s makes the next due 27 s later,
+    not 2 s (so a large table is not rewritten for most of a run); quick ones stay 2 s apart."""
+    from learners.training import Commits
+    now = [0.0]
+    commits = Commits(every=2.0)
+    commits._clock = lambda: now[0]
+    commits.last = 0.0
+    now[0] = 1.9
+    assert not commits.due()
+    now[0] = 2.0
+    assert commits.due()
+    now[0] = 5.0                        # the commit took 3 s
+    commits.mark(10)
+    now[0] = 31.9
+    assert not commits.due()
+    now[0] = 32.0
+    assert commits.due()
+    commits.mark(20)                    # an instant commit
+    now[0] = 34.0
+    assert commits.due() and commits.added(25) == 5
