@@ -40,6 +40,8 @@ VARIANTS = {
     "fitness exact, nudge 0.3, top20 selection": {"fitness": "exact", "nudge": 0.3, "selection": "top20"},
     "fitness exact, nudge 0.3, top20 selection, wildcards 0.7": {"fitness": "exact", "nudge": 0.3,
                                                                  "selection": "top20", "wildcards": 0.7},
+    "fitness exact, nudge 0.3, top20 selection, wildcards 0.7, mutation 0.03": {
+        "fitness": "exact", "nudge": 0.3, "selection": "top20", "wildcards": 0.7, "mutation": 0.03},
 }
 
 
