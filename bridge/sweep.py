@@ -214,7 +214,7 @@ def execute(db: sqlite_utils.Database, sweep_id: int, engine: Any, fn: Callable,
         cluster.run_tasks(engine, tagged, [(fn, setting, seed, args) for setting, seed, args in tasks], task_result)
     except KeyboardInterrupt:
         finish(db, sweep_id, "stopped: interrupted")
-        kept = db.conn.execute("SELECT COUNT(*) FROM sweep_runs WHERE sweep = ?", (sweep_id,)).fetchone()[0]
+        kept = len(finished(db, sweep_id))
         raise Stopped(kept, "runs", f"educable sweep resume {sweep_id} finishes the sweep") from None
     except BadInput as exc:
         finish(db, sweep_id, f"stopped: {exc}")
