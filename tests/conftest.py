@@ -1,4 +1,3 @@
-import os
 import signal
 import sqlite3
 import sys
@@ -55,3 +54,37 @@ def interruptible() -> None:
     """``preexec_fn`` for a process a test stops with SIGINT (Ctrl-C): a suite started in the
     background (``make test &``) ignores SIGINT, and its children would inherit that."""
     signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
+def assert_adversary_remembers(game: str, ref, me: str, victim_side: str, options: dict, games: int,
+                               at_least: int = 1) -> None:
+    """Train a punish agent as ``victim_side`` against the adversary (playing ``me``) for ``games``
+    games; after each, the adversary's remembered chance in every state where it is to move (at
+    least ``at_least`` of them) equals a fresh search over the reference ``ref`` that asks the
+    victim only for its current candidates."""
+    import pytest
+    from bridge import punish
+    from bridge.engine import engine, quote
+    from reference_games import best_reply_chances
+
+    g = quote(game)
+    punish._create("memo", game, punish.validate(options), [])
+    engine().call("adversary:adversary_forget, punish:punish_training(memo, true), Out = true")
+    try:
+        for i in range(games):
+            engine().call(f"set_random(seed({i})), play:play_results({g}, "
+                          f"[[{me}-adversary(agent(memo)), {victim_side}-agent(memo)]], 1, Out)")
+
+            def candidates(key):
+                return set(engine().call(
+                    f"game:parse_position({g}, {quote(key)}, P, M), play:candidates(agent(memo), {g}, P, M, Ms), "
+                    f"findall(T, (member(X, Ms), game:move_text({g}, X, T)), Out)"))
+
+            mine = {k: p for k, (s, p) in best_reply_chances(ref, me, candidates).items() if s[-1] == me}
+            assert len(mine) >= at_least
+            for key, p in mine.items():
+                got = engine().call(f"game:parse_position({g}, {quote(key)}, P, M), "
+                                    f"adversary:win_chance({g}, P, M, {me}, agent(memo), Out)")
+                assert got == pytest.approx(float(p), abs=1e-9), (i, key)
+    finally:
+        engine().call("punish:punish_training(memo, false), Out = true")

@@ -122,6 +122,30 @@ def reachable(ref) -> dict:
     return seen
 
 
+def best_reply_chances(ref, me: str, candidates) -> dict:
+    """key -> (state, Fraction) for each state met from the start: the chance that ``me`` wins when
+    it plays its best move and the other side picks uniformly among ``candidates(key)`` (move texts)."""
+    chance: dict = {}
+
+    def search(state):
+        key = ref["key"](state)
+        if key not in chance:
+            res = ref["result"](state)
+            nexts = ref["moves"](state)
+            if res:
+                p = Fraction(1 if res == me else 0)
+            elif state[-1] == me:
+                p = max(search(n) for n in nexts.values())
+            else:
+                picks = [nexts[m] for m in candidates(key)]
+                p = sum(search(n) for n in picks) / len(picks)
+            chance[key] = (state, p)
+        return chance[key][1]
+
+    search(ref["initial"])
+    return chance
+
+
 def assert_graph_matches(graph, ref) -> None:
     """Perft: the compiled graph has exactly the reference's states, and in each the same moves
     leading to the same states, the same result and the same side to move."""

@@ -11,7 +11,7 @@ import pytest
 from bridge import games
 from bridge.engine import engine, quote
 from bridge.session import PlaySession
-from conftest import cli_json
+from conftest import assert_adversary_remembers, cli_json
 from kb import store
 from kb.db import open_kb
 from reference_families import boxes
@@ -138,46 +138,4 @@ def test_remembering_adversary_equals_a_fresh_search_where_turns_repeat(ref):
     changed value reaches; here a player who completes a box moves again, so a state's parent can
     be the same player's.  After every game, its chance in each state where it moves equals a
     search over the reference, asking the learning victim only for its current candidates."""
-    from bridge import punish
-    r, states, _ = ref
-    punish._create("memo", GAME, punish.validate({"punish": "all", "reward": 1.0}), [])
-    engine().call("adversary:adversary_forget, punish:punish_training(memo, true), Out = true")
-    start = r["key"](r["initial"])
-    try:
-        for game in range(20):
-            engine().call(f"set_random(seed({game})), play:play_results({quote(GAME)}, "
-                          f"[[a-adversary(agent(memo)), b-agent(memo)]], 1, Out)")
-            victim: dict[str, set[str]] = {}
-            chance: dict[str, Fraction] = {}
-
-            def candidates(key):
-                if key not in victim:
-                    victim[key] = set(engine().call(
-                        f"game:parse_position({quote(GAME)}, {quote(key)}, P, M), "
-                        f"play:candidates(agent(memo), {quote(GAME)}, P, M, Ms), "
-                        f"findall(T, (member(X, Ms), game:move_text({quote(GAME)}, X, T)), Out)"))
-                return victim[key]
-
-            def reference(key):
-                if key not in chance:
-                    s = states[key]
-                    res = r["result"](s)
-                    nexts = {m: r["key"](n) for m, n in r["moves"](s).items()}
-                    if res:
-                        chance[key] = Fraction(1 if res == "a" else 0)
-                    elif s[-1] == "a":
-                        chance[key] = max(reference(n) for n in nexts.values())
-                    else:
-                        picks = [nexts[m] for m in candidates(key)]
-                        chance[key] = sum(reference(n) for n in picks) / len(picks)
-                return chance[key]
-
-            reference(start)
-            mine = [k for k in chance if states[k][-1] == "a" and not r["result"](states[k])]
-            assert len(mine) > 20
-            for key in mine:
-                got = engine().call(f"game:parse_position({quote(GAME)}, {quote(key)}, P, M), "
-                                    f"adversary:win_chance({quote(GAME)}, P, M, a, agent(memo), Out)")
-                assert got == pytest.approx(float(chance[key]), abs=1e-9), (game, key)
-    finally:
-        engine().call("punish:punish_training(memo, false), Out = true")
+    assert_adversary_remembers(GAME, ref[0], "a", "b", {"punish": "all", "reward": 1.0}, 20, at_least=21)

@@ -8,7 +8,7 @@ from bridge import commands, games, punish
 from bridge.engine import BadInput, engine, quote
 from cli import main
 from reference_games import HEX, hex_key
-from conftest import kb_dump
+from conftest import assert_adversary_remembers, kb_dump
 
 PLAIN = {"cascade": False, "fold": False}
 
@@ -253,47 +253,5 @@ def test_a_box_with_no_beads_left_draws_uniformly(kb):
 def test_remembering_adversary_equals_a_fresh_search_after_every_game(options):
     """The adversary keeps its chances between games and forgets only what a changed value can
     reach; after every game of training, its chance in every state where it moves equals a search
-    written here over the reference hexapawn, asking the victim only for its current candidates."""
-    from fractions import Fraction
-    punish._create("memo", "hexapawn", punish.validate(options), [])
-    engine().call("adversary:adversary_forget, punish:punish_training(memo, true), Out = true")
-    start = HEX["initial"]
-
-    def prolog_state(state):
-        return f"game:parse_position(hexapawn, {quote(hex_key(state))}, P, M)"
-
-    for game in range(25):
-        engine().call(f"set_random(seed({game})), play:play_results(hexapawn, "
-                      "[[white-adversary(agent(memo)), black-agent(memo)]], 1, Out)")
-        victim = {}
-
-        def candidates(state):
-            key = hex_key(state)
-            if key not in victim:
-                victim[key] = set(engine().call(
-                    f"{prolog_state(state)}, play:candidates(agent(memo), hexapawn, P, M, Ms), "
-                    "findall(T, (member(X, Ms), game:move_text(hexapawn, X, T)), Out)"))
-            return victim[key]
-
-        chance = {}
-
-        def reference(state):
-            key = hex_key(state)
-            if key not in chance:
-                res = HEX["result"](state)
-                nexts = HEX["moves"](state)
-                if res:
-                    chance[key] = Fraction(1 if res == "white" else 0)
-                elif state[-1] == "white":
-                    chance[key] = max(reference(n) for n in nexts.values())
-                else:
-                    picks = [nexts[m] for m in candidates(state)]
-                    chance[key] = sum(reference(n) for n in picks) / len(picks)
-            return chance[key]
-
-        reference(start)
-        for key in [k for k in chance if k.endswith(" w")]:
-            got = engine().call(f"game:parse_position(hexapawn, {quote(key)}, P, M), "
-                                "adversary:win_chance(hexapawn, P, M, white, agent(memo), Out)")
-            assert got == pytest.approx(float(chance[key]), abs=1e-9), (game, key)
-    engine().call("punish:punish_training(memo, false), Out = true")
+    over the reference hexapawn, asking the victim only for its current candidates."""
+    assert_adversary_remembers("hexapawn", HEX, "white", "black", options, 25)
