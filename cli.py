@@ -588,7 +588,7 @@ def eval_cmd(game: str, agent: str, vs: str | None, exact: bool, n_games: int, s
 @main.command()
 @click.argument("game")
 @click.option("--learner", default="punish", show_default=True,
-              help="Which learner: punish (the six-pawns practical after Gardner's HER, Prolog), qlearn (the CA425 practical, Q-table) or ga (Gaia's \"Ejemplos de Vida\", rule sets).")
+              help="Which learner: punish (the six-pawns practical after Gardner's HER, Prolog), qlearn (the CA425 practical, Q-table), ntuple (TD(lambda) over n-tuples of cells, after GBG: generalises across positions) or ga (Gaia's \"Ejemplos de Vida\", rule sets).")
 @click.option("--agent", "agent", required=True, help="The agent's name; made on first use, trained further after.")
 @click.option("--games", "n_games", default=500, show_default=True, type=click.IntRange(max=MAX_GAMES),
               help=f"Games to play in this run, at most {MAX_GAMES:,}.")
@@ -608,14 +608,20 @@ def eval_cmd(game: str, agent: str, vs: str | None, exact: bool, n_games: int, s
 @click.option("--choice", type=str, default=None,
               help="[punish] best: play a move of best value (the six-pawns practical); beads: in training draw moves in proportion to their values (Michie's MENACE). Default best.")
 @click.option("--draw-reward", type=float, default=None, help="[punish] Value added to every move of a drawn game (MENACE: 1). Default 0.")
-@click.option("--fold/--no-fold", default=None, help="[punish, qlearn] One value for symmetric positions (qlearn: one table row per class of states, moves mapped through the same symmetry). Default on where the game declares symmetries (qlearn: with --table reachable and --illegal resample).")
+@click.option("--fold/--no-fold", default=None, help="[punish, qlearn, ntuple] One value for symmetric positions (ntuple: weights shared across the symmetries) (qlearn: one table row per class of states, moves mapped through the same symmetry). Default on where the game declares symmetries (qlearn: with --table reachable and --illegal resample).")
 @click.option("--update", type=str, default=None, help="[qlearn] The CA425 practical's assign (Q:=r), average (alpha=1/n) or lookahead, or ours: negamax, or bounds (lower and upper bound per entry, ties broken by the score against random play). Default bounds (negamax on games too large to enumerate).")
 @click.option("--gamma", type=float, default=None, help="[qlearn] Discount of the next state's best value, in [0,1]. Default 1.")
-@click.option("--alpha", type=float, default=None, help="[qlearn] Fixed step size in (0,1]. Default 1/n(x,a) (average, lookahead), 1 (negamax).")
+@click.option("--alpha", type=float, default=None, help="[qlearn, ntuple] Fixed step size in (0,1]. Default 1/n(x,a) (average, lookahead), 1 (negamax); ntuple: the step at the start of the run, default 0.5.")
+@click.option("--alpha-end", type=float, default=None, help="[ntuple] The step size at the end of the run (linear from --alpha). Default 0.05.")
+@click.option("--lambda", "lam", type=float, default=None, help="[ntuple] Lambda of the eligibility traces, in [0,1] (0: TD(0)). Default 0.")
+@click.option("--tuples", type=click.IntRange(1, 1000), default=None, help="[ntuple] How many tuples, placed by random walks over the board. Default by board size (70 on Connect Four).")
+@click.option("--length", type=click.IntRange(1, 16), default=None, help="[ntuple] Cells per tuple. Default by board size (8 on Connect Four).")
+@click.option("--tuples-file", type=click.Path(dir_okay=False), default=None, help="[ntuple] Tuples of your own: one tuple a line, its cell numbers (from 1, as cells/4) separated by spaces.")
+@click.option("--values", type=click.IntRange(2, 64), default=None, help="[ntuple] Distinct cell values. Default: the largest seen in random games, plus one.")
 @click.option("--illegal", type=str, default=None, help="[qlearn] Illegal actions: stay, lose or resample. Default resample.")
 @click.option("--table", type=str, default=None, help="[qlearn] reachable states only, or full (every board, 3^9 x 9). Default reachable.")
-@click.option("--epsilon", type=float, default=None, help="[qlearn] Exploration at the start of the run. Default 0.3 for bounds, else 0.5.")
-@click.option("--epsilon-end", type=float, default=None, help="[qlearn] Exploration at the end of the run (linear from --epsilon). Default as --epsilon.")
+@click.option("--epsilon", type=float, default=None, help="[qlearn, ntuple] Exploration at the start of the run. Default 0.3 for bounds, else 0.5.")
+@click.option("--epsilon-end", type=float, default=None, help="[qlearn, ntuple] Exploration at the end of the run (linear from --epsilon). Default as --epsilon.")
 @click.option("--max-stay", type=click.IntRange(max=1000), default=None, help="[qlearn] Tries before a random legal move (--illegal stay). Default 20.")
 @click.option("--until-perfect", is_flag=True, help="[qlearn] Stop at the first checkpoint (every 500 games) where eval --exact says perfect on both sides.")
 @click.option("--cycles", default=500, show_default=True, type=click.IntRange(max=1_000_000),
@@ -656,7 +662,8 @@ def eval_cmd(game: str, agent: str, vs: str | None, exact: bool, n_games: int, s
 def train(ctx: click.Context, game: str, learner: str, agent: str, n_games: int, vs: str, side: str, seed: int, punish: str | None,
           step: float | None, earlier_step: float | None, reward: float | None, beads: float | None,
           cascade: bool | None, choice: str | None, draw_reward: float | None, fold: bool | None,
-          update: str | None, gamma: float | None, alpha: float | None, illegal: str | None, table: str | None, epsilon: float | None, epsilon_end: float | None,
+          update: str | None, gamma: float | None, alpha: float | None, alpha_end: float | None, lam: float | None,
+          tuples: int | None, length: int | None, tuples_file: str | None, values: int | None, illegal: str | None, table: str | None, epsilon: float | None, epsilon_end: float | None,
           max_stay: int | None, until_perfect: bool, cycles: int, ga_agents: int | None, ga_rules: int | None,
           priorities: int | None, pair_games: int | None, mutation: float | None, burst: float | None,
           selection: str | None, parents: str | None, pairing: str | None, identical: bool | None,
@@ -678,6 +685,7 @@ def train(ctx: click.Context, game: str, learner: str, agent: str, n_games: int,
       educable train tictactoe --agent menace --games 5000 --vs random --plot curve.png
       educable train tictactoe --learner qlearn --agent q --games 20000 --until-perfect
       educable train tictactoe --learner ga --agent gaia --cycles 500 --nudge 0.2 --plot ga.png
+      educable train tictactoe --learner ntuple --agent nt --games 2000
     """
     ga_typed = {"agents": ga_agents, "rules": ga_rules, "priorities": priorities, "pair_games": pair_games,
                 "mutation": mutation, "burst": burst, "selection": selection, "parents": parents, "pairing": pairing,
@@ -693,8 +701,12 @@ def train(ctx: click.Context, game: str, learner: str, agent: str, n_games: int,
         raise BadInput(f"--{name.replace('_', '-')} is an option of the ga learner, not {learner}")
     typed = {"punish": punish, "step": step, "earlier_step": earlier_step, "reward": reward, "beads": beads,
              "cascade": cascade, "choice": choice, "draw_reward": draw_reward, "fold": fold, "update": update, "gamma": gamma, "alpha": alpha, "illegal": illegal,
-             "table": table, "epsilon": epsilon, "epsilon_end": epsilon_end, "max_stay": max_stay}
+             "table": table, "epsilon": epsilon, "epsilon_end": epsilon_end, "max_stay": max_stay,
+             "alpha_end": alpha_end, "lam": lam, "tuples": tuples, "length": length, "values": values}
     options = {k: v for k, v in typed.items() if v is not None}
+    if tuples_file is not None:
+        from bridge.ntuple import read_tuples
+        options["tuple_cells"] = read_tuples(tuples_file)
     limit = compile_mod.max_positions(max_positions)
     db = open_kb(db_path)
     with Progress(n_games, f"training {agent}", as_json) as progress:

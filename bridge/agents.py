@@ -14,14 +14,14 @@ from types import ModuleType
 
 import sqlite_utils
 
-from bridge import ga, games, graphs, punish, qlearn
+from bridge import ga, games, graphs, ntuple, punish, qlearn
 from bridge.compile import TooLarge, known_lower_bound
 from bridge.engine import BadInput, engine, quote
 from kb import store
 from learners import exact
 from learners.graph import StateGraph
 
-LEARNERS: dict[str, ModuleType] = {punish.NAME: punish, qlearn.NAME: qlearn}
+LEARNERS: dict[str, ModuleType] = {punish.NAME: punish, qlearn.NAME: qlearn, ntuple.NAME: ntuple}
 RULE_SETS = (ga.NAME, ga.IMPORTED)
 RESERVED = set(store.BUILTIN_AGENTS) | {"self", "adversary", "human"}
 NAME_PATTERN = re.compile(r"[A-Za-z][A-Za-z0-9_.-]{0,63}$")

@@ -154,7 +154,6 @@ def run(db: sqlite_utils.Database, game: str, name: str, options: dict[str, Any]
     opponent = None if vs == "self" else exact.all_moves(graph) if vs == "random" else (
         exact.optimal_moves(graph) if vs == "minimax" else opponents.support(graph, vs))
     checkpoints: list[dict] = []
-    random_moves = exact.all_moves(graph)
     judged = [0.0]
 
     def checkpoint(done: int) -> bool:
@@ -168,12 +167,7 @@ def run(db: sqlite_utils.Database, game: str, name: str, options: dict[str, Any]
         if commits.due():               # the table is written back before each checkpoint
             store.save_agent(db, name, game, NAME, opts.as_dict(), table.entries(), commits.added(done))
             commits.mark(done)
-        sup = table.greedy_support()
-        point = {"games": done}
-        for label, p in (("as_first", 0), ("as_second", 1)):
-            g = exact.guarantee(graph, p, sup)
-            pr = exact.outcome_probabilities(graph, *((sup, random_moves) if p == 0 else (random_moves, sup)))
-            point[label] = {"guaranteed": g.guaranteed, "perfect": g.perfect, "win_vs_random": round(pr[players[p]], 6)}
+        point = exact.checkpoint(graph, table.greedy_support(), done)
         checkpoints.append(point)
         return until_perfect and point["as_first"]["perfect"] and point["as_second"]["perfect"]
 

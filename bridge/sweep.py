@@ -30,7 +30,8 @@ from kb import store
 from kb.db import transaction
 from learners.training import Stopped
 
-DEFAULT_MEASURE = {"punish": "losses", "qlearn": "games_to_perfect", "ga": "best.as_first.vs_random.loss"}
+DEFAULT_MEASURE = {"punish": "losses", "qlearn": "games_to_perfect", "ntuple": "games_to_perfect",
+                   "ga": "best.as_first.vs_random.loss"}
 MAX_RUNS = 100_000
 
 

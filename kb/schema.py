@@ -195,6 +195,24 @@ MIGRATIONS: list[str] = [
         PRIMARY KEY (sweep, setting, seed)
     );
     """,
+    # 8: n-tuple agents (the TD(λ) n-tuple learner after GBG): their tuples, and one row per
+    # learned weight, so that a weight can be read as the pattern of cells it stands for
+    """
+    CREATE TABLE ntuple_tuples (
+        agent       TEXT NOT NULL REFERENCES agents(name) ON DELETE CASCADE,
+        tuple       INTEGER NOT NULL,       -- 0, 1, ...
+        cells       TEXT NOT NULL,          -- the cells (1-based, as cells/4 lists them), space-separated
+        PRIMARY KEY (agent, tuple)
+    );
+    CREATE TABLE ntuple_weights (
+        agent       TEXT NOT NULL REFERENCES agents(name) ON DELETE CASCADE,
+        tuple       INTEGER NOT NULL,
+        pattern     TEXT NOT NULL,          -- the tuple's cell values in its cell order ('0' empty, '1' the
+                                            -- player's own, '2' the opponent's, as cells/4), e.g. '0120'
+        weight      REAL NOT NULL,          -- weights not listed are 0
+        PRIMARY KEY (agent, tuple, pattern)
+    );
+    """,
 ]
 
 VERSION = len(MIGRATIONS)

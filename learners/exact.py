@@ -113,6 +113,18 @@ def outcome_probabilities(graph: StateGraph, first: Support, second: Support) ->
     return {graph.players[0]: a, graph.players[1]: b, "draw": max(0.0, 1.0 - a - b)}
 
 
+def checkpoint(graph: StateGraph, support: Support, games: int) -> dict:
+    """A learning curve's point after ``games``: on each side, what the agent (choosing within
+    ``support``) guarantees, whether that is perfect, and its exact win rate against random play."""
+    random_moves = all_moves(graph)
+    point: dict = {"games": games}
+    for label, p in (("as_first", 0), ("as_second", 1)):
+        g = guarantee(graph, p, support)
+        pr = outcome_probabilities(graph, *((support, random_moves) if p == 0 else (random_moves, support)))
+        point[label] = {"guaranteed": g.guaranteed, "perfect": g.perfect, "win_vs_random": round(pr[graph.players[p]], 6)}
+    return point
+
+
 def support_from_moves(graph: StateGraph, table: list[list[str]]) -> Support:
     """Turn per-state lists of move texts (a chooser's candidates) into edge indices.
 

@@ -12,6 +12,7 @@
 :- use_module(json_out).
 :- use_module(punish).
 :- use_module(qtable).
+:- use_module(ntuple).
 :- use_module(adversary).
 :- use_module(ruleset).
 :- use_module(race).

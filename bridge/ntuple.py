@@ -1,0 +1,359 @@
+"""The TD(λ) n-tuple learner (after GBG) from the bridge: its net between the knowledge base,
+Prolog and learners/ntuple.py, and training runs.
+
+On a game that fits the position limit, the learner trains on the compiled
+state graph: every state's cells are asked of Prolog once, and whole games
+are played in numba.  On a larger one (Connect Four) it plays a batch of
+games side by side, with one Prolog query a ply for the whole batch
+(rules/ntuple.pl, nt_batch_step/2): cells cross as one string, never a
+Python object per cell.  The agent plays in Prolog (rules/ntuple.pl) from
+its stored weights.
+"""
+from __future__ import annotations
+
+import time
+from typing import Any, Callable
+
+import numpy as np
+import sqlite_utils
+
+from bridge import games, graphs
+from bridge.compile import TooLarge
+from bridge.engine import ROWS_PER_CALL, BadInput, engine, quote
+from bridge.options import checked, existing_agent, option_names
+from kb import store
+from learners import exact
+from learners.graph import ONGOING, StateGraph
+from learners.ntuple import (ONGOING_CODE, Lockstep, NTupleNet, NTupleOptions, default_shape,
+                             derive_permutations, random_walk_tuples, score, train_on_graph)
+from learners.training import Commits, TrainingRun
+
+NAME = "ntuple"
+OPTIONS = option_names(NTupleOptions) - {"seed"}     # the tuples' seed is the first run's --seed
+SAMPLE_GAMES = 300        # random games whose states show a game's cell values and symmetries
+LOCKSTEP = 256            # games played side by side on a game too large to enumerate
+
+
+def read_tuples(path: str) -> list[list[int]]:
+    """Tuples from a file: one a line, cell numbers (from 1) separated by spaces or commas; '#' starts
+    a comment.  BadInput for a file that cannot be read or a line that is not whole numbers."""
+    try:
+        text = open(path, encoding="utf-8").read()
+    except (OSError, UnicodeDecodeError) as exc:
+        raise BadInput(f"cannot read tuples file {path}: {exc.strerror if isinstance(exc, OSError) else exc}") from None
+    tuples = []
+    for n, raw in enumerate(text.splitlines(), 1):
+        words = raw.split("#")[0].replace(",", " ").split()
+        if not words:
+            continue
+        if not all(w.isdigit() for w in words):
+            raise BadInput(f"{path}:{n}: a tuple is whole cell numbers from 1 separated by spaces, not {raw.strip()!r}")
+        tuples.append([int(w) for w in words])
+    if not tuples:
+        raise BadInput(f"{path}: no tuples (one a line, cell numbers from 1 separated by spaces)")
+    return tuples
+
+
+def options_from(params: dict[str, Any]) -> NTupleOptions:
+    """Stored or typed parameters as checked options; BadInput names a bad one."""
+    known = {k: v for k, v in params.items() if k not in ("perms", "n_cells")}
+    return checked(NTupleOptions, known, NAME)
+
+
+def _cells(text: str, n_cells: int) -> np.ndarray:
+    """Prolog's cell string (one character a cell, code 48 + value) as rows of ``n_cells``."""
+    flat = np.frombuffer(text.encode("latin-1"), dtype=np.uint8).astype(np.int64) - 48
+    return flat.reshape(-1, n_cells) if n_cells else flat.reshape(0, 0)
+
+
+def new_net(game: str, opts: NTupleOptions, sample: dict) -> tuple[NTupleNet, NTupleOptions]:
+    """An agent's net with no weights yet: tuples from the options (or random walks over the board),
+    symmetries read from ``sample`` (nt_images' answer), cell values as the options or the sample say."""
+    base, images = states_of(sample)
+    n_cells = base.shape[1]
+    values = opts.values or max(2, int(images.max()) + 1)
+    if opts.tuple_cells is not None:
+        bad = [c for t in opts.tuple_cells for c in t if not 1 <= c <= n_cells]
+        if bad:
+            raise BadInput(f"tuple cell {bad[0]} is not a cell of {game} (its cells/4 gives cells 1-{n_cells})")
+        tuples = [[c - 1 for c in t] for t in opts.tuple_cells]
+    else:
+        count, length = default_shape(n_cells)
+        count, length = opts.tuples or count, min(opts.length or length, n_cells)
+        layout = games.layout(game)
+        tuples = random_walk_tuples(n_cells, layout[0] if layout else None, count, length, opts.seed)
+    perms = derive_permutations(base, images[:, 1:]) if opts.fold else [list(range(n_cells))]
+    opts.values = values
+    try:
+        return NTupleNet(tuples, perms, values, n_cells), opts
+    except ValueError as exc:
+        raise BadInput(str(exc)) from None
+
+
+def states_of(sample: dict) -> tuple[np.ndarray, np.ndarray]:
+    """nt_images' answer as (cells of each state, cells of its images), for the states that have
+    the usual number of images; a state's own cells are those of its first image (symmetry/3 gives
+    the identity first)."""
+    counts = sample["counts"]
+    total = sum(counts)
+    text = sample["cells"]
+    if not total or len(text) % total or not len(text):
+        raise BadInput("the n-tuple learner needs cells/4 to give the same number of cells (at least one) "
+                       "in every position")
+    rows = _cells(text, len(text) // total)
+    common = max(set(counts), key=counts.count)
+    base, images, at = [], [], 0
+    for c in counts:
+        if c == common:
+            base.append(rows[at])
+            images.append(rows[at:at + c])
+        at += c
+    return np.array(base), np.array(images)
+
+
+def net_from_row(db: sqlite_utils.Database, row: dict) -> tuple[NTupleNet, NTupleOptions]:
+    """A stored agent's net, weights included."""
+    params = row["params"]
+    opts = options_from(params)
+    tuples, weights = store.load_ntuple(db, row["name"])
+    perms, n_cells = params.get("perms"), params.get("n_cells")
+    if not tuples or not isinstance(perms, list) or not isinstance(n_cells, int) or opts.values is None:
+        raise BadInput(f"agent '{row['name']}' has no n-tuple net in the knowledge base (its tuples, symmetries "
+                       "or cell values are missing)")
+    net = NTupleNet(tuples, perms, opts.values, n_cells)
+    k = opts.values
+    for t, pattern, w in weights:
+        index = sum((ord(ch) - 48) * k ** i for i, ch in enumerate(pattern))
+        net.weights[int(net.offsets[t]) + index] = w
+    return net, opts
+
+
+def weight_rows(net: NTupleNet) -> list[tuple[int, str, float]]:
+    """The net's non-zero weights as (tuple, pattern, weight) (NTupleNet.pattern, for all at once)."""
+    rows: list[tuple[int, str, float]] = []
+    for t, cells in enumerate(net.tuples):
+        lo, hi = int(net.offsets[t]), int(net.offsets[t + 1])
+        nz = np.nonzero(net.weights[lo:hi])[0]
+        digits = (nz[:, None] // net.values ** np.arange(len(cells))[None, :]) % net.values + 48
+        texts = digits.astype(np.uint8).view(f"S{len(cells)}").ravel()
+        rows += zip([t] * len(nz), (b.decode("latin-1") for b in texts), net.weights[lo + nz].tolist())
+    return rows
+
+
+def save(db: sqlite_utils.Database, name: str, game: str, net: NTupleNet, opts: NTupleOptions, games_added: int,
+         run: dict | None = None) -> None:
+    params = {**opts.as_dict(), "perms": net.perms, "n_cells": net.n_cells}
+    store.save_ntuple(db, name, game, NAME, params, net.tuples, weight_rows(net), games_added, run)
+
+
+def load(db: sqlite_utils.Database, row: dict) -> None:
+    """Put a stored agent into Prolog (rules/ntuple.pl), its non-zero weights in pages."""
+    net, _opts = net_from_row(db, row)
+    engine().call(f"ntuple:nt_load({quote(row['name'])}, {quote(row['game'])}, {net.values}, "
+                  f"{net.tuples}, {net.perms}), Out = true")
+    nz = np.nonzero(net.weights)[0]
+    for i in range(0, len(nz), ROWS_PER_CALL):
+        page = nz[i:i + ROWS_PER_CALL]
+        data = ", ".join(f"[{int(j)}, {float(net.weights[j])!r}]" for j in page)
+        engine().call(f"ntuple:nt_weights({quote(row['name'])}, [{data}]), Out = true")
+
+
+def graph_features(graph: StateGraph, net: NTupleNet) -> np.ndarray:
+    """(states, 2, features): each state's weight indices as each player sees it (one Prolog query
+    per 2,000 states and player)."""
+    out = np.empty((graph.size, 2, net.features), dtype=np.int64)
+    for p, player in enumerate(graph.players):
+        for i in range(0, graph.size, 2000):
+            keys = graph.keys[i:i + 2000]
+            text = engine().call(f"ntuple:nt_cells({quote(graph.game)}, [{', '.join(quote(k) for k in keys)}], "
+                                 f"{quote(player)}, Out)")
+            try:
+                out[i:i + len(keys), p] = net.indices(_cells(text, net.n_cells))
+            except ValueError as exc:
+                raise BadInput(f"{exc}: train a new agent with --values") from None
+    return out
+
+
+def greedy_support(graph: StateGraph, net: NTupleNet, feats: np.ndarray | None = None) -> exact.Support:
+    """The moves the agent plays in every state of ``graph``: those whose afterstate is worth most
+    to the mover (a move that ends the game: its result), ties kept (as rules/ntuple.pl plays)."""
+    feats = graph_features(graph, net) if feats is None else feats
+    values = np.tanh(net.weights[feats].sum(axis=2))          # (states, 2)
+    mover = graph.mover.astype(np.int64)
+    src = np.repeat(np.arange(graph.size), np.diff(graph.start))
+    tgt = graph.target.astype(np.int64)
+    m = mover[src]
+    after = values[tgt, m]
+    w = graph.winner[tgt].astype(np.int64)
+    done = w != ONGOING
+    after = np.where(done, np.where(w == 2, 0.0, np.where(w == m, 1.0, -1.0)), after)
+    sc = score(after)
+    best = np.full(graph.size, np.iinfo(np.int64).min)
+    np.maximum.at(best, src, sc)
+    keep = sc == best[src]
+    sup: exact.Support = [[] for _ in range(graph.size)]
+    for e in np.nonzero(keep)[0].tolist():
+        sup[src[e]].append(e)
+    return sup
+
+
+def support(db: sqlite_utils.Database, row: dict, graph: StateGraph) -> exact.Support:
+    """The stored agent's moves in every state of ``graph``, computed on the graph."""
+    net, _ = net_from_row(db, row)
+    return greedy_support(graph, net)
+
+
+def learn_game(db: sqlite_utils.Database, row: dict, game: str, keys: list[str], result: str, side: str) -> None:
+    """N-tuple agents learn only in `train`; a game against a person changes nothing."""
+
+
+def start(db: sqlite_utils.Database, name: str, game: str, options: dict[str, Any], seed: int
+          ) -> tuple[NTupleNet, NTupleOptions, dict | None]:
+    """The agent's net and options: new (tuples placed with ``seed``), or stored (whose options other
+    than the schedules a run may not change)."""
+    row = existing_agent(db, name, game, NAME)
+    if row is None:
+        opts = options_from({**options, "seed": seed})
+        sample = engine().call(f"ntuple:nt_random_images({quote(games.check_game(game))}, {SAMPLE_GAMES}, Out)")
+        net, opts = new_net(game, opts, sample)
+        return net, opts, None
+    net, stored = net_from_row(db, row)
+    per_run = {"alpha", "alpha_end", "epsilon", "epsilon_end", "lam"}
+    merged = options_from({**stored.as_dict(), **options})
+    changed = [k for k, v in merged.as_dict().items() if k not in per_run and stored.as_dict()[k] != v]
+    if changed:
+        raise BadInput(f"agent '{name}' exists with {', '.join(f'{k}={stored.as_dict()[k]}' for k in changed)}; "
+                       "its tuples are fixed when it is made (train a new agent to change them)")
+    return net, merged, row
+
+
+def csr(sup: exact.Support) -> tuple[np.ndarray, np.ndarray]:
+    """A support as (start, edges) arrays: state s's choices are edges[start[s]:start[s+1]]."""
+    lengths = np.array([len(x) for x in sup], dtype=np.int64)
+    starts = np.concatenate([[0], np.cumsum(lengths)]).astype(np.int64)
+    edges = np.array([e for x in sup for e in x], dtype=np.int64)
+    return starts, edges
+
+
+def side_masks(vs: str, side: str) -> list[int]:
+    """Bitmasks of the sides the agent plays, game after game: both against itself, else first,
+    second or alternating."""
+    return [3] if vs == "self" else {"first": [1], "second": [2], "both": [1, 2]}[side]
+
+
+def run(db: sqlite_utils.Database, game: str, name: str, options: dict[str, Any], vs: str, side: str,
+        n_games: int, seed: int, opponents: Any, progress: Callable[[int], None] | None = None,
+        until_perfect: bool = False, limit: int | None = None, commits: Commits | None = None) -> TrainingRun:
+    """Train an n-tuple agent by TD(λ) (on the state graph, or lazily past the position ``limit``)."""
+    commits = commits or Commits()
+    if vs == "adversary":
+        raise BadInput("--vs adversary is for the punish learner; use self, random, minimax or an agent")
+    net, opts, row = start(db, name, game, options, seed)
+    try:
+        graph = graphs.state_graph(db, game, limit, what="training on the whole graph needs every position")
+    except TooLarge:
+        return run_lazily(db, game, name, net, opts, vs, side, n_games, seed, progress, commits)
+    feats = graph_features(graph, net)
+    masks = side_masks(vs, side)
+    opponent = None if vs in ("self", "random") else csr(
+        exact.optimal_moves(graph) if vs == "minimax" else opponents.support(graph, vs))
+    checkpoints: list[dict] = []
+    every = max(25, min(500, n_games // 40))
+    winners: list[int] = []
+    judged = 0.0
+    t0 = time.perf_counter()
+    while len(winners) < n_games:
+        chunk = min(every - len(winners) % every, n_games - len(winners))
+        done = len(winners)
+        winners += train_on_graph(net, graph.start, graph.target, graph.winner, graph.mover, feats, opts, chunk,
+                                  seed * 1_000_003 + done, done, n_games, masks, opponent).tolist()
+        if progress:
+            progress(chunk)
+        t = time.perf_counter()
+        if commits.due():
+            save(db, name, game, net, opts, commits.added(len(winners)))
+            commits.mark(len(winners))
+        point = exact.checkpoint(graph, greedy_support(graph, net, feats), len(winners))
+        checkpoints.append(point)
+        judged += time.perf_counter() - t
+        if until_perfect and point["as_first"]["perfect"] and point["as_second"]["perfect"]:
+            break
+    seconds = time.perf_counter() - t0 - judged
+    extra = {"checkpoints": checkpoints, "checkpoint_seconds": round(judged, 4), "net": describe(net)}
+    return finished(db, name, game, net, opts, graph.players, masks, winners, seconds, extra, commits)
+
+
+def describe(net: NTupleNet) -> dict[str, Any]:
+    """The net's shape for a run's report."""
+    return {"tuples": len(net.tuples), "lengths": sorted(set(len(t) for t in net.tuples)),
+            "symmetries": len(net.perms), "cell_values": net.values, "weights": int(net.weights.size),
+            "learned": int(np.count_nonzero(net.weights))}
+
+
+def finished(db: sqlite_utils.Database, name: str, game: str, net: NTupleNet, opts: NTupleOptions,
+             players: list[str], masks: list[int], winners: list[int], seconds: float, extra: dict[str, Any],
+             commits: Commits) -> TrainingRun:
+    """A run's report from its games' winners, with the save that stores the net."""
+    results = ["draw" if w == 2 else players[w] for w in winners]
+    sides = [[players[p] for p in (0, 1) if masks[i % len(masks)] >> p & 1] for i in range(len(winners))]
+
+    def save_run(record: dict) -> None:
+        save(db, name, game, net, opts, commits.added(len(winners)), record)
+
+    return TrainingRun(results, sides, seconds, opts.as_dict(), save_run, extra)
+
+
+def run_lazily(db: sqlite_utils.Database, game: str, name: str, net: NTupleNet, opts: NTupleOptions, vs: str,
+               side: str, n_games: int, seed: int, progress: Callable[[int], None] | None,
+               commits: Commits) -> TrainingRun:
+    """TD(λ) on a game too large to enumerate: LOCKSTEP games side by side, one Prolog query a ply."""
+    if vs not in ("self", "random"):
+        raise BadInput(f"{game} is too large to enumerate: the n-tuple learner trains there against self or "
+                       f"random (--vs {vs} needs every position)")
+    masks = side_masks(vs, side)
+    players = games.players(game)
+    lock = Lockstep(net, opts, LOCKSTEP, seed)
+    winners: list[int] = []
+    queries = 0
+    t0 = time.perf_counter()
+    committing = 0.0
+    while len(winners) < n_games:
+        batch = min(LOCKSTEP, n_games - len(winners))
+        first = len(winners)
+        learn = np.array([masks[(first + i) % len(masks)] for i in range(batch)], dtype=np.int64)
+        engine().call(f"ntuple:nt_batch_start({quote(game)}, {batch}), Out = true")
+        choices = [-1] * batch
+        result = np.full(batch, ONGOING_CODE, dtype=np.int64)
+        mover_at_end = np.zeros(batch, dtype=np.int64)
+        lock.reset()
+        while True:
+            out = engine().call(f"ntuple:nt_batch_step({choices}, Out)")
+            queries += 1
+            movers = np.array(out["movers"], dtype=np.int64)
+            active = movers >= 0
+            if not active.any():
+                break
+            counts = np.array(out["counts"], dtype=np.int64)
+            off = np.concatenate([[0], np.cumsum(counts)]).astype(np.int64)
+            cells = _cells(out["cells"], net.n_cells)
+            try:
+                choice, ended = lock.ply(off, cells, np.array(out["outcomes"], dtype=np.int64), movers,
+                                         active, learn, first / max(1, n_games - 1))
+            except ValueError as exc:
+                raise BadInput(f"{exc}: train a new agent with --values") from None
+            for i in np.nonzero(ended != ONGOING_CODE)[0].tolist():
+                result[i], mover_at_end[i] = ended[i], movers[i]
+            choices = [int(c) if a else -1 for c, a in zip(choice.tolist(), active.tolist())]
+        for i in range(batch):
+            r, m = int(result[i]), int(mover_at_end[i])
+            winners.append(2 if r == 0 else m if r == 1 else 1 - m)
+        if progress:
+            progress(batch)
+        if commits.due():
+            t = time.perf_counter()
+            save(db, name, game, net, opts, commits.added(len(winners)))
+            commits.mark(len(winners))
+            committing += time.perf_counter() - t
+    seconds = time.perf_counter() - t0 - committing
+    extra = {"lazy": {"prolog_queries": queries, "lockstep": LOCKSTEP}, "net": describe(net)}
+    return finished(db, name, game, net, opts, players, masks, winners, seconds, extra, commits)

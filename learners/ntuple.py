@@ -1,0 +1,479 @@
+"""A value function over n-tuples of a game's cells, learned by TD(λ) from self-play.
+
+The generic agent of GBG, the General Board Game framework (W. Konen, TH
+Köln; Thill, Bagheri, Koch & Konen, CIG 2014): a position is seen through
+its cells (the game's cells/4, from one player's point of view: 0 empty, 1
+that player's, 2 the opponent's, or any small numbers); an *n-tuple* is a
+list of cells, and each tuple has a lookup table with one weight for every
+combination of values its cells can hold.  The value of a position for a
+player is ``tanh`` of the sum of the weights its tuples point at.  Because
+the same tuple sees many positions, what one position teaches reaches every
+position that shares a pattern with it: the learner generalises, where the
+Q-table and the punishment learner do not.
+
+- Tuples are placed by random walks over the board's neighbourhood (cells
+  next to each other in the game's rows, diagonals included), as GBG does,
+  or given by the user.
+- Weight sharing: every tuple is also read through each of the game's
+  symmetries (cell permutations), so symmetric positions have one value.
+- Learning: TD(λ) on *afterstates* (the position right after a move), from
+  the point of view of the player who made the move.  Each player's
+  afterstates form its own sequence, so a game where a player moves twice
+  (dots and boxes) needs nothing special; both sides share one set of
+  weights, since values are always from the mover's side.  Eligibility
+  traces reach back ``horizon`` afterstates (where λ^k falls under 1%).
+  A player's last afterstate learns toward the value of its best move
+  next (as Q-learning does), even when it then explores (ε-greedy); an
+  exploring move cuts the trace.
+- Moves: the afterstate of highest value; a move that ends the game is
+  worth its result exactly (+1, 0, -1).
+
+This module never asks Prolog anything: it sees cells as numpy arrays.
+"""
+from __future__ import annotations
+
+import math
+import random
+from dataclasses import asdict, dataclass, field
+from typing import Sequence
+
+import numba
+import numpy as np
+
+MAX_TABLE = 1 << 22          # weights in one tuple's table (K^length): 4M, 32 MB
+MAX_WEIGHTS = 1 << 26        # weights in all tables together
+ONGOING_CODE = -9            # an afterstate's outcome code while the game goes on
+SCORE_SCALE = 1e9            # values compared as integers of 1e-9 (Prolog and Python alike)
+
+
+@dataclass
+class NTupleOptions:
+    """Every parameter of an n-tuple agent (stored with it)."""
+
+    tuples: int | None = None        # how many random-walk tuples; None: by board size (see defaults)
+    length: int | None = None        # cells per random-walk tuple; None: by board size
+    tuple_cells: list[list[int]] | None = None   # tuples given by the user (cell numbers from 1): overrides the walk
+    lam: float = 0.0                 # λ of the eligibility traces (0: plain TD(0); GBG uses 0.5 on Connect Four)
+    alpha: float = 0.5               # step size at the start of a run (of the value, shared out over the weights)
+    alpha_end: float | None = 0.05   # at the end of a run (linear); None: as alpha
+    epsilon: float = 0.3             # exploration at the start of a run
+    epsilon_end: float | None = None  # None: as epsilon
+    fold: bool = True                # share weights across the game's symmetries
+    seed: int = 0                    # where the random walks start (the agent's tuples; a run has its own seed)
+    values: int | None = None        # distinct cell values (K); None: the largest value seen plus one
+
+    def check(self) -> "NTupleOptions":
+        """Raise ValueError naming the first bad option."""
+        if self.tuples is not None and not 1 <= self.tuples <= 1000:
+            raise ValueError(f"--tuples must be from 1 to 1000, not {self.tuples}")
+        if self.length is not None and not 1 <= self.length <= 16:
+            raise ValueError(f"--length must be from 1 to 16, not {self.length}")
+        if not 0.0 <= self.lam <= 1.0:
+            raise ValueError(f"--lambda must be in [0, 1], not {self.lam}")
+        if self.alpha_end is None:
+            self.alpha_end = self.alpha
+        for name in ("alpha", "alpha_end"):
+            if not 0.0 < getattr(self, name) <= 10.0:
+                raise ValueError(f"--{name.replace('_', '-')} must be in (0, 10], not {getattr(self, name)}")
+        if self.epsilon_end is None:
+            self.epsilon_end = self.epsilon
+        for name in ("epsilon", "epsilon_end"):
+            if not 0.0 <= getattr(self, name) <= 1.0:
+                raise ValueError(f"--{name.replace('_', '-')} must be in [0, 1], not {getattr(self, name)}")
+        if self.values is not None and not 2 <= self.values <= 64:
+            raise ValueError(f"--values must be from 2 to 64, not {self.values}")
+        if self.tuple_cells is not None:
+            if not self.tuple_cells or not all(isinstance(t, list) and t for t in self.tuple_cells):
+                raise ValueError("tuples must be a non-empty list of non-empty cell lists")
+            for t in self.tuple_cells:
+                if not all(isinstance(c, int) and not isinstance(c, bool) for c in t) or len(set(t)) != len(t):
+                    raise ValueError(f"tuple {t} must list distinct whole cell numbers")
+        return self
+
+    def as_dict(self) -> dict:
+        return asdict(self)
+
+
+def default_shape(n_cells: int) -> tuple[int, int]:
+    """(tuples, length) when the user gives none: GBG's Connect Four agent has 70 tuples of 8 on 42
+    cells; smaller boards get tuples of 3 or 6 cells, two tuples a cell (measured on tic-tac-toe:
+    bench/bench_ntuple.py --sweep)."""
+    length = 3 if n_cells <= 4 else 6 if n_cells <= 20 else 8
+    return (70 if n_cells >= 30 else max(4, 2 * n_cells)), min(length, n_cells)
+
+
+def neighbours(n_cells: int, columns: int | None) -> list[list[int]]:
+    """Each cell's neighbours (0-based) on a grid of ``columns`` (8 around; a board without a layout
+    is square when it can be, else one row)."""
+    if columns is None:
+        root = math.isqrt(n_cells)
+        columns = root if root * root == n_cells else n_cells
+    out = []
+    for i in range(n_cells):
+        r, c = divmod(i, columns)
+        around = []
+        for dr in (-1, 0, 1):
+            for dc in (-1, 0, 1):
+                rr, cc = r + dr, c + dc
+                j = rr * columns + cc
+                if (dr or dc) and 0 <= cc < columns and rr >= 0 and j < n_cells:
+                    around.append(j)
+        out.append(around)
+    return out
+
+
+def random_walk_tuples(n_cells: int, columns: int | None, count: int, length: int, seed: int) -> list[list[int]]:
+    """``count`` tuples of ``length`` distinct cells (0-based), each a random walk over the neighbours."""
+    rng = random.Random(seed)
+    near = neighbours(n_cells, columns)
+    length = min(length, n_cells)
+    out: list[list[int]] = []
+    for _ in range(count):
+        cell = rng.randrange(n_cells)
+        walk = [cell]
+        for _step in range(1000 * length):
+            if len(walk) == length:
+                break
+            cell = rng.choice(near[cell]) if near[cell] else rng.randrange(n_cells)
+            if cell not in walk:
+                walk.append(cell)
+        while len(walk) < length:       # a board in pieces: finish with any cell
+            walk.append(rng.choice([c for c in range(n_cells) if c not in walk]))
+        out.append(sorted(walk))
+    return out
+
+
+def derive_permutations(base: np.ndarray, images: np.ndarray) -> list[list[int]]:
+    """The cell permutations behind a game's symmetries, from examples: ``base[k]`` is a state's
+    cells and ``images[k, s]`` the cells of its s-th symmetric image (in the order symmetry/3 gives
+    them).  Symmetry s is kept when one permutation p explains every example (images[k, s, i] ==
+    base[k, p[i]]); the identity is always first."""
+    n = base.shape[1]
+    perms = [list(range(n))]
+    for s in range(images.shape[1]):
+        img = images[:, s, :]
+        matches = [np.nonzero((base == img[:, i:i + 1]).all(axis=0))[0].tolist() for i in range(n)]
+        if any(not m for m in matches):
+            continue                      # no permutation of cells gives this image: not a board symmetry
+        perm, used = [-1] * n, set()
+        for i in sorted(range(n), key=lambda i: len(matches[i])):   # cells the examples tell apart first
+            free = [j for j in matches[i] if j not in used]
+            if not free:
+                break
+            perm[i] = free[0]
+            used.add(free[0])
+        if -1 not in perm and perm not in perms:
+            perms.append(perm)
+    return perms
+
+
+@dataclass
+class NTupleNet:
+    """Tuples, symmetries and weights: everything an n-tuple agent knows.
+
+    ``tuples`` are 0-based cell lists; ``perms`` the symmetries as cell
+    permutations (the identity first); weights of tuple t live at
+    ``offsets[t] : offsets[t] + values ** len(tuples[t])``, the cells'
+    values read as a number in base ``values``, first cell least significant.
+    """
+
+    tuples: list[list[int]]
+    perms: list[list[int]]
+    values: int
+    n_cells: int
+    weights: np.ndarray = field(default=None, repr=False)  # type: ignore[assignment]
+
+    def __post_init__(self) -> None:
+        sizes = [self.values ** len(t) for t in self.tuples]
+        if max(sizes) > MAX_TABLE or sum(sizes) > MAX_WEIGHTS:
+            raise ValueError(f"tuples of {max(len(t) for t in self.tuples)} cells with {self.values} values need "
+                             f"{sum(sizes):,} weights, more than {MAX_WEIGHTS:,} ({MAX_TABLE:,} a tuple): "
+                             "use shorter tuples (--length)")
+        self.offsets = np.concatenate([[0], np.cumsum(sizes)]).astype(np.int64)
+        if self.weights is None:
+            self.weights = np.zeros(int(self.offsets[-1]))
+        width = max(len(t) for t in self.tuples)
+        self.tuple_array = np.full((len(self.tuples), width), -1, dtype=np.int64)
+        for i, t in enumerate(self.tuples):
+            self.tuple_array[i, :len(t)] = t
+        self.perm_array = np.array(self.perms, dtype=np.int64)
+
+    @property
+    def features(self) -> int:
+        """Weights one position reads: a tuple under each symmetry."""
+        return len(self.tuples) * len(self.perms)
+
+    def indices(self, cells: np.ndarray) -> np.ndarray:
+        """(positions, features) flat weight indices of each row of ``cells``."""
+        cells = np.ascontiguousarray(cells, dtype=np.int64).reshape(-1, self.n_cells)
+        if cells.size and (cells.min() < 0 or cells.max() >= self.values):
+            raise ValueError(f"a cell holds {int(cells.max())}, beyond the agent's {self.values} cell values")
+        return _indices(cells, self.tuple_array, self.offsets, self.perm_array, self.values)
+
+    def value(self, cells: np.ndarray) -> np.ndarray:
+        """The value of each row of ``cells`` for the player they are seen by."""
+        return np.tanh(self.weights[self.indices(cells)].sum(axis=1))
+
+    def pattern(self, t: int, index: int) -> str:
+        """The cell values weight ``index`` of tuple t stands for, in the tuple's cell order."""
+        digits = []
+        for _ in self.tuples[t]:
+            index, d = divmod(index, self.values)
+            digits.append(d)
+        return "".join(_digit(d) for d in digits)
+
+
+def _digit(v: int) -> str:
+    return chr(48 + v)
+
+
+def score(v: np.ndarray | float) -> np.ndarray:
+    """Values as the integers moves are compared by (1e-9 steps), so ties agree with Prolog's."""
+    return np.rint(np.asarray(v) * SCORE_SCALE).astype(np.int64)
+
+
+@numba.njit(cache=True)
+def _indices(cells, tuples, offsets, perms, k):
+    n, width = tuples.shape
+    s_count = perms.shape[0]
+    out = np.empty((cells.shape[0], n * s_count), dtype=np.int64)
+    for r in range(cells.shape[0]):
+        f = 0
+        for s in range(s_count):
+            for t in range(n):
+                idx = 0
+                mult = 1
+                for j in range(width):
+                    c = tuples[t, j]
+                    if c < 0:
+                        break
+                    idx += mult * cells[r, perms[s, c]]
+                    mult *= k
+                out[r, f] = offsets[t] + idx
+                f += 1
+    return out
+
+
+@numba.njit(cache=True)
+def _v(w, feats):
+    total = 0.0
+    for i in range(feats.shape[0]):
+        total += w[feats[i]]
+    return np.tanh(total)
+
+
+@numba.njit(cache=True)
+def _td(w, hist, hist_g, count, newest, target, step, lam):
+    """One TD(λ) update of a player's latest afterstate toward ``target``, reaching back over its
+    ``count`` earlier afterstates (ring ``hist`` of feature rows, newest at ``newest``)."""
+    horizon = hist.shape[0]
+    delta = target - _v(w, hist[newest])
+    decay = 1.0
+    for k in range(count):
+        slot = (newest - k) % horizon
+        change = step * delta * decay * hist_g[slot]
+        for f in range(hist.shape[1]):
+            w[hist[slot, f]] += change
+        decay *= lam
+        if decay == 0.0:
+            break
+
+
+@numba.njit(cache=True)
+def _graph_games(start, target, winner, mover, feats, w, n_games, seed, done, total,
+                 eps0, eps1, alpha0, alpha1, lam, horizon, learn_sides, opp_start, opp_edges):
+    """Play ``n_games`` on a state graph, learning as it goes; returns each game's winner.
+
+    ``feats[t, p]`` are afterstate t's feature rows as player p sees it;
+    ``learn_sides[g % len]`` has bit p set when the agent plays side p in
+    game g (the other side plays uniformly among ``opp_edges[opp_start[s]:
+    opp_start[s+1]]``, or any move where that is empty)."""
+    np.random.seed(seed)
+    n_feat = feats.shape[2]
+    hist = np.zeros((2, horizon, n_feat), dtype=np.int64)
+    hist_g = np.zeros((2, horizon))
+    count = np.zeros(2, dtype=np.int64)
+    newest = np.zeros(2, dtype=np.int64)
+    results = np.empty(n_games, dtype=np.int64)
+    vals = np.empty(max(1, np.max(start[1:] - start[:-1])))
+    for g in range(n_games):
+        frac = (done + g) / max(1, total - 1)
+        eps = eps0 + (eps1 - eps0) * frac
+        step = (alpha0 + (alpha1 - alpha0) * frac) / n_feat
+        sides = learn_sides[(done + g) % learn_sides.shape[0]]
+        count[:] = 0
+        s = 0
+        while winner[s] == -1:
+            m = mover[s]
+            e0, e1 = start[s], start[s + 1]
+            if (sides >> m) & 1:
+                for ee in range(e0, e1):
+                    vals[ee - e0] = _afterstate_value(w, feats, winner, target[ee], m)
+                k = _pick_best(vals, e1 - e0)
+                e, v = e0 + k, vals[k]
+                if count[m] > 0:            # learn toward the best move's value, explored or not
+                    _td(w, hist[m], hist_g[m], count[m], newest[m], v, step, lam)
+                if np.random.random() < eps:
+                    e = e0 + np.random.randint(e1 - e0)
+                    count[m] = 0            # an exploring move cuts the trace
+                t = target[e]
+                if winner[t] == -1:
+                    newest[m] = (newest[m] + 1) % horizon
+                    hist[m, newest[m]] = feats[t, m]
+                    vt = _v(w, feats[t, m])
+                    hist_g[m, newest[m]] = 1.0 - vt * vt
+                    count[m] = min(count[m] + 1, horizon)
+                else:
+                    count[m] = 0            # a move that ends the game is worth its result: nothing to learn
+            else:
+                o0, o1 = opp_start[s], opp_start[s + 1]
+                if o1 > o0:
+                    e = opp_edges[o0 + np.random.randint(o1 - o0)]
+                else:
+                    e = e0 + np.random.randint(e1 - e0)
+                t = target[e]
+            s = t
+        results[g] = winner[s]
+        for p in range(2):
+            if count[p] > 0:
+                r = 0.0 if winner[s] == 2 else (1.0 if winner[s] == p else -1.0)
+                _td(w, hist[p], hist_g[p], count[p], newest[p], r, step, lam)
+    return results
+
+
+@numba.njit(cache=True)
+def _pick_best(vals, n):
+    """The index of a highest of ``vals[:n]`` (compared in 1e-9 steps), ties broken at random."""
+    best = -1 << 62
+    ties = 0
+    k = 0
+    for i in range(n):
+        sc = np.int64(np.rint(vals[i] * 1e9))
+        if sc > best:
+            best, ties, k = sc, 1, i
+        elif sc == best:
+            ties += 1
+            if np.random.randint(ties) == 0:
+                k = i
+    return k
+
+
+@numba.njit(cache=True)
+def _afterstate_value(w, feats, winner, t, p):
+    wt = winner[t]
+    if wt == -1:
+        return _v(w, feats[t, p])
+    if wt == 2:
+        return 0.0
+    return 1.0 if wt == p else -1.0
+
+
+def horizon_for(lam: float) -> int:
+    """Afterstates a trace reaches back over: where λ^k falls under 1% (at most 16)."""
+    if lam <= 0.0:
+        return 1
+    if lam >= 1.0:
+        return 16
+    return int(min(16, max(1, math.ceil(math.log(0.01) / math.log(lam)) + 1)))
+
+
+def train_on_graph(net: NTupleNet, start: np.ndarray, target: np.ndarray, winner: np.ndarray, mover: np.ndarray,
+                   feats: np.ndarray, options: NTupleOptions, n_games: int, seed: int, done: int, total: int,
+                   learn_sides: Sequence[int], opponent: tuple[np.ndarray, np.ndarray] | None) -> np.ndarray:
+    """Play and learn ``n_games`` (games ``done`` .. of a run of ``total``) on a compiled graph; each
+    game's winner (player index, or 2 for a draw).  ``learn_sides`` cycles per game: a bitmask of
+    the sides the agent plays; the opponent (a support as CSR arrays, or None) plays the rest."""
+    o_start, o_edges = opponent if opponent is not None else (np.zeros(len(start), dtype=np.int64),
+                                                               np.zeros(0, dtype=np.int64))
+    return _graph_games(start.astype(np.int64), target.astype(np.int64), winner.astype(np.int64),
+                        mover.astype(np.int64), feats, net.weights, n_games, seed, done, total,
+                        options.epsilon, options.epsilon_end, options.alpha, options.alpha_end, options.lam,
+                        horizon_for(options.lam), np.asarray(learn_sides, dtype=np.int64), o_start, o_edges)
+
+
+@numba.njit(cache=True)
+def _batch_ply(w, succ_off, succ_feats, succ_out, movers, active, learn, eps, step, lam,
+               hist, hist_g, count, newest, choice, finished):
+    """One ply of a batch of games expanded lazily: each active game's mover picks a successor
+    (learning as in _graph_games); ``succ_out`` is a successor's outcome for the mover (1, 0, -1)
+    or ONGOING_CODE.  Writes ``choice`` (index among the game's successors) and, for a game that
+    ends, its outcome for the mover in ``finished`` (else ONGOING_CODE), with the final updates."""
+    horizon = hist.shape[2]
+    vals = np.empty(max(1, np.max(succ_off[1:] - succ_off[:-1])))
+    for i in range(movers.shape[0]):
+        finished[i] = ONGOING_CODE
+        if not active[i]:
+            continue
+        m = movers[i]
+        j0, j1 = succ_off[i], succ_off[i + 1]
+        if (learn[i] >> m) & 1:
+            for jj in range(j0, j1):
+                vals[jj - j0] = _batch_value(w, succ_feats, succ_out, jj)
+            k = _pick_best(vals, j1 - j0)
+            j, v = j0 + k, vals[k]
+            if count[i, m] > 0:
+                _td(w, hist[i, m], hist_g[i, m], count[i, m], newest[i, m], v, step, lam)
+            if np.random.random() < eps:
+                j = j0 + np.random.randint(j1 - j0)
+                count[i, m] = 0
+            if succ_out[j] == ONGOING_CODE:
+                newest[i, m] = (newest[i, m] + 1) % horizon
+                hist[i, m, newest[i, m]] = succ_feats[j]
+                vt = _v(w, succ_feats[j])
+                hist_g[i, m, newest[i, m]] = 1.0 - vt * vt
+                count[i, m] = min(count[i, m] + 1, horizon)
+            else:
+                count[i, m] = 0
+        else:
+            j = j0 + np.random.randint(j1 - j0)
+        choice[i] = j - j0
+        if succ_out[j] != ONGOING_CODE:
+            finished[i] = succ_out[j]
+            for p in range(2):
+                if count[i, p] > 0:
+                    r = float(succ_out[j]) if p == m else -float(succ_out[j])
+                    _td(w, hist[i, p], hist_g[i, p], count[i, p], newest[i, p], r, step, lam)
+                    count[i, p] = 0
+
+
+@numba.njit(cache=True)
+def _batch_value(w, succ_feats, succ_out, j):
+    if succ_out[j] == ONGOING_CODE:
+        return _v(w, succ_feats[j])
+    return float(succ_out[j])
+
+
+class Lockstep:
+    """Games played side by side on a game too large to enumerate: the caller expands every game's
+    successors (one Prolog query a ply) and this picks and learns, one numba call a ply."""
+
+    def __init__(self, net: NTupleNet, options: NTupleOptions, games: int, seed: int) -> None:
+        self.net, self.options = net, options
+        h = horizon_for(options.lam)
+        self.hist = np.zeros((games, 2, h, net.features), dtype=np.int64)
+        self.hist_g = np.zeros((games, 2, h))
+        self.count = np.zeros((games, 2), dtype=np.int64)
+        self.newest = np.zeros((games, 2), dtype=np.int64)
+        self.choice = np.zeros(games, dtype=np.int64)
+        self.finished = np.zeros(games, dtype=np.int64)
+        _seed(seed)
+
+    def reset(self) -> None:
+        self.count[:] = 0
+
+    def ply(self, succ_off: np.ndarray, succ_cells: np.ndarray, succ_out: np.ndarray, movers: np.ndarray,
+            active: np.ndarray, learn: np.ndarray, frac: float) -> tuple[np.ndarray, np.ndarray]:
+        """Each active game's choice (successor index) and, where the game ended, the outcome for its mover."""
+        o = self.options
+        eps = o.epsilon + (o.epsilon_end - o.epsilon) * frac
+        step = (o.alpha + (o.alpha_end - o.alpha) * frac) / self.net.features
+        feats = self.net.indices(succ_cells)
+        _batch_ply(self.net.weights, succ_off, feats, succ_out, movers, active, learn, eps, step, o.lam,
+                   self.hist, self.hist_g, self.count, self.newest, self.choice, self.finished)
+        n = len(movers)
+        return self.choice[:n], self.finished[:n]
+
+
+@numba.njit(cache=True)
+def _seed(seed):
+    np.random.seed(seed)

@@ -1,0 +1,216 @@
+/*  N-tuple agents (learners/ntuple.py, after GBG's TD-n-tuple agent):
+    playing from learned weights, and the cells the learner trains on.
+
+    An agent's value of a position for a player is tanh of the sum, over
+    every tuple read through every symmetry, of the weight its cells'
+    values point at (cells/4 from that player's side).  It plays the move
+    whose position after the move is worth most to it; a move that ends
+    the game is worth its result exactly (1 win, 0 draw, -1 loss).  Values
+    are compared in steps of 1e-9, as the learner compares them.
+
+    Training never calls this per move: the learner asks for the cells of
+    many states in one query (nt_cells/4, nt_images/4), or plays a batch
+    of games side by side with one query a ply (nt_batch_start/2,
+    nt_batch_step/2).
+
+        ?- nt_load(a, tictactoe, 3, [[0,1,2]], [[0,1,2,3,4,5,6,7,8]]),
+           nt_weights(a, [[13, 0.5]]),
+           initial(tictactoe, P, M), candidates(agent(a), tictactoe, P, M, Ms).
+*/
+:- module(ntuple, [nt_load/5, nt_weights/2, nt_value/4, nt_cells/4, nt_images/4,
+                   nt_batch_start/2, nt_batch_step/2, nt_random_images/3]).
+:- use_module(game).
+:- use_module(play).
+
+:- dynamic nt_agent/3.     % nt_agent(Agent, Game, Values)
+:- dynamic nt_tuple/4.     % nt_tuple(Agent, T, Offset, Cells): 1-based argument numbers of the cells term
+:- dynamic nt_perm/2.      % nt_perm(Agent, Perm): Perm is p(C1, ...), the cell each cell is read from
+:- dynamic nt_w/3.         % nt_w(Index, Agent, Weight): weights never learned are 0
+
+%!  nt_load(+Agent, +Game, +Values:integer, +Tuples:list, +Perms:list) is det.
+%   Make Agent an n-tuple agent of Game with no weights yet: Tuples are
+%   lists of 0-based cells, Perms the symmetries as 0-based permutations
+%   (the identity first); cell values are 0..Values-1.
+nt_load(Agent, Game, Values, Tuples, Perms) :-
+    retractall(nt_agent(Agent, _, _)),
+    retractall(nt_tuple(Agent, _, _, _)),
+    retractall(nt_perm(Agent, _)),
+    retractall(nt_w(_, Agent, _)),
+    assertz(nt_agent(Agent, Game, Values)),
+    foldl(add_tuple(Agent, Values), Tuples, 0-0, _),
+    forall(member(P, Perms),
+           ( maplist(succ, P, P1), Term =.. [p|P1], assertz(nt_perm(Agent, Term)) )).
+
+add_tuple(Agent, Values, Cells, T-Offset, T1-Offset1) :-
+    maplist(succ, Cells, Args),
+    assertz(nt_tuple(Agent, T, Offset, Args)),
+    length(Cells, N),
+    T1 is T + 1,
+    Offset1 is Offset + Values ** N.
+
+%!  nt_weights(+Agent, +Rows:list) is det.
+%   Add weights [Index, Weight] (a large agent is loaded in several calls).
+nt_weights(Agent, Rows) :-
+    forall(member([I, W], Rows), assertz(nt_w(I, Agent, W))).
+
+%!  nt_value(+Agent, +Game, +Cells:list(integer), -Value:float) is det.
+%   Agent's value of a position whose cells (from the player's side) are Cells.
+nt_value(Agent, _Game, Cells, Value) :-
+    nt_agent(Agent, _, K),
+    C =.. [c|Cells],
+    aggregate_all(sum(W),
+                  ( nt_perm(Agent, P), nt_tuple(Agent, _, Offset, Args),
+                    tuple_index(Args, P, C, K, 1, 0, I0),
+                    I is Offset + I0,
+                    ( nt_w(I, Agent, W0) -> W = W0 ; W = 0.0 ) ),
+                  Sum),
+    Value is tanh(Sum).
+
+tuple_index([], _, _, _, _, I, I).
+tuple_index([A|As], P, C, K, Mult, I0, I) :-
+    arg(A, P, From), arg(From, C, V),
+    I1 is I0 + Mult * V,
+    Mult1 is Mult * K,
+    tuple_index(As, P, C, K, Mult1, I1, I).
+
+play:scored_moves(agent(Agent), Game, Pos, Mover, Scored) :-
+    nt_agent(Agent, Game, _), !,
+    findall(V-M, ( legal(Game, Pos, Mover, M), move_value(Agent, Game, Pos, Mover, M, V) ), Scored).
+
+move_value(Agent, Game, Pos, Mover, Move, Value) :-
+    step(Game, Pos, Mover, Move, Pos1, Mover1),
+    (   over(Game, Pos1, Mover1, Result)
+    ->  result_value(Result, Mover, Value)
+    ;   cells(Game, Pos1, Mover, Cells),
+        nt_value(Agent, Game, Cells, V),
+        Value is round(V * 1.0e9) / 1.0e9
+    ).
+
+result_value(draw, _, 0) :- !.
+result_value(Mover, Mover, 1) :- !.
+result_value(_, _, -1).
+
+%!  nt_cells(+Game, +Keys:list, +Viewer, -Cells:string) is det.
+%   The cells/4 of every state (by key) as Viewer sees it, one character a
+%   cell (the code 48 + value), all states joined: one string for Python.
+nt_cells(Game, Keys, Viewer, Cells) :-
+    need_cells(Game),
+    foldl(key_codes(Game, Viewer), Keys, Codes, []),
+    string_codes(Cells, Codes).
+
+key_codes(Game, Viewer, Key, Codes, Tail) :-
+    parse_position(Game, Key, P, _),
+    cells(Game, P, Viewer, Cells),
+    cell_codes(Cells, Codes, Tail).
+
+cell_codes([], T, T).
+cell_codes([C|Cs], [D|Ds], T) :-
+    (   integer(C), C >= 0, C < 64
+    ->  D is 48 + C
+    ;   format(atom(Msg), "cells/4 gives ~q; the n-tuple learner needs whole numbers from 0 to 63", [C]),
+        bad_input(Msg)
+    ),
+    cell_codes(Cs, Ds, T).
+
+need_cells(Game) :-
+    (   declares(Game, cells)
+    ->  true
+    ;   format(atom(Msg), "game ~w does not define cells/4, which the n-tuple learner reads its tuples from", [Game]),
+        bad_input(Msg)
+    ).
+
+%!  nt_images(+Game, +Keys:list, +Viewer, -Out) is det.
+%   For each state (by key), the cells of each of its symmetric images in
+%   the order symmetry/3 gives them: json([count-ImagesPerState, cells-String]).
+%   The learner reads the games' symmetries as cell permutations from these.
+nt_images(Game, Keys, Viewer, json([counts-Counts, cells-Cells])) :-
+    need_cells(Game),
+    maplist(images_of(Game, Viewer), Keys, Counts, Lists),
+    append(Lists, All),
+    string_codes(Cells, All).
+
+images_of(Game, Viewer, Key, Count, Codes) :-
+    parse_position(Game, Key, P, _),
+    state_images(Game, P, Viewer, Count, Codes).
+
+state_images(Game, P, Viewer, Count, Codes) :-
+    findall(P1, image(Game, P, P1), Images),      % the identity alone where there is no symmetry
+    length(Images, Count),
+    foldl([Img, C0, C]>>( cells(Game, Img, Viewer, Cs), cell_codes(Cs, C0, C) ), Images, Codes, []).
+
+%!  nt_batch_start(+Game, +Games:integer) is det.
+%   Start Games games of Game side by side (the batch a lockstep run plays).
+nt_batch_start(Game, N) :-
+    need_cells(Game),
+    initial(Game, P, M),
+    length(States, N),
+    maplist(=(P/M), States),
+    nb_setval(nt_batch, Game-States),
+    nb_setval(nt_succ, []).
+
+%!  nt_batch_step(+Choices:list(integer), -Out) is det.
+%   Each game takes its successor number Choice (from the last step's
+%   list; -1: it stays where it is), then every game still going is
+%   expanded: json([movers-PlayerIndex, counts-Successors,
+%   outcomes-Codes, cells-String]) with, per successor, its outcome for
+%   the mover (1, 0, -1; -9 while the game goes on) and its cells as the
+%   mover sees them (as nt_cells/4 writes them).  A finished game has
+%   mover -1 and no successors.
+
+%!  nt_random_images(+Game, +Games:integer, -Out) is det.
+%   nt_images/4's answer for the states Games random games pass through
+%   (each seen by its mover): examples for reading a game's symmetries as
+%   cell permutations, and its cell values, when it is too large to enumerate.
+nt_batch_step(Choices, json([movers-Movers, counts-Counts, outcomes-Outs, cells-Cells])) :-
+    nb_getval(nt_batch, Game-States0),
+    nb_getval(nt_succ, Succ0),
+    players(Game, Players),
+    advance_all(States0, Succ0, Choices, States),
+    expand_all(States, Game, Players, Movers, Counts, OutLists, CodeLists, SuccLists),
+    append(OutLists, Outs),
+    append(CodeLists, Codes),
+    string_codes(Cells, Codes),
+    nb_setval(nt_batch, Game-States),
+    nb_setval(nt_succ, SuccLists).
+
+advance_all([], _, _, []).
+advance_all([S|Ss], Succ0, [C|Cs], [S1|Ss1]) :-
+    (   Succ0 = [Succ|Rest] -> true ; Succ = [], Rest = [] ),
+    (   C < 0 -> S1 = S ; nth0(C, Succ, S1) ),
+    advance_all(Ss, Rest, Cs, Ss1).
+
+expand_all([], _, _, [], [], [], [], []).
+expand_all([S|Ss], Game, Players, [M|Ms], [N|Ns], [O|Os], [C|Cs], [X|Xs]) :-
+    expand(S, Game, Players, M, N, O, C, X),
+    expand_all(Ss, Game, Players, Ms, Ns, Os, Cs, Xs).
+
+expand(P/M, Game, Players, I, N, Outs, Codes, Succ) :-
+    (   over(Game, P, M, _)
+    ->  I = -1, N = 0, Outs = [], Codes = [], Succ = []
+    ;   nth0(I, Players, M),
+        findall(P1/M1-Out-Cs,
+                ( legal(Game, P, M, Mv), step(Game, P, M, Mv, P1, M1),
+                  ( over(Game, P1, M1, R) -> result_value(R, M, Out) ; Out = -9 ),
+                  cells(Game, P1, M, Cs) ),
+                Found),
+        length(Found, N),
+        findall(S1, member(S1-_-_, Found), Succ),
+        findall(Out, member(_-Out-_, Found), Outs),
+        foldl([_-_-Cs, C0, C]>>cell_codes(Cs, C0, C), Found, Codes, [])
+    ).
+
+nt_random_images(Game, N, json([counts-Counts, cells-Cells])) :-
+    need_cells(Game),
+    initial(Game, P0, M0),
+    findall(P/M, ( between(1, N, _), random_walk(Game, P0, M0, P, M) ), States),
+    maplist([P/M, C, L]>>state_images(Game, P, M, C, L), States, Counts, Lists),
+    append(Lists, All),
+    string_codes(Cells, All).
+
+random_walk(_, P, M, P, M).
+random_walk(Game, P, M, P2, M2) :-
+    \+ over(Game, P, M, _),
+    findall(Mv, legal(Game, P, M, Mv), Moves),
+    random_member(Mv, Moves),
+    step(Game, P, M, Mv, P1, M1),
+    random_walk(Game, P1, M1, P2, M2).

@@ -1,0 +1,169 @@
+"""The TD(λ) n-tuple learner: judged exactly, read back from the knowledge base by a value function
+written here, played by Prolog as learned, and refusing what it cannot learn."""
+import json
+import math
+import sqlite3
+
+import numpy as np
+import pytest
+from conftest import ROOT, cli, kb_dump
+
+from bridge import agents, commands, games, ntuple
+from kb import store
+from learners import exact
+from learners.ntuple import derive_permutations, random_walk_tuples
+
+
+def dihedral_3x3() -> list[list[int]]:
+    """The eight symmetries of a 3x3 board as 'cell i shows cell p[i]', written out by rotation and mirror."""
+    rot = [6, 3, 0, 7, 4, 1, 8, 5, 2]          # rotate a quarter turn: new cell i shows old rot[i]
+    mir = [2, 1, 0, 5, 4, 3, 8, 7, 6]
+    out, p = [], list(range(9))
+    for _ in range(4):
+        out.append(p)
+        out.append([p[mir[i]] for i in range(9)])
+        p = [p[rot[i]] for i in range(9)]
+    return out
+
+
+def test_tictactoe_symmetries_are_read_as_the_eight_cell_permutations(kb):
+    sample = ntuple.engine().call("ntuple:nt_random_images(tictactoe, 100, Out)")
+    base, images = ntuple.states_of(sample)
+    perms = derive_permutations(base, images[:, 1:])
+    assert sorted(map(tuple, perms)) == sorted(map(tuple, dihedral_3x3()))
+    sample = ntuple.engine().call("ntuple:nt_random_images(hexapawn, 50, Out)")
+    base, images = ntuple.states_of(sample)
+    assert sorted(map(tuple, derive_permutations(base, images[:, 1:]))) == sorted(
+        [tuple(range(9)), (2, 1, 0, 5, 4, 3, 8, 7, 6)])
+
+
+def test_random_walk_tuples_are_connected_cells_of_the_board():
+    for t in random_walk_tuples(42, 7, 70, 8, seed=3):
+        assert len(set(t)) == 8 and all(0 <= c < 42 for c in t)
+        # connected through the 8-neighbourhood on a 7-wide board
+        seen, todo = {t[0]}, [t[0]]
+        while todo:
+            a = todo.pop()
+            for b in t:
+                if b not in seen and abs(a // 7 - b // 7) <= 1 and abs(a % 7 - b % 7) <= 1:
+                    seen.add(b)
+                    todo.append(b)
+        assert seen == set(t)
+    assert random_walk_tuples(42, 7, 5, 8, seed=3) == random_walk_tuples(42, 7, 5, 8, seed=3)
+
+
+def test_self_play_reaches_perfect_tictactoe_and_prolog_plays_what_python_learned(kb, graphs):
+    r = commands.train(kb, "tictactoe", "ntuple", "nt", 2000, "self", "both", 0, {}, until_perfect=True)
+    assert r["games"] <= 2000
+    assert r["exact"]["as_first"]["perfect"] and r["exact"]["as_second"]["perfect"]
+    assert r["exact"]["as_first"]["guaranteed"] == "draw" == r["exact"]["as_second"]["guaranteed"]
+    g = graphs["tictactoe"]
+    by_prolog = exact.support_from_moves(g, games.policy_table(g, agents.chooser(kb, "tictactoe", "nt")))
+    assert [sorted(s) for s in by_prolog] == [sorted(s) for s in ntuple.support(kb, store.get_agent(kb, "nt"), g)]
+
+
+def reference_value(db_path, agent: str, cells: list[int]) -> float:
+    """An agent's value of a board, read straight from the knowledge base's tables with sqlite3:
+    tanh of the sum, over every tuple seen through every symmetry, of the weight of its pattern."""
+    con = sqlite3.connect(db_path)
+    params = json.loads(con.execute("SELECT params FROM agents WHERE name = ?", [agent]).fetchone()[0])
+    tuples = {t: [int(c) - 1 for c in cs.split()] for t, cs in
+              con.execute("SELECT tuple, cells FROM ntuple_tuples WHERE agent = ?", [agent])}
+    weights = {(t, p): w for t, p, w in
+               con.execute("SELECT tuple, pattern, weight FROM ntuple_weights WHERE agent = ?", [agent])}
+    total = 0.0
+    for perm in params["perms"]:
+        for t, cs in tuples.items():
+            pattern = "".join(str(cells[perm[c]]) for c in cs)
+            total += weights.get((t, pattern), 0.0)
+    return math.tanh(total)
+
+
+def test_query_shows_the_value_the_stored_weights_give(kb, db_path):
+    commands.train(kb, "tictactoe", "ntuple", "nt", 300, "self", "both", 2, {})
+    r = cli("query", "tictactoe", "x../.o./...", "--json")
+    assert r.exit_code == 0, r.output
+    values = {a["agent"]: a["values"] for a in json.loads(r.output)["agents"]}["nt"]
+    # x to move; after x plays 9 the board is x../.o./..x, seen by x: 1 own, 2 the opponent's
+    after = {"2": "xx./.o./...", "9": "x../.o./..x"}
+    for move, board in after.items():
+        cells = [0 if ch == "." else 1 if ch == "x" else 2 for ch in board.replace("/", "")]
+        assert values[move] == pytest.approx(reference_value(db_path, "nt", cells), abs=1e-6)
+
+
+def test_a_later_run_continues_and_counts_its_games(kb):
+    commands.train(kb, "hexapawn", "ntuple", "h", 100, "self", "both", 1, {})
+    before = dict(((t, p), w) for t, p, w in store.load_ntuple(kb, "h")[1])
+    commands.train(kb, "hexapawn", "ntuple", "h", 100, "random", "second", 2, {"alpha": 0.1})
+    after = dict(((t, p), w) for t, p, w in store.load_ntuple(kb, "h")[1])
+    assert set(before) <= set(after) and before != after
+    assert store.get_agent(kb, "h")["games_trained"] == 200
+
+
+def test_hexapawn_self_play_is_perfect_for_the_winning_side(kb):
+    r = commands.train(kb, "hexapawn", "ntuple", "hx", 1000, "self", "both", 0, {})
+    assert r["exact"]["as_second"]["guaranteed"] == "win" and r["exact"]["as_second"]["perfect"]
+
+
+def test_connect_four_trains_lazily_in_batches_and_plays(kb, db_path):
+    r = commands.train(kb, "connect(4,7,6)", "ntuple", "c4", 40, "self", "both", 0, {"tuples": 10, "length": 4})
+    assert r["games"] == 40 and r["exact"] is None
+    assert sum(r["results"].values()) == 40
+    # one query a ply for the batch, not one a move: no game is longer than 42 plies
+    assert r["lazy"]["prolog_queries"] <= 43
+    assert r["net"] == {"tuples": 10, "lengths": [4], "symmetries": 2, "cell_values": 3, "weights": 810,
+                        "learned": r["net"]["learned"]}
+    assert r["net"]["learned"] > 0
+    out = commands.evaluate_series(kb, "connect(4,7,6)", "c4", "random", 2, 0)
+    assert out["games"] == 2
+
+
+def test_extra_turns_train_and_judge_exactly(kb):
+    r = commands.train(kb, "boxes(1,2)", "ntuple", "bx", 300, "self", "both", 0, {})
+    assert r["exact"] is not None and r["games"] == 300
+
+
+@pytest.mark.parametrize("args, words", [
+    (["tictactoe", "--tuples-file", "TUPLES"], "tuple cell 10 is not a cell of tictactoe"),
+    (["tictactoe", "--tuples-file", "NOFILE"], "cannot read tuples file"),
+    (["tictactoe", "--lambda", "2"], "--lambda must be in [0, 1]"),
+    (["tictactoe", "--vs", "adversary"], "adversary is for the punish learner"),
+    (["tictactoe", "--length", "12", "--values", "64"], "use shorter tuples"),
+    (["tictactoe", "--update", "bounds"], "--update is not an option of the ntuple learner"),
+])
+def test_bad_input_one_line_exit_2_nothing_stored(db_path, tmp_path, monkeypatch, args, words):
+    monkeypatch.setenv("EDUCABLE_GAMES", str(ROOT / "examples"))
+    (tmp_path / "t.txt").write_text("1 2 3\n4 5 10\n")
+    args = [str(tmp_path / "t.txt") if a == "TUPLES" else str(tmp_path / "none.txt") if a == "NOFILE" else a
+            for a in args]
+    assert cli("train", "tictactoe", "--agent", "p", "--games", "2").exit_code == 0
+    before = kb_dump(db_path)
+    out = cli("train", *args[:1], "--learner", "ntuple", "--agent", "n", "--games", "10", *args[1:])
+    assert out.exit_code == 2, out.output
+    assert words in out.output and len(out.output.strip().splitlines()) == 1
+    assert kb_dump(db_path) == before
+
+
+def test_a_game_without_cells_is_refused_in_one_line_and_nothing_stored(tmp_path):
+    """The tutorial's Pile game has no cells/4: one line, exit 2, no agent (in a process of its own,
+    with examples/ as a games folder)."""
+    import os
+    import subprocess
+    import sys
+    db = tmp_path / "kb.db"
+    env = {**os.environ, "EDUCABLE_GAMES": str(ROOT / "examples"), "EDUCABLE_DB": str(db)}
+    out = subprocess.run([sys.executable, str(ROOT / "cli.py"), "train", "pile", "--learner", "ntuple",
+                          "--agent", "n", "--games", "10"], env=env, capture_output=True, text=True)
+    assert out.returncode == 2, out.stderr
+    lines = (out.stdout + out.stderr).strip().splitlines()
+    assert len(lines) == 1 and "does not define cells/4" in lines[0]
+    assert not db.exists() or sqlite3.connect(db).execute("SELECT count(*) FROM agents").fetchone()[0] == 0
+
+
+def test_tuples_from_a_file_are_the_agents_tuples(kb, tmp_path):
+    path = tmp_path / "rows.txt"
+    path.write_text("# the three rows\n1 2 3\n4 5 6\n7, 8, 9\n")
+    commands.train(kb, "tictactoe", "ntuple", "rows", 50, "self", "both", 0,
+                   {"tuple_cells": ntuple.read_tuples(str(path))})
+    tuples, _ = store.load_ntuple(kb, "rows")
+    assert tuples == [[0, 1, 2], [3, 4, 5], [6, 7, 8]]
