@@ -12,7 +12,7 @@ demo: setup
 	@$(VENV)/bin/educable demo
 
 test: setup
-	@$(PY) -m pytest -q
+	@$(PY) -m pytest -q -n 2
 
 bench: setup
 	@for b in bench/bench_*.py; do $(PY) $$b || exit 1; done
