@@ -25,7 +25,7 @@ from kb import store
 from learners import exact
 from learners.graph import ONGOING, StateGraph
 from learners.ntuple import (ONGOING_CODE, Lockstep, NTupleNet, NTupleOptions, default_shape,
-                             derive_permutations, random_walk_tuples, score, train_on_graph)
+                             derive_permutations, offsets_of, random_walk_tuples, score, train_on_graph)
 from learners.training import Commits, TrainingRun
 
 NAME = "ntuple"
@@ -68,7 +68,7 @@ def _cells(text: str, n_cells: int) -> np.ndarray:
 
 def new_net(game: str, opts: NTupleOptions, sample: dict) -> tuple[NTupleNet, NTupleOptions]:
     """An agent's net with no weights yet: tuples from the options (or random walks over the board),
-    symmetries read from ``sample`` (nt_images' answer), cell values as the options or the sample say."""
+    symmetries read from ``sample`` (nt_random_images' answer), cell values as the options or the sample say."""
     base, images = states_of(sample)
     n_cells = base.shape[1]
     values = opts.values or max(2, int(images.max()) + 1)
@@ -91,7 +91,7 @@ def new_net(game: str, opts: NTupleOptions, sample: dict) -> tuple[NTupleNet, NT
 
 
 def states_of(sample: dict) -> tuple[np.ndarray, np.ndarray]:
-    """nt_images' answer as (cells of each state, cells of its images), for the states that have
+    """nt_random_images' answer as (cells of each state, cells of its images), for the states that have
     the usual number of images; a state's own cells are those of its first image (symmetry/3 gives
     the identity first)."""
     counts = sample["counts"]
@@ -129,7 +129,8 @@ def net_from_row(db: sqlite_utils.Database, row: dict) -> tuple[NTupleNet, NTupl
 
 
 def weight_rows(net: NTupleNet) -> list[tuple[int, str, float]]:
-    """The net's non-zero weights as (tuple, pattern, weight) (NTupleNet.pattern, for all at once)."""
+    """The net's non-zero weights as (tuple, pattern, weight): the pattern is the tuple's cell values
+    in its cell order, one character each (code 48 + value), the first cell least significant in the index."""
     rows: list[tuple[int, str, float]] = []
     for t, cells in enumerate(net.tuples):
         lo, hi = int(net.offsets[t]), int(net.offsets[t + 1])
@@ -229,8 +230,7 @@ def start(db: sqlite_utils.Database, name: str, game: str, options: dict[str, An
 
 def csr(sup: exact.Support) -> tuple[np.ndarray, np.ndarray]:
     """A support as (start, edges) arrays: state s's choices are edges[start[s]:start[s+1]]."""
-    lengths = np.array([len(x) for x in sup], dtype=np.int64)
-    starts = np.concatenate([[0], np.cumsum(lengths)]).astype(np.int64)
+    starts = offsets_of([len(x) for x in sup])
     edges = np.array([e for x in sup for e in x], dtype=np.int64)
     return starts, edges
 
@@ -333,8 +333,7 @@ def run_lazily(db: sqlite_utils.Database, game: str, name: str, net: NTupleNet, 
             active = movers >= 0
             if not active.any():
                 break
-            counts = np.array(out["counts"], dtype=np.int64)
-            off = np.concatenate([[0], np.cumsum(counts)]).astype(np.int64)
+            off = offsets_of(out["counts"])
             cells = _cells(out["cells"], net.n_cells)
             try:
                 choice, ended = lock.ply(off, cells, np.array(out["outcomes"], dtype=np.int64), movers,

@@ -189,7 +189,7 @@ class NTupleNet:
             raise ValueError(f"tuples of {max(len(t) for t in self.tuples)} cells with {self.values} values need "
                              f"{sum(sizes):,} weights, more than {MAX_WEIGHTS:,} ({MAX_TABLE:,} a tuple): "
                              "use shorter tuples (--length)")
-        self.offsets = np.concatenate([[0], np.cumsum(sizes)]).astype(np.int64)
+        self.offsets = offsets_of(sizes)
         if self.weights is None:
             self.weights = np.zeros(int(self.offsets[-1]))
         width = max(len(t) for t in self.tuples)
@@ -214,17 +214,10 @@ class NTupleNet:
         """The value of each row of ``cells`` for the player they are seen by."""
         return np.tanh(self.weights[self.indices(cells)].sum(axis=1))
 
-    def pattern(self, t: int, index: int) -> str:
-        """The cell values weight ``index`` of tuple t stands for, in the tuple's cell order."""
-        digits = []
-        for _ in self.tuples[t]:
-            index, d = divmod(index, self.values)
-            digits.append(d)
-        return "".join(_digit(d) for d in digits)
 
-
-def _digit(v: int) -> str:
-    return chr(48 + v)
+def offsets_of(lengths: Sequence[int] | np.ndarray) -> np.ndarray:
+    """Where each of consecutive blocks of ``lengths`` starts, and (last) where they all end."""
+    return np.concatenate([[0], np.cumsum(lengths)]).astype(np.int64)
 
 
 def score(v: np.ndarray | float) -> np.ndarray:

@@ -9,7 +9,7 @@
     are compared in steps of 1e-9, as the learner compares them.
 
     Training never calls this per move: the learner asks for the cells of
-    many states in one query (nt_cells/4, nt_images/4), or plays a batch
+    many states in one query (nt_cells/4, nt_random_images/3), or plays a batch
     of games side by side with one query a ply (nt_batch_start/2,
     nt_batch_step/2).
 
@@ -17,7 +17,7 @@
            nt_weights(a, [[13, 0.5]]),
            initial(tictactoe, P, M), candidates(agent(a), tictactoe, P, M, Ms).
 */
-:- module(ntuple, [nt_load/5, nt_weights/2, nt_value/4, nt_cells/4, nt_images/4,
+:- module(ntuple, [nt_load/5, nt_weights/2, nt_value/4, nt_cells/4,
                    nt_batch_start/2, nt_batch_step/2, nt_random_images/3]).
 :- use_module(game).
 :- use_module(play).
@@ -119,20 +119,6 @@ need_cells(Game) :-
         bad_input(Msg)
     ).
 
-%!  nt_images(+Game, +Keys:list, +Viewer, -Out) is det.
-%   For each state (by key), the cells of each of its symmetric images in
-%   the order symmetry/3 gives them: json([count-ImagesPerState, cells-String]).
-%   The learner reads the games' symmetries as cell permutations from these.
-nt_images(Game, Keys, Viewer, json([counts-Counts, cells-Cells])) :-
-    need_cells(Game),
-    maplist(images_of(Game, Viewer), Keys, Counts, Lists),
-    append(Lists, All),
-    string_codes(Cells, All).
-
-images_of(Game, Viewer, Key, Count, Codes) :-
-    parse_position(Game, Key, P, _),
-    state_images(Game, P, Viewer, Count, Codes).
-
 state_images(Game, P, Viewer, Count, Codes) :-
     findall(P1, image(Game, P, P1), Images),      % the identity alone where there is no symmetry
     length(Images, Count),
@@ -158,8 +144,9 @@ nt_batch_start(Game, N) :-
 %   mover -1 and no successors.
 
 %!  nt_random_images(+Game, +Games:integer, -Out) is det.
-%   nt_images/4's answer for the states Games random games pass through
-%   (each seen by its mover): examples for reading a game's symmetries as
+%   For each state Games random games pass through, the cells (seen by its
+%   mover) of each of its symmetric images in the order symmetry/3 gives
+%   them: json([counts-ImagesPerState, cells-String]).  Examples for reading a game's symmetries as
 %   cell permutations, and its cell values, when it is too large to enumerate.
 nt_batch_step(Choices, json([movers-Movers, counts-Counts, outcomes-Outs, cells-Cells])) :-
     nb_getval(nt_batch, Game-States0),
