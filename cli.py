@@ -477,8 +477,9 @@ def solve(game: str, max_positions: str | None, db_path: str, as_json: bool) -> 
 @main.command()
 @click.argument("game")
 @click.option("--opponent", default="minimax", show_default=True,
-              help="random, minimax, alphabeta:DEPTH (search DEPTH plies), mcts:PLAYOUTS (Monte Carlo tree search), "
-                   "or a learned agent's name.")
+              help="random, minimax, alphabeta:DEPTH (search DEPTH plies), mcts:PLAYOUTS (Monte Carlo tree search; "
+                   "mcts:PLAYOUTS+AGENT values its leaves with an n-tuple agent), perfect (connect(4,7,6), "
+                   "bitbully), or a learned agent's name.")
 @click.option("--as", "side", default=None, help="Your side (default: the first player).")
 @click.option("--seed", default=None, type=SEED, help="Seed for the opponent's random choices (default: random).")
 @db_option
@@ -528,7 +529,7 @@ def play(game: str, opponent: str, side: str | None, seed: int | None, db_path: 
 @main.command("eval")
 @click.argument("game")
 @click.argument("agent")
-@click.option("--vs", default=None, help="The opponent: random, minimax, alphabeta:DEPTH, mcts:PLAYOUTS or a learned agent.")
+@click.option("--vs", default=None, help="The opponent: random, minimax, alphabeta:DEPTH, mcts:PLAYOUTS, mcts:PLAYOUTS+AGENT (leaves valued by an n-tuple agent), perfect (connect(4,7,6), bitbully) or a learned agent.")
 @click.option("--exact", is_flag=True, help="Judge exactly over the state graph instead of by sampling.")
 @click.option("--games", "n_games", default=1000, show_default=True, type=click.IntRange(max=MAX_GAMES),
               help=f"Games to play (half on each side), at most {MAX_GAMES:,}.")
@@ -587,13 +588,57 @@ def eval_cmd(game: str, agent: str, vs: str | None, exact: bool, n_games: int, s
 
 @main.command()
 @click.argument("game")
+@click.argument("agent")
+@click.option("--games", "n_games", default=20, show_default=True, type=click.IntRange(max=10_000),
+              help="Games in each accuracy series (against random, itself and perfect), at most 10,000.")
+@click.option("--seed", default=0, show_default=True, type=SEED, help="Random seed; the same seed gives the same games.")
+@click.option("--openings", default=2, show_default=True, type=int,
+              help="Play against perfect from every opening of up to this many moves (0, 1 or 2).")
+@db_option
+@json_option
+@handle_errors
+def judge(game: str, agent: str, n_games: int, seed: int, openings: int, db_path: str, as_json: bool) -> None:
+    """Judge AGENT on Connect Four against a perfect player (bitbully).
+
+    Move accuracy: the share of positions where AGENT plays a move of the
+    best game-theoretic value (a win stays a win, a draw a draw), over the
+    positions of --games games against random, against itself and against
+    perfect.  Then results against perfect (ties broken at random) from the
+    start on each side, and from every opening of one and two moves with
+    AGENT playing the side to move; "at value" counts the games where it
+    got what perfect play would.  bitbully is an optional extra (AGPL-3.0)
+    that make setup installs.
+
+    \b
+    Examples:
+      educable judge 'connect(4,7,6)' 'alphabeta:4' --games 10
+      educable judge 'connect(4,7,6)' c4 --openings 1 --json
+    """
+    from bridge.perfect import judge_steps
+    db = open_kb(db_path)
+    with Progress(judge_steps(n_games, openings), f"judging {agent}", as_json) as progress:
+        data = commands.judge(db, game, agent, n_games, seed, openings, progress)
+    if as_json:
+        return emit_json(data)
+    click.echo(f"{game}: {agent} judged against the perfect player (seed {seed})")
+    click.echo("  move accuracy (a move of the best value):")
+    for vs, a in data["accuracy"].items():
+        share = "-" if a["accuracy"] is None else f"{100 * a['accuracy']:.1f}%"
+        click.echo(f"    in games vs {vs:<8} {share:>7}  of {a['positions']} positions")
+    click.echo("  against perfect:      games    win   draw   loss   at value")
+    for label, r in data["vs_perfect"].items():
+        click.echo(f"    {label:<18} {r['games']:>5} {r['win']:>6} {r['draw']:>6} {r['loss']:>6} {r['at_value']:>10}")
+
+
+@main.command()
+@click.argument("game")
 @click.option("--learner", default="punish", show_default=True,
               help="Which learner: punish (the six-pawns practical after Gardner's HER, Prolog), qlearn (the CA425 practical, Q-table), ntuple (TD(lambda) over n-tuples of cells, after GBG: generalises across positions) or ga (Gaia's \"Ejemplos de Vida\", rule sets).")
 @click.option("--agent", "agent", required=True, help="The agent's name; made on first use, trained further after.")
 @click.option("--games", "n_games", default=500, show_default=True, type=click.IntRange(max=MAX_GAMES),
               help=f"Games to play in this run, at most {MAX_GAMES:,}.")
 @click.option("--vs", default="self", show_default=True,
-              help="Opponent: self, random, minimax, alphabeta:DEPTH, mcts:PLAYOUTS, adversary (best response to the agent), or another agent.")
+              help="Opponent: self, random, minimax, alphabeta:DEPTH, mcts:PLAYOUTS[+AGENT], adversary (best response to the agent), or another agent.")
 @click.option("--as", "side", default="both", show_default=True, type=click.Choice(["first", "second", "both"]),
               help="The agent's side against --vs (both: alternate).")
 @click.option("--seed", default=0, show_default=True, type=SEED, help="Random seed; the same seed gives the same run.")

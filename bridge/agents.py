@@ -14,7 +14,7 @@ from types import ModuleType
 
 import sqlite_utils
 
-from bridge import ga, games, graphs, ntuple, punish, qlearn
+from bridge import ga, games, graphs, ntuple, perfect, punish, qlearn
 from bridge.compile import TooLarge, known_lower_bound
 from bridge.engine import BadInput, engine, quote
 from kb import store
@@ -23,7 +23,7 @@ from learners.graph import StateGraph
 
 LEARNERS: dict[str, ModuleType] = {punish.NAME: punish, qlearn.NAME: qlearn, ntuple.NAME: ntuple}
 RULE_SETS = (ga.NAME, ga.IMPORTED)
-RESERVED = set(store.BUILTIN_AGENTS) | {"self", "adversary", "human"}
+RESERVED = set(store.BUILTIN_AGENTS) | {"self", "adversary", "human", perfect.NAME}
 NAME_PATTERN = re.compile(r"[A-Za-z][A-Za-z0-9_.-]{0,63}$")
 
 
@@ -49,15 +49,31 @@ MINIMAX_LIMIT = 1_000_000     # positions the tabled minimax in Prolog may meet 
 
 
 def search_chooser(name: str) -> str | None:
-    """The Prolog term of a built-in search opponent written ``alphabeta:DEPTH`` or ``mcts:PLAYOUTS``;
-    None when ``name`` is not of that form; BadInput when its number is bad."""
+    """The Prolog term of a built-in search opponent written ``alphabeta:DEPTH``, ``mcts:PLAYOUTS``
+    or ``mcts:PLAYOUTS+AGENT`` (leaves valued by AGENT); None when ``name`` is not of that form;
+    BadInput when its number is bad."""
     kind, sep, number = name.partition(":")
     if not sep or kind not in SEARCHERS:
         return None
+    number, plus, guide = number.partition("+")
+    if plus and kind != "mcts":
+        raise BadInput(f"only mcts takes an agent to value its leaves (mcts:PLAYOUTS+AGENT), not {kind}")
     lo, hi, unit = SEARCHERS[kind]
     if not number.isdigit() or not lo <= int(number) <= hi:
         raise BadInput(f"{kind}:N takes a whole number of {unit} from {lo} to {hi:,} (got {number!r})")
+    if plus:
+        return f"mcts({int(number)}, agent({quote(guide)}))"
     return f"{kind}({int(number)})"
+
+
+def search_guide(name: str) -> str | None:
+    """AGENT of ``mcts:PLAYOUTS+AGENT``, else None."""
+    if search_chooser(name) is None:
+        return None
+    return name.partition("+")[2] or None
+
+
+LEAF_LEARNERS = (ntuple.NAME,)      # learners whose agents value positions (play:leaf_value/5)
 
 
 MINIMAX_PROBE = 50_000       # positions enumerated (a few seconds) to size an unsolved game for minimax
@@ -83,12 +99,19 @@ def check_minimax(db: sqlite_utils.Database, game: str) -> None:
 
 def chooser(db: sqlite_utils.Database, game: str, name: str) -> str:
     """The Prolog chooser term for agent ``name`` playing ``game``: a built-in (random, minimax,
-    alphabeta:DEPTH, mcts:PLAYOUTS) or a learned agent, loaded into Prolog; BadInput if unknown or
-    of another game."""
+    alphabeta:DEPTH, mcts:PLAYOUTS[+AGENT]) or a learned agent, loaded into Prolog; BadInput if
+    unknown or of another game."""
     row = check_agent(db, game, name)
+    if name == perfect.NAME:
+        raise BadInput("the perfect player plays in eval --vs, play --opponent and judge, not here "
+                       "(it is not a Prolog chooser)")
     if row is None:
         if name == "minimax":
             check_minimax(db, game)
+        guide = search_guide(name)
+        if guide is not None:
+            guide_row = agent_row(db, game, guide)
+            learner_of(guide_row).load(db, guide_row)
         return search_chooser(name) or name
     if row["learner"] in RULE_SETS:
         return f"agent({quote(ga.load_member(db, row, ga.split_member(name)[1]))})"
@@ -99,7 +122,16 @@ def chooser(db: sqlite_utils.Database, game: str, name: str) -> str:
 def check_agent(db: sqlite_utils.Database, game: str, name: str) -> dict | None:
     """BadInput unless ``name`` can play ``game``; the stored agent's row, or None for a built-in or
     a search opponent.  Checks only and loads nothing, so a command can refuse before any work."""
-    if name in store.BUILTIN_AGENTS or search_chooser(name) is not None:
+    if name in store.BUILTIN_AGENTS:
+        return None
+    if search_chooser(name) is not None:
+        guide = search_guide(name)
+        if guide is not None and agent_row(db, game, guide)["learner"] not in LEAF_LEARNERS:
+            raise BadInput(f"mcts:N+AGENT needs an agent that values positions ({', '.join(LEAF_LEARNERS)}); "
+                           f"'{guide}' is not one")
+        return None
+    if name == perfect.NAME:
+        perfect.check(game)
         return None
     base, member = ga.split_member(name)
     row = agent_row(db, game, base)
@@ -115,7 +147,8 @@ def agent_row(db: sqlite_utils.Database, game: str, name: str) -> dict:
     row = store.get_agent(db, name)
     if row is None:
         learned = [a["name"] for a in store.list_agents(db, game)]
-        known = ", ".join(list(store.BUILTIN_AGENTS) + ["alphabeta:DEPTH", "mcts:PLAYOUTS"] + learned)
+        known = ", ".join(list(store.BUILTIN_AGENTS) + ["alphabeta:DEPTH", "mcts:PLAYOUTS"]
+                          + ([perfect.NAME] if game == perfect.GAME else []) + learned)
         raise BadInput(f"unknown agent '{name}' for {game} (known: {known})")
     if row["game"] != game:
         raise BadInput(f"agent '{name}' plays {row['game']}, not {game}")

@@ -11,7 +11,7 @@ from typing import Any, Callable
 
 import sqlite_utils
 
-from bridge import agents, ga, games, graphs
+from bridge import agents, ga, games, graphs, perfect
 from bridge import compile as compile_mod
 from bridge.compile import ProgressFn as CompileProgressFn
 from bridge.engine import BadInput, PrologError, engine
@@ -168,6 +168,8 @@ def train(db: sqlite_utils.Database, game: str, learner: str, agent: str, n_game
     agents.check_name(agent)
     if vs == agent:
         vs = "self"
+    if vs == perfect.NAME:
+        raise BadInput("the perfect player judges agents (eval --vs perfect, judge) but is no training opponent")
     if vs not in ("self", "adversary"):
         agents.check_agent(db, game, vs)
     module = agents.LEARNERS[learner]
@@ -204,24 +206,41 @@ def evaluate_series(db: sqlite_utils.Database, game: str, agent: str, vs: str, n
     first, second = games.players(game)
     for name in (agent, vs):
         agents.check_agent(db, game, name)       # both named right before either is loaded
-    me = agents.chooser(db, game, agent)
-    them = agents.chooser(db, game, vs)
+    from_python = perfect.NAME in (agent, vs)        # the perfect player is asked from Python, move by move
+    if not from_python:
+        me = agents.chooser(db, game, agent)
+        them = agents.chooser(db, game, vs)
     out: dict[str, Any] = {"game": game, "agent": agent, "vs": vs, "games": n_games, "seed": seed}
     halves = {"as_first": (n_games + 1) // 2, "as_second": n_games // 2}
     for i, (side, n) in enumerate(halves.items()):
         if side == "as_first":
-            choosers, mine, theirs = {first: me, second: them}, first, second
-            names = (agent, vs)
+            mine, theirs, names = first, second, (agent, vs)
         else:
-            choosers, mine, theirs = {first: them, second: me}, second, first
-            names = (vs, agent)
-        counts = games.play_series(game, choosers, n, seed + i)
+            mine, theirs, names = second, first, (vs, agent)
+        if from_python:
+            counts = perfect.play_series(db, game, names, n, seed + i)
+        else:
+            choosers = {first: me, second: them} if side == "as_first" else {first: them, second: me}
+            counts = games.play_series(game, choosers, n, seed + i)
         store.record_series(db, game, names[0], names[1], counts, "eval")
         tally = {"win": counts.get(mine, 0), "draw": counts.get("draw", 0), "loss": counts.get(theirs, 0)}
         out[side] = {**tally, "interval95": {k: [round(x, 4) for x in wilson_interval(v, n)] for k, v in tally.items()}}
         if progress:
             progress(n)
     return out
+
+
+def judge(db: sqlite_utils.Database, game: str, agent: str, n_games: int, seed: int, openings: int = 2,
+          progress: ProgressFn | None = None) -> dict[str, Any]:
+    """Judge AGENT against the perfect Connect Four player (bridge/perfect.py): move accuracy and
+    results from the start and from every opening of one and two moves."""
+    perfect.check(game)
+    if n_games < 2:
+        raise BadInput("--games must be at least 2 (the agent's side alternates)")
+    agents.check_agent(db, game, agent)
+    if openings not in (0, 1, 2):
+        raise BadInput("--openings must be 0, 1 or 2 (moves made before the agent takes over)")
+    return perfect.judge(db, game, agent, n_games, seed, openings, progress)
 
 
 def evaluate_exact(db: sqlite_utils.Database, game: str, agent: str, vs: str | None = None,

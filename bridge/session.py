@@ -6,9 +6,11 @@ registered an after-game hook) learns from it and is saved.
 """
 from __future__ import annotations
 
+import random
+
 import sqlite_utils
 
-from bridge import agents, games
+from bridge import agents, games, perfect
 from bridge.engine import BadInput
 from kb import store
 
@@ -23,7 +25,8 @@ class PlaySession:
         if self.human not in (first, second):
             raise BadInput(f"--as must be one of {first}, {second} for {game}")
         self.opponent = opponent
-        self.chooser = agents.chooser(db, game, opponent)
+        agents.check_agent(db, game, opponent)
+        self.chooser = perfect.chooser_for(db, game, opponent, random.Random(seed))
         games.seed_random(seed)
         self.state = games.initial(game)
         self.keys = [self.state.key]
@@ -55,7 +58,7 @@ class PlaySession:
 
     def computer_move(self) -> str:
         """Let the agent choose and play its move."""
-        move = games.choose(self.state, self.chooser)
+        move = self.chooser(self.state, self.moves)
         self._advance(move)
         return move
 

@@ -86,6 +86,11 @@ move_value(Agent, Game, Pos, Mover, Move, Value) :-
         Value is round(V * 1.0e9) / 1.0e9
     ).
 
+play:leaf_value(agent(Agent), Game, Pos, Player, Value) :-
+    nt_agent(Agent, Game, _), !,
+    cells(Game, Pos, Player, Cells),
+    nt_value(Agent, Game, Cells, Value).
+
 result_value(draw, _, 0) :- !.
 result_value(Mover, Mover, 1) :- !.
 result_value(_, _, -1).
@@ -143,11 +148,6 @@ nt_batch_start(Game, N) :-
 %   mover sees them (as nt_cells/4 writes them).  A finished game has
 %   mover -1 and no successors.
 
-%!  nt_random_images(+Game, +Games:integer, -Out) is det.
-%   For each state Games random games pass through, the cells (seen by its
-%   mover) of each of its symmetric images in the order symmetry/3 gives
-%   them: json([counts-ImagesPerState, cells-String]).  Examples for reading a game's symmetries as
-%   cell permutations, and its cell values, when it is too large to enumerate.
 nt_batch_step(Choices, json([movers-Movers, counts-Counts, outcomes-Outs, cells-Cells])) :-
     nb_getval(nt_batch, Game-States0),
     nb_getval(nt_succ, Succ0),
@@ -155,8 +155,8 @@ nt_batch_step(Choices, json([movers-Movers, counts-Counts, outcomes-Outs, cells-
     advance_all(States0, Succ0, Choices, States),
     expand_all(States, Game, Players, Movers, Counts, OutLists, CodeLists, SuccLists),
     append(OutLists, Outs),
-    append(CodeLists, Codes),
-    string_codes(Cells, Codes),
+    append(CodeLists, Texts),
+    atomic_list_concat(Texts, Cells),
     nb_setval(nt_batch, Game-States),
     nb_setval(nt_succ, SuccLists).
 
@@ -175,17 +175,34 @@ expand(P/M, Game, Players, I, N, Outs, Codes, Succ) :-
     (   over(Game, P, M, _)
     ->  I = -1, N = 0, Outs = [], Codes = [], Succ = []
     ;   nth0(I, Players, M),
-        findall(P1/M1-Out-Cs,
+        findall(P1/M1-Out-T,
                 ( legal(Game, P, M, Mv), step(Game, P, M, Mv, P1, M1),
                   ( over(Game, P1, M1, R) -> result_value(R, M, Out) ; Out = -9 ),
-                  cells(Game, P1, M, Cs) ),
+                  cells(Game, P1, M, Cs), cells_text(Cs, T) ),
                 Found),
         length(Found, N),
-        findall(S1, member(S1-_-_, Found), Succ),
-        findall(Out, member(_-Out-_, Found), Outs),
-        foldl([_-_-Cs, C0, C]>>cell_codes(Cs, C0, C), Found, Codes, [])
+        split(Found, Succ, Outs, Codes)
     ).
 
+split([], [], [], []).
+split([S-O-T|Rest], [S|Ss], [O|Os], [T|Ts]) :- split(Rest, Ss, Os, Ts).
+
+%   Cells as nt_cells/4 writes them (one character a cell, code 48 + value):
+%   at C speed where every value is one digit, else cell by cell.
+cells_text(Cells, Text) :-
+    catch(atomic_list_concat(Cells, Text), _, fail),
+    atom_length(Text, N),
+    length(Cells, N), !.
+cells_text(Cells, Text) :-
+    cell_codes(Cells, Codes, []),
+    atom_codes(Text, Codes).
+
+%!  nt_random_images(+Game, +Games:integer, -Out) is det.
+%   For each state Games random games pass through, the cells (seen by its
+%   mover) of each of its symmetric images in the order symmetry/3 gives
+%   them: json([counts-ImagesPerState, cells-String]).  Examples for
+%   reading a game's symmetries as cell permutations, and its cell
+%   values, when it is too large to enumerate.
 nt_random_images(Game, N, json([counts-Counts, cells-Cells])) :-
     need_cells(Game),
     initial(Game, P0, M0),

@@ -8,6 +8,9 @@
     - mcts(Playouts): Monte Carlo tree search (UCT, exploration constant
       sqrt 2) with Playouts random games from the position; its candidate
       is the most visited move.
+    - mcts(Playouts, Agent): the same search, but a new leaf is valued by
+      Agent (leaf_value/5: an n-tuple agent's value of the position for
+      the player who moved into it) instead of a random game.
 
     Both use the seeded random generator only where the game's own play
     does (mcts's playouts), so a seed repeats a game exactly.
@@ -28,6 +31,15 @@ play:scored_moves(alphabeta(Depth), Game, Pos, Mover, Scored) :-
 play:candidates(mcts(Playouts), Game, Pos, Mover, [Move]) :-
     search_scores(mcts(Playouts), Game, Pos, Mover, Scored),
     max_member(_-Move, Scored).
+play:candidates(mcts(Playouts, Agent), Game, Pos, Mover, [Move]) :-
+    search_scores(mcts(Playouts, Agent), Game, Pos, Mover, Scored),
+    max_member(_-Move, Scored).
+
+%!  leaf_value(+Chooser, +Game, +Pos, +Player, -Value) is semidet.
+%   A learner whose agents value positions defines this: Value in -1..1 is
+%   Chooser's value of Pos for Player (who has just moved).  mcts(N, Agent)
+%   values its leaves with it.
+:- multifile play:leaf_value/5.
 
 %!  search_scores(+Chooser, +Game, +Pos, +Mover, -Scored:list) is det.
 %   Score-Move for every legal move of a state that is not over.  For
@@ -39,8 +51,10 @@ search_scores(alphabeta(Depth), Game, Pos, Mover, Scored) :-
     findall(M-(P1/M1), ( legal(Game, Pos, Mover, M), step(Game, Pos, Mover, M, P1, M1) ), Children),
     root_scores(Children, Game, Mover, D1, -10000, Scored).
 search_scores(mcts(Playouts), Game, Pos, Mover, Scored) :-
+    search_scores(mcts(Playouts, rollout), Game, Pos, Mover, Scored).
+search_scores(mcts(Playouts, Leaf), Game, Pos, Mover, Scored) :-
     new_node(Game, Pos, Mover, Root),
-    uct_loop(Playouts, Game, Root),
+    uct_loop(Playouts, Game, Leaf, Root),
     arg(3, Root, Children),
     findall(N-M, ( member(child(M, Node), Children), arg(1, Node, N) ), Scored).
 
@@ -97,38 +111,50 @@ end_score(_, _, Ply, V) :- V is Ply - 1000.
 new_node(Game, Pos, Mover, node(0, 0, _, Pos, Mover, Result)) :-
     (   over(Game, Pos, Mover, R) -> Result = R ; Result = none ).
 
-uct_loop(0, _, _) :- !.
-uct_loop(N, Game, Root) :-
-    playout(Game, Root, _),
+uct_loop(0, _, _, _) :- !.
+uct_loop(N, Game, Leaf, Root) :-
+    playout(Game, Leaf, Root, _),
     arg(1, Root, V0), V is V0 + 1, setarg(1, Root, V),
     N1 is N - 1,
-    uct_loop(N1, Game, Root).
+    uct_loop(N1, Game, Leaf, Root).
 
-%   One playout through Node (select, expand, roll out, back up); Winner is
-%   the game's result.  Each child on the path is credited by its parent.
-playout(Game, Node, Winner) :-
+%   One playout through Node (select, expand, value the new leaf, back up);
+%   Outcome is the game's result (a random game's, with Leaf = rollout), or
+%   value(Player, V): Leaf's value V of the new leaf for Player.  Each child
+%   on the path is credited by its parent.
+playout(Game, Leaf, Node, Outcome) :-
     Node = node(_, _, Children, Pos, Mover, Result),
     (   Result \== none
-    ->  Winner = Result
+    ->  Outcome = Result
     ;   var(Children)
     ->  findall(child(M, C), ( legal(Game, Pos, Mover, M), step(Game, Pos, Mover, M, P1, M1),
                                new_node(Game, P1, M1, C) ), Cs),
         setarg(3, Node, Cs),
         random_member(child(_, Child), Cs),
         Child = node(_, _, _, P2, M2, R2),
-        (   R2 \== none -> Winner = R2 ; rollout(Game, P2, M2, Winner) ),
-        credit(Child, Winner, Mover)
+        (   R2 \== none -> Outcome = R2 ; leaf(Leaf, Game, P2, M2, Mover, Outcome) ),
+        credit(Child, Outcome, Mover)
     ;   arg(1, Node, Visits),
         select_child(Children, Visits, Child),
-        playout(Game, Child, Winner),
-        credit(Child, Winner, Mover)
+        playout(Game, Leaf, Child, Outcome),
+        credit(Child, Outcome, Mover)
     ).
 
-%   Credit Child, which Mover moved into, with the result Winner (a win 2, a draw 1).
-credit(Child, Winner, Mover) :-
+leaf(rollout, Game, Pos, Mover, _, Winner) :- !,
+    rollout(Game, Pos, Mover, Winner).
+leaf(Agent, Game, Pos, _, Moved, value(Moved, V)) :-
+    play:leaf_value(Agent, Game, Pos, Moved, V).
+
+%   Credit Child, which Mover moved into, with Outcome: a win 2, a draw 1, a
+%   loss 0; a value V for a player, 1 + V from that player's side.
+credit(Child, Outcome, Mover) :-
     arg(1, Child, V0), V is V0 + 1, setarg(1, Child, V),
     arg(2, Child, W0),
-    (   Winner == Mover -> W is W0 + 2 ; Winner == draw -> W is W0 + 1 ; W = W0 ),
+    (   Outcome = value(P, X) -> ( P == Mover -> W is W0 + 1 + X ; W is W0 + 1 - X )
+    ;   Outcome == Mover -> W is W0 + 2
+    ;   Outcome == draw -> W is W0 + 1
+    ;   W = W0
+    ),
     setarg(2, Child, W).
 
 %   The child of highest upper confidence bound; an unvisited one first.

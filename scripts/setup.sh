@@ -33,8 +33,8 @@ fi
 # Reinstall only when pyproject.toml changed since the last install.
 stamp=.venv/.educable-installed
 if [ ! -f "$stamp" ] || [ pyproject.toml -nt "$stamp" ]; then
-  echo "setup: installing educable (editable, with test extras)…"
-  if ! .venv/bin/python -m pip install -q --disable-pip-version-check -e '.[test]' >.venv/pip.log 2>&1; then
+  echo "setup: installing educable (editable, with test extras and the perfect Connect Four player)…"
+  if ! .venv/bin/python -m pip install -q --disable-pip-version-check -e '.[test,perfect]' >.venv/pip.log 2>&1; then
     cat .venv/pip.log >&2
     echo "setup: pip install failed (log above)" >&2
     exit 1

@@ -167,3 +167,33 @@ def test_tuples_from_a_file_are_the_agents_tuples(kb, tmp_path):
                    {"tuple_cells": ntuple.read_tuples(str(path))})
     tuples, _ = store.load_ntuple(kb, "rows")
     assert tuples == [[0, 1, 2], [3, 4, 5], [6, 7, 8]]
+
+
+def test_an_agent_values_the_leaves_of_mcts(kb):
+    """mcts:N+AGENT values a new leaf with the agent instead of a random game.  Ten playouts a move
+    guided by a trained n-tuple agent play hexapawn perfectly as black (black wins hexapawn); guided
+    by the same agent with every weight negated (a liar, made here with SQL) they do not."""
+    commands.train(kb, "hexapawn", "ntuple", "hx", 1000, "self", "both", 0, {})
+    kb.execute("INSERT INTO agents SELECT 'liar', game, learner, params, games_trained, created, updated "
+               "FROM agents WHERE name = 'hx'")
+    kb.execute("INSERT INTO ntuple_tuples SELECT 'liar', tuple, cells FROM ntuple_tuples WHERE agent = 'hx'")
+    kb.execute("INSERT INTO ntuple_weights SELECT 'liar', tuple, pattern, -weight FROM ntuple_weights "
+               "WHERE agent = 'hx'")
+    kb.conn.commit()
+    for seed in (0, 1):
+        games.seed_random(seed)
+        assert commands.evaluate_exact(kb, "hexapawn", "mcts:10+hx")["as_second"]["perfect"]
+        games.seed_random(seed)
+        assert not commands.evaluate_exact(kb, "hexapawn", "mcts:10+liar")["as_second"]["perfect"]
+
+
+@pytest.mark.parametrize("opponent, words", [
+    ("mcts:100+p", "needs an agent that values positions"),
+    ("mcts:100+nobody", "unknown agent 'nobody'"),
+    ("alphabeta:2+p", "only mcts takes an agent"),
+])
+def test_a_search_guided_by_an_unfit_agent_is_refused_in_one_line(db_path, opponent, words):
+    assert cli("train", "hexapawn", "--agent", "p", "--games", "2").exit_code == 0
+    out = cli("eval", "hexapawn", opponent, "--vs", "random", "--games", "2")
+    assert out.exit_code == 2, out.output
+    assert words in out.output and len(out.output.strip().splitlines()) == 1

@@ -1,0 +1,171 @@
+"""A perfect Connect Four player and a judge of agents against it.
+
+The player is ``bitbully`` (Markus Thill's Connect-4 solver, C++ with Python
+bindings, AGPL-3.0): an optional extra that `make` installs
+(``pip install -e '.[perfect]'``), imported only here, never copied into
+educable.  It knows one game, ``connect(4,7,6)``; it scores every move of a
+position reached by a list of moves, and the ``perfect`` agent plays a move
+of best score, ties broken at random from a seed.
+
+Games with ``perfect`` are played move by move from Python (Prolog choosers
+asked once a move, as in `play`): fine for judging, never for training.
+
+The judge (``judge``): move accuracy — the share of positions where the agent
+plays a move of the same game-theoretic value as the best (a win stays a
+win, a draw a draw), over the positions of games against random, against
+itself and against ``perfect`` — and results against ``perfect`` from the
+start on each side and from every opening of one and two moves, with the
+agent playing the side to move.
+"""
+from __future__ import annotations
+
+import random
+from functools import lru_cache
+from typing import Any, Callable
+
+from bridge import games
+from bridge.engine import BadInput
+
+NAME = "perfect"
+GAME = "connect(4,7,6)"
+INSTALL = "pip install -e '.[perfect]' (make setup does it)"
+
+
+def check(game: str) -> None:
+    """BadInput unless the perfect player knows ``game``."""
+    if game != GAME:
+        raise BadInput(f"the perfect player (bitbully) plays only {GAME}, not {game}")
+
+
+@lru_cache(maxsize=1)
+def _solver() -> Any:
+    try:
+        import bitbully
+    except ImportError:
+        raise BadInput(f"the perfect player needs the bitbully package: {INSTALL}") from None
+    return bitbully
+
+
+@lru_cache(maxsize=1)
+def _agent() -> Any:
+    return _solver().BitBully()
+
+
+def scores(moves: list[str]) -> dict[str, int]:
+    """bitbully's score of every legal move after ``moves`` (move texts, columns 1-7): positive wins
+    for the player to move (more the sooner), 0 draws, negative loses."""
+    board = _solver().Board("".join(str(int(m) - 1) for m in moves))
+    return {str(c + 1): int(v) for c, v in _agent().score_all_moves(board).items()}
+
+
+def sign(v: int) -> int:
+    return (v > 0) - (v < 0)
+
+
+def choose(moves: list[str], rng: random.Random) -> str:
+    """A move of best score after ``moves``, ties broken by ``rng``."""
+    s = scores(moves)
+    best = max(s.values())
+    return rng.choice(sorted(m for m, v in s.items() if v == best))
+
+
+Chooser = Callable[[games.State, list[str]], str]
+
+
+def chooser_for(db: Any, game: str, name: str, rng: random.Random) -> Chooser:
+    """A move chooser for ``name`` in a game played from Python: the perfect player, or any agent
+    (its Prolog chooser asked once a move)."""
+    if name == NAME:
+        return lambda state, moves: choose(moves, rng)
+    from bridge import agents
+    term = agents.chooser(db, game, name)
+    return lambda state, moves: games.choose(state, term)
+
+
+def play_out(state: games.State, moves: list[str], choosers: dict[str, Chooser],
+             visit: Callable[[games.State, list[str], str], None] | None = None) -> str:
+    """Play from ``state`` (reached by ``moves``) to the end; the result.  ``visit(state, moves,
+    move)`` sees every move before it is played."""
+    moves = list(moves)
+    while (result := games.result(state)) is None:
+        move = choosers[state.mover](state, moves)
+        if visit:
+            visit(state, moves, move)
+        state = games.play(state, move)
+        moves.append(move)
+    return result
+
+
+def play_series(db: Any, game: str, names: tuple[str, str], n_games: int, seed: int) -> dict[str, int]:
+    """``n_games`` games from the start between ``names`` (first's, second's; one of them may be
+    perfect): how often each player won and how many were drawn, as games.play_series counts them."""
+    check(game)
+    rng = random.Random(seed)
+    games.seed_random(seed)
+    choosers = {p: chooser_for(db, game, n, rng) for p, n in zip(games.players(game), names)}
+    counts: dict[str, int] = {}
+    for _ in range(n_games):
+        r = play_out(games.initial(game), [], choosers)
+        counts[r] = counts.get(r, 0) + 1
+    return counts
+
+
+def judge(db: Any, game: str, agent: str, n_games: int, seed: int, openings: int = 2,
+          progress: Callable[[int], None] | None = None) -> dict[str, Any]:
+    """Move accuracy over the positions of ``n_games`` games each against random, itself and perfect
+    (the agent's side alternating), and results against perfect from the start and from every opening
+    of up to ``openings`` (0-2) moves."""
+    check(game)
+    first, second = games.players(game)
+    rng = random.Random(seed)
+    games.seed_random(seed)
+    me = chooser_for(db, game, agent, rng)
+    accuracy: dict[str, dict[str, Any]] = {}
+    for vs in ("random", "self", NAME):
+        them = me if vs == "self" else chooser_for(db, game, vs, rng)
+        seen = {"positions": 0, "perfect": 0}
+        for i in range(n_games):
+            mine = first if i % 2 == 0 else second
+            other = second if mine == first else first
+            sides = {first, second} if vs == "self" else {mine}
+
+            def visit(state: games.State, moves: list[str], move: str) -> None:
+                if state.mover in sides:
+                    s = scores(moves)
+                    seen["positions"] += 1
+                    seen["perfect"] += sign(s[move]) == sign(max(s.values()))
+
+            play_out(games.initial(game), [], {mine: me, other: them}, visit)
+            if progress:
+                progress(1)
+        accuracy[vs] = {**seen, "accuracy": round(seen["perfect"] / seen["positions"], 4) if seen["positions"] else None}
+    rng_p = chooser_for(db, game, NAME, rng)
+    results: dict[str, dict[str, Any]] = {}
+    starts = [("start as first", [], first), ("start as second", [], second)]
+    one = [m for m, _ in games.moves(games.initial(game))]
+    if openings >= 1:
+        starts += [("one move", [a], None) for a in one]
+    if openings >= 2:
+        starts += [("two moves", [a, b], None) for a in one for b in one]      # no column fills in two moves
+    for label, opening, side in starts:
+        state = games.initial(game)
+        for m in opening:
+            state = games.play(state, m)
+        mine = side or state.mover
+        best = sign(max(scores(opening).values()))          # the opening's value for the side to move
+        value = best if mine == state.mover else -best
+        other = second if mine == first else first
+        r = play_out(state, opening, {mine: me, other: rng_p})
+        got = 0 if r == "draw" else 1 if r == mine else -1
+        row = results.setdefault(label, {"games": 0, "win": 0, "draw": 0, "loss": 0, "at_value": 0})
+        row["games"] += 1
+        row[{1: "win", 0: "draw", -1: "loss"}[got]] += 1
+        row["at_value"] += got >= value
+        if progress:
+            progress(1)
+    return {"game": game, "agent": agent, "games": n_games, "seed": seed, "accuracy": accuracy, "vs_perfect": results}
+
+
+def judge_steps(n_games: int, openings: int = 2) -> int:
+    """How many progress steps judge() reports: the games of each accuracy series and the openings."""
+    return 3 * n_games + 2 + (7 if openings >= 1 else 0) + (7 * 7 if openings >= 2 else 0)

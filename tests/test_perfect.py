@@ -1,0 +1,62 @@
+"""The perfect Connect Four player (bitbully) against facts found apart: the first player wins
+Connect Four (Allis 1988; Allen 1988) and only by starting in the centre column, and its move values
+agree with educable's own exact search wherever that search can reach the end."""
+import random
+
+import pytest
+from conftest import cli
+
+from bridge import commands, games, perfect
+from bridge.session import PlaySession
+
+C4 = "connect(4,7,6)"
+
+
+def test_the_first_player_wins_when_both_play_perfectly(kb):
+    out = commands.evaluate_series(kb, C4, "perfect", "perfect", 2, 0)
+    assert out["as_first"]["win"] == 1 and out["as_second"]["loss"] == 1
+
+
+def test_the_centre_is_the_only_winning_first_move(kb):
+    s = perfect.scores([])
+    assert [m for m, v in s.items() if v > 0] == ["4"]
+    session = PlaySession(kb, C4, "perfect", "o", seed=1)
+    assert session.computer_move() == "4"
+
+
+def test_move_values_agree_with_educables_exact_search_near_the_end(kb):
+    rng = random.Random(7)
+    checked = 0
+    while checked < 6:
+        state, moves = games.initial(C4), []
+        while len(moves) < 30 and games.result(state) is None:
+            move = rng.choice([m for m, _ in games.moves(state)])
+            state, moves = games.play(state, move), moves + [move]
+        if games.result(state) is not None:
+            continue
+        q = commands.query(kb, C4, state.key)
+        assert q["exact_source"] == "searched"
+        ours = {m["move"]: (0 if m["exact"] == "draw" else 1 if m["exact"] == state.mover else -1) for m in q["moves"]}
+        assert ours == {m: perfect.sign(v) for m, v in perfect.scores(moves).items()}
+        checked += 1
+
+
+def test_judging_the_perfect_player_finds_no_mistake(kb):
+    data = commands.judge(kb, C4, "perfect", 2, 0, openings=1)
+    assert all(a["accuracy"] == 1.0 for a in data["accuracy"].values())
+    assert all(r["at_value"] == r["games"] for r in data["vs_perfect"].values())
+    assert [r["games"] for r in data["vs_perfect"].values()] == [1, 1, 7]
+    assert data["vs_perfect"]["start as first"]["win"] == 1
+
+
+@pytest.mark.parametrize("args, words", [
+    (["eval", "tictactoe", "perfect", "--vs", "random"], "plays only connect(4,7,6)"),
+    (["judge", "tictactoe", "random"], "plays only connect(4,7,6)"),
+    (["judge", C4, "random", "--openings", "3"], "--openings must be 0, 1 or 2"),
+    (["train", C4, "--learner", "ntuple", "--agent", "n", "--vs", "perfect"], "no training opponent"),
+    (["train", "tictactoe", "--agent", "perfect"], "bad agent name"),
+])
+def test_refused_in_one_line(db_path, args, words):
+    out = cli(*args)
+    assert out.exit_code == 2, out.output
+    assert words in out.output and len(out.output.strip().splitlines()) == 1
