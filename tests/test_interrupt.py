@@ -18,6 +18,7 @@ RUNS = {
     "qlearn": (["--learner", "qlearn", "--games", "3000000"], "games"),
     "punish": (["--learner", "punish", "--games", "3000000"], "games"),
     "ga": (["--learner", "ga", "--cycles", "100000"], "cycles"),
+    "ntuple": (["--learner", "ntuple", "--games", "3000000"], "games"),
 }
 
 
@@ -43,7 +44,10 @@ def cycles(db: Path) -> int:
                                                 ("punish", signal.SIGTERM, "tictactoe"),
                                                 ("ga", signal.SIGTERM, "tictactoe"),
                                                 # too large to enumerate: Q-learning expands it lazily
-                                                ("qlearn", signal.SIGINT, "connect(4,7,6)")])
+                                                ("qlearn", signal.SIGINT, "connect(4,7,6)"),
+                                                ("ntuple", signal.SIGTERM, "tictactoe"),
+                                                # the n-tuple learner's batches of games, one Prolog query a ply
+                                                ("ntuple", signal.SIGINT, "connect(4,7,6)")])
 def test_a_stopped_run_keeps_what_it_committed_and_a_later_run_continues(tmp_path, learner, sig, game):
     db = tmp_path / "kb.db"
     env = {**os.environ, "EDUCABLE_DB": str(db)}
