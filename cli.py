@@ -662,6 +662,10 @@ def judge(game: str, agent: str, n_games: int, seed: int, openings: int, db_path
 @click.option("--tuples", type=click.IntRange(1, 1000), default=None, help="[ntuple] How many tuples, placed by random walks over the board. Default by board size (70 on Connect Four).")
 @click.option("--length", type=click.IntRange(1, 16), default=None, help="[ntuple] Cells per tuple. Default by board size (8 on Connect Four).")
 @click.option("--tuples-file", type=click.Path(dir_okay=False), default=None, help="[ntuple] Tuples of your own: one tuple a line, its cell numbers (from 1, as cells/4) separated by spaces.")
+@click.option("--workers", type=click.IntRange(1, 64), default=1, show_default=True,
+              help="[ntuple] Self-play on a game too large to enumerate on this many Dask workers (a local cluster), weights merged after every 1,024 games a worker.")
+@click.option("--scheduler", default=None, metavar="ADDRESS",
+              help="[ntuple] ... or on the Dask scheduler at ADDRESS; default: $EDUCABLE_SCHEDULER when --workers is above 1.")
 @click.option("--values", type=click.IntRange(2, 64), default=None, help="[ntuple] Distinct cell values. Default: the largest seen in random games, plus one.")
 @click.option("--illegal", type=str, default=None, help="[qlearn] Illegal actions: stay, lose or resample. Default resample.")
 @click.option("--table", type=str, default=None, help="[qlearn] reachable states only, or full (every board, 3^9 x 9). Default reachable.")
@@ -708,7 +712,8 @@ def train(ctx: click.Context, game: str, learner: str, agent: str, n_games: int,
           step: float | None, earlier_step: float | None, reward: float | None, beads: float | None,
           cascade: bool | None, choice: str | None, draw_reward: float | None, fold: bool | None,
           update: str | None, gamma: float | None, alpha: float | None, alpha_end: float | None, lam: float | None,
-          tuples: int | None, length: int | None, tuples_file: str | None, values: int | None, illegal: str | None, table: str | None, epsilon: float | None, epsilon_end: float | None,
+          tuples: int | None, length: int | None, tuples_file: str | None, values: int | None,
+          workers: int, scheduler: str | None, illegal: str | None, table: str | None, epsilon: float | None, epsilon_end: float | None,
           max_stay: int | None, until_perfect: bool, cycles: int, ga_agents: int | None, ga_rules: int | None,
           priorities: int | None, pair_games: int | None, mutation: float | None, burst: float | None,
           selection: str | None, parents: str | None, pairing: str | None, identical: bool | None,
@@ -753,10 +758,12 @@ def train(ctx: click.Context, game: str, learner: str, agent: str, n_games: int,
         from bridge.ntuple import read_tuples
         options["tuple_cells"] = read_tuples(tuples_file)
     limit = compile_mod.max_positions(max_positions)
+    from bridge import cluster as cluster_mod
     db = open_kb(db_path)
     with Progress(n_games, f"training {agent}", as_json) as progress:
         data = commands.train(db, game, learner, agent, n_games, vs, side, seed, options, progress, until_perfect,
-                              limit)
+                              limit, workers, cluster_mod.scheduler_address(scheduler) if workers > 1 or scheduler
+                              else None)
     if plot_path:
         from learners.plot import curve_png
         title = f"{game}: {agent} ({learner}) vs {data['vs']}"

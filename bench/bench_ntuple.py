@@ -14,7 +14,7 @@ million (8 of 10 runs winning every game), 6 million games in about 3.6 hours a 
 
     .venv/bin/python bench/bench_ntuple.py [--game tictactoe] [--games 2000] [--seeds 5]
                                           [--sweep] [--json]
-    .venv/bin/python bench/bench_ntuple.py --game 'connect(4,7,6)' --lazy 2048
+    .venv/bin/python bench/bench_ntuple.py --game 'connect(4,7,6)' --lazy 4096 [--workers 2]
 """
 from __future__ import annotations
 
@@ -72,14 +72,14 @@ def judge_run(db, game: str, graph, opts: dict, seed: int, n_games: int, every: 
 GBG_C4_GAMES_PER_SECOND = 6_000_000 / (3.6 * 3600)     # copied: 6 million games in about 3.6 hours, one core
 
 
-def lazy_throughput(game: str, n_games: int, seed: int) -> None:
+def lazy_throughput(game: str, n_games: int, seed: int, workers: int = 1) -> None:
     """Self-play games a second on a game too large to enumerate (one Prolog query a ply for a batch
     of games), against GBG's Connect Four figure (copied, not run)."""
     from bridge import commands
     db = open_kb(Path(tempfile.mkdtemp()) / "bench.db")
-    r = commands.train(db, game, "ntuple", "lazy", n_games, "self", "both", seed, {})
+    r = commands.train(db, game, "ntuple", "lazy", n_games, "self", "both", seed, {}, workers=workers)
     rate = r["games"] / r["seconds"]
-    print(f"{game}: {r['games']} self-play games in {r['seconds']:.1f} s = {rate:.0f} games/s "
+    print(f"{game}, {workers} worker(s): {r['games']} self-play games in {r['seconds']:.1f} s = {rate:.0f} games/s "
           f"({r['net']['tuples']} tuples of {r['net']['lengths']}, {r['lazy']['prolog_queries']} Prolog queries); "
           f"GBG (copied, not run) {GBG_C4_GAMES_PER_SECOND:.0f} games/s on one core: ratio {rate / GBG_C4_GAMES_PER_SECOND:.2f}")
 
@@ -93,9 +93,10 @@ def main() -> None:
     ap.add_argument("--json", action="store_true")
     ap.add_argument("--lazy", type=int, default=0, metavar="GAMES",
                     help="measure self-play games/s on a game too large to enumerate (Connect Four) instead")
+    ap.add_argument("--workers", type=int, default=1, help="with --lazy: Dask workers (a local cluster)")
     args = ap.parse_args()
     if args.lazy:
-        return lazy_throughput(args.game, args.lazy, 0)
+        return lazy_throughput(args.game, args.lazy, 0, args.workers)
     db = open_kb(Path(tempfile.mkdtemp()) / "bench.db")
     graph = graphs.state_graph(db, args.game, None)
     settings = SWEEP if args.sweep else SETTINGS

@@ -146,13 +146,15 @@ def rule_sets(db: sqlite_utils.Database, name: str) -> dict[str, Any]:
 
 def train(db: sqlite_utils.Database, game: str, learner: str, agent: str, n_games: int, vs: str, side: str,
           seed: int, options: dict[str, Any], progress: ProgressFn | None = None,
-          until_perfect: bool = False, limit: int | None = None) -> dict[str, Any]:
+          until_perfect: bool = False, limit: int | None = None, workers: int = 1,
+          scheduler: str | None = None) -> dict[str, Any]:
     """Train AGENT with LEARNER for ``n_games`` against VS, store it, and judge it exactly.
 
     ``vs`` is ``self`` (both sides the agent), ``random``, ``minimax``,
     ``adversary`` (punish only: best response to the agent's current
     values) or another agent; ``side`` is ``first``, ``second`` or ``both``
-    (alternating).  A long run commits the agent every few seconds; stopped
+    (alternating).  ``workers``/``scheduler``: the n-tuple learner's self-play on a game too large to
+    enumerate runs on Dask (bridge/ntuple.run_lazily).  A long run commits the agent every few seconds; stopped
     (Ctrl-C, SIGTERM) it raises training.Stopped saying how many games were
     kept.  On a
     game past the position ``limit`` the closing exact judgement is skipped
@@ -176,10 +178,13 @@ def train(db: sqlite_utils.Database, game: str, learner: str, agent: str, n_game
     foreign = sorted(set(options) - module.OPTIONS)
     if foreign:
         raise BadInput(f"--{foreign[0].replace('_', '-')} is not an option of the {learner} learner")
+    parallel = {"workers": workers, "scheduler": scheduler} if workers != 1 or scheduler else {}
+    if parallel and learner != "ntuple":
+        raise BadInput("--workers and --scheduler are for the ntuple learner's self-play on large games")
     commits = training.Commits()
     try:
         run = module.run(db, game, agent, options, vs, side, n_games, seed, agents.Opponents(db, game),
-                         progress, until_perfect, limit, commits)
+                         progress, until_perfect, limit, commits, **parallel)
     except KeyboardInterrupt as stop:
         raise training.Stopped(commits.kept) from stop
     summary = training.summarise(run.results, run.sides)

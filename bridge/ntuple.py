@@ -17,7 +17,7 @@ from typing import Any, Callable
 import numpy as np
 import sqlite_utils
 
-from bridge import games, graphs
+from bridge import cluster, games, graphs
 from bridge.compile import TooLarge
 from bridge.engine import ROWS_PER_CALL, BadInput, engine, quote
 from bridge.options import checked, existing_agent, option_names
@@ -243,8 +243,10 @@ def side_masks(vs: str, side: str) -> list[int]:
 
 def run(db: sqlite_utils.Database, game: str, name: str, options: dict[str, Any], vs: str, side: str,
         n_games: int, seed: int, opponents: Any, progress: Callable[[int], None] | None = None,
-        until_perfect: bool = False, limit: int | None = None, commits: Commits | None = None) -> TrainingRun:
-    """Train an n-tuple agent by TD(λ) (on the state graph, or lazily past the position ``limit``)."""
+        until_perfect: bool = False, limit: int | None = None, commits: Commits | None = None,
+        workers: int = 1, scheduler: str | None = None) -> TrainingRun:
+    """Train an n-tuple agent by TD(λ) (on the state graph, or lazily past the position ``limit``, there
+    on ``workers`` Dask workers or a ``scheduler``'s)."""
     commits = commits or Commits()
     if vs == "adversary":
         raise BadInput("--vs adversary is for the punish learner; use self, random, minimax or an agent")
@@ -252,7 +254,7 @@ def run(db: sqlite_utils.Database, game: str, name: str, options: dict[str, Any]
     try:
         graph = graphs.state_graph(db, game, limit, what="training on the whole graph needs every position")
     except TooLarge:
-        return run_lazily(db, game, name, net, opts, vs, side, n_games, seed, progress, commits)
+        return run_lazily(db, game, name, net, opts, vs, side, n_games, seed, progress, commits, workers, scheduler)
     feats = graph_features(graph, net)
     masks = side_masks(vs, side)
     opponent = None if vs in ("self", "random") else csr(
@@ -303,56 +305,99 @@ def finished(db: sqlite_utils.Database, name: str, game: str, net: NTupleNet, op
     return TrainingRun(results, sides, seconds, opts.as_dict(), save_run, extra)
 
 
+def play_batch(game: str, net: NTupleNet, lock: Lockstep, batch: int, first: int, n_games: int,
+               masks: list[int]) -> tuple[list[int], int]:
+    """Play ``batch`` games (games ``first``.. of a run of ``n_games``) side by side, learning as they
+    go, with one Prolog query a ply: each game's winner (player index, 2 a draw) and the queries."""
+    learn = np.array([masks[(first + i) % len(masks)] for i in range(batch)], dtype=np.int64)
+    engine().call(f"ntuple:nt_batch_start({quote(game)}, {batch}), Out = true")
+    choices = [-1] * batch
+    result = np.full(batch, ONGOING_CODE, dtype=np.int64)
+    mover_at_end = np.zeros(batch, dtype=np.int64)
+    lock.reset()
+    queries = 0
+    while True:
+        out = engine().call(f"ntuple:nt_batch_step({choices}, Out)")
+        queries += 1
+        movers = np.array(out["movers"], dtype=np.int64)
+        active = movers >= 0
+        if not active.any():
+            break
+        cells = _cells(out["cells"], net.n_cells)
+        try:
+            choice, ended = lock.ply(offsets_of(out["counts"]), cells, np.array(out["outcomes"], dtype=np.int64),
+                                     movers, active, learn, first / max(1, n_games - 1))
+        except ValueError as exc:
+            raise BadInput(f"{exc}: train a new agent with --values") from None
+        for i in np.nonzero(ended != ONGOING_CODE)[0].tolist():
+            result[i], mover_at_end[i] = ended[i], movers[i]
+        choices = [int(c) if a else -1 for c, a in zip(choice.tolist(), active.tolist())]
+    winners = [2 if r == 0 else m if r == 1 else 1 - m for r, m in zip(result.tolist(), mover_at_end.tolist())]
+    return winners, queries
+
+
+def selfplay_task(game: str, shape: tuple[list[list[int]], list[list[int]], int, int], weights: np.ndarray,
+                  options: dict[str, Any], n: int, first: int, n_games: int, masks: list[int], seed: int
+                  ) -> tuple[int, np.ndarray, list[int], int]:
+    """A Dask task: from ``weights``, play and learn games ``first`` .. ``first + n`` of a run in
+    batches; (first, the change it made to the weights, the winners, Prolog queries)."""
+    tuples, perms, values, n_cells = shape
+    net = NTupleNet(tuples, perms, values, n_cells, weights.copy())
+    lock = Lockstep(net, checked(NTupleOptions, options, NAME), LOCKSTEP, seed)
+    winners: list[int] = []
+    queries = 0
+    while len(winners) < n:
+        w, q = play_batch(game, net, lock, min(LOCKSTEP, n - len(winners)), first + len(winners), n_games, masks)
+        winners += w
+        queries += q
+    return first, net.weights - weights, winners, queries
+
+
+ROUND_GAMES = 4 * LOCKSTEP     # games each worker plays from the same weights before they are merged
+
+
 def run_lazily(db: sqlite_utils.Database, game: str, name: str, net: NTupleNet, opts: NTupleOptions, vs: str,
                side: str, n_games: int, seed: int, progress: Callable[[int], None] | None,
-               commits: Commits) -> TrainingRun:
-    """TD(λ) on a game too large to enumerate: LOCKSTEP games side by side, one Prolog query a ply."""
+               commits: Commits, workers: int = 1, scheduler: str | None = None) -> TrainingRun:
+    """TD(λ) on a game too large to enumerate: LOCKSTEP games side by side, one Prolog query a ply.
+
+    With several workers (Dask), training goes in rounds: each worker plays ROUND_GAMES games from
+    the same weights with a seed of its own, and the round ends by adding every worker's change to
+    the weights (the changes of an n-tuple net are sparse, so they seldom touch the same weight)."""
     if vs not in ("self", "random"):
         raise BadInput(f"{game} is too large to enumerate: the n-tuple learner trains there against self or "
                        f"random (--vs {vs} needs every position)")
     masks = side_masks(vs, side)
     players = games.players(game)
-    lock = Lockstep(net, opts, LOCKSTEP, seed)
     winners: list[int] = []
     queries = 0
     t0 = time.perf_counter()
     committing = 0.0
-    while len(winners) < n_games:
-        batch = min(LOCKSTEP, n_games - len(winners))
-        first = len(winners)
-        learn = np.array([masks[(first + i) % len(masks)] for i in range(batch)], dtype=np.int64)
-        engine().call(f"ntuple:nt_batch_start({quote(game)}, {batch}), Out = true")
-        choices = [-1] * batch
-        result = np.full(batch, ONGOING_CODE, dtype=np.int64)
-        mover_at_end = np.zeros(batch, dtype=np.int64)
-        lock.reset()
-        while True:
-            out = engine().call(f"ntuple:nt_batch_step({choices}, Out)")
-            queries += 1
-            movers = np.array(out["movers"], dtype=np.int64)
-            active = movers >= 0
-            if not active.any():
-                break
-            off = offsets_of(out["counts"])
-            cells = _cells(out["cells"], net.n_cells)
-            try:
-                choice, ended = lock.ply(off, cells, np.array(out["outcomes"], dtype=np.int64), movers,
-                                         active, learn, first / max(1, n_games - 1))
-            except ValueError as exc:
-                raise BadInput(f"{exc}: train a new agent with --values") from None
-            for i in np.nonzero(ended != ONGOING_CODE)[0].tolist():
-                result[i], mover_at_end[i] = ended[i], movers[i]
-            choices = [int(c) if a else -1 for c, a in zip(choice.tolist(), active.tolist())]
-        for i in range(batch):
-            r, m = int(result[i]), int(mover_at_end[i])
-            winners.append(2 if r == 0 else m if r == 1 else 1 - m)
-        if progress:
-            progress(batch)
-        if commits.due():
-            t = time.perf_counter()
-            save(db, name, game, net, opts, commits.added(len(winners)))
-            commits.mark(len(winners))
-            committing += time.perf_counter() - t
+    with cluster.engine(workers, scheduler) as client:
+        lock = Lockstep(net, opts, LOCKSTEP, seed) if client is None else None
+        while len(winners) < n_games:
+            done = len(winners)
+            if lock is not None:
+                new, q = play_batch(game, net, lock, min(LOCKSTEP, n_games - done), done, n_games, masks)
+            else:
+                sizes = [min(ROUND_GAMES, max(0, n_games - done - k * ROUND_GAMES)) for k in range(workers)]
+                shape = (net.tuples, net.perms, net.values, net.n_cells)
+                tasks = [(game, shape, net.weights, opts.as_dict(), n, done + k * ROUND_GAMES, n_games, masks,
+                          seed * 1_000_003 + done + k * ROUND_GAMES) for k, n in enumerate(sizes) if n]
+                parts: list[tuple] = []
+                cluster.run_tasks(client, selfplay_task, tasks, parts.append)
+                parts.sort(key=lambda part: part[0])          # merged in game order: the same seed, the same net
+                new, q = [w for part in parts for w in part[2]], sum(part[3] for part in parts)
+                net.weights += sum(part[1] for part in parts)
+            winners += new
+            queries += q
+            if progress:
+                progress(len(new))
+            if commits.due():
+                t = time.perf_counter()
+                save(db, name, game, net, opts, commits.added(len(winners)))
+                commits.mark(len(winners))
+                committing += time.perf_counter() - t
     seconds = time.perf_counter() - t0 - committing
-    extra = {"lazy": {"prolog_queries": queries, "lockstep": LOCKSTEP}, "net": describe(net)}
+    extra = {"lazy": {"prolog_queries": queries, "lockstep": LOCKSTEP, "workers": workers}, "net": describe(net)}
     return finished(db, name, game, net, opts, players, masks, winners, seconds, extra, commits)

@@ -197,3 +197,23 @@ def test_a_search_guided_by_an_unfit_agent_is_refused_in_one_line(db_path, oppon
     out = cli("eval", "hexapawn", opponent, "--vs", "random", "--games", "2")
     assert out.exit_code == 2, out.output
     assert words in out.output and len(out.output.strip().splitlines()) == 1
+
+
+def test_self_play_on_two_dask_workers_adds_up_each_workers_change(kb, monkeypatch):
+    """--workers 2 on a game too large to enumerate: both workers start a round from the same
+    weights and the round ends with w + Δ1 + Δ2, where each Δ is recomputed here in this process."""
+    monkeypatch.setattr(ntuple, "ROUND_GAMES", 64)
+    opts = {"tuples": 6, "length": 4}
+    r = commands.train(kb, "connect(4,7,6)", "ntuple", "w", 128, "self", "both", 5, opts, workers=2)
+    assert r["games"] == 128 and r["lazy"]["workers"] == 2
+    net, stored = ntuple.net_from_row(kb, store.get_agent(kb, "w"))
+    shape = (net.tuples, net.perms, net.values, net.n_cells)
+    start = np.zeros_like(net.weights)
+    merged = start.copy()
+    for first in (0, 64):
+        _, delta, winners, _ = ntuple.selfplay_task("connect(4,7,6)", shape, start, stored.as_dict(), 64, first,
+                                                    128, [3], 5 * 1_000_003 + first)
+        assert len(winners) == 64
+        merged += delta
+    assert np.count_nonzero(merged) > 0
+    np.testing.assert_allclose(net.weights, merged, atol=1e-12)
