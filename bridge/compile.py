@@ -147,6 +147,6 @@ def too_large(game: str, what: str, limit: int, how_far: str) -> str:
     """The one line that refuses a game past the position limit, saying what still works."""
     return (f"{game} is too large: {what}, and {how_far}, past the limit of {limit:,} "
             f"(--max-positions or {ENV_MAX} raises it); show, play and sampled eval (with opponents such as "
-            f"alphabeta:DEPTH or mcts:PLAYOUTS), query (depth-limited search) and training by punish or qlearn "
+            f"alphabeta:DEPTH or mcts:PLAYOUTS), query (depth-limited search), judge (connect(4,7,6)) and training by punish, qlearn or ntuple "
             f"still work")
 
