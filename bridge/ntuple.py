@@ -24,7 +24,7 @@ from bridge.options import checked, existing_agent, option_names
 from kb import store
 from learners import exact
 from learners.graph import ONGOING, StateGraph
-from learners.ntuple import (ONGOING_CODE, Lockstep, NTupleNet, NTupleOptions, default_shape,
+from learners.ntuple import (ONGOING_CODE, Lockstep, NTupleNet, NTupleOptions, board_defaults, default_shape,
                              derive_permutations, offsets_of, random_walk_tuples, score, train_on_graph)
 from learners.training import Commits, TrainingRun
 
@@ -84,8 +84,9 @@ def new_net(game: str, opts: NTupleOptions, sample: dict) -> tuple[NTupleNet, NT
         tuples = random_walk_tuples(n_cells, layout[0] if layout else None, count, length, opts.seed)
     perms = derive_permutations(base, images[:, 1:]) if opts.fold else [list(range(n_cells))]
     opts.values = values
+    sets = 2 if opts.per_player else 1
     try:
-        return NTupleNet(tuples, perms, values, n_cells), opts
+        return NTupleNet(tuples * sets, perms, values, n_cells, sets=sets), opts
     except ValueError as exc:
         raise BadInput(str(exc)) from None
 
@@ -120,7 +121,10 @@ def net_from_row(db: sqlite_utils.Database, row: dict) -> tuple[NTupleNet, NTupl
     if not tuples or not isinstance(perms, list) or not isinstance(n_cells, int) or opts.values is None:
         raise BadInput(f"agent '{row['name']}' has no n-tuple net in the knowledge base (its tuples, symmetries "
                        "or cell values are missing)")
-    net = NTupleNet(tuples, perms, opts.values, n_cells)
+    try:
+        net = NTupleNet(tuples, perms, opts.values, n_cells, sets=2 if opts.per_player else 1)
+    except ValueError as exc:
+        raise BadInput(f"agent '{row['name']}': {exc}") from None
     k = opts.values
     for t, pattern, w in weights:
         index = sum((ord(ch) - 48) * k ** i for i, ch in enumerate(pattern))
@@ -150,7 +154,7 @@ def save(db: sqlite_utils.Database, name: str, game: str, net: NTupleNet, opts: 
 def load(db: sqlite_utils.Database, row: dict) -> None:
     """Put a stored agent into Prolog (rules/ntuple.pl), its non-zero weights in pages."""
     net, _opts = net_from_row(db, row)
-    engine().call(f"ntuple:nt_load({quote(row['name'])}, {quote(row['game'])}, {net.values}, "
+    engine().call(f"ntuple:nt_load({quote(row['name'])}, {quote(row['game'])}, {net.values}, {net.sets}, "
                   f"{net.tuples}, {net.perms}), Out = true")
     nz = np.nonzero(net.weights)[0]
     for i in range(0, len(nz), ROWS_PER_CALL):
@@ -169,7 +173,7 @@ def graph_features(graph: StateGraph, net: NTupleNet) -> np.ndarray:
             text = engine().call(f"ntuple:nt_cells({quote(graph.game)}, [{', '.join(quote(k) for k in keys)}], "
                                  f"{quote(player)}, Out)")
             try:
-                out[i:i + len(keys), p] = net.indices(_cells(text, net.n_cells))
+                out[i:i + len(keys), p] = net.indices(_cells(text, net.n_cells), p)
             except ValueError as exc:
                 raise BadInput(f"{exc}: train a new agent with --values") from None
     return out
@@ -214,12 +218,13 @@ def start(db: sqlite_utils.Database, name: str, game: str, options: dict[str, An
     than the schedules a run may not change)."""
     row = existing_agent(db, name, game, NAME)
     if row is None:
-        opts = options_from({**options, "seed": seed})
+        options_from({**options, "seed": seed})            # bad options are refused before Prolog is asked
         sample = engine().call(f"ntuple:nt_random_images({quote(games.check_game(game))}, {SAMPLE_GAMES}, Out)")
-        net, opts = new_net(game, opts, sample)
+        n_cells = states_of(sample)[0].shape[1]
+        net, opts = new_net(game, options_from({**board_defaults(n_cells), **options, "seed": seed}), sample)
         return net, opts, None
     net, stored = net_from_row(db, row)
-    per_run = {"alpha", "alpha_end", "epsilon", "epsilon_end", "lam"}
+    per_run = {"alpha", "alpha_end", "epsilon", "epsilon_end", "lam", "tcl"}
     merged = options_from({**stored.as_dict(), **options})
     changed = [k for k, v in merged.as_dict().items() if k not in per_run and stored.as_dict()[k] != v]
     if changed:
@@ -251,6 +256,7 @@ def run(db: sqlite_utils.Database, game: str, name: str, options: dict[str, Any]
     if vs == "adversary":
         raise BadInput("--vs adversary is for the punish learner; use self, random, minimax or an agent")
     net, opts, row = start(db, name, game, options, seed)
+    net.start_coherence(opts.tcl)
     try:
         graph = graphs.state_graph(db, game, limit, what="training on the whole graph needs every position")
     except TooLarge:
@@ -287,9 +293,9 @@ def run(db: sqlite_utils.Database, game: str, name: str, options: dict[str, Any]
 
 def describe(net: NTupleNet) -> dict[str, Any]:
     """The net's shape for a run's report."""
-    return {"tuples": len(net.tuples), "lengths": sorted(set(len(t) for t in net.tuples)),
-            "symmetries": len(net.perms), "cell_values": net.values, "weights": int(net.weights.size),
-            "learned": int(np.count_nonzero(net.weights))}
+    return {"tuples": len(net.tuple_array), "lengths": sorted(set(len(t) for t in net.tuples)),
+            "symmetries": len(net.perms), "cell_values": net.values, "weight_sets": net.sets,
+            "weights": int(net.weights.size), "learned": int(np.count_nonzero(net.weights))}
 
 
 def finished(db: sqlite_utils.Database, name: str, game: str, net: NTupleNet, opts: NTupleOptions,
@@ -336,13 +342,15 @@ def play_batch(game: str, net: NTupleNet, lock: Lockstep, batch: int, first: int
     return winners, queries
 
 
-def selfplay_task(game: str, shape: tuple[list[list[int]], list[list[int]], int, int], weights: np.ndarray,
-                  options: dict[str, Any], n: int, first: int, n_games: int, masks: list[int], seed: int
-                  ) -> tuple[int, np.ndarray, list[int], int]:
-    """A Dask task: from ``weights``, play and learn games ``first`` .. ``first + n`` of a run in
-    batches; (first, the change it made to the weights, the winners, Prolog queries)."""
-    tuples, perms, values, n_cells = shape
-    net = NTupleNet(tuples, perms, values, n_cells, weights.copy())
+def selfplay_task(game: str, shape: tuple[list[list[int]], list[list[int]], int, int, int],
+                  state: tuple[np.ndarray, np.ndarray, np.ndarray], options: dict[str, Any], n: int, first: int,
+                  n_games: int, masks: list[int], seed: int) -> tuple[int, list[np.ndarray], list[int], int]:
+    """A Dask task: from ``state`` (the weights and temporal-coherence sums), play and learn games
+    ``first`` .. ``first + n`` of a run in batches; (first, the change it made to each of ``state``,
+    the winners, Prolog queries)."""
+    tuples, perms, values, n_cells, sets = shape
+    net = NTupleNet(tuples, perms, values, n_cells, state[0].copy(), sets=sets)
+    net.tc_n, net.tc_a = state[1].copy(), state[2].copy()
     lock = Lockstep(net, checked(NTupleOptions, options, NAME), LOCKSTEP, seed)
     winners: list[int] = []
     queries = 0
@@ -350,7 +358,7 @@ def selfplay_task(game: str, shape: tuple[list[list[int]], list[list[int]], int,
         w, q = play_batch(game, net, lock, min(LOCKSTEP, n - len(winners)), first + len(winners), n_games, masks)
         winners += w
         queries += q
-    return first, net.weights - weights, winners, queries
+    return first, [net.weights - state[0], net.tc_n - state[1], net.tc_a - state[2]], winners, queries
 
 
 ROUND_GAMES = 4 * LOCKSTEP     # games each worker plays from the same weights before they are merged
@@ -381,14 +389,16 @@ def run_lazily(db: sqlite_utils.Database, game: str, name: str, net: NTupleNet, 
                 new, q = play_batch(game, net, lock, min(LOCKSTEP, n_games - done), done, n_games, masks)
             else:
                 sizes = [min(ROUND_GAMES, max(0, n_games - done - k * ROUND_GAMES)) for k in range(workers)]
-                shape = (net.tuples, net.perms, net.values, net.n_cells)
-                tasks = [(game, shape, net.weights, opts.as_dict(), n, done + k * ROUND_GAMES, n_games, masks,
+                shape = (net.tuples, net.perms, net.values, net.n_cells, net.sets)
+                state = (net.weights, net.tc_n, net.tc_a)
+                tasks = [(game, shape, state, opts.as_dict(), n, done + k * ROUND_GAMES, n_games, masks,
                           seed * 1_000_003 + done + k * ROUND_GAMES) for k, n in enumerate(sizes) if n]
                 parts: list[tuple] = []
                 cluster.run_tasks(client, selfplay_task, tasks, parts.append)
                 parts.sort(key=lambda part: part[0])          # merged in game order: the same seed, the same net
                 new, q = [w for part in parts for w in part[2]], sum(part[3] for part in parts)
-                net.weights += sum(part[1] for part in parts)
+                for k, array in enumerate((net.weights, net.tc_n, net.tc_a)):
+                    array += sum(part[1][k] for part in parts)
             winners += new
             queries += q
             if progress:

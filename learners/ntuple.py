@@ -27,6 +27,19 @@ Q-table and the punishment learner do not.
   exploring move cuts the trace.
 - Moves: the afterstate of highest value; a move that ends the game is
   worth its result exactly (+1, 0, -1).
+- Per-player weights (``per_player``): each player has its own set of the
+  same tuples, as in Thill's Connect Four agent, so that a pattern may be
+  worth more to the player who moves first than to the other.
+- Temporal coherence (``tcl``, Beal & Smith; TCL-EXP of Bagheri, Thill,
+  Koch & Konen, as GBG's Connect Four agent): every weight has its own step
+  size, exp(β(|N|/A - 1)) times the run's, where N sums the changes the
+  weight was asked for and A their sizes: a weight pushed one way keeps its
+  step, one pushed back and forth slows down.  The sums live as long as a
+  run.
+
+Defaults depend on the board (``board_defaults``): small boards learn with
+TD(0) on shared weights; boards of 30 cells or more (Connect Four) with
+GBG's Connect Four settings (70 tuples of 8, per-player weights, TCL, λ 0.5).
 
 This module never asks Prolog anything: it sees cells as numpy arrays.
 """
@@ -61,6 +74,8 @@ class NTupleOptions:
     fold: bool = True                # share weights across the game's symmetries
     seed: int = 0                    # where the random walks start (the agent's tuples; a run has its own seed)
     values: int | None = None        # distinct cell values (K); None: the largest value seen plus one
+    per_player: bool = False         # one set of weights a player (the same tuples), not one for both
+    tcl: bool = False                # temporal-coherence step sizes (TCL-EXP), one a weight
 
     def check(self) -> "NTupleOptions":
         """Raise ValueError naming the first bad option."""
@@ -92,6 +107,20 @@ class NTupleOptions:
 
     def as_dict(self) -> dict:
         return asdict(self)
+
+
+LARGE_BOARD = 30        # cells from which a board learns with GBG's Connect Four settings
+TCL_BETA = 2.7          # TCL-EXP's β (GBG's default)
+
+
+def board_defaults(n_cells: int) -> dict:
+    """Options that differ from NTupleOptions' defaults on a board of ``n_cells`` (the user's own
+    options override them): on 30 cells or more, GBG's Connect Four settings (per-player weights,
+    TCL with a constant step of 5, λ 0.5) with exploration from 0.2 to 0.02."""
+    if n_cells < LARGE_BOARD:
+        return {}
+    return {"per_player": True, "tcl": True, "lam": 0.5, "alpha": 5.0, "alpha_end": 5.0,
+            "epsilon": 0.2, "epsilon_end": 0.02}
 
 
 def default_shape(n_cells: int) -> tuple[int, int]:
@@ -171,10 +200,13 @@ def derive_permutations(base: np.ndarray, images: np.ndarray) -> list[list[int]]
 class NTupleNet:
     """Tuples, symmetries and weights: everything an n-tuple agent knows.
 
-    ``tuples`` are 0-based cell lists; ``perms`` the symmetries as cell
-    permutations (the identity first); weights of tuple t live at
-    ``offsets[t] : offsets[t] + values ** len(tuples[t])``, the cells'
-    values read as a number in base ``values``, first cell least significant.
+    ``tuples`` are 0-based cell lists, in ``sets`` equal parts of the same
+    cells (2: the first player's, then the second's); ``perms`` the
+    symmetries as cell permutations (the identity first); weights of tuple
+    t live at ``offsets[t] : offsets[t] + values ** len(tuples[t])``, the
+    cells' values read as a number in base ``values``, first cell least
+    significant.  ``tc_n``/``tc_a`` are a run's temporal-coherence sums (not
+    stored).
     """
 
     tuples: list[list[int]]
@@ -182,37 +214,53 @@ class NTupleNet:
     values: int
     n_cells: int
     weights: np.ndarray = field(default=None, repr=False)  # type: ignore[assignment]
+    sets: int = 1
 
     def __post_init__(self) -> None:
+        n = len(self.tuples) // self.sets
+        if self.sets not in (1, 2) or n * self.sets != len(self.tuples) or any(
+                self.tuples[i] != self.tuples[i % n] for i in range(len(self.tuples))):
+            raise ValueError(f"{len(self.tuples)} tuples do not make {self.sets} equal sets")
         sizes = [self.values ** len(t) for t in self.tuples]
         if max(sizes) > MAX_TABLE or sum(sizes) > MAX_WEIGHTS:
             raise ValueError(f"tuples of {max(len(t) for t in self.tuples)} cells with {self.values} values need "
                              f"{sum(sizes):,} weights, more than {MAX_WEIGHTS:,} ({MAX_TABLE:,} a tuple): "
                              "use shorter tuples (--length)")
         self.offsets = offsets_of(sizes)
+        self.set_size = int(self.offsets[n])          # weights of one set
         if self.weights is None:
             self.weights = np.zeros(int(self.offsets[-1]))
         width = max(len(t) for t in self.tuples)
-        self.tuple_array = np.full((len(self.tuples), width), -1, dtype=np.int64)
-        for i, t in enumerate(self.tuples):
+        self.tuple_array = np.full((n, width), -1, dtype=np.int64)
+        for i, t in enumerate(self.tuples[:n]):
             self.tuple_array[i, :len(t)] = t
         self.perm_array = np.array(self.perms, dtype=np.int64)
+        self.tc_n = self.tc_a = np.zeros(1)
 
     @property
     def features(self) -> int:
-        """Weights one position reads: a tuple under each symmetry."""
-        return len(self.tuples) * len(self.perms)
+        """Weights one position reads: a tuple of its player's set under each symmetry."""
+        return len(self.tuple_array) * len(self.perms)
 
-    def indices(self, cells: np.ndarray) -> np.ndarray:
-        """(positions, features) flat weight indices of each row of ``cells``."""
+    def start_coherence(self, on: bool) -> None:
+        """Fresh temporal-coherence sums for a run (one a weight), or none."""
+        size = self.weights.size if on else 1
+        self.tc_n, self.tc_a = np.zeros(size), np.zeros(size)
+
+    def indices(self, cells: np.ndarray, player: int | np.ndarray = 0) -> np.ndarray:
+        """(positions, features) flat weight indices of each row of ``cells``, seen by ``player``
+        (an index, or one a row), whose set of tuples they read."""
         cells = np.ascontiguousarray(cells, dtype=np.int64).reshape(-1, self.n_cells)
         if cells.size and (cells.min() < 0 or cells.max() >= self.values):
             raise ValueError(f"a cell holds {int(cells.max())}, beyond the agent's {self.values} cell values")
-        return _indices(cells, self.tuple_array, self.offsets, self.perm_array, self.values)
+        out = _indices(cells, self.tuple_array, self.offsets, self.perm_array, self.values)
+        if self.sets > 1:
+            out += (np.asarray(player, dtype=np.int64) * self.set_size).reshape(-1, 1)
+        return out
 
-    def value(self, cells: np.ndarray) -> np.ndarray:
+    def value(self, cells: np.ndarray, player: int | np.ndarray = 0) -> np.ndarray:
         """The value of each row of ``cells`` for the player they are seen by."""
-        return np.tanh(self.weights[self.indices(cells)].sum(axis=1))
+        return np.tanh(self.weights[self.indices(cells, player)].sum(axis=1))
 
 
 def offsets_of(lengths: Sequence[int] | np.ndarray) -> np.ndarray:
@@ -256,24 +304,36 @@ def _v(w, feats):
 
 
 @numba.njit(cache=True)
-def _td(w, hist, hist_g, count, newest, target, step, lam):
+def _td(w, tcn, tca, hist, hist_g, count, newest, target, step, lam):
     """One TD(λ) update of a player's latest afterstate toward ``target``, reaching back over its
-    ``count`` earlier afterstates (ring ``hist`` of feature rows, newest at ``newest``)."""
+    ``count`` earlier afterstates (ring ``hist`` of feature rows, newest at ``newest``).  With
+    temporal coherence (``tcn`` as large as ``w``), each weight's step is scaled by
+    exp(β(|N|/A - 1)) of the changes asked of it so far."""
     horizon = hist.shape[0]
     delta = target - _v(w, hist[newest])
     decay = 1.0
+    tcl = tcn.shape[0] == w.shape[0]
     for k in range(count):
         slot = (newest - k) % horizon
         change = step * delta * decay * hist_g[slot]
-        for f in range(hist.shape[1]):
-            w[hist[slot, f]] += change
+        if tcl:
+            for f in range(hist.shape[1]):
+                i = hist[slot, f]
+                a = tca[i]
+                factor = np.exp(TCL_BETA * (abs(tcn[i]) / a - 1.0)) if a > 0.0 else 1.0
+                w[i] += factor * change
+                tcn[i] += change
+                tca[i] += abs(change)
+        else:
+            for f in range(hist.shape[1]):
+                w[hist[slot, f]] += change
         decay *= lam
         if decay == 0.0:
             break
 
 
 @numba.njit(cache=True)
-def _graph_games(start, target, winner, mover, feats, w, n_games, seed, done, total,
+def _graph_games(start, target, winner, mover, feats, w, tcn, tca, n_games, seed, done, total,
                  eps0, eps1, alpha0, alpha1, lam, horizon, learn_sides, opp_start, opp_edges):
     """Play ``n_games`` on a state graph, learning as it goes; returns each game's winner.
 
@@ -305,7 +365,7 @@ def _graph_games(start, target, winner, mover, feats, w, n_games, seed, done, to
                 k = _pick_best(vals, e1 - e0)
                 e, v = e0 + k, vals[k]
                 if count[m] > 0:            # learn toward the best move's value, explored or not
-                    _td(w, hist[m], hist_g[m], count[m], newest[m], v, step, lam)
+                    _td(w, tcn, tca, hist[m], hist_g[m], count[m], newest[m], v, step, lam)
                 if np.random.random() < eps:
                     e = e0 + np.random.randint(e1 - e0)
                     count[m] = 0            # an exploring move cuts the trace
@@ -330,7 +390,7 @@ def _graph_games(start, target, winner, mover, feats, w, n_games, seed, done, to
         for p in range(2):
             if count[p] > 0:
                 r = 0.0 if winner[s] == 2 else (1.0 if winner[s] == p else -1.0)
-                _td(w, hist[p], hist_g[p], count[p], newest[p], r, step, lam)
+                _td(w, tcn, tca, hist[p], hist_g[p], count[p], newest[p], r, step, lam)
     return results
 
 
@@ -379,13 +439,13 @@ def train_on_graph(net: NTupleNet, start: np.ndarray, target: np.ndarray, winner
     o_start, o_edges = opponent if opponent is not None else (np.zeros(len(start), dtype=np.int64),
                                                                np.zeros(0, dtype=np.int64))
     return _graph_games(start.astype(np.int64), target.astype(np.int64), winner.astype(np.int64),
-                        mover.astype(np.int64), feats, net.weights, n_games, seed, done, total,
+                        mover.astype(np.int64), feats, net.weights, net.tc_n, net.tc_a, n_games, seed, done, total,
                         options.epsilon, options.epsilon_end, options.alpha, options.alpha_end, options.lam,
                         horizon_for(options.lam), np.asarray(learn_sides, dtype=np.int64), o_start, o_edges)
 
 
 @numba.njit(cache=True)
-def _batch_ply(w, succ_off, succ_feats, succ_out, movers, active, learn, eps, step, lam,
+def _batch_ply(w, tcn, tca, succ_off, succ_feats, succ_out, movers, active, learn, eps, step, lam,
                hist, hist_g, count, newest, choice, finished):
     """One ply of a batch of games expanded lazily: each active game's mover picks a successor
     (learning as in _graph_games); ``succ_out`` is a successor's outcome for the mover (1, 0, -1)
@@ -405,7 +465,7 @@ def _batch_ply(w, succ_off, succ_feats, succ_out, movers, active, learn, eps, st
             k = _pick_best(vals, j1 - j0)
             j, v = j0 + k, vals[k]
             if count[i, m] > 0:
-                _td(w, hist[i, m], hist_g[i, m], count[i, m], newest[i, m], v, step, lam)
+                _td(w, tcn, tca, hist[i, m], hist_g[i, m], count[i, m], newest[i, m], v, step, lam)
             if np.random.random() < eps:
                 j = j0 + np.random.randint(j1 - j0)
                 count[i, m] = 0
@@ -425,7 +485,7 @@ def _batch_ply(w, succ_off, succ_feats, succ_out, movers, active, learn, eps, st
             for p in range(2):
                 if count[i, p] > 0:
                     r = float(succ_out[j]) if p == m else -float(succ_out[j])
-                    _td(w, hist[i, p], hist_g[i, p], count[i, p], newest[i, p], r, step, lam)
+                    _td(w, tcn, tca, hist[i, p], hist_g[i, p], count[i, p], newest[i, p], r, step, lam)
                     count[i, p] = 0
 
 
@@ -460,8 +520,9 @@ class Lockstep:
         o = self.options
         eps = o.epsilon + (o.epsilon_end - o.epsilon) * frac
         step = (o.alpha + (o.alpha_end - o.alpha) * frac) / self.net.features
-        feats = self.net.indices(succ_cells)
-        _batch_ply(self.net.weights, succ_off, feats, succ_out, movers, active, learn, eps, step, o.lam,
+        counts = np.diff(succ_off)
+        feats = self.net.indices(succ_cells, np.repeat(np.where(active, movers, 0), counts))
+        _batch_ply(self.net.weights, self.net.tc_n, self.net.tc_a, succ_off, feats, succ_out, movers, active, learn, eps, step, o.lam,
                    self.hist, self.hist_g, self.count, self.newest, self.choice, self.finished)
         n = len(movers)
         return self.choice[:n], self.finished[:n]

@@ -25,6 +25,8 @@
             board_lines/4,          % +Game, +Pos, +Mover, -Lines
             symmetry/3,             % +Game, +Pos, -Pos1
             cells/4,                % +Game, +Pos, +Mover, -Cells
+            tuple_cells/4,          % +Game, +Pos, +Mover, -Cells
+            learner_cells/4,        % +Game, +Pos, +Mover, -Cells
             line/2,                 % ?Game, -Squares
             cells_code/4,           % +Game, +Pos, +Mover, -Code
             other_player/3,         % +Game, +Player, -Other
@@ -73,6 +75,12 @@
 %   2 the opponent's (the CA425 practical's state x).  Optional: needed only by
 %   learners that enumerate every board (Q-learning's full table) and by
 %   rule-set agents, whose conditions are written over these cells.
+%!  tuple_cells(+Game, +Pos, +Mover, -Cells:list(integer)) is det.
+%   The cells the n-tuple learner reads, where they should say more than
+%   cells/4 (same cells, same order; values 0-63).  Optional: without it
+%   the learner reads cells/4.  Connect Four gives its empty cells that a
+%   piece can drop into next a value of their own (3), as the Connect Four
+%   board vector of Thill and Konen's GBG does.
 %!  line(?Game, -Squares:list(integer)) is nondet.
 %   Squares (1-based cell numbers) that make a line, for the genetic
 %   learner's biased rule generation ("Ejemplos de Vida"'s "two in a line and an
@@ -90,12 +98,12 @@
     game/1, players/2, initial/3, legal/4, next/5, over/4,
     parse_position/4, position_text/4, parse_move/3, move_text/3,
     board_lines/4, symmetry/3, cells/4, line/2, size_at_least/2, layout/3,
-    next_mover/5.
+    next_mover/5, tuple_cells/4.
 :- discontiguous
     game/1, players/2, initial/3, legal/4, next/5, over/4,
     parse_position/4, position_text/4, parse_move/3, move_text/3,
     board_lines/4, symmetry/3, cells/4, line/2, size_at_least/2, layout/3,
-    next_mover/5.
+    next_mover/5, tuple_cells/4.
 
 %!  other_player(+Game, +Player, -Other) is det.
 other_player(Game, Player, Other) :-
@@ -171,6 +179,16 @@ image(Game, Pos, Pos1) :-
 %   the game itself, at its start (a clause of another game's family may
 %   match any name).
 declares(Game, cells) :- initial(Game, P, M), catch(cells(Game, P, M, _), _, fail), !.
+declares(Game, tuple_cells) :- initial(Game, P, M), catch(tuple_cells(Game, P, M, _), _, fail), !.
+
+%!  learner_cells(+Game, +Pos, +Mover, -Cells:list(integer)) is det.
+%   What the n-tuple learner reads of a state: tuple_cells/4 where the game
+%   gives it, else cells/4.
+learner_cells(Game, Pos, Mover, Cells) :-
+    (   tuple_cells(Game, Pos, Mover, Cells0)
+    ->  Cells = Cells0
+    ;   cells(Game, Pos, Mover, Cells)
+    ).
 
 %!  shown(+Text, -Quoted:atom) is det.
 %   Text as it appears in an error message: quoted, control characters escaped.

@@ -3,47 +3,55 @@
 
     An agent's value of a position for a player is tanh of the sum, over
     every tuple read through every symmetry, of the weight its cells'
-    values point at (cells/4 from that player's side).  It plays the move
-    whose position after the move is worth most to it; a move that ends
-    the game is worth its result exactly (1 win, 0 draw, -1 loss).  Values
-    are compared in steps of 1e-9, as the learner compares them.
+    values point at (learner_cells/4 from that player's side: the game's
+    tuple_cells/4, or its cells/4).  An agent may keep one set of tuples
+    for each player (its tuples then come in sets, the first player's
+    first).  It plays the move whose position after the move is worth
+    most to it; a move that ends the game is worth its result exactly (1
+    win, 0 draw, -1 loss).  Values are compared in steps of 1e-9, as the
+    learner compares them.
 
     Training never calls this per move: the learner asks for the cells of
     many states in one query (nt_cells/4, nt_random_images/3), or plays a batch
     of games side by side with one query a ply (nt_batch_start/2,
     nt_batch_step/2).
 
-        ?- nt_load(a, tictactoe, 3, [[0,1,2]], [[0,1,2,3,4,5,6,7,8]]),
+        ?- nt_load(a, tictactoe, 3, 1, [[0,1,2]], [[0,1,2,3,4,5,6,7,8]]),
            nt_weights(a, [[13, 0.5]]),
            initial(tictactoe, P, M), candidates(agent(a), tictactoe, P, M, Ms).
 */
-:- module(ntuple, [nt_load/5, nt_weights/2, nt_value/4, nt_cells/4,
+:- module(ntuple, [nt_load/6, nt_weights/2, nt_value/4, nt_cells/4,
                    nt_batch_start/2, nt_batch_step/2, nt_random_images/3]).
 :- use_module(game).
 :- use_module(play).
 
-:- dynamic nt_agent/3.     % nt_agent(Agent, Game, Values)
-:- dynamic nt_tuple/4.     % nt_tuple(Agent, T, Offset, Cells): 1-based argument numbers of the cells term
+:- dynamic nt_agent/4.     % nt_agent(Agent, Game, Values, Sets)
+:- dynamic nt_tuple/4.     % nt_tuple(Agent, Set, Offset, Cells): 1-based argument numbers of the cells term
 :- dynamic nt_perm/2.      % nt_perm(Agent, Perm): Perm is p(C1, ...), the cell each cell is read from
 :- dynamic nt_w/3.         % nt_w(Index, Agent, Weight): weights never learned are 0
 
-%!  nt_load(+Agent, +Game, +Values:integer, +Tuples:list, +Perms:list) is det.
+%!  nt_load(+Agent, +Game, +Values:integer, +Sets:integer, +Tuples:list, +Perms:list) is det.
 %   Make Agent an n-tuple agent of Game with no weights yet: Tuples are
-%   lists of 0-based cells, Perms the symmetries as 0-based permutations
-%   (the identity first); cell values are 0..Values-1.
-nt_load(Agent, Game, Values, Tuples, Perms) :-
-    retractall(nt_agent(Agent, _, _)),
+%   lists of 0-based cells, in Sets equal parts (1: one set for both
+%   players; 2: the first player's, then the second's), Perms the
+%   symmetries as 0-based permutations (the identity first); cell values
+%   are 0..Values-1.
+nt_load(Agent, Game, Values, Sets, Tuples, Perms) :-
+    retractall(nt_agent(Agent, _, _, _)),
     retractall(nt_tuple(Agent, _, _, _)),
     retractall(nt_perm(Agent, _)),
     retractall(nt_w(_, Agent, _)),
-    assertz(nt_agent(Agent, Game, Values)),
-    foldl(add_tuple(Agent, Values), Tuples, 0-0, _),
+    assertz(nt_agent(Agent, Game, Values, Sets)),
+    length(Tuples, N),
+    PerSet is N // Sets,
+    foldl(add_tuple(Agent, Values, PerSet), Tuples, 0-0, _),
     forall(member(P, Perms),
            ( maplist(succ, P, P1), Term =.. [p|P1], assertz(nt_perm(Agent, Term)) )).
 
-add_tuple(Agent, Values, Cells, T-Offset, T1-Offset1) :-
+add_tuple(Agent, Values, PerSet, Cells, T-Offset, T1-Offset1) :-
     maplist(succ, Cells, Args),
-    assertz(nt_tuple(Agent, T, Offset, Args)),
+    Set is T // PerSet,
+    assertz(nt_tuple(Agent, Set, Offset, Args)),
     length(Cells, N),
     T1 is T + 1,
     Offset1 is Offset + Values ** N.
@@ -53,13 +61,14 @@ add_tuple(Agent, Values, Cells, T-Offset, T1-Offset1) :-
 nt_weights(Agent, Rows) :-
     forall(member([I, W], Rows), assertz(nt_w(I, Agent, W))).
 
-%!  nt_value(+Agent, +Game, +Cells:list(integer), -Value:float) is det.
-%   Agent's value of a position whose cells (from the player's side) are Cells.
-nt_value(Agent, _Game, Cells, Value) :-
-    nt_agent(Agent, _, K),
+%!  nt_value(+Agent, +Player, +Cells:list(integer), -Value:float) is det.
+%   Agent's value for Player of a position whose cells (from Player's side) are Cells.
+nt_value(Agent, Player, Cells, Value) :-
+    nt_agent(Agent, Game, K, Sets),
+    (   Sets =:= 1 -> Set = 0 ; players(Game, Ps), nth0(Set, Ps, Player) ),
     C =.. [c|Cells],
     aggregate_all(sum(W),
-                  ( nt_perm(Agent, P), nt_tuple(Agent, _, Offset, Args),
+                  ( nt_perm(Agent, P), nt_tuple(Agent, Set, Offset, Args),
                     tuple_index(Args, P, C, K, 1, 0, I0),
                     I is Offset + I0,
                     ( nt_w(I, Agent, W0) -> W = W0 ; W = 0.0 ) ),
@@ -74,29 +83,29 @@ tuple_index([A|As], P, C, K, Mult, I0, I) :-
     tuple_index(As, P, C, K, Mult1, I1, I).
 
 play:scored_moves(agent(Agent), Game, Pos, Mover, Scored) :-
-    nt_agent(Agent, Game, _), !,
+    nt_agent(Agent, Game, _, _), !,
     findall(V-M, ( legal(Game, Pos, Mover, M), move_value(Agent, Game, Pos, Mover, M, V) ), Scored).
 
 move_value(Agent, Game, Pos, Mover, Move, Value) :-
     step(Game, Pos, Mover, Move, Pos1, Mover1),
     (   over(Game, Pos1, Mover1, Result)
     ->  result_value(Result, Mover, Value)
-    ;   cells(Game, Pos1, Mover, Cells),
-        nt_value(Agent, Game, Cells, V),
+    ;   learner_cells(Game, Pos1, Mover, Cells),
+        nt_value(Agent, Mover, Cells, V),
         Value is round(V * 1.0e9) / 1.0e9
     ).
 
 play:leaf_value(agent(Agent), Game, Pos, Player, Value) :-
-    nt_agent(Agent, Game, _), !,
-    cells(Game, Pos, Player, Cells),
-    nt_value(Agent, Game, Cells, Value).
+    nt_agent(Agent, Game, _, _), !,
+    learner_cells(Game, Pos, Player, Cells),
+    nt_value(Agent, Player, Cells, Value).
 
 result_value(draw, _, 0) :- !.
 result_value(Mover, Mover, 1) :- !.
 result_value(_, _, -1).
 
 %!  nt_cells(+Game, +Keys:list, +Viewer, -Cells:string) is det.
-%   The cells/4 of every state (by key) as Viewer sees it, one character a
+%   The learner_cells/4 of every state (by key) as Viewer sees it, one character a
 %   cell (the code 48 + value), all states joined: one string for Python.
 nt_cells(Game, Keys, Viewer, Cells) :-
     need_cells(Game),
@@ -105,7 +114,7 @@ nt_cells(Game, Keys, Viewer, Cells) :-
 
 key_codes(Game, Viewer, Key, Codes, Tail) :-
     parse_position(Game, Key, P, _),
-    cells(Game, P, Viewer, Cells),
+    learner_cells(Game, P, Viewer, Cells),
     cell_codes(Cells, Codes, Tail).
 
 cell_codes([], T, T).
@@ -118,7 +127,7 @@ cell_codes([C|Cs], [D|Ds], T) :-
     cell_codes(Cs, Ds, T).
 
 need_cells(Game) :-
-    (   declares(Game, cells)
+    (   ( declares(Game, tuple_cells) ; declares(Game, cells) )
     ->  true
     ;   format(atom(Msg), "game ~w does not define cells/4, which the n-tuple learner reads its tuples from", [Game]),
         bad_input(Msg)
@@ -127,7 +136,7 @@ need_cells(Game) :-
 state_images(Game, P, Viewer, Count, Codes) :-
     findall(P1, image(Game, P, P1), Images),      % the identity alone where there is no symmetry
     length(Images, Count),
-    foldl([Img, C0, C]>>( cells(Game, Img, Viewer, Cs), cell_codes(Cs, C0, C) ), Images, Codes, []).
+    foldl([Img, C0, C]>>( learner_cells(Game, Img, Viewer, Cs), cell_codes(Cs, C0, C) ), Images, Codes, []).
 
 %!  nt_batch_start(+Game, +Games:integer) is det.
 %   Start Games games of Game side by side (the batch a lockstep run plays).
@@ -178,7 +187,7 @@ expand(P/M, Game, Players, I, N, Outs, Codes, Succ) :-
         findall(P1/M1-Out-T,
                 ( legal(Game, P, M, Mv), step(Game, P, M, Mv, P1, M1),
                   ( over(Game, P1, M1, R) -> result_value(R, M, Out) ; Out = -9 ),
-                  cells(Game, P1, M, Cs), cells_text(Cs, T) ),
+                  learner_cells(Game, P1, M, Cs), cells_text(Cs, T) ),
                 Found),
         length(Found, N),
         split(Found, Succ, Outs, Codes)

@@ -111,8 +111,10 @@ def test_connect_four_trains_lazily_in_batches_and_plays(kb, db_path):
     assert sum(r["results"].values()) == 40
     # one query a ply for the batch, not one a move: no game is longer than 42 plies
     assert r["lazy"]["prolog_queries"] <= 43
-    assert r["net"] == {"tuples": 10, "lengths": [4], "symmetries": 2, "cell_values": 3, "weights": 810,
-                        "learned": r["net"]["learned"]}
+    # Connect Four's tuple_cells/4 adds a fourth value (an empty cell a piece drops into next), and a
+    # board of 42 cells keeps a set of weights for each player: 2 sets x 10 tuples x 4^4 patterns
+    assert r["net"] == {"tuples": 10, "lengths": [4], "symmetries": 2, "cell_values": 4, "weight_sets": 2,
+                        "weights": 5120, "learned": r["net"]["learned"]}
     assert r["net"]["learned"] > 0
     out = commands.evaluate_series(kb, "connect(4,7,6)", "c4", "random", 2, 0)
     assert out["games"] == 2
@@ -207,13 +209,16 @@ def test_self_play_on_two_dask_workers_adds_up_each_workers_change(kb, monkeypat
     r = commands.train(kb, "connect(4,7,6)", "ntuple", "w", 128, "self", "both", 5, opts, workers=2)
     assert r["games"] == 128 and r["lazy"]["workers"] == 2
     net, stored = ntuple.net_from_row(kb, store.get_agent(kb, "w"))
-    shape = (net.tuples, net.perms, net.values, net.n_cells)
-    start = np.zeros_like(net.weights)
-    merged = start.copy()
+    shape = (net.tuples, net.perms, net.values, net.n_cells, net.sets)
+    assert stored.tcl                    # Connect Four's default: the coherence sums are merged too
+    net.start_coherence(True)
+    start = tuple(np.zeros_like(a) for a in (net.weights, net.tc_n, net.tc_a))
+    merged = [a.copy() for a in start]
     for first in (0, 64):
-        _, delta, winners, _ = ntuple.selfplay_task("connect(4,7,6)", shape, start, stored.as_dict(), 64, first,
-                                                    128, [3], 5 * 1_000_003 + first)
+        _, deltas, winners, _ = ntuple.selfplay_task("connect(4,7,6)", shape, start, stored.as_dict(), 64, first,
+                                                     128, [3], 5 * 1_000_003 + first)
         assert len(winners) == 64
-        merged += delta
-    assert np.count_nonzero(merged) > 0
-    np.testing.assert_allclose(net.weights, merged, atol=1e-12)
+        for m, d in zip(merged, deltas):
+            m += d
+    assert np.count_nonzero(merged[0]) > 0
+    np.testing.assert_allclose(net.weights, merged[0], atol=1e-12)

@@ -183,6 +183,23 @@ game:cells(G, B, Mover, Cells) :-
     B =.. [b|Marks],
     maplist(viewpoint(Mover), Marks, Cells).
 
+%   With gravity, the n-tuple learner also sees which empty cells a piece
+%   can drop into next (3; the others 0), as Thill's Connect Four n-tuples
+%   do: a threat on such a cell is the one that counts now.
+game:tuple_cells(G, B, Mover, Cells) :-
+    params(G, true, _, W, _),
+    B =.. [b|Marks],
+    length(Top, W),
+    append(Top, Rest, Marks),
+    length(Floor, W),
+    maplist(=(floor), Floor),
+    append(Rest, Floor, Below),                 % the mark under each cell
+    maplist(reach_viewpoint(Mover), Marks, Below, Cells).
+
+reach_viewpoint(_, '.', Below, V) :- !, ( Below == '.' -> V = 0 ; V = 3 ).
+reach_viewpoint(Me, Me, _, 1) :- !.
+reach_viewpoint(_, _, _, 2).
+
 %   cells/4 in rows of W, the top row first (as show draws it).
 game:layout(G, W, top) :- params(G, _, _, W, _).
 
