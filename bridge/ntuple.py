@@ -344,10 +344,12 @@ def play_batch(game: str, net: NTupleNet, lock: Lockstep, batch: int, first: int
 
 def selfplay_task(game: str, shape: tuple[list[list[int]], list[list[int]], int, int, int],
                   state: tuple[np.ndarray, np.ndarray, np.ndarray], options: dict[str, Any], n: int, first: int,
-                  n_games: int, masks: list[int], seed: int) -> tuple[int, list[np.ndarray], list[int], int]:
+                  n_games: int, masks: list[int], seed: int
+                  ) -> tuple[int, tuple[np.ndarray, list[np.ndarray]], list[int], int]:
     """A Dask task: from ``state`` (the weights and temporal-coherence sums), play and learn games
-    ``first`` .. ``first + n`` of a run in batches; (first, the change it made to each of ``state``,
-    the winners, Prolog queries)."""
+    ``first`` .. ``first + n`` of a run in batches; (first, the change it made to ``state`` as
+    (indices, the change of each array there), the winners, Prolog queries).  The change is sparse:
+    a round touches a small part of a large net, and only that part travels back."""
     tuples, perms, values, n_cells, sets = shape
     net = NTupleNet(tuples, perms, values, n_cells, state[0].copy(), sets=sets)
     net.tc_n, net.tc_a = state[1].copy(), state[2].copy()
@@ -358,7 +360,12 @@ def selfplay_task(game: str, shape: tuple[list[list[int]], list[list[int]], int,
         w, q = play_batch(game, net, lock, min(LOCKSTEP, n - len(winners)), first + len(winners), n_games, masks)
         winners += w
         queries += q
-    return first, [net.weights - state[0], net.tc_n - state[1], net.tc_a - state[2]], winners, queries
+    after = (net.weights, net.tc_n, net.tc_a)
+    touched = np.flatnonzero(after[0] != state[0])
+    if after[2].size == after[0].size:
+        touched = np.union1d(touched, np.flatnonzero(after[2] != state[2]))
+    change = [(a[touched] - b[touched]) if a.size == after[0].size else np.zeros(0) for a, b in zip(after, state)]
+    return first, (touched, change), winners, queries
 
 
 ROUND_GAMES = 4 * LOCKSTEP     # games each worker plays from the same weights before they are merged
@@ -390,15 +397,17 @@ def run_lazily(db: sqlite_utils.Database, game: str, name: str, net: NTupleNet, 
             else:
                 sizes = [min(ROUND_GAMES, max(0, n_games - done - k * ROUND_GAMES)) for k in range(workers)]
                 shape = (net.tuples, net.perms, net.values, net.n_cells, net.sets)
-                state = (net.weights, net.tc_n, net.tc_a)
+                state = client.scatter((net.weights, net.tc_n, net.tc_a), broadcast=True)
                 tasks = [(game, shape, state, opts.as_dict(), n, done + k * ROUND_GAMES, n_games, masks,
                           seed * 1_000_003 + done + k * ROUND_GAMES) for k, n in enumerate(sizes) if n]
                 parts: list[tuple] = []
                 cluster.run_tasks(client, selfplay_task, tasks, parts.append)
                 parts.sort(key=lambda part: part[0])          # merged in game order: the same seed, the same net
                 new, q = [w for part in parts for w in part[2]], sum(part[3] for part in parts)
-                for k, array in enumerate((net.weights, net.tc_n, net.tc_a)):
-                    array += sum(part[1][k] for part in parts)
+                for touched, change in (part[1] for part in parts):
+                    for array, d in zip((net.weights, net.tc_n, net.tc_a), change):
+                        if d.size:
+                            np.add.at(array, touched, d)
             winners += new
             queries += q
             if progress:

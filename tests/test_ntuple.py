@@ -6,7 +6,7 @@ import sqlite3
 
 import numpy as np
 import pytest
-from conftest import ROOT, cli, kb_dump
+from conftest import ROOT, cli, cli_json, kb_dump
 
 from bridge import agents, commands, games, ntuple
 from kb import store
@@ -62,13 +62,16 @@ def test_self_play_reaches_perfect_tictactoe_and_prolog_plays_what_python_learne
     assert [sorted(s) for s in by_prolog] == [sorted(s) for s in ntuple.support(kb, store.get_agent(kb, "nt"), g)]
 
 
-def reference_value(db_path, agent: str, cells: list[int]) -> float:
+def reference_value(db_path, agent: str, cells: list[int], set_index: int = 0, per_set: int | None = None) -> float:
     """An agent's value of a board, read straight from the knowledge base's tables with sqlite3:
-    tanh of the sum, over every tuple seen through every symmetry, of the weight of its pattern."""
+    tanh of the sum, over every tuple (of the player's set: tuples set_index*per_set onwards) seen
+    through every symmetry, of the weight of its pattern."""
     con = sqlite3.connect(db_path)
     params = json.loads(con.execute("SELECT params FROM agents WHERE name = ?", [agent]).fetchone()[0])
     tuples = {t: [int(c) - 1 for c in cs.split()] for t, cs in
               con.execute("SELECT tuple, cells FROM ntuple_tuples WHERE agent = ?", [agent])}
+    if per_set is not None:
+        tuples = {t: cs for t, cs in tuples.items() if set_index * per_set <= t < (set_index + 1) * per_set}
     weights = {(t, p): w for t, p, w in
                con.execute("SELECT tuple, pattern, weight FROM ntuple_weights WHERE agent = ?", [agent])}
     total = 0.0
@@ -215,10 +218,102 @@ def test_self_play_on_two_dask_workers_adds_up_each_workers_change(kb, monkeypat
     start = tuple(np.zeros_like(a) for a in (net.weights, net.tc_n, net.tc_a))
     merged = [a.copy() for a in start]
     for first in (0, 64):
-        _, deltas, winners, _ = ntuple.selfplay_task("connect(4,7,6)", shape, start, stored.as_dict(), 64, first,
-                                                     128, [3], 5 * 1_000_003 + first)
+        _, (touched, deltas), winners, _ = ntuple.selfplay_task("connect(4,7,6)", shape, start, stored.as_dict(),
+                                                                64, first, 128, [3], 5 * 1_000_003 + first)
         assert len(winners) == 64
         for m, d in zip(merged, deltas):
-            m += d
+            m[touched] += d
     assert np.count_nonzero(merged[0]) > 0
     np.testing.assert_allclose(net.weights, merged[0], atol=1e-12)
+
+
+def test_connect_four_tuple_cells_mark_the_empty_cells_a_piece_drops_into_next(kb):
+    """tuple_cells/4 of connect(4,7,6) on positions of random games of an independent reference:
+    1 the viewer's, 2 the other's, 3 an empty cell on the floor or on a piece, 0 any other empty."""
+    import random
+    from reference_families import in_a_row
+    ref = in_a_row(4, 7, 6, True)
+    rng = random.Random(3)
+    states = []
+    for _ in range(20):
+        s = ref["initial"]
+        while ref["moves"](s):
+            states.append(s)
+            s = rng.choice(list(ref["moves"](s).values()))
+    keys = [ref["key"](s) for s in states]
+    for viewer in ("x", "o"):
+        text = ntuple.engine().call(f"ntuple:nt_cells('connect(4,7,6)', [{', '.join(ntuple.quote(k) for k in keys)}], "
+                                    f"{viewer}, Out)")
+        got = ntuple._cells(text, 42)
+        for (board, _), row in zip(states, got):
+            want = []
+            for i, v in enumerate(board):
+                if v == ".":
+                    want.append(3 if i >= 35 or board[i + 7] != "." else 0)
+                else:
+                    want.append(1 if v == viewer else 2)
+            assert row.tolist() == want
+
+
+def reference_td_with_coherence(w, tcn, tca, rows, gains, target, step, lam, beta=2.7):
+    """TD(λ) with TCL-EXP written from its description, weight by weight: the newest afterstate's
+    error δ = target - tanh(Σ w); afterstate k back gets r = step·δ·λ^k·gain_k at each of its weights,
+    scaled by exp(β(|N|/A - 1)) (1 while A is 0); then N += r, A += |r|."""
+    w, tcn, tca = w.copy(), tcn.copy(), tca.copy()
+    delta = target - math.tanh(sum(w[i] for i in rows[0]))
+    for k, (row, gain) in enumerate(zip(rows, gains)):
+        r = step * delta * lam ** k * gain
+        for i in row:
+            factor = math.exp(beta * (abs(tcn[i]) / tca[i] - 1)) if tca[i] > 0 else 1.0
+            w[i] += factor * r
+            tcn[i] += r
+            tca[i] += abs(r)
+    return w, tcn, tca
+
+
+def test_temporal_coherence_scales_each_weights_step_as_written():
+    from learners.ntuple import _td
+    rng = np.random.default_rng(0)
+    w = rng.normal(0, 0.3, 12)
+    tcn = rng.normal(0, 1, 12)
+    tca = np.abs(tcn) + rng.uniform(0, 2, 12)
+    tca[[0, 5]] = 0.0                                  # weights never changed yet: full step
+    tcn[[0, 5]] = 0.0
+    rows = [[0, 3, 5, 7], [1, 3, 8, 11], [2, 4, 5, 9]]  # newest first; weights 3 and 5 are shared
+    gains = [0.9, 0.7, 0.5]
+    hist = np.zeros((4, 4), dtype=np.int64)
+    hist_g = np.zeros(4)
+    newest = 2
+    for k, (row, g) in enumerate(zip(rows, gains)):
+        hist[(newest - k) % 4], hist_g[(newest - k) % 4] = row, g
+    want = reference_td_with_coherence(w, tcn, tca, rows, gains, 0.8, 0.05, 0.5)
+    got = [w.copy(), tcn.copy(), tca.copy()]
+    _td(got[0], got[1], got[2], hist, hist_g, 3, newest, 0.8, 0.05, 0.5)
+    for a, b in zip(got, want):
+        np.testing.assert_allclose(a, b, rtol=1e-12, atol=1e-15)
+    plain = w.copy()                                    # without coherence (sums of size 1): the plain step
+    _td(plain, np.zeros(1), np.zeros(1), hist, hist_g, 3, newest, 0.8, 0.05, 0.5)
+    np.testing.assert_allclose(plain, reference_td_with_coherence(w, np.zeros(12), np.zeros(12), rows, gains,
+                                                                  0.8, 0.05, 0.5, beta=0.0)[0], rtol=1e-12)
+
+
+def test_per_player_weights_value_each_move_with_the_movers_own_set(kb, db_path):
+    """An agent with a set of tuples for each player (stored as tuples 0..n-1 for x, n..2n-1 for o):
+    query's value of a move is the mover's set read from the tables, and o's moves do not read x's."""
+    commands.train(kb, "connect(3,4,4)", "ntuple", "pp", 300, "self", "both", 4,
+                   {"per_player": True, "tuples": 6, "length": 3})
+    con = sqlite3.connect(db_path)
+    n_tuples = con.execute("SELECT COUNT(*) FROM ntuple_tuples WHERE agent = 'pp'").fetchone()[0]
+    assert n_tuples == 12
+    for position, mover, set_index in (("..../..../..../x...", "o", 1), ("..../..../..../xo..", "x", 0)):
+        values = {a["agent"]: a["values"] for a in cli_json("query", "connect(3,4,4)", position)["agents"]}["pp"]
+        board = position.replace("/", "")
+        for move, value in values.items():
+            col = int(move) - 1
+            row = max(y for y in range(4) if board[y * 4 + col] == ".")
+            after = board[:row * 4 + col] + mover + board[row * 4 + col + 1:]
+            if (value in (1, -1)):
+                continue                                # a move that ends the game is worth its result
+            cells = [(1 if v == mover else 2) if v != "." else (3 if i >= 12 or after[i + 4] != "." else 0)
+                     for i, v in enumerate(after)]
+            assert value == pytest.approx(reference_value(db_path, "pp", cells, set_index, n_tuples // 2), abs=1e-6)
