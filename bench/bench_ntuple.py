@@ -15,6 +15,7 @@ million (8 of 10 runs winning every game), 6 million games in about 3.6 hours a 
     .venv/bin/python bench/bench_ntuple.py [--game tictactoe] [--games 2000] [--seeds 5]
                                           [--sweep] [--json]
     .venv/bin/python bench/bench_ntuple.py --game 'connect(4,7,6)' --lazy 4096 [--workers 2]
+    .venv/bin/python bench/bench_ntuple.py --adversary [--seeds 25]
 """
 from __future__ import annotations
 
@@ -27,7 +28,7 @@ from pathlib import Path
 
 import common  # noqa: F401  (puts the project on the path)
 
-from bridge import graphs, ntuple
+from bridge import commands, graphs, ntuple
 from kb.db import open_kb
 from learners import exact
 from learners.ntuple import train_on_graph
@@ -75,13 +76,38 @@ GBG_C4_GAMES_PER_SECOND = 6_000_000 / (3.6 * 3600)     # copied: 6 million games
 def lazy_throughput(game: str, n_games: int, seed: int, workers: int = 1) -> None:
     """Self-play games a second on a game too large to enumerate (one Prolog query a ply for a batch
     of games), against GBG's Connect Four figure (copied, not run)."""
-    from bridge import commands
     db = open_kb(Path(tempfile.mkdtemp()) / "bench.db")
     r = commands.train(db, game, "ntuple", "lazy", n_games, "self", "both", seed, {}, workers=workers)
     rate = r["games"] / r["seconds"]
     print(f"{game}, {workers} worker(s): {r['games']} self-play games in {r['seconds']:.1f} s = {rate:.0f} games/s "
           f"({r['net']['tuples']} tuples of {r['net']['lengths']}, {r['lazy']['prolog_queries']} Prolog queries); "
           f"GBG (copied, not run) {GBG_C4_GAMES_PER_SECOND:.0f} games/s on one core: ratio {rate / GBG_C4_GAMES_PER_SECOND:.2f}")
+
+
+ADVERSARY = {
+    "n-tuple, defaults (no exploration against the adversary)": ("ntuple", {}),
+    "n-tuple, lambda 0.5": ("ntuple", {"lam": 0.5}),
+    "n-tuple, exploring as in self-play (epsilon 0.3)": ("ntuple", {"epsilon": 0.3}),
+    "anchor: punishment learner, plain (HER)": ("punish", {}),
+    "anchor: punishment learner, last move + reward winner": ("punish", {"reward": 1.0}),
+}
+
+
+def vs_adversary(seeds: int, games: int = 100) -> None:
+    """Hexapawn as black against the adversary (white plays the moves most likely to beat the agent's
+    current choices): games lost until perfect, per learner, median over ``seeds``; the punishment
+    learner, whose floor this was (4 with the reward), measured in the same run."""
+    print(f"hexapawn as black against the adversary, {games} games, {seeds} seeds: losses (inf: not perfect at the end)")
+    for label, (learner, opts) in ADVERSARY.items():
+        losses, perfect = [], 0
+        for seed in range(seeds):
+            db = open_kb(Path(tempfile.mkdtemp()) / "bench.db")
+            r = commands.train(db, "hexapawn", learner, "a", games, "adversary", "second", seed, opts)
+            ok = r["exact"]["as_second"]["perfect"]
+            perfect += ok
+            losses.append(r["losses"] if ok else float("inf"))
+        print(f"  {label:<56} median losses {statistics.median(losses):>4g}  range {min(losses):g}-{max(losses):g}"
+              f"  perfect as black {perfect}/{seeds}", flush=True)
 
 
 def main() -> None:
@@ -94,7 +120,10 @@ def main() -> None:
     ap.add_argument("--lazy", type=int, default=0, metavar="GAMES",
                     help="measure self-play games/s on a game too large to enumerate (Connect Four) instead")
     ap.add_argument("--workers", type=int, default=1, help="with --lazy: Dask workers (a local cluster)")
+    ap.add_argument("--adversary", action="store_true", help="hexapawn as black against the adversary instead")
     args = ap.parse_args()
+    if args.adversary:
+        return vs_adversary(args.seeds)
     if args.lazy:
         return lazy_throughput(args.game, args.lazy, 0, args.workers)
     db = open_kb(Path(tempfile.mkdtemp()) / "bench.db")

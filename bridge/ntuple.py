@@ -251,10 +251,12 @@ def run(db: sqlite_utils.Database, game: str, name: str, options: dict[str, Any]
         until_perfect: bool = False, limit: int | None = None, commits: Commits | None = None,
         workers: int = 1, scheduler: str | None = None) -> TrainingRun:
     """Train an n-tuple agent by TD(λ) (on the state graph, or lazily past the position ``limit``, there
-    on ``workers`` Dask workers or a ``scheduler``'s)."""
+    on ``workers`` Dask workers or a ``scheduler``'s).  Against the adversary, its moves are computed
+    again before every game from what the agent would play then (exact.adversary_moves)."""
     commits = commits or Commits()
-    if vs == "adversary":
-        raise BadInput("--vs adversary is for the punish learner; use self, random, minimax or an agent")
+    if vs == "adversary" and "epsilon" not in options:
+        # every exploring move is one the adversary punishes: it explores for the agent
+        options = {**options, "epsilon": 0.0, "epsilon_end": options.get("epsilon_end", 0.0)}
     net, opts, row = start(db, name, game, options, seed)
     net.start_coherence(opts.tcl)
     try:
@@ -263,7 +265,7 @@ def run(db: sqlite_utils.Database, game: str, name: str, options: dict[str, Any]
         return run_lazily(db, game, name, net, opts, vs, side, n_games, seed, progress, commits, workers, scheduler)
     feats = graph_features(graph, net)
     masks = side_masks(vs, side)
-    opponent = None if vs in ("self", "random") else csr(
+    opponent = None if vs in ("self", "random", "adversary") else csr(
         exact.optimal_moves(graph) if vs == "minimax" else opponents.support(graph, vs))
     checkpoints: list[dict] = []
     every = max(25, min(500, n_games // 40))
@@ -273,8 +275,15 @@ def run(db: sqlite_utils.Database, game: str, name: str, options: dict[str, Any]
     while len(winners) < n_games:
         chunk = min(every - len(winners) % every, n_games - len(winners))
         done = len(winners)
-        winners += train_on_graph(net, graph.start, graph.target, graph.winner, graph.mover, feats, opts, chunk,
-                                  seed * 1_000_003 + done, done, n_games, masks, opponent).tolist()
+        if vs == "adversary":
+            for g in range(done, done + chunk):
+                mask = masks[g % len(masks)]
+                adversary = csr(exact.adversary_moves(graph, greedy_support(graph, net, feats), 0 if mask == 2 else 1))
+                winners += train_on_graph(net, graph.start, graph.target, graph.winner, graph.mover, feats, opts, 1,
+                                          seed * 1_000_003 + g, g, n_games, [mask], adversary).tolist()
+        else:
+            winners += train_on_graph(net, graph.start, graph.target, graph.winner, graph.mover, feats, opts, chunk,
+                                      seed * 1_000_003 + done, done, n_games, masks, opponent).tolist()
         if progress:
             progress(chunk)
         t = time.perf_counter()

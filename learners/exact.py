@@ -113,6 +113,30 @@ def outcome_probabilities(graph: StateGraph, first: Support, second: Support) ->
     return {graph.players[0]: a, graph.players[1]: b, "draw": max(0.0, 1.0 - a - b)}
 
 
+def adversary_moves(graph: StateGraph, victim: Support, me: int) -> Support:
+    """The moves of an adversary playing side ``me`` against a victim choosing uniformly within
+    ``victim``: in each of its states, every move that gives it the highest chance of winning (as
+    rules/adversary.pl searches it, here over the whole graph at once).  Other states: no moves."""
+    target = graph.target.tolist()
+    mover = graph.mover.tolist()
+    winner = graph.winner.tolist()
+    start = graph.start.tolist()
+    chance = [0.0] * graph.size
+    sup: Support = [[] for _ in range(graph.size)]
+    for s in graph.order_leaves_first():
+        if winner[s] != -1:
+            chance[s] = 1.0 if winner[s] == me else 0.0
+        elif mover[s] == me:
+            edges = range(start[s], start[s + 1])
+            best = max(chance[target[e]] for e in edges)
+            sup[s] = [e for e in edges if chance[target[e]] >= best - 1e-12]
+            chance[s] = best
+        else:
+            edges = victim[s]
+            chance[s] = sum(chance[target[e]] for e in edges) / len(edges)
+    return sup
+
+
 def checkpoint(graph: StateGraph, support: Support, games: int) -> dict:
     """A learning curve's point after ``games``: on each side, what the agent (choosing within
     ``support``) guarantees, whether that is perfect, and its exact win rate against random play."""

@@ -128,11 +128,37 @@ def test_extra_turns_train_and_judge_exactly(kb):
     assert r["exact"] is not None and r["games"] == 300
 
 
+def test_the_adversary_on_the_graph_plays_what_the_prolog_adversary_searches(kb, graphs):
+    """exact.adversary_moves against an n-tuple agent's current choices equals rules/adversary.pl's
+    search (a fresh one, nothing remembered) in every hexapawn state where the adversary moves."""
+    commands.train(kb, "hexapawn", "ntuple", "v", 20, "self", "both", 3, {"tuples": 4, "length": 3})
+    g = graphs["hexapawn"]
+    victim = exact.support_from_moves(g, games.policy_table(g, agents.chooser(kb, "hexapawn", "v")))
+    ntuple.engine().call("adversary:adversary_forget, Out = true")
+    searched = exact.support_from_moves(g, games.policy_table(g, "adversary(agent(v))"))
+    mine = exact.adversary_moves(g, victim, 0)
+    white = [s for s in range(g.size) if g.mover[s] == 0 and g.winner[s] == -1]
+    assert len(white) > 20
+    assert all(sorted(mine[s]) == sorted(searched[s]) for s in white)
+    # a victim choosing among several moves (a random player): its chances are averaged, not minimised
+    searched = exact.support_from_moves(g, games.policy_table(g, "adversary(random)"))
+    mine = exact.adversary_moves(g, exact.all_moves(g), 0)
+    assert all(sorted(mine[s]) == sorted(searched[s]) for s in white)
+
+
+def test_against_the_adversary_black_learns_with_few_losses(kb):
+    """Hexapawn as black against the adversary: perfect, in fewer games lost than the four the
+    punishment learner could not go below (bench_ntuple.py --adversary: median 3 over 25 seeds)."""
+    r = commands.train(kb, "hexapawn", "ntuple", "b", 100, "adversary", "second", 0, {})
+    assert r["exact"]["as_second"]["perfect"] and r["losses"] <= 4
+    assert r["options"]["epsilon"] == 0.0                 # no exploration against the adversary by default
+
+
 @pytest.mark.parametrize("args, words", [
     (["tictactoe", "--tuples-file", "TUPLES"], "tuple cell 10 is not a cell of tictactoe"),
     (["tictactoe", "--tuples-file", "NOFILE"], "cannot read tuples file"),
     (["tictactoe", "--lambda", "2"], "--lambda must be in [0, 1]"),
-    (["tictactoe", "--vs", "adversary"], "adversary is for the punish learner"),
+    (["connect(4,7,6)", "--vs", "adversary"], "too large to enumerate"),
     (["tictactoe", "--length", "12", "--values", "64"], "use shorter tuples"),
     (["tictactoe", "--update", "bounds"], "--update is not an option of the ntuple learner"),
 ])
