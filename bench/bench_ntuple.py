@@ -16,6 +16,8 @@ million (8 of 10 runs winning every game), 6 million games in about 3.6 hours a 
                                           [--sweep] [--json]
     .venv/bin/python bench/bench_ntuple.py --game 'connect(4,7,6)' --lazy 4096 [--workers 2]
     .venv/bin/python bench/bench_ntuple.py --adversary [--seeds 25]
+    .venv/bin/python bench/bench_ntuple.py --c4-db COPY.db --agent c4 --games 50 [--mcts-games 10]
+      (train first: educable train 'connect(4,7,6)' --learner ntuple --agent c4 --games 1200000)
 """
 from __future__ import annotations
 
@@ -110,6 +112,52 @@ def vs_adversary(seeds: int, games: int = 100) -> None:
               f"  perfect as black {perfect}/{seeds}", flush=True)
 
 
+GBG_C4_ANCHOR = [
+    ("GBG TD-n-tuple (copied, not run): score as first vs perfect alpha-beta", "+0.565 @1M, +0.893 @2M, +0.978 @3M games "
+     "(8/10 runs win every game at 3M); 6M games ~3.6 h a run on one core"),
+    ("Thill's summary (copied, not run): wins vs minimax", "80% after 350,000-1,600,000 games (0.5-1.7 h on one core)"),
+]
+
+
+def c4_strength(db_path: str, agent: str, n_games: int, mcts_games: int, seed: int = 0) -> dict:
+    """The issue's Connect Four targets for a trained agent: wins as first against perfect (ties at
+    random) and against mcts:1000, move accuracy over self-play positions (and against random and
+    perfect), results from the 49 two-move openings; beside GBG's figures (copied, not run)."""
+    from bridge import perfect
+    db = open_kb(Path(db_path))
+    game = "connect(4,7,6)"
+    from kb import store
+    runs = list(db.query("SELECT games, seconds FROM runs WHERE agent = ?", [agent]))
+    trained, secs = store.get_agent(db, agent)["games_trained"], sum(r["seconds"] for r in runs)
+    timing = (f" in {secs / 3600:.2f} h of training ({sum(r['games'] for r in runs) / secs:.0f} games/s)" if secs
+              else " (a run still going: no time recorded yet)")
+    print(f"{game}: agent {agent}, {trained:,} self-play games{timing}")
+    for label, figure in GBG_C4_ANCHOR:
+        print(f"  anchor  {label}: {figure}")
+    report: dict = {"games_trained": trained, "training_hours": round(secs / 3600, 3)}
+    t = time.perf_counter()
+    vs_perfect = perfect.play_series(db, game, (agent, perfect.NAME), n_games, seed)
+    wins = vs_perfect.get("x", 0)
+    report["vs_perfect_as_first"] = {"games": n_games, "wins": wins, "draws": vs_perfect.get("draw", 0)}
+    print(f"  as first vs perfect (random tie-breaks): {wins}/{n_games} won, {vs_perfect.get('draw', 0)} drawn "
+          f"(target 90% won; GBG +0.978 at 3M games)  [{time.perf_counter() - t:.0f} s]", flush=True)
+    t = time.perf_counter()
+    r = commands.evaluate_series(db, game, agent, "mcts:1000", 2 * mcts_games, seed)
+    report["vs_mcts1000"] = {"as_first": r["as_first"], "as_second": r["as_second"]}
+    print(f"  vs mcts:1000: as first {r['as_first']['win']}/{mcts_games} won, as second {r['as_second']['win']}/"
+          f"{mcts_games} won (target 95% as first)  [{time.perf_counter() - t:.0f} s]", flush=True)
+    t = time.perf_counter()
+    j = perfect.judge(db, game, agent, n_games, seed, openings=2)
+    report["accuracy"] = {k: v["accuracy"] for k, v in j["accuracy"].items()}
+    report["vs_perfect_openings"] = j["vs_perfect"]
+    acc = ", ".join(f"{k} {100 * v:.1f}%" for k, v in report["accuracy"].items())
+    two = j["vs_perfect"]["two moves"]
+    print(f"  move accuracy: {acc} (target 90% in self-play)")
+    print(f"  from the 49 two-move openings vs perfect: {two['win']} won, {two['draw']} drawn, {two['at_value']} at "
+          f"value  [{time.perf_counter() - t:.0f} s]", flush=True)
+    return report
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--game", default="tictactoe")
@@ -121,9 +169,18 @@ def main() -> None:
                     help="measure self-play games/s on a game too large to enumerate (Connect Four) instead")
     ap.add_argument("--workers", type=int, default=1, help="with --lazy: Dask workers (a local cluster)")
     ap.add_argument("--adversary", action="store_true", help="hexapawn as black against the adversary instead")
+    ap.add_argument("--c4-db", metavar="PATH", help="judge the Connect Four agent --agent of this knowledge base "
+                    "against the issue's targets (a copy: the judgement records its games)")
+    ap.add_argument("--agent", default="c4")
+    ap.add_argument("--mcts-games", type=int, default=10, help="with --c4-db: games a side against mcts:1000")
     args = ap.parse_args()
     if args.adversary:
         return vs_adversary(args.seeds)
+    if args.c4_db:
+        report = c4_strength(args.c4_db, args.agent, args.games, args.mcts_games)
+        if args.json:
+            print(json.dumps(report))
+        return None
     if args.lazy:
         return lazy_throughput(args.game, args.lazy, 0, args.workers)
     db = open_kb(Path(tempfile.mkdtemp()) / "bench.db")
