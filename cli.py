@@ -657,8 +657,10 @@ def judge(game: str, agent: str, n_games: int, seed: int, openings: int, db_path
 @click.option("--update", type=str, default=None, help="[qlearn] The CA425 practical's assign (Q:=r), average (alpha=1/n) or lookahead, or ours: negamax, or bounds (lower and upper bound per entry, ties broken by the score against random play). Default bounds (negamax on games too large to enumerate).")
 @click.option("--gamma", type=float, default=None, help="[qlearn] Discount of the next state's best value, in [0,1]. Default 1.")
 @click.option("--alpha", type=float, default=None, help="[qlearn, ntuple] Fixed step size in (0,1]. Default 1/n(x,a) (average, lookahead), 1 (negamax); ntuple: the step at the start of the run, default 0.5.")
-@click.option("--alpha-end", type=float, default=None, help="[ntuple] The step size at the end of the run (linear from --alpha). Default 0.05.")
-@click.option("--lambda", "lam", type=float, default=None, help="[ntuple] Lambda of the eligibility traces, in [0,1] (0: TD(0)). Default 0.")
+@click.option("--alpha-end", type=float, default=None, help="[ntuple] The step size at the end of the run (linear from --alpha). Default 0.05 (5, constant, on boards of 30 cells or more).")
+@click.option("--lambda", "lam", type=float, default=None, help="[ntuple] Lambda of the eligibility traces, in [0,1] (0: TD(0)). Default 0 (0.5 on boards of 30 cells or more).")
+@click.option("--per-player/--one-set", "per_player", default=None, help="[ntuple] A set of weights for each player (same tuples), or one set for both. Default one set (per player on boards of 30 cells or more, as Thill's Connect Four agent).")
+@click.option("--tcl/--no-tcl", default=None, help="[ntuple] Temporal-coherence step sizes (TCL-EXP: a weight pushed back and forth slows down), as GBG's Connect Four agent. Default off (on on boards of 30 cells or more).")
 @click.option("--tuples", type=click.IntRange(1, 1000), default=None, help="[ntuple] How many tuples, placed by random walks over the board. Default by board size (70 on Connect Four).")
 @click.option("--length", type=click.IntRange(1, 16), default=None, help="[ntuple] Cells per tuple. Default by board size (8 on Connect Four).")
 @click.option("--tuples-file", type=click.Path(dir_okay=False), default=None, help="[ntuple] Tuples of your own: one tuple a line, its cell numbers (from 1, as cells/4) separated by spaces.")
@@ -669,7 +671,7 @@ def judge(game: str, agent: str, n_games: int, seed: int, openings: int, db_path
 @click.option("--values", type=click.IntRange(2, 64), default=None, help="[ntuple] Distinct cell values. Default: the largest seen in random games, plus one.")
 @click.option("--illegal", type=str, default=None, help="[qlearn] Illegal actions: stay, lose or resample. Default resample.")
 @click.option("--table", type=str, default=None, help="[qlearn] reachable states only, or full (every board, 3^9 x 9). Default reachable.")
-@click.option("--epsilon", type=float, default=None, help="[qlearn, ntuple] Exploration at the start of the run. Default 0.3 for bounds, else 0.5.")
+@click.option("--epsilon", type=float, default=None, help="[qlearn, ntuple] Exploration at the start of the run. Default 0.3 for bounds, else 0.5; ntuple 0.3 (0.2 to 0.02 on boards of 30 cells or more; 0 against the adversary).")
 @click.option("--epsilon-end", type=float, default=None, help="[qlearn, ntuple] Exploration at the end of the run (linear from --epsilon). Default as --epsilon.")
 @click.option("--max-stay", type=click.IntRange(max=1000), default=None, help="[qlearn] Tries before a random legal move (--illegal stay). Default 20.")
 @click.option("--until-perfect", is_flag=True, help="[qlearn] Stop at the first checkpoint (every 500 games) where eval --exact says perfect on both sides.")
@@ -712,7 +714,7 @@ def train(ctx: click.Context, game: str, learner: str, agent: str, n_games: int,
           step: float | None, earlier_step: float | None, reward: float | None, beads: float | None,
           cascade: bool | None, choice: str | None, draw_reward: float | None, fold: bool | None,
           update: str | None, gamma: float | None, alpha: float | None, alpha_end: float | None, lam: float | None,
-          tuples: int | None, length: int | None, tuples_file: str | None, values: int | None,
+          per_player: bool | None, tcl: bool | None, tuples: int | None, length: int | None, tuples_file: str | None, values: int | None,
           workers: int, scheduler: str | None, illegal: str | None, table: str | None, epsilon: float | None, epsilon_end: float | None,
           max_stay: int | None, until_perfect: bool, cycles: int, ga_agents: int | None, ga_rules: int | None,
           priorities: int | None, pair_games: int | None, mutation: float | None, burst: float | None,
@@ -752,7 +754,8 @@ def train(ctx: click.Context, game: str, learner: str, agent: str, n_games: int,
     typed = {"punish": punish, "step": step, "earlier_step": earlier_step, "reward": reward, "beads": beads,
              "cascade": cascade, "choice": choice, "draw_reward": draw_reward, "fold": fold, "update": update, "gamma": gamma, "alpha": alpha, "illegal": illegal,
              "table": table, "epsilon": epsilon, "epsilon_end": epsilon_end, "max_stay": max_stay,
-             "alpha_end": alpha_end, "lam": lam, "tuples": tuples, "length": length, "values": values}
+             "alpha_end": alpha_end, "lam": lam, "per_player": per_player, "tcl": tcl, "tuples": tuples,
+             "length": length, "values": values}
     options = {k: v for k, v in typed.items() if v is not None}
     if tuples_file is not None:
         from bridge.ntuple import read_tuples
