@@ -39,7 +39,7 @@ GBG_TTT = "GBG (copied, not run): 7/10 runs never lose after 1,000 games, 8/10 a
 GBG_C4 = ("GBG (copied, not run): vs perfect as first +0.565 @1M, +0.893 @2M, +0.978 @3M games; "
           "6M games ~3.6 h/run on one core")
 SETTINGS = {
-    "default (18 tuples of 6, TD(0), alpha 0.5->0.05, epsilon 0.3)": {},
+    "default (TD(0), alpha 0.5->0.05, epsilon 0.3; tuples by board size)": {},
     "lambda 0.5": {"lam": 0.5},
 }
 SWEEP = {
@@ -165,6 +165,7 @@ def main() -> None:
     ap.add_argument("--seeds", type=int, default=5)
     ap.add_argument("--sweep", action="store_true", help="the settings sweep (step sizes, exploration, λ, tuples)")
     ap.add_argument("--json", action="store_true")
+    ap.add_argument("--every", type=int, default=50, help="judge exactly every this many games")
     ap.add_argument("--lazy", type=int, default=0, metavar="GAMES",
                     help="measure self-play games/s on a game too large to enumerate (Connect Four) instead")
     ap.add_argument("--workers", type=int, default=1, help="with --lazy: Dask workers (a local cluster)")
@@ -187,9 +188,10 @@ def main() -> None:
     graph = graphs.state_graph(db, args.game, None)
     settings = SWEEP if args.sweep else SETTINGS
     report = {}
-    print(f"{args.game}: TD(λ) n-tuple self-play, {args.games} games, {args.seeds} seeds, judged exactly every 50 games")
+    print(f"{args.game}: TD(λ) n-tuple self-play, {args.games} games, {args.seeds} seeds, judged exactly every "
+          f"{args.every} games")
     for label, opts in settings.items():
-        runs = [judge_run(db, args.game, graph, opts, seed, args.games) for seed in range(args.seeds)]
+        runs = [judge_run(db, args.game, graph, opts, seed, args.games, args.every) for seed in range(args.seeds)]
         firsts = [r["first_perfect"] for r in runs]
         ends = sum(r["perfect_at_end"] for r in runs)
         secs = statistics.median(r["seconds"] for r in runs)

@@ -189,16 +189,23 @@ game:cells(G, B, Mover, Cells) :-
 game:tuple_cells(G, B, Mover, Cells) :-
     params(G, true, _, W, _),
     B =.. [b|Marks],
-    length(Top, W),
-    append(Top, Rest, Marks),
-    length(Floor, W),
-    maplist(=(floor), Floor),
-    append(Rest, Floor, Below),                 % the mark under each cell
-    maplist(reach_viewpoint(Mover), Marks, Below, Cells).
+    skip(W, Marks, Below),                      % the marks one row down
+    reach_view(Marks, Below, Mover, Cells).
 
-reach_viewpoint(_, '.', Below, V) :- !, ( Below == '.' -> V = 0 ; V = 3 ).
-reach_viewpoint(Me, Me, _, 1) :- !.
-reach_viewpoint(_, _, _, 2).
+skip(0, L, L) :- !.
+skip(N, [_|T], L) :- N1 is N - 1, skip(N1, T, L).
+
+%   A cell with its mark and the mark under it ([] below the bottom row:
+%   the floor), written out rather than with maplist: it runs once for
+%   every successor a Connect Four learner looks at.
+reach_view([], _, _, []).
+reach_view([M|Ms], Below, Me, [C|Cs]) :-
+    (   Below = [U|Us] -> true ; U = floor, Us = [] ),
+    (   M == '.' -> ( U == '.' -> C = 0 ; C = 3 )
+    ;   M == Me -> C = 1
+    ;   C = 2
+    ),
+    reach_view(Ms, Us, Me, Cs).
 
 %   cells/4 in rows of W, the top row first (as show draws it).
 game:layout(G, W, top) :- params(G, _, _, W, _).
