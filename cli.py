@@ -27,6 +27,7 @@ from kb.db import KBError, describe, open_kb, resolve_path
 from learners.training import Stopped
 
 USER_ERRORS = (BadInput, KBError, RuleFileError, ResourceLimit)
+ROW_ID = click.IntRange(1, 2**63 - 1)     # a stored run's or sweep's number: an SQLite integer
 
 
 DEBUG_ENV = "EDUCABLE_DEBUG"
@@ -1033,7 +1034,7 @@ def race() -> None:
               help="Worker processes of a local Dask cluster (1-64; 1: in this process).")
 @click.option("--scheduler", default=None, metavar="ADDRESS",
               help="Run on the Dask scheduler at ADDRESS (e.g. tcp://10.0.0.5:8786); default: $EDUCABLE_SCHEDULER, else local.")
-@click.option("--resume", default=None, type=click.IntRange(min=1), metavar="RUN",
+@click.option("--resume", default=None, type=ROW_ID, metavar="RUN",
               help="Finish stored run RUN (its player, boards, seed and turns): race the boards it is missing.")
 @click.option("--turns", default=None, type=click.IntRange(max=10_000_000),
               help="Turns a game (default: the spec's 10,000; at most 10,000,000).")
@@ -1353,7 +1354,7 @@ def run_race_sweep(db: Any, engine: Any, sweep_id: int, names: list[str], boards
 
 
 @sweep.command("resume")
-@click.argument("sweep_id", metavar="SWEEP", type=click.IntRange(1))
+@click.argument("sweep_id", metavar="SWEEP", type=ROW_ID)
 @sweep_engine_options
 @db_option
 @json_option

@@ -99,6 +99,8 @@ def query(db: sqlite_utils.Database, game: str, position: str, depth: int = DEFA
     }
     keys = [state.key] + [nxt.key for _, nxt in successors]
     exact_of, out["exact_source"] = graphs.exact_results(db, game, keys), "stored"
+    if exact_of is not None and not set(keys) <= set(exact_of):
+        exact_of = None          # a position the solved game never reaches from its start: searched below
     if exact_of is None:
         try:
             sub, _ = graphs.subgraph(game, state.key)

@@ -51,7 +51,10 @@ def validate(options: dict[str, Any]) -> dict[str, Any]:
     if opts["choice"] not in ("best", "beads"):
         raise BadInput(f"--choice must be 'best' or 'beads', not {opts['choice']!r}")
     for key in ("step", "earlier_step", "reward", "beads", "draw_reward"):
-        opts[key] = float(opts[key])
+        try:
+            opts[key] = float(opts[key])
+        except (TypeError, ValueError):
+            raise BadInput(f"--{key.replace('_', '-')} must be a number, not {opts[key]!r}") from None
         if not math.isfinite(opts[key]) or abs(opts[key]) > VALUE_BOUND:
             raise BadInput(f"--{key.replace('_', '-')} must be a number within ±{VALUE_BOUND:,.0f}, not {opts[key]} "
                            "(values are added up over many games and must stay finite)")

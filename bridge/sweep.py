@@ -51,6 +51,9 @@ def parse_grid(items: list[str]) -> dict[str, list[str]]:
             raise BadInput(f"--grid {item!r}: no values (e.g. --grid {name}=0,1)")
         if name in grid:
             raise BadInput(f"--grid {name} is given twice; list all its values in one --grid")
+        repeated = sorted({v for v in vals if vals.count(v) > 1})
+        if repeated:
+            raise BadInput(f"--grid {name} lists {repeated[0]} twice; each setting is run once (with --seeds for more)")
         if name in ("seed", "db", "json", "agent"):
             raise BadInput(f"--grid {name}: the sweep sets --{name} itself")
         grid[name] = vals

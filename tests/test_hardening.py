@@ -184,6 +184,8 @@ def edit(db_path, sql):
      "table members"),
     ("UPDATE members SET weight='x'", ["agents", "g", "--rules"], "table members"),
     ("UPDATE positions SET value=7", ["query", "tictactoe", ".../.../..."], "table positions"),
+    ("UPDATE agents SET params=json_set(params, '$.step', 'abc') WHERE name='p'",
+     ["eval", "tictactoe", "p", "--vs", "random", "--games", "2"], "--step must be a number"),
 ])
 def test_hand_edited_rows_are_one_line_naming_table_and_row(trained, sql, args, words):
     edit(trained, sql)
@@ -237,3 +239,24 @@ def test_doctor_checks_the_rows_only_people_read(trained):
     edit(trained, "UPDATE runs SET results = 'x'")
     r = run("doctor")
     assert r.exit_code == 1 and "table runs, row" in r.output and "results is not JSON" in r.output
+
+
+def test_a_finished_position_the_solved_game_never_reaches_is_searched_not_looked_up(db_path):
+    """'7-89 b' (white's pawn on black's home row: white has won) is not among hexapawn's stored
+    positions; query answers from the position itself."""
+    assert run("solve", "hexapawn").exit_code == 0
+    r = run("query", "hexapawn", "7-89 b")
+    assert r.exit_code == 0 and "white wins" in r.output, r.output
+
+
+@pytest.mark.parametrize("args, words", [
+    (["sweep", "train", "hexapawn", "--learner", "punish", "--games", "5", "--grid", "reward=1,0,1", "--seeds", "1"],
+     "lists 1 twice"),
+    (["sweep", "resume", "99999999999999999999999"], "not in the range"),
+    (["race", "run", "--resume", "99999999999999999999999"], "not in the range"),
+])
+def test_sweep_cases_past_what_sqlite_or_a_grid_holds_are_one_line(db_path, args, words):
+    assert run("train", "hexapawn", "--agent", "p", "--games", "2").exit_code == 0
+    before = kb_dump(db_path)
+    one_line(run(*args), 2, words)
+    assert kb_dump(db_path) == before
