@@ -24,6 +24,9 @@ TABLE_SPACE = int(os.environ.get("EDUCABLE_PROLOG_TABLES", 4 * 2**30))
 ROWS_PER_CALL = 20_000
 
 
+ABORTED = "a rule called abort (a game file may not abort educable; the command stopped)"
+
+
 class PrologError(Exception):
     """A Prolog goal raised an error that is not about the user's input."""
 
@@ -117,7 +120,12 @@ class Engine:
         other exception, and LookupError when the goal fails.
         """
         query = f"bridge:bridge_run({quote(goal)}, Status, Text)"
-        answer = list(self._prolog.query(query, maxresult=1))
+        try:
+            answer = list(self._prolog.query(query, maxresult=1))
+        except Exception as exc:          # pyswip's own error: only abort/0 gets past bridge_run's catch
+            if "$aborted" in str(exc):
+                raise BadInput(ABORTED) from None
+            raise
         status = _text(answer[0]["Status"])
         text = _text(answer[0]["Text"])
         if status == "ok":

@@ -7,6 +7,46 @@
 :- use_module(json_out).
 
 :- dynamic load_message/1.
+:- use_module(library(prolog_stack)).
+
+%   A game file is a program, but it may not end educable: halt/0,1 from one
+%   (a directive, initialization/1, or a rule while a command runs) is
+%   cancelled and remembered with where it came from; the load or the call
+%   then fails with that as its error.  (educable never halts Prolog itself:
+%   the Python process ends, and Prolog with it.)
+:- initialization(at_halt(bridge:halt_guard)).
+
+halt_guard :-
+    halt_origin(Where),
+    nb_setval(educable_halt, Where),
+    cancel_halt(Where).
+
+halt_origin(Where) :-
+    (   source_location(File, Line)
+    ->  format(string(Where), "~w:~w", [File, Line])
+    ;   catch(get_prolog_backtrace(40, Frames), _, Frames = []),
+        member(frame(_, clause(Clause, _), _), Frames),
+        clause_property(Clause, file(File)),
+        \+ core_file(File),
+        \+ system_file(File),
+        clause_property(Clause, line_count(Line))
+    ->  format(string(Where), "~w:~w", [File, Line])
+    ;   Where = "a rule"
+    ).
+
+system_file(File) :-
+    current_prolog_flag(home, Home),
+    sub_atom(File, 0, _, _, Home).
+
+core_file(File) :-
+    module_property(bridge, file(Me)),
+    file_directory_name(Me, Dir),
+    file_directory_name(File, Dir).
+
+halt_attempt(Where) :-
+    nb_current(educable_halt, Where), Where \== none.
+
+clear_halt :- nb_setval(educable_halt, none).
 
 %!  bridge_load(+File, -Errors:list(string)) is det.
 %   Load File (and what it loads); Errors are the error and warning
@@ -27,14 +67,22 @@ bridge_load(File, Errors) :-
 %   Warnings (a singleton variable, discontiguous clauses) do not stop it.
 bridge_load_game(File, Errors, Warnings) :-
     retractall(load_message(_)),
+    clear_halt,
     setup_call_cleanup(
         asserta((user:message_hook(Term, Kind, _) :-
                     memberchk(Kind, [error, warning]),
                     bridge:record_message(Kind, Term)), Ref),
         catch(load_files(File, [if(true)]), E, record_message(error, E)),
         erase(Ref)),
-    findall(M, retract(load_message(error-M)), Errors),
+    findall(M, retract(load_message(error-M)), Errors0),
     findall(M, retract(load_message(warning-M)), Warnings),
+    (   halt_attempt(Where)
+    ->  clear_halt,
+        (   sub_atom(Where, 0, _, _, File) -> At = Where ; format(string(At), "~w:1", [File]) ),
+        format(string(H), "~w: the file calls halt (a game file may not end educable)", [At]),
+        Errors = [H|Errors0]
+    ;   Errors = Errors0
+    ),
     (   Errors == [] -> true ; catch(unload_file(File), _, true) ).
 
 %!  bridge_load_gdl(+File, +Name, -Errors:list(string), -Warnings:list(string)) is det.
@@ -103,12 +151,19 @@ message_text(Term, Text) :-
 %   other exception; Text is its message).
 :- meta_predicate bridge_call(0, ?, -, -).
 bridge_call(Goal, Out, Status, Text) :-
+    clear_halt,
     catch(( call(Goal)
-          -> Status = ok, json_text(Out, Text)
-          ;  Status = failed, Text = ""
+          -> Status0 = ok, json_text(Out, Text0)
+          ;  Status0 = failed, Text0 = ""
           ),
           E,
-          error_status(E, Status, Text)).
+          error_status(E, Status0, Text0)),
+    (   halt_attempt(Where)
+    ->  clear_halt,
+        Status = bad_input,
+        format(string(Text), "~w: a rule called halt (a game file may not end educable; the command stopped)", [Where])
+    ;   Status = Status0, Text = Text0
+    ).
 
 error_status(educable_error(Msg), bad_input, Text) :- !,
     format(string(Text), "~w", [Msg]).

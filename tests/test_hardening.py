@@ -260,3 +260,43 @@ def test_sweep_cases_past_what_sqlite_or_a_grid_holds_are_one_line(db_path, args
     before = kb_dump(db_path)
     one_line(run(*args), 2, words)
     assert kb_dump(db_path) == before
+
+
+HALTING = {
+    "directive.pl": ":- module(hd, []).\n:- halt.\n",
+    "init.pl": ":- module(hi, []).\n:- initialization(halt(3)).\n",
+}
+
+
+def counting_game(name: str, first_legal: str) -> str:
+    """tests/data/count3.pl renamed, with a first legal/4 clause that runs ``first_legal``."""
+    text = (Path(__file__).parent / "data" / "count3.pl").read_text().replace("count3", name)
+    head = f"game:legal({name}, N, _, K) :- member(K, [1, 2]), N + K =< 3."
+    assert head in text
+    return text.replace(head, f"game:legal({name}, N, _, _) :- N >= 1, {first_legal}.\n{head}")
+
+
+def test_halt_and_abort_in_a_game_file_never_end_educable(tmp_path, db_path):
+    """A game file that calls halt (as a directive, in initialization/1, or in a rule) or abort:
+    the file is listed BROKEN or the command stops with one line naming it, exit 2; never an exit
+    with the file's status and no message."""
+    for name, text in HALTING.items():
+        (tmp_path / name).write_text(text)
+    (tmp_path / "cthalt.pl").write_text(counting_game("cthalt", "halt(3)"))
+    (tmp_path / "ctabort.pl").write_text(counting_game("ctabort", "abort"))
+    env = {**os.environ, "EDUCABLE_GAMES": str(tmp_path)}
+
+    def educable(*args):
+        return subprocess.run([EXE, *args], capture_output=True, text=True, env=env, timeout=120)
+
+    r = educable("games")
+    assert r.returncode == 0, r.stderr
+    broken = [line for line in r.stdout.splitlines() if "BROKEN" in line]
+    assert len(broken) == 2 and all("calls halt" in line for line in broken), r.stdout
+    assert any("directive.pl:2" in line for line in broken) and any("init.pl" in line for line in broken)
+    for args, words in ((["solve", "cthalt"], "cthalt.pl:6: a rule called halt"),
+                        (["solve", "ctabort"], "a rule called abort")):
+        r = educable(*args)
+        assert r.returncode == 2, (r.returncode, r.stderr)
+        lines = r.stderr.strip().splitlines()
+        assert len(lines) == 1 and words in lines[0], r.stderr
