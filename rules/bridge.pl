@@ -78,7 +78,8 @@ bridge_load_game(File, Errors, Warnings) :-
     findall(M, retract(load_message(warning-M)), Warnings),
     (   halt_attempt(Where)
     ->  clear_halt,
-        (   sub_atom(Where, 0, _, _, File) -> At = Where ; format(string(At), "~w:1", [File]) ),
+        absolute_file_name(File, Abs),
+        (   sub_atom(Where, 0, _, _, Abs) -> At = Where ; format(string(At), "~w:1", [File]) ),
         format(string(H), "~w: the file calls halt (a game file may not end educable)", [At]),
         Errors = [H|Errors0]
     ;   Errors = Errors0
