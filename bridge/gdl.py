@@ -15,7 +15,7 @@ from typing import Any
 from bridge import games
 from bridge.engine import RULES_DIR, BadInput, engine
 
-NAME = re.compile(r"[a-z][a-z0-9_]*\Z")
+NAME = re.compile(r"[a-z][a-z0-9_]{0,63}\Z")
 TRIAL_GAMES = 20
 
 
@@ -26,8 +26,8 @@ def import_kif(source: Path, name: str | None, folder: Path | None, replace: boo
         raise BadInput(f"{source}: no such GDL file")
     name = name or source.stem.lower()
     if not NAME.match(name):
-        raise BadInput(f"game name {name!r}: use lower-case letters, digits and _ (starting with a letter), "
-                       "e.g. --name tictactoe_gdl")
+        raise BadInput(f"game name {name!r}: use up to 64 lower-case letters, digits and _ (starting with a "
+                       "letter), e.g. --name tictactoe_gdl")
     folder = folder or RULES_DIR / "games"
     if not folder.is_dir():
         raise BadInput(f"folder {folder} does not exist")
@@ -45,8 +45,15 @@ def import_kif(source: Path, name: str | None, folder: Path | None, replace: boo
         if broken:
             raise BadInput(broken.replace(str(trial), str(source)))
         players = games.players(name)
-        results = games.play_series(name, {p: "random" for p in players}, TRIAL_GAMES, seed)
+        try:
+            results = games.play_series(name, {p: "random" for p in players}, TRIAL_GAMES, seed)
+        except LookupError:
+            raise BadInput(f"{source}: a random game stopped where the side to move had no legal move; a "
+                           "GDL game gives the side on turn a move in every state that is not terminal") from None
         start = games.initial(name)
-    shutil.copyfile(source, target)
+    try:
+        shutil.copyfile(source, target)
+    except OSError as exc:
+        raise BadInput(f"cannot write {target}: {exc.strerror}") from None
     return {"game": name, "file": str(target), "players": players, "start": start.key,
             "trial_games": TRIAL_GAMES, "trial_results": results}

@@ -22,6 +22,7 @@
 */
 :- module(gdl, [gdl_load/3, gdl_file/2, gdl_where/3, kif_terms/3, kif_text/2]).
 :- use_module(game).
+:- use_module(library(utf8)).
 
 :- dynamic gdl_game/2.          % gdl_game(Name, Module)
 :- dynamic gdl_file/2.          % gdl_file(Name, File): where the game was read from
@@ -33,19 +34,43 @@
 gdl_load(File, Name, Errors) :-
     atom_concat(gdl_, Name, Module),
     unload(Name, Module),
-    catch(( setup_call_cleanup(open(File, read, In, [encoding(utf8)]),
-                               read_string(In, _, Text), close(In)),
-            string_codes(Text, Codes),
+    catch(( file_codes(File, Codes),
             kif_sentences(Codes, Sentences),
+            (   Sentences == []
+            ->  gdl_throw(1, "no GDL sentences: the file is empty or holds only comments", [])
+            ;   true
+            ),
             maplist(sentence_clause(Module), Sentences),
             check_game(Name, Module),
             assertz(gdl_game(Name, Module)),
             assertz(gdl_file(Name, File)),
             Errors = [] ),
-          gdl_error(Line, Msg),
+          Error,
           ( unload(Name, Module),
+            (   Error = gdl_error(Line, Msg) -> true
+            ;   Line = 1, message_to_codes(Error, Msg)          % anything else the file's rules raised
+            ),
             format(string(E), "~w:~w: ~w", [File, Line, Msg]),
             Errors = [E] )).
+
+message_to_codes(Error, Text) :-
+    (   catch(message_to_codes(Error, [], Codes), _, fail) -> string_codes(Text, Codes)
+    ;   format(string(Text), "~q", [Error])
+    ).
+
+%   The file's text, which must be UTF-8 (a file in another encoding is
+%   refused at its first byte that is not, rather than read as garbage).
+file_codes(File, Codes) :-
+    setup_call_cleanup(open(File, read, In, [encoding(octet)]), read_string(In, _, Raw), close(In)),
+    string_codes(Raw, Bytes),
+    phrase(utf8_codes(Codes), Bytes, Rest),
+    (   Rest == []
+    ->  true
+    ;   include(==(0'\n), Codes, Newlines), length(Newlines, N), Line is N + 1,
+        Rest = [Byte|_],
+        format(atom(Hex), "~16r", [Byte]),
+        gdl_throw(Line, "not UTF-8 text (byte 0x~w): save the file as UTF-8", [Hex])
+    ).
 
 unload(Name, Module) :-
     retractall(gdl_game(Name, _)),
@@ -275,15 +300,17 @@ holds(F, S) :- ( ground(F) -> memberchk(F, S) ; member(F, S) ).
 
 initial_state(Module, S) :-
     (   known_start(Module, S0) -> S = S0
-    ;   findall(F, Module:init(F, [], []), Fs),
+    ;   ( current_predicate(Module:init/3) -> findall(F, Module:init(F, [], []), Fs) ; Fs = [] ),
         sort(Fs, S),
         assertz(known_start(Module, S))
     ).
 
 roles(Module, Roles) :-
     (   known_roles(Module, R0) -> Roles = R0
-    ;   findall(R, Module:role(R, [], []), Roles),
+    ;   current_predicate(Module:role/3)
+    ->  findall(R, Module:role(R, [], []), Roles),
         assertz(known_roles(Module, Roles))
+    ;   Roles = []
     ).
 
 role_moves(Module, S, Role, Moves) :-

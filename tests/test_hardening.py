@@ -300,3 +300,41 @@ def test_halt_and_abort_in_a_game_file_never_end_educable(tmp_path, db_path):
         assert r.returncode == 2, (r.returncode, r.stderr)
         lines = r.stderr.strip().splitlines()
         assert len(lines) == 1 and words in lines[0], r.stderr
+
+
+BAD_KIF = {
+    "empty": (b"", "no GDL sentences"),
+    "comments": (b"; only a comment\n", "no GDL sentences"),
+    "norole": (b"(init (cell 1))\n(legal x (mark))\n", "no role"),
+    "latin": (b"(role x)\n(role o\xe9)\n", "not UTF-8 text (byte 0xe9)"),
+    "nolegal": (b"(role x) (role o)\n(init (control x))\n(<= (legal o noop) (true (control x)))\n"
+                b"(<= (next (control o)) (true (control x)))\n(<= terminal (true (control z)))\n"
+                b"(goal x 50) (goal o 50)\n", "no legal move"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(BAD_KIF))
+def test_gdl_files_that_cannot_be_games_are_one_line_and_nothing_written(db_path, tmp_path, name):
+    text, words = BAD_KIF[name]
+    (tmp_path / f"{name}.kif").write_bytes(text)
+    into = tmp_path / "into"
+    into.mkdir()
+    r = subprocess.run([EXE, "gdl", "import", str(tmp_path / f"{name}.kif"), "--into", str(into)],
+                       capture_output=True, text=True, timeout=120)
+    lines = r.stderr.strip().splitlines()
+    assert r.returncode == 2 and len(lines) == 1 and words in lines[0], r.stderr
+    assert r.stdout == "" and list(into.iterdir()) == []
+
+
+def test_a_broken_kif_in_a_games_folder_is_listed_broken_and_the_rest_works(db_path, tmp_path):
+    (tmp_path / "empty.kif").write_bytes(b"")
+    r = subprocess.run([EXE, "games"], capture_output=True, text=True, timeout=120,
+                       env={**os.environ, "EDUCABLE_GAMES": str(tmp_path)})
+    assert r.returncode == 0, r.stderr
+    assert any("empty" in line and "BROKEN" in line and "no GDL sentences" in line for line in r.stdout.splitlines())
+    assert "tictactoe" in r.stdout
+
+
+def test_an_impossible_gdl_game_name_is_one_line():
+    r = run("gdl", "import", str(Path(__file__).parent.parent / "examples" / "gdl" / "nim_gdl.kif"), "--name", "a" * 300)
+    one_line(r, 2, "up to 64")
