@@ -171,8 +171,12 @@ error_status(educable_error(Msg), bad_input, Text) :- !,
 error_status(error(resource_error(What), _), resource, Text) :- !,
     current_prolog_flag(stack_limit, S), current_prolog_flag(table_space, T),
     format(string(Text), "Prolog ran out of ~w (stack limit ~D bytes, table space ~D bytes)", [What, S, T]).
+error_status(E, bad_input, Text) :-
+    E \= error(_, _), !,                     % educable throws only educable_error and error(_, _)
+    format(string(Text), "a rule of a game file raised ~q, which nothing caught", [E]).
 error_status(E, error, Text) :-
     message_text(E, Text).
+
 
 %!  bridge_run(+GoalText:string, -Status, -Text:string) is det.
 %   Parse GoalText (in module user) and run it as bridge_call/4 with its

@@ -276,14 +276,16 @@ def counting_game(name: str, first_legal: str) -> str:
     return text.replace(head, f"game:legal({name}, N, _, _) :- N >= 1, {first_legal}.\n{head}")
 
 
-def test_halt_and_abort_in_a_game_file_never_end_educable(tmp_path, db_path):
-    """A game file that calls halt (as a directive, in initialization/1, or in a rule) or abort:
+def test_halt_abort_and_throw_in_a_game_file_never_end_educable(tmp_path, db_path):
+    """A game file that calls halt (as a directive, in initialization/1, or in a rule), abort, or
+    throws a term of its own:
     the file is listed BROKEN or the command stops with one line naming it, exit 2; never an exit
     with the file's status and no message."""
     for name, text in HALTING.items():
         (tmp_path / name).write_text(text)
     (tmp_path / "cthalt.pl").write_text(counting_game("cthalt", "halt(3)"))
     (tmp_path / "ctabort.pl").write_text(counting_game("ctabort", "abort"))
+    (tmp_path / "ctthrow.pl").write_text(counting_game("ctthrow", "throw(boom_from_legal)"))
     env = {**os.environ, "EDUCABLE_GAMES": str(tmp_path)}
 
     def educable(*args):
@@ -295,7 +297,8 @@ def test_halt_and_abort_in_a_game_file_never_end_educable(tmp_path, db_path):
     assert len(broken) == 2 and all("calls halt" in line for line in broken), r.stdout
     assert any("directive.pl:2" in line for line in broken) and any("init.pl" in line for line in broken)
     for args, words in ((["solve", "cthalt"], "cthalt.pl:6: a rule called halt"),
-                        (["solve", "ctabort"], "a rule called abort")):
+                        (["solve", "ctabort"], "a rule called abort"),
+                        (["solve", "ctthrow"], "raised boom_from_legal, which nothing caught")):
         r = educable(*args)
         assert r.returncode == 2, (r.returncode, r.stderr)
         lines = r.stderr.strip().splitlines()
