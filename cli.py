@@ -639,7 +639,7 @@ def judge(game: str, agent: str, n_games: int, seed: int, openings: int, db_path
 @click.option("--games", "n_games", default=500, show_default=True, type=click.IntRange(max=MAX_GAMES),
               help=f"Games to play in this run, at most {MAX_GAMES:,}.")
 @click.option("--vs", default="self", show_default=True,
-              help="Opponent: self, random, minimax, alphabeta:DEPTH, mcts:PLAYOUTS[+AGENT], adversary (best response to the agent), or another agent.")
+              help="Opponent: self, random, minimax, alphabeta:DEPTH, mcts:PLAYOUTS[+AGENT], adversary (best response to the agent; punish and ntuple), or another agent.")
 @click.option("--as", "side", default="both", show_default=True, type=click.Choice(["first", "second", "both"]),
               help="The agent's side against --vs (both: alternate).")
 @click.option("--seed", default=0, show_default=True, type=SEED, help="Random seed; the same seed gives the same run.")

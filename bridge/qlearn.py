@@ -138,7 +138,7 @@ def run(db: sqlite_utils.Database, game: str, name: str, options: dict[str, Any]
     position ``limit``); see commands.train.  ``commits`` says when to store the table mid-run."""
     commits = commits or Commits()
     if vs == "adversary":
-        raise BadInput("--vs adversary is for the punish learner; use self, random, minimax or an agent")
+        raise BadInput("--vs adversary is for the punish and ntuple learners; use self, random, minimax or an agent")
     opts, row = start(db, name, game, options)
     try:
         graph = graphs.state_graph(db, game, limit, what="Q-learning on the whole graph needs every position")

@@ -130,7 +130,7 @@ def test_a_later_run_continues_the_table(kb):
     (["--games", "0"], "at least 1"),
     (["--update", "magic"], "--update must be one of"),
     (["--illegal", "ignore"], "--illegal must be one of"),
-    (["--vs", "adversary"], "adversary is for the punish learner"),
+    (["--vs", "adversary"], "adversary is for the punish and ntuple learners"),
     (["--step", "2"], "--step is not an option of the qlearn learner"),
     (["--agent", "p"], "made by learner 'punish'"),
     (["--alpha", "0.5"], "--alpha does not apply to --update bounds"),
