@@ -232,7 +232,16 @@ def doctor(repair: bool, db_path: str, as_json: bool) -> None:
     path = resolve_path(db_path)
     if not path.is_file():
         raise BadInput(f"{path}: no such knowledge base file")
-    problems = doctor_mod.examine(path)
+    from bridge import agents as agents_mod, games as games_mod
+
+    def is_game(name: str) -> bool:
+        try:
+            games_mod.check_game(name)
+            return True
+        except BadInput:
+            return False
+
+    problems = doctor_mod.examine(path, agents_mod.known_learners(), is_game)
     repaired = doctor_mod.repair(path, problems) if repair else 0
     rebuilt = []
     if repaired:                                  # solve again what --repair deleted

@@ -35,6 +35,11 @@ def check_name(name: str) -> str:
     return name
 
 
+def known_learners() -> set[str]:
+    """Every learner name an agent row may carry."""
+    return set(LEARNERS) | set(RULE_SETS)
+
+
 def learner_of(row: dict) -> ModuleType:
     if row["learner"] in RULE_SETS:
         return ga

@@ -12,6 +12,7 @@ import json
 import sqlite3
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Callable, Collection
 
 from kb.schema import MIGRATIONS, VERSION
 from kb.store import finite_number, json_object
@@ -42,8 +43,11 @@ def expected_schema() -> dict[str, set[str]]:
             for (t,) in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
 
 
-def examine(path: Path) -> list[Problem]:
-    """Every problem found in the knowledge base at ``path`` (which must exist)."""
+def examine(path: Path, learners: Collection[str] | None = None,
+            is_game: Callable[[str], bool] | None = None) -> list[Problem]:
+    """Every problem found in the knowledge base at ``path`` (which must exist); with ``learners``
+    (the learner names this educable knows) and ``is_game``, also agents that no learner or game
+    of this educable can read."""
     try:
         conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True, timeout=5.0)
         verdict = conn.execute("PRAGMA integrity_check").fetchall()
@@ -75,7 +79,23 @@ def examine(path: Path) -> list[Problem]:
     if problems:
         return problems
     problems += _rows(conn)
+    problems += _agents_known(conn, learners, is_game)
     return problems
+
+
+def _agents_known(conn: sqlite3.Connection, learners: Collection[str] | None,
+                  is_game: Callable[[str], bool] | None) -> list[Problem]:
+    out: list[Problem] = []
+    for name, game, learner in conn.execute("SELECT name, game, learner FROM agents"):
+        delete = f"delete the agent (DELETE FROM agents WHERE name = '{name}')"
+        if learners is not None and learner not in learners:
+            out.append(Problem(f"table agents, agent {name!r}", f"made by learner {learner!r}, which this educable "
+                               f"does not know (known: {', '.join(sorted(learners))})",
+                               f"fix the row, or {delete}"))
+        elif is_game is not None and not is_game(game):
+            out.append(Problem(f"table agents, agent {name!r}", f"plays {game!r}, which no loaded game file defines",
+                               f"put the game's file back in a games folder (--games-dir), or {delete}"))
+    return out
 
 
 def _rows(conn: sqlite3.Connection) -> list[Problem]:

@@ -217,6 +217,17 @@ def test_doctor_finds_each_problem_and_repairs_what_can_be_recomputed(trained):
     assert "solved graph" not in run("doctor").output                  # solved again, sound
 
 
+def test_doctor_flags_agents_no_learner_or_game_can_read(trained):
+    """An agent whose learner or game this educable does not know: every command that reads it
+    refuses it, so doctor says so too (it said 'sound' before)."""
+    edit(trained, "UPDATE agents SET learner='zzz' WHERE name='p'; UPDATE agents SET game='nogame(9)' WHERE name='q'")
+    one_line(run("eval", "tictactoe", "p", "--vs", "random", "--games", "2"), 2, "does not know")
+    r = run("doctor")
+    assert r.exit_code == 1, r.output
+    assert "agent 'p': made by learner 'zzz'" in r.output and "agent 'q': plays 'nogame(9)'" in r.output
+    assert "agent 'g'" not in r.output                         # a rule-set agent of a known game is fine
+
+
 def test_doctor_on_a_dropped_table_and_a_damaged_file(trained, tmp_path):
     edit(trained, "DROP TABLE members")
     r = run("doctor")
