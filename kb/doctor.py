@@ -137,7 +137,9 @@ def _rows(conn: sqlite3.Connection) -> list[Problem]:
         if not ok:
             out.append(Problem(f"table race_boards, run {run!r} board {board!r}",
                                "score is not a number or genomes not a JSON list", "fix the row, or delete the run"))
-    for table, key, column in (("matches", "id", "moves"), ("runs", "id", "results")):
+    for table, key, column in (("matches", "id", "moves"), ("runs", "id", "results"), ("sweeps", "id", "args"),
+                               ("sweeps", "id", "grid"), ("sweep_runs", "rowid", "setting"),
+                               ("sweep_runs", "rowid", "result")):
         for rid, text in conn.execute(f"SELECT {key}, {column} FROM {table}"):
             try:
                 json.loads(text)
@@ -145,6 +147,15 @@ def _rows(conn: sqlite3.Connection) -> list[Problem]:
                 out.append(Problem(f"table {table}, row {rid!r}", f"{column} is not JSON",
                                    f"fix the row, or delete it (DELETE FROM {table} WHERE {key} = {rid!r}); "
                                    "educable only writes these"))
+    for (agent,) in conn.execute("SELECT name FROM agents WHERE learner = 'ga' AND name NOT IN "
+                                 "(SELECT agent FROM members)"):
+        out.append(Problem(f"table agents, agent {agent!r}", "a rule-set population without members",
+                           f"delete the agent (DELETE FROM agents WHERE name = '{agent}') and evolve it again"))
+    for agent, tup, pattern, weight in conn.execute("SELECT agent, tuple, pattern, weight FROM ntuple_weights"):
+        if not (isinstance(tup, int) and isinstance(pattern, str) and finite_number(weight)
+                and all(48 <= ord(c) < 112 for c in pattern)):
+            out.append(Problem(f"table ntuple_weights, agent {agent!r} tuple {tup!r} pattern {pattern!r}",
+                               "not (integer, text, number)", "fix the row, or delete it (the weight is then 0)"))
     for game, folded in conn.execute("SELECT DISTINCT game, folded FROM positions WHERE value NOT IN (-1, 0, 1)"):
         out.append(_stale_graph(game, folded, "a value that is not -1, 0 or 1"))
     for game, folded, nodes, edges, start, target, move in conn.execute(

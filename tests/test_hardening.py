@@ -228,6 +228,23 @@ def test_doctor_flags_agents_no_learner_or_game_can_read(trained):
     assert "agent 'g'" not in r.output                         # a rule-set agent of a known game is fine
 
 
+@pytest.mark.parametrize("sql, words", [
+    ("DELETE FROM members WHERE agent = 'g'", "agent 'g': a rule-set population without members"),
+    ("UPDATE ntuple_weights SET weight = 'x' WHERE rowid = (SELECT min(rowid) FROM ntuple_weights)",
+     "table ntuple_weights, agent 'n'"),
+    ("UPDATE sweep_runs SET result = 'not json'", "table sweep_runs, row"),
+    ("UPDATE sweeps SET grid = '{'", "table sweeps, row 1: grid is not JSON"),
+])
+def test_doctor_checks_populations_weights_and_sweeps(trained, sql, words):
+    assert run("train", "tictactoe", "--learner", "ntuple", "--agent", "n", "--games", "20").exit_code == 0
+    assert run("sweep", "train", "hexapawn", "--learner", "punish", "--games", "5", "--grid", "reward=0,1",
+               "--seeds", "1").exit_code == 0
+    assert run("doctor").exit_code == 0
+    edit(trained, sql)
+    r = run("doctor")
+    assert r.exit_code == 1 and words in r.output, r.output
+
+
 def test_doctor_on_a_dropped_table_and_a_damaged_file(trained, tmp_path):
     edit(trained, "DROP TABLE members")
     r = run("doctor")
