@@ -28,6 +28,7 @@ from bridge import cluster
 from bridge.engine import BadInput
 from kb import store
 from kb.db import transaction
+from learners.race.sim import PlayerError
 from learners.training import Stopped
 
 DEFAULT_MEASURE = {"punish": "losses", "qlearn": "games_to_perfect", "ntuple": "games_to_perfect",
@@ -223,6 +224,10 @@ def execute(db: sqlite_utils.Database, sweep_id: int, engine: Any, fn: Callable,
     except BadInput as exc:
         finish(db, sweep_id, f"stopped: {exc}")
         raise
+    except PlayerError as exc:          # a race player that breaks: one line, as in race run
+        finish(db, sweep_id, f"stopped: {exc}")
+        raise BadInput(f"{exc}; {len(finished(db, sweep_id))} runs kept (educable sweep resume {sweep_id} "
+                       "continues once the player is mended)") from None
     finish(db, sweep_id, "complete")
 
 

@@ -1,5 +1,6 @@
 """The rat race (the PPCG rat-race challenge): tracks against the Gory Details, the turn order, breeding, players, the CLI."""
 import json
+import sqlite3
 from collections import deque
 
 import numba
@@ -431,6 +432,13 @@ def test_bad_players_one_line(db_path, name, words):
     assert r.exit_code == 2 and words in r.output and len(r.output.strip().splitlines()) == 1, r.output
     if ":" in name and "nomodule" not in name:
         assert "board seed" in r.output
+
+
+def test_a_player_that_raises_in_a_sweep_is_one_line_and_the_sweep_says_it_stopped(db_path):
+    r = run("sweep", "race", "--player", "random,test_race:raises", "--boards", "2", "--turns", "3", "--workers", "1")
+    assert r.exit_code == 2 and "raised RuntimeError" in r.output and len(r.output.strip().splitlines()) == 1, r.output
+    status = sqlite3.connect(db_path).execute("SELECT status FROM sweeps").fetchone()[0]
+    assert status.startswith("stopped: ") and "RuntimeError" in status
 
 
 def test_completed_boards_are_kept_when_a_player_breaks(db_path):
