@@ -72,7 +72,8 @@ bridge_load_game(File, Errors, Warnings) :-
         asserta((user:message_hook(Term, Kind, _) :-
                     memberchk(Kind, [error, warning]),
                     bridge:record_message(Kind, Term)), Ref),
-        catch(load_files(File, [if(true)]), E, record_message(error, E)),
+        catch(with_output_to(string(_), load_files(File, [if(true)])),   % what a directive prints is not educable's output
+              E, record_message(error, E)),
         erase(Ref)),
     findall(M, retract(load_message(error-M)), Errors0),
     findall(M, retract(load_message(warning-M)), Warnings),

@@ -369,3 +369,12 @@ def test_a_broken_kif_in_a_games_folder_is_listed_broken_and_the_rest_works(db_p
 def test_an_impossible_gdl_game_name_is_one_line():
     r = run("gdl", "import", str(Path(__file__).parent.parent / "examples" / "gdl" / "nim_gdl.kif"), "--name", "a" * 300)
     one_line(r, 2, "up to 64")
+
+
+def test_a_directive_that_prints_does_not_corrupt_json(tmp_path):
+    (tmp_path / "printer.pl").write_text(':- module(printer, []).\n:- format("hello from a directive~n").\n')
+    r = subprocess.run([EXE, "games", "--json"], capture_output=True, text=True, timeout=120,
+                       env={**os.environ, "EDUCABLE_GAMES": str(tmp_path)})
+    assert r.returncode == 0 and "hello" not in r.stdout, r.stdout
+    import json
+    assert any(g["game"] == "tictactoe" for g in json.loads(r.stdout))
