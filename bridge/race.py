@@ -55,10 +55,14 @@ def check_player(name: str) -> Callable:
 
 
 def race_boards(seeds: list[int], player_name: str, the_spec: RaceSpec, turns: int) -> list[Result]:
-    """Race ``seeds`` together (also the worker processes' entry point)."""
+    """Race ``seeds`` together (also the worker processes' entry point); a player that breaks is
+    BadInput, for race run and sweep race alike."""
     player = players.find(player_name)
     race = Race([generate(s, the_spec) for s in seeds], player, player_name)
-    return race.run(turns)
+    try:
+        return race.run(turns)
+    except PlayerError as exc:
+        raise BadInput(str(exc)) from None
 
 
 def geomean(scores: list[int]) -> float:
@@ -125,7 +129,7 @@ def run(db: sqlite_utils.Database, player: str, boards: int, seed: int, workers:
 
         try:
             cluster.run_tasks(c, race_boards, [(b, player, the_spec, n_turns) for b in batches], keep)
-        except PlayerError as exc:
+        except BadInput as exc:                           # the player broke (race_boards)
             error = str(exc)
         except KeyboardInterrupt:
             finish(db, run_id, done + new, time.perf_counter() - t0,

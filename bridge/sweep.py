@@ -28,7 +28,6 @@ from bridge import cluster
 from bridge.engine import BadInput
 from kb import store
 from kb.db import transaction
-from learners.race.sim import PlayerError
 from learners.training import Stopped
 
 DEFAULT_MEASURE = {"punish": "losses", "qlearn": "games_to_perfect", "ntuple": "games_to_perfect",
@@ -221,13 +220,9 @@ def execute(db: sqlite_utils.Database, sweep_id: int, engine: Any, fn: Callable,
         finish(db, sweep_id, "stopped: interrupted")
         kept = len(finished(db, sweep_id))
         raise Stopped(kept, "runs", f"educable sweep resume {sweep_id} finishes the sweep") from None
-    except BadInput as exc:
+    except BadInput as exc:             # a race player that breaks, say
         finish(db, sweep_id, f"stopped: {exc}")
         raise
-    except PlayerError as exc:          # a race player that breaks: one line, as in race run
-        finish(db, sweep_id, f"stopped: {exc}")
-        raise BadInput(f"{exc}; {len(finished(db, sweep_id))} runs kept (educable sweep resume {sweep_id} "
-                       "continues once the player is mended)") from None
     finish(db, sweep_id, "complete")
 
 

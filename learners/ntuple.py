@@ -235,7 +235,7 @@ class NTupleNet:
         for i, t in enumerate(self.tuples[:n]):
             self.tuple_array[i, :len(t)] = t
         self.perm_array = np.array(self.perms, dtype=np.int64)
-        self.tc_n = self.tc_a = np.zeros(1)
+        self.start_coherence(False)
 
     @property
     def features(self) -> int:

@@ -178,7 +178,6 @@ error_status(E, bad_input, Text) :-
 error_status(E, error, Text) :-
     message_text(E, Text).
 
-
 %!  bridge_run(+GoalText:string, -Status, -Text:string) is det.
 %   Parse GoalText (in module user) and run it as bridge_call/4 with its
 %   variable Out.  Only Status and Text reach pyswip, so no large term is
