@@ -18,9 +18,7 @@ from typing import Any, Callable
 
 import click
 
-from bridge import commands
-from bridge import compile as compile_mod
-from bridge.compile import DEFAULT_MAX_POSITIONS
+from bridge import limits
 from bridge.engine import GAMES_ENV, BadInput, PrologError, ResourceLimit, RuleFileError
 from bridge.wording import plural
 from kb.db import KBError, describe, open_kb, resolve_path
@@ -227,6 +225,7 @@ def doctor(repair: bool, db_path: str, as_json: bool) -> None:
     Example:
       educable doctor --db educable.db
     """
+    from bridge import commands
     from kb import doctor as doctor_mod
 
     path = resolve_path(db_path)
@@ -279,6 +278,8 @@ def games_cmd(db_path: str, as_json: bool) -> None:
     Example:
       educable games --json
     """
+    from bridge import commands
+
     rows = commands.list_games(open_kb(db_path))
     if as_json:
         return emit_json(rows)
@@ -364,6 +365,8 @@ def show(game: str, position: str | None, as_json: bool) -> None:
       educable show tictactoe 'x.o/.x./...'
       educable show hexapawn '13-789 b'
     """
+    from bridge import commands
+
     data = commands.show(game, position)
     if as_json:
         return emit_json(data)
@@ -393,6 +396,8 @@ def query(game: str, position: str, depth: int, db_path: str, as_json: bool) -> 
       educable query tictactoe 'x../.o./...'
       educable query 'connect(4,7,6)' '......./......./......./......./......./...x...' --depth 6
     """
+    from bridge import commands
+
     data = commands.query(open_kb(db_path), game, position, depth)
     if as_json:
         return emit_json(data)
@@ -425,7 +430,7 @@ def _fmt_value(v: float | None) -> str:
 def max_positions_option(fn: Callable) -> Callable:
     return click.option("--max-positions", "max_positions", default=None, metavar="N",
                         help="Stop enumerating a game past N positions (symmetry classes when folded); "
-                             f"default {DEFAULT_MAX_POSITIONS:,} or $EDUCABLE_MAX_POSITIONS.")(fn)
+                             f"default {limits.DEFAULT_MAX_POSITIONS:,} or $EDUCABLE_MAX_POSITIONS.")(fn)
 
 
 class CompileBar:
@@ -471,7 +476,9 @@ def solve(game: str, max_positions: str | None, db_path: str, as_json: bool) -> 
       educable solve tictactoe --json
       educable solve 'tictactoe(4,4,4)' --max-positions 3000000
     """
-    limit = compile_mod.max_positions(max_positions)
+    from bridge import commands
+
+    limit = limits.max_positions(max_positions)
     db = open_kb(db_path)
     with CompileBar(game, as_json) as bar:
         data = commands.solve(db, game, limit, bar)
@@ -561,7 +568,9 @@ def eval_cmd(game: str, agent: str, vs: str | None, exact: bool, n_games: int, s
       educable eval tictactoe minimax --vs random --games 1000 --seed 1
       educable eval hexapawn random --exact --json
     """
-    limit = compile_mod.max_positions(max_positions)
+    from bridge import commands
+
+    limit = limits.max_positions(max_positions)
     db = open_kb(db_path)
     if exact:
         with CompileBar(game, as_json) as bar:
@@ -624,6 +633,7 @@ def judge(game: str, agent: str, n_games: int, seed: int, openings: int, db_path
       educable judge 'connect(4,7,6)' 'alphabeta:4' --games 10
       educable judge 'connect(4,7,6)' c4 --openings 1 --json
     """
+    from bridge import commands
     from bridge.perfect import judge_steps
     db = open_kb(db_path)
     with Progress(judge_steps(n_games, openings), f"judging {agent}", as_json) as progress:
@@ -749,6 +759,8 @@ def train(ctx: click.Context, game: str, learner: str, agent: str, n_games: int,
       educable train tictactoe --learner ga --agent gaia --cycles 500 --nudge 0.2 --plot ga.png
       educable train tictactoe --learner ntuple --agent nt --games 2000
     """
+    from bridge import commands
+
     ga_typed = {"agents": ga_agents, "rules": ga_rules, "priorities": priorities, "pair_games": pair_games,
                 "mutation": mutation, "burst": burst, "selection": selection, "parents": parents, "pairing": pairing,
                 "identical": identical, "sharing": sharing, "similar": similar, "shared": shared, "nudge": nudge,
@@ -770,7 +782,7 @@ def train(ctx: click.Context, game: str, learner: str, agent: str, n_games: int,
     if tuples_file is not None:
         from bridge.ntuple import read_tuples
         options["tuple_cells"] = read_tuples(tuples_file)
-    limit = compile_mod.max_positions(max_positions)
+    limit = limits.max_positions(max_positions)
     from bridge import cluster as cluster_mod
     db = open_kb(db_path)
     with Progress(n_games, f"training {agent}", as_json) as progress:
@@ -888,6 +900,8 @@ def agents_cmd(name: str | None, game: str | None, show_rules: bool, db_path: st
       educable agents gaia --rules
       educable agents gaia#3 --rules
     """
+    from bridge import commands
+
     db = open_kb(db_path)
     if show_rules:
         if name is None:

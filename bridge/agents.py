@@ -9,20 +9,26 @@ commands.train) and ``learn_game(db, row, game, keys, result, side)``.
 """
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
+import importlib
 import re
 from types import ModuleType
 
-import sqlite_utils
-
-from bridge import ga, games, graphs, ntuple, perfect, punish, qlearn
+from bridge import games, graphs, perfect
 from bridge.compile import TooLarge, known_lower_bound
 from bridge.engine import BadInput, engine, quote
 from kb import store
 from learners import exact
 from learners.graph import StateGraph
 
-LEARNERS: dict[str, ModuleType] = {punish.NAME: punish, qlearn.NAME: qlearn, ntuple.NAME: ntuple}
-RULE_SETS = (ga.NAME, ga.IMPORTED)
+if TYPE_CHECKING:
+    import sqlite_utils      # in annotations only: kb.db imports it when a database is opened
+
+# Learner name -> its module, imported when an agent of it is used (a command that uses none,
+# such as query on a game with no agents, does not pay for numpy kernels it never runs).
+LEARNERS: dict[str, str] = {"punish": "bridge.punish", "qlearn": "bridge.qlearn", "ntuple": "bridge.ntuple"}
+RULE_SETS = ("ga", "rules")     # populations of rule sets (bridge/ga.py): evolved, or imported from a file
 RESERVED = set(store.BUILTIN_AGENTS) | {"self", "adversary", "human", perfect.NAME}
 NAME_PATTERN = re.compile(r"[A-Za-z][A-Za-z0-9_.-]{0,63}$")
 
@@ -40,13 +46,25 @@ def known_learners() -> set[str]:
     return set(LEARNERS) | set(RULE_SETS)
 
 
+def learner_module(learner: str) -> ModuleType:
+    """The module of a learner named in LEARNERS or RULE_SETS, imported on first use."""
+    return importlib.import_module("bridge.ga" if learner in RULE_SETS else LEARNERS[learner])
+
+
 def learner_of(row: dict) -> ModuleType:
-    if row["learner"] in RULE_SETS:
-        return ga
-    module = LEARNERS.get(row["learner"])
-    if module is None:
+    if row["learner"] not in known_learners():
         raise BadInput(f"agent '{row['name']}' was made by learner '{row['learner']}', which this educable does not know")
-    return module
+    return learner_module(row["learner"])
+
+
+def split_member(name: str) -> tuple[str, int | None]:
+    """'pop#3' -> ('pop', 3); 'pop' -> ('pop', None): member k (1 the best) of a rule-set population."""
+    if "#" not in name:
+        return name, None
+    base, _, k = name.partition("#")
+    if not (k.isascii() and k.isdigit()) or len(k) > 9 or int(k) < 1:
+        raise BadInput(f"bad member {name!r}: use NAME#k with k = 1 for the best")
+    return base, int(k)
 
 
 SEARCHERS = {"alphabeta": (1, 12, "plies"), "mcts": (1, 1_000_000, "playouts")}
@@ -78,7 +96,7 @@ def search_guide(name: str) -> str | None:
     return name.partition("+")[2] or None
 
 
-LEAF_LEARNERS = (ntuple.NAME,)      # learners whose agents value positions (play:leaf_value/5)
+LEAF_LEARNERS = ("ntuple",)      # learners whose agents value positions (play:leaf_value/5)
 
 
 MINIMAX_PROBE = 50_000       # positions enumerated (a few seconds) to size an unsolved game for minimax
@@ -119,7 +137,7 @@ def chooser(db: sqlite_utils.Database, game: str, name: str) -> str:
             learner_of(guide_row).load(db, guide_row)
         return search_chooser(name) or name
     if row["learner"] in RULE_SETS:
-        return f"agent({quote(ga.load_member(db, row, ga.split_member(name)[1]))})"
+        return f"agent({quote(learner_of(row).load_member(db, row, split_member(name)[1]))})"
     learner_of(row).load(db, row)
     return f"agent({quote(name)})"
 
@@ -138,10 +156,10 @@ def check_agent(db: sqlite_utils.Database, game: str, name: str) -> dict | None:
     if name == perfect.NAME:
         perfect.check(game)
         return None
-    base, member = ga.split_member(name)
+    base, member = split_member(name)
     row = agent_row(db, game, base)
     if row["learner"] in RULE_SETS:
-        ga.check_member(db, row, member)
+        learner_of(row).check_member(db, row, member)
     elif member is not None:
         raise BadInput(f"agent '{base}' is a single {row['learner']} agent; NAME#k is for rule-set populations")
     return row
@@ -167,7 +185,7 @@ def support(db: sqlite_utils.Database, graph: StateGraph, name: str) -> exact.Su
         return exact.all_moves(graph)
     if name == "minimax":
         return exact.optimal_moves(graph)
-    base, member = ga.split_member(name)
+    base, member = split_member(name)
     if search_chooser(name) is None and member is None:
         row = agent_row(db, graph.game, base)
         module = learner_of(row)

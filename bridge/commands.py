@@ -7,11 +7,9 @@ from __future__ import annotations
 
 import time
 from pathlib import Path
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, Callable
 
-import sqlite_utils
-
-from bridge import agents, ga, games, graphs, perfect
+from bridge import agents, games, graphs, perfect
 from bridge import compile as compile_mod
 from bridge.compile import ProgressFn as CompileProgressFn
 from bridge.engine import BadInput, PrologError, engine
@@ -19,6 +17,9 @@ from kb import store
 from learners import exact, training
 from learners.sampling import wilson_interval
 from learners.graph import StateGraph
+
+if TYPE_CHECKING:
+    import sqlite_utils      # in annotations only: kb.db imports it when a database is opened
 
 ProgressFn = Callable[[int], None]
 
@@ -138,6 +139,8 @@ def list_agents(db: sqlite_utils.Database, game: str | None = None) -> list[dict
 
 def rule_sets(db: sqlite_utils.Database, name: str) -> dict[str, Any]:
     """A rule-set agent's members (NAME: all, best first; NAME#k: that one) with their rules."""
+    from bridge import ga
+
     row, member = ga.rule_set_agent(db, name)
     members = ga.members_with_rules(db, row)
     if member is not None:
@@ -176,7 +179,7 @@ def train(db: sqlite_utils.Database, game: str, learner: str, agent: str, n_game
         raise BadInput("the perfect player judges agents (eval --vs perfect, judge) but is no training opponent")
     if vs not in ("self", "adversary"):
         agents.check_agent(db, game, vs)
-    module = agents.LEARNERS[learner]
+    module = agents.learner_module(learner)
     foreign = sorted(set(options) - module.OPTIONS)
     if foreign:
         raise BadInput(f"--{foreign[0].replace('_', '-')} is not an option of the {learner} learner")

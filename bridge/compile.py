@@ -16,11 +16,9 @@ from typing import Callable
 import numpy as np
 
 from bridge.engine import BadInput, engine, quote
+from bridge.limits import ENV_MAX
 from learners.graph import DRAW, ONGOING, StateGraph
 
-ENV_MAX = "EDUCABLE_MAX_POSITIONS"
-DEFAULT_MAX_POSITIONS = 5_000_000     # about 3 GB of Prolog trie and Python arrays at the peak: fits 24 GB with room
-LIMIT_RANGE = (1, 200_000_000)
 BATCH = 4000
 
 
@@ -39,24 +37,6 @@ class CompileProgress:
 
 
 ProgressFn = Callable[[CompileProgress], None]
-
-
-def max_positions(value: int | str | None = None) -> int:
-    """The position limit: ``value``, else $EDUCABLE_MAX_POSITIONS, else the default; BadInput when out of range."""
-    source = "--max-positions"
-    if value is None:
-        value = os.environ.get(ENV_MAX)
-        source = ENV_MAX
-    if value is None or value == "":
-        return DEFAULT_MAX_POSITIONS
-    try:
-        n = int(value)
-    except (TypeError, ValueError):
-        raise BadInput(f"{source} must be a whole number, not {value!r}") from None
-    lo, hi = LIMIT_RANGE
-    if not lo <= n <= hi:
-        raise BadInput(f"{source} must be between {lo:,} and {hi:,} (got {n:,})")
-    return n
 
 
 def rss_mb() -> float:

@@ -6,14 +6,15 @@ from __future__ import annotations
 
 import time
 from pathlib import Path
-from typing import Callable, Iterator
-
-import sqlite_utils
+from typing import TYPE_CHECKING, Callable, Iterator
 
 from bridge import commands, ga
 from bridge.compile import TooLarge
 
-DemoStep = Callable[[sqlite_utils.Database], Iterator[str]]
+if TYPE_CHECKING:
+    import sqlite_utils      # in annotations only: kb.db imports it when a database is opened
+
+DemoStep = Callable[["sqlite_utils.Database"], Iterator[str]]
 STEPS: list[DemoStep] = []
 
 

@@ -10,12 +10,12 @@ from __future__ import annotations
 
 import time
 from pathlib import Path
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, Callable
 
 import numpy as np
-import sqlite_utils
 
 from bridge import games, graphs
+from bridge.agents import split_member
 from bridge.engine import BadInput, engine, quote
 from bridge.options import checked, existing_agent, option_names
 from kb import store
@@ -23,6 +23,9 @@ from learners import exact, ga
 from learners.ga import GAOptions, Population
 from learners.rulespace import RuleSpace
 from learners.training import Commits, Stopped
+
+if TYPE_CHECKING:
+    import sqlite_utils      # in annotations only: kb.db imports it when a database is opened
 
 NAME = "ga"
 IMPORTED = "rules"
@@ -96,16 +99,6 @@ def save_population(db: sqlite_utils.Database, name: str, game: str, learner: st
 
 
 # -- agents in Prolog --------------------------------------------------------------
-def split_member(name: str) -> tuple[str, int | None]:
-    """'pop#3' -> ('pop', 3); 'pop' -> ('pop', None)."""
-    if "#" not in name:
-        return name, None
-    base, _, k = name.partition("#")
-    if not (k.isascii() and k.isdigit()) or len(k) > 9 or int(k) < 1:
-        raise BadInput(f"bad member {name!r}: use NAME#k with k = 1 for the best")
-    return base, int(k)
-
-
 def check_member(db: sqlite_utils.Database, row: dict, member: int | None) -> tuple[int, list[dict[str, Any]]]:
     """The rank ``member`` names (default 1, the best) and the agent's members; BadInput if there is no such one."""
     k = member or 1

@@ -14,19 +14,23 @@ stale, and it is rebuilt on next use.  Within a process each is loaded once.
 """
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import hashlib
 import time
 from functools import lru_cache
 from pathlib import Path
 
-import sqlite_utils
-
 from bridge import games
-from bridge.compile import ProgressFn, TooLarge, compile_graph, max_positions, symmetry_count, too_large
+from bridge.compile import ProgressFn, TooLarge, compile_graph, symmetry_count, too_large
+from bridge.limits import max_positions
 from bridge.engine import RULES_DIR, engine, quote
 from kb import store
 from learners import retrograde
 from learners.graph import StateGraph, fold
+
+if TYPE_CHECKING:
+    import sqlite_utils      # in annotations only: kb.db imports it when a database is opened
 
 GRAPH_FORMAT = "2"      # bump when compilation changes what a stored graph holds
 _CACHE: dict[tuple, tuple[str, StateGraph]] = {}

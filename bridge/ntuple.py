@@ -12,10 +12,9 @@ its stored weights.
 from __future__ import annotations
 
 import time
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, Callable
 
 import numpy as np
-import sqlite_utils
 
 from bridge import cluster, games, graphs
 from bridge.compile import TooLarge
@@ -27,6 +26,9 @@ from learners.graph import ONGOING, StateGraph
 from learners.ntuple import (ONGOING_CODE, Lockstep, NTupleNet, NTupleOptions, board_defaults, default_shape,
                              derive_permutations, offsets_of, random_walk_tuples, score, train_on_graph)
 from learners.training import Commits, TrainingRun
+
+if TYPE_CHECKING:
+    import sqlite_utils      # in annotations only: kb.db imports it when a database is opened
 
 NAME = "ntuple"
 OPTIONS = option_names(NTupleOptions) - {"seed"}     # the tuples' seed is the first run's --seed

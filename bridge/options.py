@@ -2,12 +2,13 @@
 from __future__ import annotations
 
 from dataclasses import fields
-from typing import Any, TypeVar
-
-import sqlite_utils
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from bridge.engine import BadInput
 from kb import store
+
+if TYPE_CHECKING:
+    import sqlite_utils      # in annotations only: kb.db imports it when a database is opened
 
 T = TypeVar("T")
 

@@ -9,15 +9,16 @@ from __future__ import annotations
 import math
 
 import time
-from typing import Any, Callable
-
-import sqlite_utils
+from typing import TYPE_CHECKING, Any, Callable
 
 from bridge import games
 from bridge.engine import ROWS_PER_CALL, BadInput, engine, quote
 from bridge.options import existing_agent
 from kb import store
 from learners.training import Commits, TrainingRun
+
+if TYPE_CHECKING:
+    import sqlite_utils      # in annotations only: kb.db imports it when a database is opened
 
 NAME = "punish"
 

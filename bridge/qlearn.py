@@ -7,10 +7,9 @@ stored table.
 from __future__ import annotations
 
 import time
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, Callable
 
 import numpy as np
-import sqlite_utils
 
 from bridge import games, graphs
 from bridge.compile import TooLarge
@@ -22,6 +21,9 @@ from learners.graph import StateGraph
 from learners.graph import DRAW
 from learners.qlearn import LazyStates, QOptions, QTable, grow_table, train
 from learners.training import Commits, TrainingRun
+
+if TYPE_CHECKING:
+    import sqlite_utils      # in annotations only: kb.db imports it when a database is opened
 
 NAME = "qlearn"
 OPTIONS = option_names(QOptions)

@@ -15,10 +15,9 @@ import math
 import time
 from dataclasses import asdict
 from functools import lru_cache
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, Callable
 
 import numpy as np
-import sqlite_utils
 
 from bridge import cluster
 from bridge.engine import BadInput, engine
@@ -29,6 +28,9 @@ from learners.race.sim import PlayerError, Race, Result
 from learners.race.spec import RaceSpec
 from learners.race.track import generate
 from learners.training import Stopped
+
+if TYPE_CHECKING:
+    import sqlite_utils      # in annotations only: kb.db imports it when a database is opened
 
 SEED_STRIDE = 1_000_000
 BATCH = 10                     # boards stepped together for a numpy batch player (long arrays pay)

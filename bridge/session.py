@@ -6,13 +6,16 @@ registered an after-game hook) learns from it and is saved.
 """
 from __future__ import annotations
 
-import random
+from typing import TYPE_CHECKING
 
-import sqlite_utils
+import random
 
 from bridge import agents, games, perfect
 from bridge.engine import BadInput
 from kb import store
+
+if TYPE_CHECKING:
+    import sqlite_utils      # in annotations only: kb.db imports it when a database is opened
 
 class PlaySession:
     """A game of ``game`` with the person on side ``human`` against agent ``opponent``."""

@@ -19,16 +19,18 @@ import math
 import tempfile
 from contextlib import redirect_stderr, redirect_stdout
 from pathlib import Path
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, Callable
 
 import click
-import sqlite_utils
 
 from bridge import cluster
 from bridge.engine import BadInput
 from kb import store
 from kb.db import transaction
 from learners.training import Stopped
+
+if TYPE_CHECKING:
+    import sqlite_utils      # in annotations only: kb.db imports it when a database is opened
 
 DEFAULT_MEASURE = {"punish": "losses", "qlearn": "games_to_perfect", "ntuple": "games_to_perfect",
                    "ga": "best.as_first.vs_random.loss"}

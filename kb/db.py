@@ -10,14 +10,15 @@ import os
 import sqlite3
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Iterator
-
-import sqlite_utils
+from typing import TYPE_CHECKING, Iterator
 
 from kb.schema import MIGRATIONS, VERSION
 
 DEFAULT_PATH = "educable.db"
 SQLITE_MAGIC = b"SQLite format 3\x00"
+
+if TYPE_CHECKING:
+    import sqlite_utils
 
 
 class KBError(Exception):
@@ -54,6 +55,8 @@ def open_kb(path: str | os.PathLike | None = None) -> sqlite_utils.Database:
     try:
         conn = sqlite3.connect(p, timeout=5.0, isolation_level=None)
         conn.execute("PRAGMA foreign_keys = ON")
+        import sqlite_utils      # here, not at the top: a command that opens no database does not pay for it
+
         db = sqlite_utils.Database(conn)
         _migrate(db, p)
     except sqlite3.DatabaseError as exc:

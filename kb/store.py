@@ -7,13 +7,15 @@ from __future__ import annotations
 import json
 import math
 from datetime import datetime, timezone
-from typing import Any, Iterable
+from typing import TYPE_CHECKING, Any, Iterable
 
 import numpy as np
-import sqlite_utils
 
 from kb.db import KBError, transaction
 from learners.graph import DRAW, ONGOING, StateGraph
+
+if TYPE_CHECKING:
+    import sqlite_utils      # in annotations only: kb.db imports it when a database is opened
 
 BUILTIN_AGENTS = ("random", "minimax")
 

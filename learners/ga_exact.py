@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-import numba
+from learners.jit import njit
 import numpy as np
 
 from learners.graph import DRAW, ONGOING
@@ -36,7 +36,7 @@ class SideScores:
     worst: np.ndarray        # guaranteed result against a best response: 1, 0, -1
 
 
-@numba.njit(cache=True)
+@njit(cache=True)
 def _judge_side(counts, succ, mine, topo, over, outcome, after, value):  # pragma: no cover - compiled
     """Per agent: the states it can reach (choosing where counts > 0 in its states, anything in the
     opponent's), its blunders there, and, over them from the leaves, P(win) and P(loss) against a
@@ -103,7 +103,7 @@ def _judge_side(counts, succ, mine, topo, over, outcome, after, value):  # pragm
     return blunders, win_out, loss_out, worst_out
 
 
-@numba.njit(cache=True)
+@njit(cache=True)
 def _choice_counts(states, offsets, action, priority, weight, legal, live, counts):  # pragma: no cover - compiled
     """Fill counts (A, S, n_actions): in each live state, one entry per rule of the highest priority,
     then highest weight, among the agent's rules that match there with a legal action (rule k of

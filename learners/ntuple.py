@@ -50,7 +50,7 @@ import random
 from dataclasses import asdict, dataclass, field
 from typing import Sequence
 
-import numba
+from learners.jit import njit
 import numpy as np
 
 MAX_TABLE = 1 << 22          # weights in one tuple's table (K^length): 4M, 32 MB
@@ -273,7 +273,7 @@ def score(v: np.ndarray | float) -> np.ndarray:
     return np.rint(np.asarray(v) * SCORE_SCALE).astype(np.int64)
 
 
-@numba.njit(cache=True)
+@njit(cache=True)
 def _indices(cells, tuples, offsets, perms, k):
     n, width = tuples.shape
     s_count = perms.shape[0]
@@ -295,7 +295,7 @@ def _indices(cells, tuples, offsets, perms, k):
     return out
 
 
-@numba.njit(cache=True)
+@njit(cache=True)
 def _v(w, feats):
     total = 0.0
     for i in range(feats.shape[0]):
@@ -303,7 +303,7 @@ def _v(w, feats):
     return np.tanh(total)
 
 
-@numba.njit(cache=True)
+@njit(cache=True)
 def _td(w, tcn, tca, hist, hist_g, count, newest, target, step, lam):
     """One TD(λ) update of a player's latest afterstate toward ``target``, reaching back over its
     ``count`` earlier afterstates (ring ``hist`` of feature rows, newest at ``newest``).  With
@@ -332,7 +332,7 @@ def _td(w, tcn, tca, hist, hist_g, count, newest, target, step, lam):
             break
 
 
-@numba.njit(cache=True)
+@njit(cache=True)
 def _graph_games(start, target, winner, mover, feats, w, tcn, tca, n_games, seed, done, total,
                  eps0, eps1, alpha0, alpha1, lam, horizon, learn_sides, opp_start, opp_edges):
     """Play ``n_games`` on a state graph, learning as it goes; returns each game's winner.
@@ -394,7 +394,7 @@ def _graph_games(start, target, winner, mover, feats, w, tcn, tca, n_games, seed
     return results
 
 
-@numba.njit(cache=True)
+@njit(cache=True)
 def _pick_best(vals, n):
     """The index of a highest of ``vals[:n]`` (compared in 1e-9 steps), ties broken at random."""
     best = -1 << 62
@@ -411,7 +411,7 @@ def _pick_best(vals, n):
     return k
 
 
-@numba.njit(cache=True)
+@njit(cache=True)
 def _afterstate_value(w, feats, winner, t, p):
     wt = winner[t]
     if wt == -1:
@@ -444,7 +444,7 @@ def train_on_graph(net: NTupleNet, start: np.ndarray, target: np.ndarray, winner
                         horizon_for(options.lam), np.asarray(learn_sides, dtype=np.int64), o_start, o_edges)
 
 
-@numba.njit(cache=True)
+@njit(cache=True)
 def _batch_ply(w, tcn, tca, succ_off, succ_feats, succ_out, movers, active, learn, eps, step, lam,
                hist, hist_g, count, newest, choice, finished):
     """One ply of a batch of games expanded lazily: each active game's mover picks a successor
@@ -489,7 +489,7 @@ def _batch_ply(w, tcn, tca, succ_off, succ_feats, succ_out, movers, active, lear
                     count[i, p] = 0
 
 
-@numba.njit(cache=True)
+@njit(cache=True)
 def _batch_value(w, succ_feats, succ_out, j):
     if succ_out[j] == ONGOING_CODE:
         return _v(w, succ_feats[j])
@@ -528,6 +528,6 @@ class Lockstep:
         return self.choice[:n], self.finished[:n]
 
 
-@numba.njit(cache=True)
+@njit(cache=True)
 def _seed(seed):
     np.random.seed(seed)

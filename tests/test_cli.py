@@ -145,3 +145,23 @@ def test_games_kept_anywhere_load_from_games_dir_and_the_environment(tmp_path):
     p = subprocess.run([exe, "--games-dir", str(tmp_path / "nowhere"), "games"], capture_output=True, text=True,
                        env=env, timeout=60)
     assert p.returncode == 2 and p.stderr.count("\n") == 1 and "does not exist" in p.stderr
+
+
+HEAVY = ("numba", "dask", "distributed", "matplotlib", "sqlite_utils", "numpy")
+
+
+def test_cli_starts_without_the_heavy_libraries():
+    """`import cli` (all `educable --help` needs) loads none of numba, dask, matplotlib, sqlite-utils
+    or numpy; `show` loads numpy but still no numba, dask or matplotlib."""
+    probe = ("import sys; sys.argv = ['educable'] + sys.argv[1:]\n"
+             "import cli\n"
+             "if len(sys.argv) > 1:\n"
+             "    try: cli.main()\n"
+             "    except SystemExit: pass\n"
+             f"print(','.join(m for m in {HEAVY!r} if m in sys.modules))")
+    alone = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, cwd=ROOT, check=True)
+    assert alone.stdout.split("\n")[-2] == ""
+    show = subprocess.run([sys.executable, "-c", probe, "show", "tictactoe"], capture_output=True, text=True,
+                          cwd=ROOT)
+    loaded = set(show.stdout.split("\n")[-2].split(","))
+    assert "numpy" in loaded and not loaded & {"numba", "dask", "distributed", "matplotlib"}

@@ -3,7 +3,7 @@ too large to enumerate (search opponents, sampled eval, depth-limited query, tra
 
 import pytest
 
-from bridge import compile as compile_mod
+from bridge import limits
 from bridge import graphs
 from conftest import cli as run, cli_json as run_json, kb_dump
 
@@ -36,10 +36,10 @@ def test_max_positions_out_of_range_is_one_line(db_path, value):
 
 
 def test_the_environment_variable_sets_the_limit(db_path, monkeypatch):
-    monkeypatch.setenv(compile_mod.ENV_MAX, "500")
+    monkeypatch.setenv(limits.ENV_MAX, "500")
     refused(run("solve", "tictactoe"), "past the limit of 500")
-    monkeypatch.setenv(compile_mod.ENV_MAX, "nonsense")
-    refused(run("solve", "tictactoe"), compile_mod.ENV_MAX)
+    monkeypatch.setenv(limits.ENV_MAX, "nonsense")
+    refused(run("solve", "tictactoe"), limits.ENV_MAX)
 
 
 # --------------------------------------------------------- the stored graph

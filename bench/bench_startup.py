@@ -1,0 +1,70 @@
+"""How long a command takes to start, beside the floor measured in the same run: Python with
+pyswip loading every rule file (what any command that asks Prolog must pay).
+
+Targets: `educable --help`, `games`, `show` and `query` on a solved game under 0.35 s; no
+command spends more than 0.15 s before its own work (its `--help`, which does no work, within
+0.15 s of a bare Python start).
+
+    .venv/bin/python bench/bench_startup.py [--runs 7]
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from common import line
+
+EXE = str(Path(sys.executable).parent / "educable")
+ROOT = Path(__file__).resolve().parent.parent
+TARGET_S = 0.35
+OVERHEAD_S = 0.15
+COMMANDS = ("games", "check", "show", "query", "solve", "play", "eval", "judge", "train", "agents", "rules",
+            "gdl", "race", "sweep", "doctor", "demo")
+
+
+def median_wall(argv: list[str], runs: int, env: dict[str, str]) -> float:
+    """Median wall time of ``runs`` runs of ``argv`` (output discarded; a failure stops the bench)."""
+    times = []
+    for _ in range(runs):
+        t0 = time.perf_counter()
+        subprocess.run(argv, check=True, capture_output=True, env=env, cwd=ROOT)
+        times.append(time.perf_counter() - t0)
+    return statistics.median(times)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--runs", type=int, default=7, help="runs of each command (the median is shown)")
+    args = ap.parse_args()
+    with tempfile.TemporaryDirectory() as tmp:
+        env = {**os.environ, "EDUCABLE_DB": str(Path(tmp) / "kb.db")}
+        subprocess.run([EXE, "solve", "tictactoe"], check=True, capture_output=True, env=env)
+        bare = median_wall([sys.executable, "-c", "pass"], args.runs, env)
+        floor = median_wall([sys.executable, "-c", "from bridge.engine import engine; engine()"], args.runs, env)
+        line("floor: Python + pyswip + every rule file", floor, "s")
+        print(f"{'':<52} (bare Python start: {bare:.3f} s)")
+        missed = []
+        for name, argv in (("educable --help", ["--help"]), ("educable games", ["games"]),
+                           ("educable show tictactoe", ["show", "tictactoe"]),
+                           ("educable query tictactoe (solved)", ["query", "tictactoe", "x../.o./..."])):
+            took = median_wall([EXE, *argv], args.runs, env)
+            line(name, took, "s", anchor=floor, anchor_name="the floor", words=("faster", "slower"))
+            if took >= TARGET_S:
+                missed.append(name)
+        print(f"{'':<52} target under {TARGET_S:g} s: {'met' if not missed else 'MISSED: ' + ', '.join(missed)}")
+        worst = ("", 0.0)
+        for command in COMMANDS:
+            took = median_wall([EXE, command, "--help"], args.runs, env) - bare
+            worst = max(worst, (command, took), key=lambda w: w[1])
+        line(f"most before any work: {worst[0]} --help, less bare Python", worst[1], "s")
+        print(f"{'':<52} target under {OVERHEAD_S:g} s: {'met' if worst[1] < OVERHEAD_S else 'MISSED'}")
+
+
+if __name__ == "__main__":
+    main()

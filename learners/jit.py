@@ -1,0 +1,57 @@
+"""``numba.njit`` that imports numba on first use, so that a command which never runs a kernel
+(``educable --help``, ``query``, ``show``) does not pay numba's 0.15-0.4 s import.
+
+``@njit(cache=True)`` on a module-level function leaves a stand-in in its
+module.  The first call of any stand-in of a module imports numba and puts
+the compiled function in place of every stand-in of that module, so kernels
+calling each other by name see numba's dispatchers.  A kernel may only call
+kernels of its own module (a stand-in imported into another module still
+works from Python, but not from another kernel).
+"""
+from __future__ import annotations
+
+import sys
+import threading
+from typing import Any, Callable
+
+_pending: dict[str, list["_Kernel"]] = {}      # module name -> its stand-ins not yet compiled
+_lock = threading.Lock()
+
+
+class _Kernel:
+    """A kernel before its module's first kernel call."""
+
+    def __init__(self, fn: Callable, options: dict[str, Any]) -> None:
+        self.fn, self.options, self.compiled = fn, options, None
+        self.__name__, self.__doc__, self.__wrapped__ = fn.__name__, fn.__doc__, fn
+
+    def __call__(self, *args: Any) -> Any:
+        if self.compiled is None:
+            _compile_module(self.fn.__module__)
+        return self.compiled(*args)
+
+    def __reduce__(self) -> tuple:
+        return _by_name, (self.fn.__module__, self.fn.__name__)     # pickled by name, like a function
+
+
+def _by_name(module: str, name: str) -> Any:
+    __import__(module)
+    return getattr(sys.modules[module], name)
+
+
+def _compile_module(module: str) -> None:
+    import numba
+
+    with _lock:
+        for kernel in _pending.pop(module, []):
+            kernel.compiled = numba.njit(**kernel.options)(kernel.fn)
+            setattr(sys.modules[module], kernel.fn.__name__, kernel.compiled)
+
+
+def njit(**options: Any) -> Callable[[Callable], Any]:
+    """``numba.njit(**options)``, applied when the module's first kernel is called."""
+    def wrap(fn: Callable) -> _Kernel:
+        kernel = _Kernel(fn, options)
+        _pending.setdefault(fn.__module__, []).append(kernel)
+        return kernel
+    return wrap
