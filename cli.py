@@ -18,7 +18,7 @@ from typing import Any, Callable
 
 import click
 
-from bridge import limits
+from bridge import limits, registry
 from bridge.engine import GAMES_ENV, BadInput, PrologError, ResourceLimit, RuleFileError
 from bridge.wording import plural
 from kb.db import KBError, describe, open_kb, resolve_path
@@ -650,79 +650,99 @@ def judge(game: str, agent: str, n_games: int, seed: int, openings: int, db_path
         click.echo(f"    {label:<18} {r['games']:>5} {r['win']:>6} {r['draw']:>6} {r['loss']:>6} {r['at_value']:>10}")
 
 
-@main.command()
+class TrainCommand(click.Command):
+    """`train`: the options every learner takes, then those of the learner --learner names, built from
+    the declarations in its module (OPTIONS; learners/options.py) only when the command runs."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.common = list(self.params)
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        learner = learner_named(args)
+        if learner is None and any(a in ("--help", "-h") for a in args):
+            self.params, self.epilog = self.common, ("Each learner has options of its own: educable train GAME "
+                                                     f"--learner NAME --help ({', '.join(registry.TRAINABLE)}).")
+            return super().parse_args(ctx, args)
+        learner = learner or "punish"
+        if learner not in registry.TRAINABLE:
+            raise click.UsageError(f"--learner: unknown learner '{learner}' (known: {', '.join(registry.TRAINABLE)})",
+                                   ctx)
+        module = registry.learner_module(learner)
+        plays = getattr(module, "PLAYS_GAMES", True)
+        self.params = [*self.common, *(game_options() if plays else []), *map(click_option, module.OPTIONS)]
+        self.epilog = None
+        try:
+            return super().parse_args(ctx, args)
+        except click.NoSuchOption as exc:
+            owners = [name for name in registry.TRAINABLE if exc.option_name in learner_flags(name)]
+            if owners or exc.option_name in ("--games", "--vs", "--as"):
+                why = (f" but of the {' and '.join(owners)} learner{'s' if len(owners) > 1 else ''}" if owners
+                       else " (it runs --cycles; --fitness says how agents are measured)")
+                raise click.UsageError(f"{exc.option_name} is not an option of the {learner} learner{why}", ctx) \
+                    from None
+            raise
+
+
+def learner_named(args: list[str]) -> str | None:
+    """The value of --learner in train's arguments, or None."""
+    for i, arg in enumerate(args):
+        if arg == "--learner" and i + 1 < len(args):
+            return args[i + 1]
+        if arg.startswith("--learner="):
+            return arg.partition("=")[2]
+    return None
+
+
+def learner_flags(learner: str) -> set[str]:
+    """Every flag of a learner's own options (--fold, --no-fold, ...)."""
+    return {flag for o in registry.learner_module(learner).OPTIONS for flag in click_option(o).opts
+            + click_option(o).secondary_opts}
+
+
+def click_option(o: Any) -> click.Option:
+    """A click option from a learner's declaration (learners/options.Option).  Its default is None
+    (the learner's own default then applies, or the stored agent's value), except for an option
+    of one run, and its values are checked by the learner, with the learner's messages."""
+    default = o.default_words()
+    text = o.help + (f" Default: {default}." if default else "")
+    if o.type is bool:
+        if o.off == "":
+            return click.Option([f"--{o.flag_name}", o.name], is_flag=True, default=False, help=text)
+        return click.Option([f"--{o.flag_name}/--{o.off_flag}", o.name], default=None, help=text)
+    metavar = o.metavar or ("[" + "|".join(o.choices) + "]" if o.choices else {int: "INTEGER", float: "FLOAT",
+                                                                                str: "TEXT"}[o.type])
+    if o.run and o.type is int:
+        return click.Option([f"--{o.flag_name}", o.name], type=click.IntRange(o.low, o.high), default=o.default,
+                            metavar=metavar, help=text)
+    return click.Option([f"--{o.flag_name}", o.name], type=o.type, default=o.default if o.run else None,
+                        metavar=metavar, help=text)
+
+
+def game_options() -> list[click.Option]:
+    """--games, --vs and --as: for the learners that play games (all but ga, which runs cycles)."""
+    return [click.Option(["--games", "n_games"], default=500, show_default=True, type=click.IntRange(max=MAX_GAMES),
+                         help=f"Games to play in this run, at most {MAX_GAMES:,}."),
+            click.Option(["--vs"], default="self", show_default=True,
+                         help="Opponent: self, random, minimax, alphabeta:DEPTH, mcts:PLAYOUTS[+AGENT], adversary "
+                              "(best response to the agent; punish and ntuple), or another agent."),
+            click.Option(["--as", "side"], default="both", show_default=True,
+                         type=click.Choice(["first", "second", "both"]),
+                         help="The agent's side against --vs (both: alternate).")]
+
+
+def given_options(ctx: click.Context, chosen: dict[str, Any]) -> dict[str, Any]:
+    """The learner's options typed on the command line (not those left at their defaults)."""
+    return {k: v for k, v in chosen.items() if ctx.get_parameter_source(k) != click.core.ParameterSource.DEFAULT}
+
+
+@main.command(cls=TrainCommand)
 @click.argument("game")
 @click.option("--learner", default="punish", show_default=True,
-              help="Which learner: punish (the six-pawns practical after Gardner's HER, Prolog), qlearn (the CA425 practical, Q-table), ntuple (TD(lambda) over n-tuples of cells, after GBG: generalises across positions) or ga (Gaia's \"Ejemplos de Vida\", rule sets).")
+              help="Which learner: " + "; ".join(f"{k} ({v})" for k, v in registry.TRAINABLE.items())
+                   + ".  Its own options: train GAME --learner NAME --help.")
 @click.option("--agent", "agent", required=True, help="The agent's name; made on first use, trained further after.")
-@click.option("--games", "n_games", default=500, show_default=True, type=click.IntRange(max=MAX_GAMES),
-              help=f"Games to play in this run, at most {MAX_GAMES:,}.")
-@click.option("--vs", default="self", show_default=True,
-              help="Opponent: self, random, minimax, alphabeta:DEPTH, mcts:PLAYOUTS[+AGENT], adversary (best response to the agent; punish and ntuple), or another agent.")
-@click.option("--as", "side", default="both", show_default=True, type=click.Choice(["first", "second", "both"]),
-              help="The agent's side against --vs (both: alternate).")
 @click.option("--seed", default=0, show_default=True, type=SEED, help="Random seed; the same seed gives the same run.")
-@click.option("--punish", type=click.Choice(["last", "all"]), default=None,
-              help="[punish] Punish the loser's last move only, or all its moves. Default: last.")
-@click.option("--step", type=float, default=None, help="[punish] Value taken off the last losing move. Default 1.")
-@click.option("--earlier-step", type=float, default=None, help="[punish] Value taken off earlier moves (--punish all). Default 1.")
-@click.option("--reward", type=float, default=None, help="[punish] Value added to every winning move (0: none). Default 0.")
-@click.option("--beads", type=float, default=None, help="[punish] Initial value of every position. Default 1.")
-@click.option("--cascade/--no-cascade", default=None,
-              help="[punish] When no move of a position stays above 0, punish the move before too (HER's empty box). Default on.")
-@click.option("--choice", type=str, default=None,
-              help="[punish] best: play a move of best value (the six-pawns practical); beads: in training draw moves in proportion to their values (Michie's MENACE). Default best.")
-@click.option("--draw-reward", type=float, default=None, help="[punish] Value added to every move of a drawn game (MENACE: 1). Default 0.")
-@click.option("--fold/--no-fold", default=None, help="[punish, qlearn, ntuple] One value for symmetric positions (ntuple: weights shared across the symmetries) (qlearn: one table row per class of states, moves mapped through the same symmetry). Default on where the game declares symmetries (qlearn: with --table reachable and --illegal resample).")
-@click.option("--update", type=str, default=None, help="[qlearn] The CA425 practical's assign (Q:=r), average (alpha=1/n) or lookahead, or ours: negamax, or bounds (lower and upper bound per entry, ties broken by the score against random play). Default bounds (negamax on games too large to enumerate).")
-@click.option("--gamma", type=float, default=None, help="[qlearn] Discount of the next state's best value, in [0,1]. Default 1.")
-@click.option("--alpha", type=float, default=None, help="[qlearn, ntuple] Fixed step size in (0,1]. Default 1/n(x,a) (average, lookahead), 1 (negamax); ntuple: the step at the start of the run, default 0.5.")
-@click.option("--alpha-end", type=float, default=None, help="[ntuple] The step size at the end of the run (linear from --alpha). Default 0.05 (5, constant, on boards of 30 cells or more).")
-@click.option("--lambda", "lam", type=float, default=None, help="[ntuple] Lambda of the eligibility traces, in [0,1] (0: TD(0)). Default 0 (0.5 on boards of 30 cells or more).")
-@click.option("--per-player/--one-set", "per_player", default=None, help="[ntuple] A set of weights for each player (same tuples), or one set for both. Default one set (per player on boards of 30 cells or more, as Thill's Connect Four agent).")
-@click.option("--tcl/--no-tcl", default=None, help="[ntuple] Temporal-coherence step sizes (TCL-EXP: a weight pushed back and forth slows down), as GBG's Connect Four agent. Default off (on on boards of 30 cells or more).")
-@click.option("--tuples", type=click.IntRange(1, 1000), default=None, help="[ntuple] How many tuples, placed by random walks over the board. Default by board size (70 on Connect Four).")
-@click.option("--length", type=click.IntRange(1, 16), default=None, help="[ntuple] Cells per tuple. Default by board size (8 on Connect Four).")
-@click.option("--tuples-file", type=click.Path(dir_okay=False), default=None, help="[ntuple] Tuples of your own: one tuple a line, its cell numbers (from 1, as cells/4) separated by spaces.")
-@click.option("--workers", type=click.IntRange(1, 64), default=1, show_default=True,
-              help="[ntuple] Self-play on a game too large to enumerate on this many Dask workers (a local cluster), weights merged after every 1,024 games a worker.")
-@click.option("--scheduler", default=None, metavar="ADDRESS",
-              help="[ntuple] ... or on the Dask scheduler at ADDRESS; default: $EDUCABLE_SCHEDULER when --workers is above 1.")
-@click.option("--values", type=click.IntRange(2, 64), default=None, help="[ntuple] Distinct cell values. Default: the largest seen in random games, plus one.")
-@click.option("--illegal", type=str, default=None, help="[qlearn] Illegal actions: stay, lose or resample. Default resample.")
-@click.option("--table", type=str, default=None, help="[qlearn] reachable states only, or full (every board, 3^9 x 9). Default reachable.")
-@click.option("--epsilon", type=float, default=None, help="[qlearn, ntuple] Exploration at the start of the run. Default 0.3 for bounds, else 0.5; ntuple 0.3 (0.2 to 0.02 on boards of 30 cells or more; 0 against the adversary).")
-@click.option("--epsilon-end", type=float, default=None, help="[qlearn, ntuple] Exploration at the end of the run (linear from --epsilon). Default as --epsilon.")
-@click.option("--max-stay", type=click.IntRange(max=1000), default=None, help="[qlearn] Tries before a random legal move (--illegal stay). Default 20.")
-@click.option("--until-perfect", is_flag=True, help="[qlearn] Stop at the first checkpoint (every 500 games) where eval --exact says perfect on both sides.")
-@click.option("--cycles", default=500, show_default=True, type=click.IntRange(max=1_000_000),
-              help="[ga] Cycles to run (play, rank, breed), at most 1,000,000.")
-@click.option("--agents", "ga_agents", type=int, default=None, help="[ga] Agents in the population (even). Default 40.")
-@click.option("--rules", "ga_rules", type=int, default=None, help="[ga] Rules per agent. Default 100.")
-@click.option("--priorities", type=int, default=None, help="[ga] Rule priorities 0..N-1. Default 4.")
-@click.option("--pair-games", type=int, default=None, help="[ga] Games each pair plays a cycle. Default 5.")
-@click.option("--mutation", type=float, default=None, help="[ga] Chance a child's rule is a new random one. Default 0.01.")
-@click.option("--burst", type=float, default=None, help="[ga] Accumulated mutations: chance right after a mutated rule. Default off.")
-@click.option("--selection", type=click.Choice(["half", "top10", "top20", "top40-worst10"]), default=None,
-              help="[ga] Who breeds: best 50%, 10%, 20%, or best 40% and worst 10%. Default half.")
-@click.option("--parents", type=click.Choice(["weight", "random"]), default=None, help="[ga] Couple parents in weight order or at random. Default weight.")
-@click.option("--pairing", type=click.Choice(["weight", "random"]), default=None, help="[ga] Pair players in weight order or at random. Default weight.")
-@click.option("--identical/--no-identical", default=None, help="[ga] Identical parents give fully mutated children. Default off.")
-@click.option("--sharing", type=float, default=None, help="[ga] Fitness sharing: points off per very similar agent. Default 0 (off).")
-@click.option("--similar", type=float, default=None, help="[ga] Share of equal rules that makes agents very similar. Default 0.9.")
-@click.option("--shared/--no-shared", default=None, help="[ga] Shared knowledge: rule points go to equal rules in all agents. Default off.")
-@click.option("--nudge", type=float, default=None, help="[ga] Chance a new rule is two-in-a-line plus the empty cell. Default 0.")
-@click.option("--turn-rules", "turn_rules", type=float, default=None,
-              help="[ga] Chance a new rule names whose turn it is (e.g. 'white:' rules in pawn games). Default 0.")
-@click.option("--inherit", type=click.Choice(["alternate", "heavier"]), default=None, help="[ga] Children take rules alternately or the heavier of each pair. Default alternate.")
-@click.option("--dedupe/--no-dedupe", default=None, help="[ga] Replace an agent's repeated rules by mutations. Default off.")
-@click.option("--weak", type=float, default=None, help="[ga] Replace rules of weight <= this by mutations. Default off.")
-@click.option("--weak-every", type=int, default=None, help="[ga] ... every this many cycles. Default 1.")
-@click.option("--wildcards", type=float, default=None,
-              help="[ga] Ours: chance a new rule's cell is '*' (anything); default: every symbol alike, as Gaia's (1/4 on a 3-value board).")
-@click.option("--fitness", type=click.Choice(["pairs", "round-robin", "random", "minimax", "champion", "exact"]), default=None,
-              help="[ga] How a cycle measures the agents: Gaia's --pair-games in pairs; a round robin within the population; --pair-games against random, a perfect (minimax) player, or the last cycle's best; or exact (on the state graph: score against random, less a point per position where a choice throws the game away). Default pairs.")
-@click.option("--judge-every", type=click.IntRange(min=1), default=None, help="[ga] Judge the best agent exactly every N cycles. Default cycles/20.")
 @click.option("--plot", "plot_path", default=None, metavar="FILE.png", callback=lambda c, p, v: output_file(v, (".png", ".svg", ".pdf")),
               help="Save the learning curve as a PNG (or .svg, .pdf).")
 @max_positions_option
@@ -730,20 +750,8 @@ def judge(game: str, agent: str, n_games: int, seed: int, openings: int, db_path
 @json_option
 @click.pass_context
 @handle_errors
-def train(ctx: click.Context, game: str, learner: str, agent: str, n_games: int, vs: str, side: str, seed: int, punish: str | None,
-          step: float | None, earlier_step: float | None, reward: float | None, beads: float | None,
-          cascade: bool | None, choice: str | None, draw_reward: float | None, fold: bool | None,
-          update: str | None, gamma: float | None, alpha: float | None, alpha_end: float | None, lam: float | None,
-          per_player: bool | None, tcl: bool | None, tuples: int | None, length: int | None, tuples_file: str | None, values: int | None,
-          workers: int, scheduler: str | None, illegal: str | None, table: str | None, epsilon: float | None, epsilon_end: float | None,
-          max_stay: int | None, until_perfect: bool, cycles: int, ga_agents: int | None, ga_rules: int | None,
-          priorities: int | None, pair_games: int | None, mutation: float | None, burst: float | None,
-          selection: str | None, parents: str | None, pairing: str | None, identical: bool | None,
-          sharing: float | None, similar: float | None, shared: bool | None, nudge: float | None,
-          turn_rules: float | None, max_positions: str | None,
-          inherit: str | None, dedupe: bool | None, weak: float | None, weak_every: int | None, fitness: str | None,
-          wildcards: float | None,
-          judge_every: int | None, plot_path: str | None, db_path: str, as_json: bool) -> None:
+def train(ctx: click.Context, game: str, learner: str, agent: str, seed: int, plot_path: str | None,
+          max_positions: str | None, db_path: str, as_json: bool, **chosen: Any) -> None:
     """Train a learning agent for GAME and store it in the knowledge base.
 
     The games run inside Prolog (one query per batch); the agent's values are
@@ -761,34 +769,17 @@ def train(ctx: click.Context, game: str, learner: str, agent: str, n_games: int,
     """
     from bridge import commands
 
-    ga_typed = {"agents": ga_agents, "rules": ga_rules, "priorities": priorities, "pair_games": pair_games,
-                "mutation": mutation, "burst": burst, "selection": selection, "parents": parents, "pairing": pairing,
-                "identical": identical, "sharing": sharing, "similar": similar, "shared": shared, "nudge": nudge,
-                "turn_rules": turn_rules, "inherit": inherit, "dedupe": dedupe, "weak": weak, "weak_every": weak_every,
-                "fitness": fitness, "wildcards": wildcards}
-    ga_options = {k: v for k, v in ga_typed.items() if v is not None}
-    if learner == "ga":
-        return train_rule_sets(ctx, game, agent, cycles, seed, ga_options, judge_every, plot_path, db_path, as_json)
-    given = [k for k in ("cycles", "judge_every") if ctx.get_parameter_source(k) != click.core.ParameterSource.DEFAULT]
-    if ga_options or given:
-        name = (list(ga_options) + given)[0]
-        raise BadInput(f"--{name.replace('_', '-')} is an option of the ga learner, not {learner}")
-    typed = {"punish": punish, "step": step, "earlier_step": earlier_step, "reward": reward, "beads": beads,
-             "cascade": cascade, "choice": choice, "draw_reward": draw_reward, "fold": fold, "update": update, "gamma": gamma, "alpha": alpha, "illegal": illegal,
-             "table": table, "epsilon": epsilon, "epsilon_end": epsilon_end, "max_stay": max_stay,
-             "alpha_end": alpha_end, "lam": lam, "per_player": per_player, "tcl": tcl, "tuples": tuples,
-             "length": length, "values": values}
-    options = {k: v for k, v in typed.items() if v is not None}
-    if tuples_file is not None:
-        from bridge.ntuple import read_tuples
-        options["tuple_cells"] = read_tuples(tuples_file)
+    n_games, vs, side = chosen.pop("n_games", 0), chosen.pop("vs", "self"), chosen.pop("side", "both")
     limit = limits.max_positions(max_positions)
-    from bridge import cluster as cluster_mod
     db = open_kb(db_path)
+    if learner == "ga":
+        with Progress(chosen["cycles"], f"evolving {agent}", as_json) as progress:
+            data = commands.train_agent(db, game, learner, agent, seed, given_options(ctx, chosen), progress=progress,
+                                        limit=limit)
+        return print_rule_sets(game, agent, chosen["cycles"], data, plot_path, as_json)
     with Progress(n_games, f"training {agent}", as_json) as progress:
-        data = commands.train(db, game, learner, agent, n_games, vs, side, seed, options, progress, until_perfect,
-                              limit, workers, cluster_mod.scheduler_address(scheduler) if workers > 1 or scheduler
-                              else None)
+        data = commands.train_agent(db, game, learner, agent, seed, given_options(ctx, chosen), n_games, vs, side,
+                                    progress, limit)
     if plot_path:
         from learners.plot import curve_png
         title = f"{game}: {agent} ({learner}) vs {data['vs']}"
@@ -826,21 +817,11 @@ def train(ctx: click.Context, game: str, learner: str, agent: str, n_games: int,
         click.echo(f"  learning curve saved to {plot_path}")
 
 
-def train_rule_sets(ctx: click.Context, game: str, agent: str, cycles: int, seed: int, options: dict[str, Any],
-                    judge_every: int | None, plot_path: str | None, db_path: str, as_json: bool) -> None:
-    """`train --learner ga`: evolve a population of rule sets (Gaia's "Ejemplos de Vida")."""
-    from bridge import agents as agents_mod, ga, games
+def print_rule_sets(game: str, agent: str, cycles: int, data: dict[str, Any], plot_path: str | None,
+                    as_json: bool) -> None:
+    """`train --learner ga`'s report: a population of rule sets evolved (Gaia's "Ejemplos de Vida")."""
+    from bridge import games
 
-    for name in ("n_games", "vs", "side", "punish", "step", "earlier_step", "reward", "beads", "cascade", "choice",
-                 "draw_reward", "fold",
-                 "update", "gamma", "alpha", "illegal", "table", "epsilon", "epsilon_end", "max_stay", "until_perfect"):
-        if ctx.get_parameter_source(name) != click.core.ParameterSource.DEFAULT:
-            flag = {"n_games": "games", "side": "as"}.get(name, name).replace("_", "-")
-            raise BadInput(f"--{flag} is not an option of the ga learner (it runs --cycles; --fitness says how agents are measured)")
-    agents_mod.check_name(agent)
-    db = open_kb(db_path)
-    with Progress(cycles, f"evolving {agent}", as_json) as progress:
-        data = ga.train(db, game, agent, cycles, seed, options, progress, judge_every)
     if plot_path:
         from learners.plot import curve_png
         curve = data["curve"]
@@ -1233,24 +1214,56 @@ def sweep_train(ctx: click.Context, game: str, grid_items: tuple[str, ...], seed
         if any(a == bad or a.startswith(bad + "=") for a in fixed):
             raise BadInput(f"{bad} is set by the sweep itself (use --seeds N for seeds 0..N-1)")
     grid = sweep_mod.parse_grid(list(grid_items))
-    runs = [(s, sweep_mod.option_args(s, train_on_off())) for s in sweep_mod.settings(grid)]
-
-    def learner_of(setting: dict, args: list[str]) -> str:
-        try:
-            return train.make_context("train", [game, *args, "--agent", "sweep"]).params["learner"]
-        except click.ClickException as exc:
-            raise BadInput(f"{sweep_mod.setting_text(setting)}: {exc.format_message()}") from None
-
-    measure = sweep_mod.check_train(game, fixed, runs, measure, learner_of)
+    runs = train_requests(game, fixed, grid)
+    measure = sweep_mod.check_train(game, runs, measure)
     db = open_kb(db_path)
     with cluster_mod.engine(workers, cluster_mod.scheduler_address(scheduler)) as engine:
         sweep_id = sweep_mod.start(db, "train", {"game": game, "args": fixed}, grid, seeds, measure)
         run_train_sweep(db, engine, sweep_id, game, fixed, grid, seeds, measure, plot_path, as_json)
 
 
-def train_on_off() -> set[str]:
-    """train's on/off options (a grid gives them as on/off)."""
-    return {opt.lstrip("-") for o in train.params if isinstance(o, click.Option) and o.is_flag for opt in o.opts}
+def train_requests(game: str, fixed: list[str], grid: dict[str, list[str]]) -> list[tuple[dict[str, str], dict]]:
+    """Each setting of a train sweep's grid with its training request (learner, given options, games,
+    vs, side), parsed and typed by train's own options; BadInput names a setting train refuses."""
+    from bridge import sweep as sweep_mod
+
+    out = []
+    for setting in sweep_mod.settings(grid):
+        argv = [game, *fixed, *setting_args(setting), "--agent", "sweep"]
+        try:
+            ctx = train.make_context("train", argv)
+        except click.ClickException as exc:
+            raise BadInput(f"{sweep_mod.setting_text(setting)}: {exc.format_message()}") from None
+        chosen = {k: v for k, v in ctx.params.items() if k not in ("game", "learner", "agent", "seed", "plot_path",
+                                                                    "max_positions", "db_path", "as_json")}
+        request = {"learner": ctx.params["learner"], "n_games": chosen.pop("n_games", 0),
+                   "vs": chosen.pop("vs", "self"), "side": chosen.pop("side", "both")}
+        out.append((setting, {**request, "given": given_options(ctx, chosen)}))
+    return out
+
+
+def setting_args(setting: dict[str, str]) -> list[str]:
+    """A grid setting as train arguments: --NAME VALUE, or an on/off option's flag (--fold, --no-fold)."""
+    from learners.options import OFF, ON
+
+    switches = on_off_flags()
+    out: list[str] = []
+    for name, value in setting.items():
+        flag = f"--{name.replace('_', '-')}"
+        if flag in switches:
+            word = value.lower()
+            if word not in ON + OFF:
+                raise BadInput(f"--grid {name}={value}: {flag} is on or off (true/false)")
+            out += [flag] if word in ON else [switches[flag]] if switches[flag] else []
+        else:
+            out += [flag, value]
+    return out
+
+
+def on_off_flags() -> dict[str, str]:
+    """Every learner's on/off flags, each with its 'off' flag ('' for a flag alone, --until-perfect)."""
+    return {f"--{o.flag_name}": f"--{o.off_flag}" if o.off != "" else "" for name in registry.TRAINABLE
+            for o in registry.learner_module(name).OPTIONS if o.type is bool}
 
 
 def run_train_sweep(db: Any, engine: Any, sweep_id: int, game: str, fixed: list[str], grid: dict, seeds: int,
@@ -1259,7 +1272,7 @@ def run_train_sweep(db: Any, engine: Any, sweep_id: int, game: str, fixed: list[
     from bridge import sweep as sweep_mod
     from learners.sampling import median_interval
 
-    runs = [(s, sweep_mod.option_args(s, train_on_off())) for s in sweep_mod.settings(grid)]
+    runs = train_requests(game, fixed, grid)
     done = sweep_mod.finished(db, sweep_id)
     values: dict[str, list[float]] = {
         sweep_mod.setting_text(s): [done[k] for seed in range(seeds) if (k := sweep_mod.stored_key(s, seed)) in done]
@@ -1270,7 +1283,7 @@ def run_train_sweep(db: Any, engine: Any, sweep_id: int, game: str, fixed: list[
         sweep_mod.keep_run(db, sweep_id, setting, seed, value, result)
         values[sweep_mod.setting_text(setting)].append(math.inf if value is None else value)
 
-    tasks = [(s, seed, (game, [*fixed, *extra], seed)) for s, extra in runs for seed in range(seeds)
+    tasks = [(s, seed, (game, request, seed)) for s, request in runs for seed in range(seeds)
              if sweep_mod.stored_key(s, seed) not in done]
     with Progress(len(tasks), f"sweep {sweep_id}", as_json) as progress:
         sweep_mod.execute(db, sweep_id, engine, sweep_mod.run_train, tasks, got, progress)

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-import importlib
 import re
 from types import ModuleType
 
@@ -25,10 +24,7 @@ from learners.graph import StateGraph
 if TYPE_CHECKING:
     import sqlite_utils      # in annotations only: kb.db imports it when a database is opened
 
-# Learner name -> its module, imported when an agent of it is used (a command that uses none,
-# such as query on a game with no agents, does not pay for numpy kernels it never runs).
-LEARNERS: dict[str, str] = {"punish": "bridge.punish", "qlearn": "bridge.qlearn", "ntuple": "bridge.ntuple"}
-RULE_SETS = ("ga", "rules")     # populations of rule sets (bridge/ga.py): evolved, or imported from a file
+from bridge.registry import LEARNERS, RULE_SETS, learner_module
 RESERVED = set(store.BUILTIN_AGENTS) | {"self", "adversary", "human", perfect.NAME}
 NAME_PATTERN = re.compile(r"[A-Za-z][A-Za-z0-9_.-]{0,63}$")
 
@@ -44,11 +40,6 @@ def check_name(name: str) -> str:
 def known_learners() -> set[str]:
     """Every learner name an agent row may carry."""
     return set(LEARNERS) | set(RULE_SETS)
-
-
-def learner_module(learner: str) -> ModuleType:
-    """The module of a learner named in LEARNERS or RULE_SETS, imported on first use."""
-    return importlib.import_module("bridge.ga" if learner in RULE_SETS else LEARNERS[learner])
 
 
 def learner_of(row: dict) -> ModuleType:

@@ -9,12 +9,13 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable
 
-from bridge import agents, games, graphs, perfect
+from bridge import agents, games, graphs, perfect, registry
 from bridge import compile as compile_mod
 from bridge.compile import ProgressFn as CompileProgressFn
 from bridge.engine import BadInput, PrologError, engine
 from kb import store
 from learners import exact, training
+from learners.options import stored_names
 from learners.sampling import wilson_interval
 from learners.graph import StateGraph
 
@@ -180,7 +181,7 @@ def train(db: sqlite_utils.Database, game: str, learner: str, agent: str, n_game
     if vs not in ("self", "adversary"):
         agents.check_agent(db, game, vs)
     module = agents.learner_module(learner)
-    foreign = sorted(set(options) - module.OPTIONS)
+    foreign = sorted(set(options) - stored_names(module.OPTIONS) - {"tuple_cells"})
     if foreign:
         raise BadInput(f"--{foreign[0].replace('_', '-')} is not an option of the {learner} learner")
     parallel = {"workers": workers, "scheduler": scheduler} if workers != 1 or scheduler else {}
@@ -205,6 +206,40 @@ def train(db: sqlite_utils.Database, game: str, learner: str, agent: str, n_game
         out["exact"] = None
         out["exact_skipped"] = f"no exact judgement: {exc}"
     return out
+
+
+def train_agent(db: sqlite_utils.Database, game: str, learner: str, agent: str, seed: int, given: dict[str, Any],
+                n_games: int = 500, vs: str = "self", side: str = "both", progress: ProgressFn | None = None,
+                limit: int | None = None) -> dict[str, Any]:
+    """One training run of any learner: what `train` and every run of `sweep train` call.
+
+    ``given`` holds the options the user gave, by the names the learner's
+    module declares (its OPTIONS): the agent's own (kept with it; a new agent
+    takes the learner's defaults for the rest) and this run's (``run``
+    options: --until-perfect, --cycles, --workers, ...).  The ga learner
+    runs cycles, not games: ``n_games``, ``vs`` and ``side`` do not concern
+    it.  Returns the run's report (train --json prints it).
+    """
+    if learner not in registry.TRAINABLE:
+        raise BadInput(f"unknown learner '{learner}' (known: {', '.join(registry.TRAINABLE)})")
+    module = agents.learner_module(learner)
+    declared = {o.name: o for o in module.OPTIONS}
+    foreign = [k for k in given if k not in declared]
+    if foreign:
+        raise BadInput(f"--{foreign[0].replace('_', '-')} is not an option of the {learner} learner")
+    options = {k: v for k, v in given.items() if not declared[k].run}
+    run = {o.name: given.get(o.name, o.default) for o in module.OPTIONS if o.run}
+    if not getattr(module, "PLAYS_GAMES", True):
+        agents.check_name(agent)
+        return module.train(db, game, agent, run["cycles"], seed, options, progress, run["judge_every"])
+    if run.get("tuples_file") is not None:
+        options["tuple_cells"] = module.read_tuples(run["tuples_file"])
+    workers, scheduler = run.get("workers", 1), run.get("scheduler")
+    if workers > 1 or scheduler:
+        from bridge import cluster
+        scheduler = cluster.scheduler_address(scheduler)
+    return train(db, game, learner, agent, n_games, vs, side, seed, options, progress,
+                 run.get("until_perfect", False), limit, workers, scheduler)
 
 
 def evaluate_series(db: sqlite_utils.Database, game: str, agent: str, vs: str, n_games: int, seed: int,

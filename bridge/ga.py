@@ -17,11 +17,12 @@ import numpy as np
 from bridge import games, graphs
 from bridge.agents import split_member
 from bridge.engine import BadInput, engine, quote
-from bridge.options import checked, existing_agent, option_names
+from bridge.options import checked, existing_agent
 from kb import store
 from learners import exact, ga
 from learners.ga import GAOptions, Population
 from learners.rulespace import RuleSpace
+from learners.options import declared, run_option, stored_names
 from learners.training import Commits, Stopped
 
 if TYPE_CHECKING:
@@ -29,7 +30,11 @@ if TYPE_CHECKING:
 
 NAME = "ga"
 IMPORTED = "rules"
-OPTIONS = option_names(GAOptions)
+OPTIONS = declared(GAOptions, NAME) + (
+    run_option("cycles", int, 500, "Cycles to run (play, rank, breed).", NAME, low=0, high=1_000_000),
+    run_option("judge_every", int, None, "Judge the best agent exactly every N cycles (default: cycles/20).", NAME,
+               low=1))
+PLAYS_GAMES = False      # it runs --cycles, each of games within the population: no --games, --vs, --as
 FIXED = ("agents", "rules", "priorities")      # the shape of a population, fixed when it is made
 
 
@@ -144,7 +149,7 @@ def start(db: sqlite_utils.Database, name: str, game: str, options: dict[str, An
     row = existing_agent(db, name, game, NAME)
     if row is None:
         return options_from(options), None
-    stored = {k: v for k, v in row["params"].items() if k in OPTIONS}
+    stored = {k: v for k, v in row["params"].items() if k in stored_names(OPTIONS)}
     changed = [k for k in FIXED if k in options and options[k] != stored[k]]
     if changed:
         raise BadInput(f"population '{name}' has {', '.join(f'{k}={stored[k]}' for k in changed)}; "

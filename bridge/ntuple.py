@@ -19,19 +19,28 @@ import numpy as np
 from bridge import cluster, games, graphs
 from bridge.compile import TooLarge
 from bridge.engine import ROWS_PER_CALL, BadInput, engine, quote
-from bridge.options import checked, existing_agent, option_names
+from bridge.options import checked, existing_agent
 from kb import store
 from learners import exact
 from learners.graph import ONGOING, StateGraph
 from learners.ntuple import (ONGOING_CODE, Lockstep, NTupleNet, NTupleOptions, board_defaults, default_shape,
                              derive_permutations, offsets_of, random_walk_tuples, score, train_on_graph)
+from learners.options import declared, run_option
 from learners.training import Commits, TrainingRun
 
 if TYPE_CHECKING:
     import sqlite_utils      # in annotations only: kb.db imports it when a database is opened
 
 NAME = "ntuple"
-OPTIONS = option_names(NTupleOptions) - {"seed"}     # the tuples' seed is the first run's --seed
+OPTIONS = declared(NTupleOptions, NAME) + (      # the tuples' seed is the first run's --seed
+    run_option("until_perfect", bool, False, "Stop at the first checkpoint where eval --exact says perfect on both "
+               "sides (on a game small enough to enumerate).", NAME, off=""),
+    run_option("tuples_file", str, None, "Tuples of your own: one tuple a line, its cell numbers (from 1, as "
+               "cells/4 gives them) separated by spaces.", NAME, metavar="FILE"),
+    run_option("workers", int, 1, "Self-play on a game too large to enumerate on this many Dask workers (a local "
+               "cluster), weights merged after every 1,024 games a worker.", NAME, low=1, high=64),
+    run_option("scheduler", str, None, "... or on the Dask scheduler at ADDRESS (default: $EDUCABLE_SCHEDULER "
+               "when --workers is above 1).", NAME, metavar="ADDRESS"))
 SAMPLE_GAMES = 300        # random games whose states show a game's cell values and symmetries
 LOCKSTEP = 256            # games played side by side on a game too large to enumerate
 

@@ -7,14 +7,15 @@ games, one query per batch.
 from __future__ import annotations
 
 import math
-
 import time
+from dataclasses import asdict, dataclass
 from typing import TYPE_CHECKING, Any, Callable
 
 from bridge import games
 from bridge.engine import ROWS_PER_CALL, BadInput, engine, quote
 from bridge.options import existing_agent
 from kb import store
+from learners.options import declared, option
 from learners.training import Commits, TrainingRun
 
 if TYPE_CHECKING:
@@ -22,20 +23,26 @@ if TYPE_CHECKING:
 
 NAME = "punish"
 
-DEFAULTS: dict[str, Any] = {
-    "punish": "last",      # punish the loser's last move only, or all its moves
-    "step": 1.0,           # how much the last move's value drops after a loss
-    "earlier_step": 1.0,   # how much earlier moves drop (punish = all)
-    "reward": 0.0,         # how much each of the winner's moves rises (0: no reward)
-    "beads": 1.0,          # initial value of a position never moved into
-    "cascade": True,       # HER's empty box: punish the move before when a position has no move above 0
-    "fold": True,          # one value for symmetric positions (the game's symmetries)
-    "choice": "best",      # best value (the skeleton's), or beads: training draws in proportion (MENACE)
-    "draw_reward": 0.0,    # how much each move of a drawn game rises (MENACE: 1)
-}
+
+@dataclass
+class PunishOptions:
+    """The six-pawns practical's learner (after Gardner's HER; MENACE's beads as an option)."""
+
+    punish: str = option("last", "Punish the loser's last move only, or all its moves.", choices=("last", "all"))
+    step: float = option(1.0, "Value taken off the last losing move.")
+    earlier_step: float = option(1.0, "Value taken off the loser's earlier moves (--punish all).")
+    reward: float = option(0.0, "Value added to every winning move (0: none).")
+    beads: float = option(1.0, "Initial value of every position never moved into.")
+    cascade: bool = option(True, "When no move of a position stays above 0, punish the move before too (HER's "
+                           "empty box).")
+    fold: bool = option(True, "One value for symmetric positions (the game's symmetry/3).")
+    choice: str = option("best", "best: play a move of best value (the six-pawns practical); beads: in training "
+                         "draw moves in proportion to their values (Michie's MENACE).", choices=("best", "beads"))
+    draw_reward: float = option(0.0, "Value added to every move of a drawn game (MENACE: 1).")
 
 
-OPTIONS = frozenset(DEFAULTS)
+DEFAULTS: dict[str, Any] = asdict(PunishOptions())
+OPTIONS = declared(PunishOptions, NAME)
 
 
 VALUE_BOUND = 1e6

@@ -14,19 +14,22 @@ import numpy as np
 from bridge import games, graphs
 from bridge.compile import TooLarge
 from bridge.engine import ROWS_PER_CALL, BadInput, engine, quote
-from bridge.options import checked, existing_agent, option_names
+from bridge.options import checked, existing_agent
 from kb import store
 from learners import exact
 from learners.graph import StateGraph
 from learners.graph import DRAW
 from learners.qlearn import LazyStates, QOptions, QTable, grow_table, train
+from learners.options import declared, run_option
 from learners.training import Commits, TrainingRun
 
 if TYPE_CHECKING:
     import sqlite_utils      # in annotations only: kb.db imports it when a database is opened
 
 NAME = "qlearn"
-OPTIONS = option_names(QOptions)
+OPTIONS = declared(QOptions, NAME) + (
+    run_option("until_perfect", bool, False, "Stop at the first checkpoint (every 500 games) where eval --exact "
+               "says perfect on both sides.", NAME, off=""),)
 
 
 def checkpoint_every(n_games: int) -> int:

@@ -1,8 +1,8 @@
 """`educable sweep`: one command over a grid of options and seeds, in parallel on Dask, every run kept.
 
 ``sweep train GAME [train options] --grid NAME=V1,V2 ... --seeds N`` runs
-``educable train`` once per setting of the grid and seed (each in a fresh
-knowledge base, on a worker) and reports, per setting, the median of a
+one training (commands.train_agent, what ``educable train`` runs) per
+setting of the grid and seed (each in a fresh knowledge base, on a worker) and reports, per setting, the median of a
 measure taken from the run's ``--json`` output with a 95% interval.
 ``sweep race --player a,b --boards N`` races each player on the same boards
 and reports its geometric mean with a 95% interval and its share of boards
@@ -12,16 +12,12 @@ in the knowledge base (tables sweeps, sweep_runs) as it finishes, so
 """
 from __future__ import annotations
 
-import io
 import itertools
 import json
 import math
 import tempfile
-from contextlib import redirect_stderr, redirect_stdout
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable
-
-import click
 
 from bridge import cluster
 from bridge.engine import BadInput
@@ -71,58 +67,46 @@ def settings(grid: dict[str, list[str]]) -> list[dict[str, str]]:
     return [dict(zip(names, combo)) for combo in itertools.product(*(grid[n] for n in names))]
 
 
-def option_args(setting: dict[str, str], flags: set[str]) -> list[str]:
-    """A setting as train arguments: --NAME VALUE, or --NAME / --no-NAME for an on/off option."""
-    out: list[str] = []
-    for name, value in setting.items():
-        flag = name.replace("_", "-")
-        if flag in flags:
-            on = value.lower()
-            if on not in ("true", "false", "on", "off", "yes", "no", "1", "0"):
-                raise BadInput(f"--grid {name}={value}: --{flag} is on or off (true/false)")
-            out.append(f"--{flag}" if on in ("true", "on", "yes", "1") else f"--no-{flag}")
-        else:
-            out += [f"--{flag}", value]
-    return out
-
-
-def check_train(game: str, fixed: list[str], runs: list[tuple[dict[str, str], list[str]]], measure_name: str | None,
-                learner_of: Callable[[dict[str, str], list[str]], str]) -> str:
-    """Check every setting before anything is stored — ``learner_of(setting, args)`` parses train's
-    arguments (BadInput on a bad option or type), then one game (or cycle) of it runs here — and
-    return the measure (the learner's default when none is named; BadInput if the output has none)."""
+def check_train(game: str, runs: list[tuple[dict[str, str], dict[str, Any]]], measure_name: str | None) -> str:
+    """Check every setting before anything is stored (one game, or one cycle, of each runs here) and
+    return the measure (the learner's default when none is named; BadInput if the report has none)."""
     learner, dry = "punish", {}
-    for setting, extra in runs:
-        learner = learner_of(setting, [*fixed, *extra])
-        tiny = ["--cycles", "1"] if learner == "ga" else ["--games", "1"]
-        dry = run_train(game, [*fixed, *extra, *tiny], 0)
+    for setting, request in runs:
+        learner = request["learner"]
+        try:
+            dry = run_train(game, tiny(request), 0)
+        except BadInput as exc:
+            raise BadInput(f"{setting_text(setting)}: {exc}") from None
     name = measure_name or DEFAULT_MEASURE[learner]
     if measure(dry, name) is None:
         raise BadInput(f"--measure {name}: train's output gives no number there")
     return name
 
 
+def tiny(request: dict[str, Any]) -> dict[str, Any]:
+    """A request cut to one game (or one cycle): the sweep's check of a setting."""
+    if request["learner"] == "ga":
+        return {**request, "given": {**request["given"], "cycles": 1}}
+    return {**request, "n_games": 1}
+
+
 # -- one run (also the workers' entry point) ----------------------------------------------
-def run_train(game: str, args: list[str], seed: int) -> dict[str, Any]:
-    """``educable train GAME ARGS --seed SEED --json`` in a fresh knowledge base, in this process;
-    its JSON output (BadInput with its one-line error)."""
-    from cli import main
+def run_train(game: str, request: dict[str, Any], seed: int) -> dict[str, Any]:
+    """One training run of a sweep, in a fresh knowledge base, in this process: the library's
+    training (commands.train_agent) with the setting's checked options (``request``: learner,
+    given, n_games, vs, side); its report as `train --json` prints it."""
+    from bridge import commands
+    from kb.db import open_kb
+
     with tempfile.TemporaryDirectory() as tmp:
-        out, err = io.StringIO(), io.StringIO()
-        argv = ["train", game, *args, "--agent", "sweep", "--seed", str(seed), "--json",
-                "--db", str(Path(tmp) / "sweep.db")]
         try:
-            with redirect_stdout(out), redirect_stderr(err):
-                main.main(argv, prog_name="educable", standalone_mode=False)
-        except SystemExit as exc:
-            if exc.code not in (0, None):
-                raise BadInput(err.getvalue().strip().splitlines()[-1].removeprefix("educable: error: ")
-                               if err.getvalue().strip() else f"train exited with {exc.code}") from None
-        except click.ClickException as exc:      # a usage error: click's message
-            raise BadInput(exc.format_message()) from None
+            db = open_kb(Path(tmp) / "sweep.db")
+            data = commands.train_agent(db, game, request["learner"], "sweep", seed, request["given"],
+                                        request["n_games"], request["vs"], request["side"])
+            db.conn.close()
         finally:
             quiet_exit()                # after Prolog is loaded, so that it runs before Prolog's own
-        return json.loads(out.getvalue())
+        return json.loads(json.dumps(data))
 
 
 _QUIET = []

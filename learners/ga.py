@@ -18,6 +18,7 @@ import numpy as np
 
 from learners.ga_exact import ExactJudge
 from learners.graph import DRAW
+from learners.options import option
 from learners.rulespace import RuleSpace
 
 # Which ranks breed and which are replaced: (best fraction, worst fraction that also breeds).
@@ -40,27 +41,35 @@ MAX_AGENT_RULES = 10_000_000     # about 100 MB of conditions on a 9-cell board
 class GAOptions:
     """Every option of Gaia's "Ejemplos de Vida", with its example as defaults where it gives one."""
 
-    agents: int = 40                 # population size (constant)
-    rules: int = 100                 # rules per agent (constant)
-    priorities: int = 4              # priorities 0 .. priorities-1
-    pair_games: int = 5              # games each pair plays a cycle
-    mutation: float = 0.01           # chance a child's rule is a new random rule
-    burst: float | None = None       # accumulated mutations: chance right after a mutated rule (None: off)
-    selection: str = "half"          # half, top10, top20, top40-worst10
-    parents: str = "weight"          # parents coupled in weight order or at random
-    pairing: str = "weight"          # players paired in weight order or at random
-    identical: bool = False          # identical parents give fully mutated children
-    sharing: float = 0.0             # fitness sharing: points off per very similar agent
-    similar: float = 0.9             # share of equal rules that makes two agents "very similar"
-    shared: bool = False             # shared knowledge: rule points go to equal rules population-wide
-    nudge: float = 0.0               # chance a new rule is "two in a line and an empty cell"
-    turn_rules: float = 0.0          # chance a new rule names whose turn it is (ours; Gaia's rules do not)
-    inherit: str = "alternate"       # alternate (mother, father, ...) or heavier (the heavier of the two)
-    dedupe: bool = False             # replace an agent's repeated rules by mutations, each cycle
-    weak: float | None = None        # replace rules of weight <= this by mutations (None: off)
-    weak_every: int = 1              # ... every this many cycles
-    fitness: str = "pairs"           # ours: how a cycle measures the agents (FITNESS)
-    wildcards: float | None = None   # ours: chance a new rule's cell is '*' (None: uniform over the symbols, as Gaia's)
+    agents: int = option(40, "Agents in the population (even: they play in pairs).", low=2, high=MAX_AGENTS)
+    rules: int = option(100, "Rules per agent.", low=1, high=MAX_RULES)
+    priorities: int = option(4, "Rule priorities 0..N-1.", low=1, high=MAX_PRIORITIES)
+    pair_games: int = option(5, "Games each pair plays a cycle.", low=1, high=MAX_PAIR_GAMES)
+    mutation: float = option(0.01, "Chance a child's rule is a new random one.", low=0.0, high=1.0)
+    burst: float | None = option(None, "Accumulated mutations: chance of another right after a mutated rule "
+                                 "(default off).", low=0.0, high=1.0)
+    selection: str = option("half", "Who breeds: the best 50%, 10%, 20%, or the best 40% and the worst 10%.",
+                            choices=tuple(SELECTIONS))
+    parents: str = option("weight", "Couple parents in weight order or at random.", choices=ORDERS)
+    pairing: str = option("weight", "Pair players in weight order or at random.", choices=ORDERS)
+    identical: bool = option(False, "Identical parents give fully mutated children.")
+    sharing: float = option(0.0, "Fitness sharing: points off per very similar agent (0: off).", low=0.0)
+    similar: float = option(0.9, "Share of equal rules that makes two agents very similar.", low=0.0, high=1.0)
+    shared: bool = option(False, "Shared knowledge: rule points go to equal rules in all agents.")
+    nudge: float = option(0.0, "Chance a new rule is two-in-a-line plus the empty cell.", low=0.0, high=1.0)
+    turn_rules: float = option(0.0, "Chance a new rule names whose turn it is (e.g. 'white:' rules in pawn "
+                               "games; ours: Gaia's rules do not).", low=0.0, high=1.0)
+    inherit: str = option("alternate", "Children take their parents' rules alternately, or the heavier of each "
+                          "pair.", choices=("alternate", "heavier"))
+    dedupe: bool = option(False, "Replace an agent's repeated rules by mutations, each cycle.")
+    weak: float | None = option(None, "Replace rules of weight at most this by mutations (default off).")
+    weak_every: int = option(1, "... every this many cycles.", low=1)
+    fitness: str = option("pairs", "How a cycle measures the agents: Gaia's --pair-games in pairs; a round "
+                          "robin within the population; --pair-games against random, a perfect (minimax) player, "
+                          "or the last cycle's best; or exact (on the state graph: score against random, less a "
+                          "point per position where a choice throws the game away).", choices=FITNESS)
+    wildcards: float | None = option(None, "Ours: chance a new rule's cell is '*' (anything); default: every "
+                                     "symbol alike, as Gaia's (1/4 on a 3-value board).", low=0.0, high=1.0)
 
     def check(self) -> "GAOptions":
         """Raise ValueError naming the first bad option."""

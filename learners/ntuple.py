@@ -51,6 +51,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Sequence
 
 from learners.jit import njit
+from learners.options import option
 import numpy as np
 
 MAX_TABLE = 1 << 22          # weights in one tuple's table (K^length): 4M, 32 MB
@@ -63,19 +64,31 @@ SCORE_SCALE = 1e9            # values compared as integers of 1e-9 (Prolog and P
 class NTupleOptions:
     """Every parameter of an n-tuple agent (stored with it)."""
 
-    tuples: int | None = None        # how many random-walk tuples; None: by board size (see defaults)
-    length: int | None = None        # cells per random-walk tuple; None: by board size
-    tuple_cells: list[list[int]] | None = None   # tuples given by the user (cell numbers from 1): overrides the walk
-    lam: float = 0.0                 # λ of the eligibility traces (0: plain TD(0); GBG uses 0.5 on Connect Four)
-    alpha: float = 0.5               # step size at the start of a run (of the value, shared out over the weights)
-    alpha_end: float | None = 0.05   # at the end of a run (linear); None: as alpha
-    epsilon: float = 0.3             # exploration at the start of a run
-    epsilon_end: float | None = None  # None: as epsilon
-    fold: bool = True                # share weights across the game's symmetries
-    seed: int = 0                    # where the random walks start (the agent's tuples; a run has its own seed)
-    values: int | None = None        # distinct cell values (K); None: the largest value seen plus one
-    per_player: bool = False         # one set of weights a player (the same tuples), not one for both
-    tcl: bool = False                # temporal-coherence step sizes (TCL-EXP), one a weight
+    tuples: int | None = option(None, "How many tuples, placed by random walks over the board's neighbourhood "
+                                "(default by board size: two a cell on small boards, 70 on Connect Four).",
+                                low=1, high=1000)
+    length: int | None = option(None, "Cells per random-walk tuple (default by board size: 3 or 6 on small "
+                                "boards, 8 on Connect Four).", low=1, high=16)
+    tuple_cells: list[list[int]] | None = None   # tuples given by the user (cell numbers from 1; --tuples-file)
+    lam: float = option(0.0, "λ of the eligibility traces (0: plain TD(0); 0.5 on boards of 30 cells or more, "
+                        "as GBG's Connect Four agent).", flag="lambda", low=0.0, high=1.0)
+    alpha: float = option(0.5, "Step size at the start of a run, shared out over the weights a position reads "
+                          "(5, constant, on boards of 30 cells or more).", low=0.0, high=10.0)
+    alpha_end: float | None = option(0.05, "Step size at the end of a run, linear from --alpha (None: as "
+                                     "--alpha).", low=0.0, high=10.0)
+    epsilon: float = option(0.3, "Exploration at the start of a run (0.2 on boards of 30 cells or more; 0 "
+                            "against the adversary).", low=0.0, high=1.0)
+    epsilon_end: float | None = option(None, "Exploration at the end of a run, linear from --epsilon (default: "
+                                       "as --epsilon; 0.02 on boards of 30 cells or more).", low=0.0, high=1.0)
+    fold: bool = option(True, "Share weights across the game's symmetries (symmetry/3).")
+    seed: int = 0                    # where the random walks start (the agent's tuples: its first run's --seed)
+    values: int | None = option(None, "Distinct cell values (default: the largest cells/4 gives in random games, "
+                                "plus one).", low=2, high=64)
+    per_player: bool = option(False, "One set of weights for each player over the same tuples, as Thill's "
+                              "Connect Four agent (on on boards of 30 cells or more); off: one set for both.",
+                              off="one-set")
+    tcl: bool = option(False, "Temporal-coherence step sizes (TCL-EXP: a weight pushed back and forth slows "
+                       "down), as GBG's Connect Four agent (on on boards of 30 cells or more).")
 
     def check(self) -> "NTupleOptions":
         """Raise ValueError naming the first bad option."""

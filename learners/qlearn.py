@@ -70,6 +70,7 @@ from typing import Callable, Iterator, Sequence
 import numpy as np
 
 from learners.graph import DRAW, StateGraph
+from learners.options import option
 
 WIN, LOSS, DRAW_REWARD = 1.0, -1.0, 0.0
 UPDATES = ("assign", "average", "lookahead", "negamax", "bounds")
@@ -81,15 +82,25 @@ TABLES = ("reachable", "full")
 class QOptions:
     """Every parameter of a Q-learning agent (stored with it)."""
 
-    update: str = "bounds"
-    gamma: float = 1.0
-    alpha: float | None = None      # None: 1/n(x,a) for average and lookahead (the practical's), 1 for negamax
-    illegal: str = "resample"
-    table: str = "reachable"
-    epsilon: float | None = None      # None: 0.3 for bounds (which also explores by its upper bounds), else 0.5
-    epsilon_end: float | None = None  # None: as epsilon
-    max_stay: int = 20
-    fold: bool = False              # one row per class of symmetric states (the bridge turns it on by default)
+    update: str = option("bounds", "How a value is learned: the CA425 practical's assign (Q:=r), average "
+                         "(alpha=1/n) or lookahead, or ours: negamax, or bounds (lower and upper bound per entry, "
+                         "ties broken by the score against random play; negamax on games too large to enumerate).",
+                         choices=UPDATES)
+    gamma: float = option(1.0, "Discount of the next state's best value.", low=0.0, high=1.0)
+    alpha: float | None = option(None, "Fixed step size in (0, 1] (default 1/n(x,a) for average and lookahead, "
+                                 "the practical's; 1 for negamax; none for bounds).", low=0.0, high=1.0)
+    illegal: str = option("resample", "Illegal actions (the full table has them): stay, lose or resample.",
+                          choices=ILLEGAL_MODES)
+    table: str = option("reachable", "reachable states only, or full (every board, 3^9 x 9 on tic-tac-toe, as the "
+                        "CA425 practical enumerates them).", choices=TABLES)
+    epsilon: float | None = option(None, "Exploration at the start of a run (0.3 for bounds, which also explores "
+                                   "by its upper bounds; else 0.5).", low=0.0, high=1.0)
+    epsilon_end: float | None = option(None, "Exploration at the end of a run, linear from --epsilon (default: as "
+                                       "--epsilon).", low=0.0, high=1.0)
+    max_stay: int = option(20, "Tries before a random legal move (--illegal stay).", low=1, high=1000)
+    fold: bool = option(False, "One table row per class of symmetric states, moves mapped through the same "
+                        "symmetry (needs --table reachable and --illegal resample).",
+                        default_text="on where the game declares symmetries")
 
     def check(self) -> "QOptions":
         """Raise ValueError naming the first bad option."""

@@ -600,7 +600,7 @@ def test_exact_fitness_run_is_reproducible_and_improves(db_path):
     (["--fitness", "exact", "--shared"], "--shared works on rule weights"),
     (["--fitness", "exact", "--weak", "0"], "--weak works on rule weights"),
     (["--fitness", "exact", "--inherit", "heavier"], "--inherit heavier works on rule weights"),
-    (["--fitness", "tournament"], "Invalid value for '--fitness'"),
+    (["--fitness", "tournament"], "--fitness must be one of pairs, round-robin"),
 ])
 def test_bad_fitness_options_one_line_kb_untouched(db_path, args, words):
     train_json("--agent", "g", "--cycles", "2", "--agents", "4", "--rules", "5")

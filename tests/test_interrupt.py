@@ -57,7 +57,8 @@ def test_a_stopped_run_keeps_what_it_committed_and_a_later_run_continues(tmp_pat
                             preexec_fn=interruptible)
     try:
         deadline = time.monotonic() + 120
-        while trained(db) is None:                   # the first commit, a few seconds in
+        while not trained(db):                       # the first commit of games, a few seconds in (a new
+                                                     # agent's row may be stored before, with none)
             assert proc.poll() is None, proc.communicate()
             assert time.monotonic() < deadline, "no commit within two minutes"
             time.sleep(0.2)

@@ -1,0 +1,22 @@
+"""Which learners there are, and where each lives: read by the command line without importing any
+learner (their modules import numpy and numba kernels; each is imported when it is used)."""
+from __future__ import annotations
+
+import importlib
+from types import ModuleType
+
+# Learner name -> its module, for the learners whose agents play alone (a table or weights).
+LEARNERS: dict[str, str] = {"punish": "bridge.punish", "qlearn": "bridge.qlearn", "ntuple": "bridge.ntuple"}
+RULE_SETS = ("ga", "rules")     # populations of rule sets (bridge/ga.py): evolved, or imported from a file
+# What `train --learner` accepts, each with what it is (its options are declared in its module: OPTIONS).
+TRAINABLE: dict[str, str] = {
+    "punish": "the six-pawns practical after Gardner's HER, in Prolog",
+    "qlearn": "the CA425 practical's Q-learning, a table",
+    "ntuple": "TD(lambda) over n-tuples of cells, after GBG: generalises across positions",
+    "ga": "Gaia's \"Ejemplos de Vida\": rule sets evolved by a genetic algorithm",
+}
+
+
+def learner_module(learner: str) -> ModuleType:
+    """The module of a learner named in LEARNERS, RULE_SETS or TRAINABLE, imported on first use."""
+    return importlib.import_module("bridge.ga" if learner in RULE_SETS else LEARNERS[learner])
