@@ -30,15 +30,19 @@ class PunishOptions:
 
     punish: str = option("last", "Punish the loser's last move only, or all its moves.", choices=("last", "all"))
     step: float = option(1.0, "Value taken off the last losing move.")
-    earlier_step: float = option(1.0, "Value taken off the loser's earlier moves (--punish all).")
-    reward: float = option(0.0, "Value added to every winning move (0: none).")
-    beads: float = option(1.0, "Initial value of every position never moved into.")
-    cascade: bool = option(True, "When no move of a position stays above 0, punish the move before too (HER's "
-                           "empty box).")
-    fold: bool = option(True, "One value for symmetric positions (the game's symmetry/3).")
-    choice: str = option("best", "best: play a move of best value (the six-pawns practical); beads: in training "
-                         "draw moves in proportion to their values (Michie's MENACE).", choices=("best", "beads"))
-    draw_reward: float = option(0.0, "Value added to every move of a drawn game (MENACE: 1).")
+    earlier_step: float = option(1.0, "Value taken off each earlier losing move (--punish all).")
+    reward: float = option(0.0, "Value added to each of the winner's moves (the practical's 'reward after wins'; 0: "
+                                "none).")
+    beads: float = option(1.0, "The initial value of every position, like the beads in HER's matchboxes.")
+    cascade: bool = option(True, "HER's empty box: when a punished move leaves no move of its position above 0, the "
+                                 "loser's move before it is punished too.")
+    fold: bool = option(True, "One value for symmetric positions (hexapawn's mirror, tic-tac-toe's 8 symmetries).")
+    choice: str = option("best", "best: the skeleton's choice, a move of best value; beads: Michie's MENACE, in "
+                                 "training each move is drawn with probability proportional to its value, its beads "
+                                 "(values never go below 0; a box with no beads left draws every move alike, and "
+                                 "with --cascade the move into it is punished). Outside training (play, eval) a "
+                                 "beads agent plays a move of most beads.", choices=("best", "beads"))
+    draw_reward: float = option(0.0, "Value added to each of the player's moves after a draw (MENACE: 1).")
 
 
 DEFAULTS: dict[str, Any] = asdict(PunishOptions())

@@ -41,35 +41,41 @@ MAX_AGENT_RULES = 10_000_000     # about 100 MB of conditions on a 9-cell board
 class GAOptions:
     """Every option of Gaia's "Ejemplos de Vida", with its example as defaults where it gives one."""
 
-    agents: int = option(40, "Agents in the population (even: they play in pairs).", low=2, high=MAX_AGENTS)
+    agents: int = option(40, "Population size (even: the agents play in pairs).", low=2, high=MAX_AGENTS)
     rules: int = option(100, "Rules per agent.", low=1, high=MAX_RULES)
     priorities: int = option(4, "Rule priorities 0..N-1.", low=1, high=MAX_PRIORITIES)
     pair_games: int = option(5, "Games each pair plays a cycle.", low=1, high=MAX_PAIR_GAMES)
-    mutation: float = option(0.01, "Chance a child's rule is a new random one.", low=0.0, high=1.0)
-    burst: float | None = option(None, "Accumulated mutations: chance of another right after a mutated rule "
-                                 "(default off).", low=0.0, high=1.0)
-    selection: str = option("half", "Who breeds: the best 50%, 10%, 20%, or the best 40% and the worst 10%.",
+    mutation: float = option(0.01, "Chance a child's rule is a new random rule.", low=0.0, high=1.0)
+    burst: float | None = option(None, "Accumulated mutations: the chance of another right after a mutated rule "
+                                       "(default off).", low=0.0, high=1.0)
+    selection: str = option("half", "Who breeds: half, the best 50% over the rest; top10, the best 10% over 90%; "
+                                    "top20, the best 20% over 80%; top40-worst10, the best 40% and the worst 10% "
+                                    "over the middle 50%.",
                             choices=tuple(SELECTIONS))
     parents: str = option("weight", "Couple parents in weight order or at random.", choices=ORDERS)
     pairing: str = option("weight", "Pair players in weight order or at random.", choices=ORDERS)
-    identical: bool = option(False, "Identical parents give fully mutated children.")
-    sharing: float = option(0.0, "Fitness sharing: points off per very similar agent (0: off).", low=0.0)
+    identical: bool = option(False, "Two identical parents give fully mutated children.")
+    sharing: float = option(0.0, "Fitness sharing: this many points off for each other agent holding the same rule "
+                                 "in at least a share --similar of places (0: off).", low=0.0)
     similar: float = option(0.9, "Share of equal rules that makes two agents very similar.", low=0.0, high=1.0)
-    shared: bool = option(False, "Shared knowledge: rule points go to equal rules in all agents.")
-    nudge: float = option(0.0, "Chance a new rule is two-in-a-line plus the empty cell.", low=0.0, high=1.0)
-    turn_rules: float = option(0.0, "Chance a new rule names whose turn it is (e.g. 'white:' rules in pawn "
-                               "games; ours: Gaia's rules do not).", low=0.0, high=1.0)
-    inherit: str = option("alternate", "Children take their parents' rules alternately, or the heavier of each "
-                          "pair.", choices=("alternate", "heavier"))
+    shared: bool = option(False, "Shared knowledge: a used rule's points go to every equal rule in the population.")
+    nudge: float = option(0.0, "Biased generation ('empujoncito'): a new rule is, with this chance, two of mine (or "
+                               "theirs) and an empty cell in a line, the action that cell (games with line/2).",
+                             low=0.0, high=1.0)
+    turn_rules: float = option(0.0, "Ours: a new rule names, with this chance, whose turn it must be (white:…), so a "
+                                    "pawn game can have rules for one side.", low=0.0, high=1.0)
+    inherit: str = option("alternate", "Children take their parents' rules alternately, or always the heavier of the "
+                                       "two.", choices=("alternate", "heavier"))
     dedupe: bool = option(False, "Replace an agent's repeated rules by mutations, each cycle.")
-    weak: float | None = option(None, "Replace rules of weight at most this by mutations (default off).")
+    weak: float | None = option(None, "Replace rules of weight at most this by mutations every --weak-every cycles "
+                                      "(default off).")
     weak_every: int = option(1, "... every this many cycles.", low=1)
-    fitness: str = option("pairs", "How a cycle measures the agents: Gaia's --pair-games in pairs; a round "
-                          "robin within the population; --pair-games against random, a perfect (minimax) player, "
-                          "or the last cycle's best; or exact (on the state graph: score against random, less a "
-                          "point per position where a choice throws the game away).", choices=FITNESS)
-    wildcards: float | None = option(None, "Ours: chance a new rule's cell is '*' (anything); default: every "
-                                     "symbol alike, as Gaia's (1/4 on a 3-value board).", low=0.0, high=1.0)
+    fitness: str = option("pairs", "How a cycle measures the agents: Gaia's --pair-games in pairs; a round robin "
+                                   "within the population; --pair-games against random, a perfect (minimax) player, "
+                                   "or the last cycle's best; or exact (on the state graph: score against random, "
+                                   "less a point per position where a choice throws the game away).", choices=FITNESS)
+    wildcards: float | None = option(None, "Ours: chance a new rule's cell is '*' (anything); default: every symbol "
+                                           "alike, as Gaia's (1/4 on a 3-value board).", low=0.0, high=1.0)
 
     def check(self) -> "GAOptions":
         """Raise ValueError naming the first bad option."""

@@ -82,24 +82,35 @@ TABLES = ("reachable", "full")
 class QOptions:
     """Every parameter of a Q-learning agent (stored with it)."""
 
-    update: str = option("bounds", "How a value is learned: the CA425 practical's assign (Q:=r), average "
-                         "(alpha=1/n) or lookahead, or ours: negamax, or bounds (lower and upper bound per entry, "
-                         "ties broken by the score against random play; negamax on games too large to enumerate).",
+    update: str = option("bounds", "The practical's three rules: assign, Q := r when a reward or punishment arrives; "
+                                   "average, Q := (1-α)Q + αr with α = 1/n(x,a) after every move; lookahead, Q := "
+                                   "(1-α)Q + α(r + γ max Q(y,·)), y the learner's next state. Two of ours: negamax, "
+                                   "the lookahead through the copy's eyes (Q := (1-α)Q + α(r − γ max Q(y′,·)), y′ "
+                                   "the state right after the move, replayed from the last move back when a game "
+                                   "ends), which learns the minimax values so that greedy play becomes perfect; and "
+                                   "bounds, a lower and an upper bound per entry, ties broken by the score against "
+                                   "random play (negamax with --illegal stay or lose, and on games too large to "
+                                   "enumerate).",
                          choices=UPDATES)
-    gamma: float = option(1.0, "Discount of the next state's best value.", low=0.0, high=1.0)
-    alpha: float | None = option(None, "Fixed step size in (0, 1] (default 1/n(x,a) for average and lookahead, "
-                                 "the practical's; 1 for negamax; none for bounds).", low=0.0, high=1.0)
-    illegal: str = option("resample", "Illegal actions (the full table has them): stay, lose or resample.",
+    gamma: float = option(1.0, "The discount of the next state's best value.", low=0.0, high=1.0)
+    alpha: float | None = option(None, "A fixed step size in (0, 1] (default 1/n(x,a) for average and lookahead, the "
+                                       "practical's; 1 for negamax); bounds takes none (its backups are exact).",
+                                     low=0.0, high=1.0)
+    illegal: str = option("resample", "Illegal actions (the practical's three ways): stay in the same state and "
+                                      "choose again (at most --max-stay, then a random legal move), lose the game, "
+                                      "or resample: a hand-written checker draws again until legal.",
                           choices=ILLEGAL_MODES)
-    table: str = option("reachable", "reachable states only, or full (every board, 3^9 x 9 on tic-tac-toe, as the "
-                        "CA425 practical enumerates them).", choices=TABLES)
-    epsilon: float | None = option(None, "Exploration at the start of a run (0.3 for bounds, which also explores "
-                                   "by its upper bounds; else 0.5).", low=0.0, high=1.0)
+    table: str = option("reachable", "One row per reachable state, or the full 3^9 x 9 = 177,147-entry table of "
+                                     "tic-tac-toe (the CA425 practical's testEnumeration; the run reports 19,683 "
+                                     "boards of which 5,478 are reachable).", choices=TABLES)
+    epsilon: float | None = option(None, "ε-greedy exploration at the start of a run, moving linearly to "
+                                         "--epsilon-end (0.3 for bounds, which also explores by its upper bounds; "
+                                         "else 0.5).", low=0.0, high=1.0)
     epsilon_end: float | None = option(None, "Exploration at the end of a run, linear from --epsilon (default: as "
-                                       "--epsilon).", low=0.0, high=1.0)
+                                             "--epsilon).", low=0.0, high=1.0)
     max_stay: int = option(20, "Tries before a random legal move (--illegal stay).", low=1, high=1000)
-    fold: bool = option(False, "One table row per class of symmetric states, moves mapped through the same "
-                        "symmetry (needs --table reachable and --illegal resample).",
+    fold: bool = option(False, "One table row per class of symmetric states, moves mapped through the same symmetry "
+                               "(needs --table reachable and --illegal resample).",
                         default_text="on where the game declares symmetries")
 
     def check(self) -> "QOptions":

@@ -1,4 +1,4 @@
-"""The console examples of the README and the tutorial, run as written.
+"""The console examples of the README and of every page of the manual (docs/), run as written.
 
 A fenced ```console block holds commands (lines starting with ``$ ``) each
 followed by the output it prints. In an expected output, a line that is just
@@ -23,8 +23,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-DOCUMENTS = ["README.md", "docs/tutorial.md"]
-LINKED = ["rules", "tests", "examples", "docs"]
+DOCUMENTS = ["README.md", *sorted(str(p.relative_to(ROOT)) for p in (ROOT / "docs").glob("*.md"))]
+LINKED = ["rules", "tests", "examples", "docs", "bench"]
 BLOCK = re.compile(r"^```console\n(.*?)^```", re.S | re.M)
 
 

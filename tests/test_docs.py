@@ -1,4 +1,4 @@
-"""The README's and the tutorial's console examples run as written, and every command's --help
+"""The console examples of the README and of every manual page (docs/) run as written, and every command's --help
 carries an example (see tests/doc_examples.py for the format)."""
 import subprocess
 import sys
@@ -57,3 +57,16 @@ def test_the_tutorials_game_is_the_shipped_example_file():
     text = (Path(__file__).resolve().parent.parent / "docs" / "tutorial.md").read_text()
     shown = re.search(r"```prolog\n(.*?)```", text, re.S).group(1)
     assert shown == (Path(__file__).resolve().parent.parent / "examples" / "pile.pl").read_text()
+
+
+def test_the_manuals_option_tables_are_the_learners_declarations():
+    """docs/learners.md shows each learner's options as its module declares them (the same
+    declarations train's options are built from): one table a learner, none stale."""
+    import re
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "scripts"))
+    import option_tables
+    from bridge import registry
+    text = option_tables.PAGE.read_text()
+    assert sorted(re.findall(r"<!-- options: (\w+) -->", text)) == sorted(registry.TRAINABLE)
+    assert option_tables.current(text) == text, "run scripts/option_tables.py"
+    assert "| `--lambda` | in [0, 1] | 0 |" in text      # a declaration read right: flag, bounds, default

@@ -401,7 +401,7 @@ def too_far_move(view, features, u0, u1):
     return 2, 0
 
 
-hop = players.Kernel(hop_move, hop_decode, 1)            # the README's example of a compiled player
+hop = players.Kernel(hop_move, hop_decode, 1)            # the example of a compiled player in docs/experiments.md
 too_far_kernel = players.Kernel(too_far_move, hop_decode, 1)
 
 
