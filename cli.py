@@ -229,28 +229,7 @@ def doctor(repair: bool, db_path: str, as_json: bool) -> None:
     from kb import doctor as doctor_mod
 
     path = resolve_path(db_path)
-    if not path.is_file():
-        raise BadInput(f"{path}: no such knowledge base file")
-    from bridge import agents as agents_mod, games as games_mod
-
-    def is_game(name: str) -> bool:
-        try:
-            games_mod.check_game(name)
-            return True
-        except BadInput:
-            return False
-
-    problems = doctor_mod.examine(path, agents_mod.known_learners(), is_game)
-    repaired = doctor_mod.repair(path, problems) if repair else 0
-    rebuilt = []
-    if repaired:                                  # solve again what --repair deleted
-        db = open_kb(path)
-        for game in sorted({p.game for p in problems if p.game}):
-            try:
-                commands.solve(db, game)
-                rebuilt.append(game)
-            except BadInput:
-                pass                              # a game no longer known, or too large: rebuilt on demand
+    problems, repaired, rebuilt = commands.doctor(path, repair)
     if as_json:
         emit_json({"db": str(path), "problems": [{"where": p.where, "what": p.what, "how": p.how,
                                                   "repairable": p.repair is not None} for p in problems],
@@ -1272,21 +1251,9 @@ def run_train_sweep(db: Any, engine: Any, sweep_id: int, game: str, fixed: list[
     from bridge import sweep as sweep_mod
     from learners.sampling import median_interval
 
-    runs = train_requests(game, fixed, grid)
-    done = sweep_mod.finished(db, sweep_id)
-    values: dict[str, list[float]] = {
-        sweep_mod.setting_text(s): [done[k] for seed in range(seeds) if (k := sweep_mod.stored_key(s, seed)) in done]
-        for s, _ in runs}
-
-    def got(setting: dict, seed: int, result: dict) -> None:
-        value = sweep_mod.measure(result, measure)
-        sweep_mod.keep_run(db, sweep_id, setting, seed, value, result)
-        values[sweep_mod.setting_text(setting)].append(math.inf if value is None else value)
-
-    tasks = [(s, seed, (game, request, seed)) for s, request in runs for seed in range(seeds)
-             if sweep_mod.stored_key(s, seed) not in done]
-    with Progress(len(tasks), f"sweep {sweep_id}", as_json) as progress:
-        sweep_mod.execute(db, sweep_id, engine, sweep_mod.run_train, tasks, got, progress)
+    plan = sweep_mod.train_plan(db, sweep_id, game, train_requests(game, fixed, grid), seeds, measure)
+    with Progress(len(plan.tasks), f"sweep {sweep_id}", as_json) as progress:
+        values = sweep_mod.run_plan(db, sweep_id, engine, plan, progress)
     report_sweep(sweep_id, f"{game}: {' '.join(fixed)}", measure, values, median_interval,
                  "median", plot_path, as_json)
 
@@ -1365,25 +1332,12 @@ def sweep_race(player_list: str, boards: int, seed: int, turns: int | None, plot
 def run_race_sweep(db: Any, engine: Any, sweep_id: int, names: list[str], boards: int, seed: int, n_turns: int,
                    plot_path: str | None, as_json: bool) -> None:
     """Race the (player, board) pairs of a race sweep that it has not stored yet; report all of them."""
-    from bridge import race as race_mod, sweep as sweep_mod
+    from bridge import sweep as sweep_mod
     from learners.sampling import geomean_interval
 
-    the_spec = race_mod.spec()
-    board_seeds = race_mod.board_seeds(seed, boards)
-    done = sweep_mod.finished(db, sweep_id)
-    values: dict[str, list[float]] = {
-        n: [done[k] for s in board_seeds if (k := sweep_mod.stored_key(n, s)) in done] for n in names}
-
-    def got(player: str, board_seed: int, results: list) -> None:
-        r = results[0]
-        sweep_mod.keep_run(db, sweep_id, player, board_seed, float(r.score),
-                           {"score": r.score, "turns": r.turns, "peak": r.peak, "moves": r.moves})
-        values[player].append(float(r.score))
-
-    tasks = [(n, s, ([s], n, the_spec, n_turns)) for s in board_seeds for n in names
-             if sweep_mod.stored_key(n, s) not in done]
-    with Progress(len(tasks), f"sweep {sweep_id}", as_json) as progress:
-        sweep_mod.execute(db, sweep_id, engine, race_mod.race_boards, tasks, got, progress)
+    plan = sweep_mod.race_plan(db, sweep_id, names, boards, seed, n_turns)
+    with Progress(len(plan.tasks), f"sweep {sweep_id}", as_json) as progress:
+        values = sweep_mod.run_plan(db, sweep_id, engine, plan, progress)
     report_sweep(sweep_id, f"rat race, {boards} boards from seed {seed}", "score", values,
                  lambda v: geomean_interval([int(x) for x in v]), "geometric_mean", plot_path, as_json,
                  lambda v: {"share_of_ones": round(sum(x == 1 for x in v) / len(v), 4)})

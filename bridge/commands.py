@@ -314,3 +314,33 @@ def evaluate_exact(db: sqlite_utils.Database, game: str, agent: str, vs: str | N
     out["as_first"] = {"win": p1[first], "draw": p1["draw"], "loss": p1[second]}
     out["as_second"] = {"win": p2[second], "draw": p2["draw"], "loss": p2[first]}
     return out
+
+
+def doctor(path: Path, repair: bool = False) -> tuple[list[Any], int, list[str]]:
+    """Examine the knowledge base file at ``path`` (kb/doctor.py): its problems, how many were
+    repaired (``repair``: what can be recomputed is deleted) and the games solved again after."""
+    from kb import doctor as doctor_mod
+    from kb.db import open_kb
+
+    if not path.is_file():
+        raise BadInput(f"{path}: no such knowledge base file")
+
+    def is_game(name: str) -> bool:
+        try:
+            games.check_game(name)
+            return True
+        except BadInput:
+            return False
+
+    problems = doctor_mod.examine(path, agents.known_learners(), is_game)
+    repaired = doctor_mod.repair(path, problems) if repair else 0
+    rebuilt = []
+    if repaired:                                  # solve again what --repair deleted
+        db = open_kb(path)
+        for game in sorted({p.game for p in problems if p.game}):
+            try:
+                solve(db, game)
+                rebuilt.append(game)
+            except BadInput:
+                pass                              # a game no longer known, or too large: rebuilt on demand
+    return problems, repaired, rebuilt

@@ -16,6 +16,7 @@ import itertools
 import json
 import math
 import tempfile
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable
 
@@ -210,6 +211,69 @@ def execute(db: sqlite_utils.Database, sweep_id: int, engine: Any, fn: Callable,
         finish(db, sweep_id, f"stopped: {exc}")
         raise
     finish(db, sweep_id, "complete")
+
+
+@dataclass
+class Plan:
+    """What a sweep still has to run: its tasks (setting, seed, arguments of ``fn``), the values it
+    has stored per setting, and how a finished run is kept (``keep(setting, seed, result)``,
+    which returns the run's value)."""
+
+    fn: Callable
+    tasks: list[tuple[Any, int, tuple]]
+    values: dict[str, list[float]]
+    keep: Callable[[Any, int, Any], float]
+    label: Callable[[Any], str]
+
+
+def train_plan(db: sqlite_utils.Database, sweep_id: int, game: str, runs: list[tuple[dict[str, str], dict]],
+               seeds: int, measure_name: str) -> Plan:
+    """The (setting, seed) runs of a train sweep not stored yet (``runs``: each setting with its
+    training request)."""
+    done = finished(db, sweep_id)
+    values = {setting_text(s): [done[k] for seed in range(seeds) if (k := stored_key(s, seed)) in done]
+              for s, _ in runs}
+
+    def keep(setting: dict, seed: int, result: dict) -> float:
+        value = measure(result, measure_name)
+        keep_run(db, sweep_id, setting, seed, value, result)
+        return math.inf if value is None else value
+
+    tasks = [(s, seed, (game, request, seed)) for s, request in runs for seed in range(seeds)
+             if stored_key(s, seed) not in done]
+    return Plan(run_train, tasks, values, keep, setting_text)
+
+
+def race_plan(db: sqlite_utils.Database, sweep_id: int, names: list[str], boards: int, seed: int,
+              n_turns: int) -> Plan:
+    """The (player, board) races of a race sweep not stored yet."""
+    from bridge import race
+
+    the_spec = race.spec()
+    board_seeds = race.board_seeds(seed, boards)
+    done = finished(db, sweep_id)
+    values = {n: [done[k] for s in board_seeds if (k := stored_key(n, s)) in done] for n in names}
+
+    def keep(player: str, board_seed: int, results: list) -> float:
+        r = results[0]
+        keep_run(db, sweep_id, player, board_seed, float(r.score),
+                 {"score": r.score, "turns": r.turns, "peak": r.peak, "moves": r.moves})
+        return float(r.score)
+
+    tasks = [(n, s, ([s], n, the_spec, n_turns)) for s in board_seeds for n in names
+             if stored_key(n, s) not in done]
+    return Plan(race.race_boards, tasks, values, keep, str)
+
+
+def run_plan(db: sqlite_utils.Database, sweep_id: int, engine: Any, plan: Plan,
+             progress: Callable[[int], None] | None) -> dict[str, list[float]]:
+    """Run a plan's tasks on ``engine`` (cluster.engine), keeping each run as it finishes; every
+    setting's values, stored earlier and new."""
+    def got(setting: Any, seed: int, result: Any) -> None:
+        plan.values[plan.label(setting)].append(plan.keep(setting, seed, result))
+
+    execute(db, sweep_id, engine, plan.fn, plan.tasks, got, progress)
+    return plan.values
 
 
 def tagged(fn: Callable, setting: Any, seed: int, args: tuple) -> tuple[Any, int, Any]:
