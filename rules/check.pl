@@ -89,7 +89,8 @@ reset :-
     nb_setval(check_exhaustive, false),
     nb_setval(check_cells, none),
     nb_setval(check_start, none),
-    nb_setval(check_at, none).
+    nb_setval(check_at, none),
+    nb_setval(check_endless, []).
 
 stopped(Game, Inferences) :-
     nb_getval(check_at, At),
@@ -102,7 +103,7 @@ run_checks(Game, Limit, Playouts) :-
            ( format(string(M), "no clause for ~w/~w of game ~q (the protocol requires it)", [N, A, Game]),
              problem(Game, missing, N/A, none, M) )),
     (   Missing == [], check_players(Game), check_initial(Game, P0, M0)
-    ->  (   game:declares(Game, cells), game:cells(Game, P0, M0, Cells0)
+    ->  (   game:declares(Game, cells), guarded('cells/4', game:cells(Game, P0, M0, Cells0))
         ->  length(Cells0, N0), nb_setval(check_cells, N0),
             check_layout(Game, N0)
         ;   true
@@ -240,7 +241,9 @@ check_state(Game, P, M, Succs) :-
     check_text(Game, P, M, T),
     check_over(Game, P, M, T, Result),
     check_legal(Game, P, M, T, Moves),
-    (   Result == none
+    (   Moves == failed                  % legal/4 raised or did not end: reported, nothing to follow
+    ->  Pairs = []
+    ;   Result == none
     ->  (   Moves == []
         ->  problem(Game, dead_end, legal/4, T,
                     "no legal moves, yet over/4 says the game goes on (over/4 must end every position without moves)")
@@ -321,10 +324,18 @@ check_over(Game, P, M, T, Result) :-
         )
     ).
 
+%   Moves a position may have: past it legal/4 is reported as explosive and
+%   the position's moves are not followed.
+most_moves(10 000).
+
 check_legal(Game, P, M, T, Moves) :-
-    safely('legal/4', findall(Mv, game:legal(Game, P, M, Mv), Moves0), Outcome),
+    most_moves(Most), Bound is Most + 1,
+    safely('legal/4', findall(Mv, limit(Bound, game:legal(Game, P, M, Mv)), Moves0), Outcome),
     (   Outcome = error(Msg)
-    ->  problem(Game, legal_error, legal/4, T, Msg), Moves = []
+    ->  problem(Game, legal_error, legal/4, T, Msg), Moves = failed
+    ;   length(Moves0, Bound)
+    ->  format(string(Msg), "legal/4 gives more than ~D moves at one position: an endless or explosive rule? (check does not follow them)", [Most]),
+        problem(Game, too_many_moves, legal/4, T, Msg), Moves = failed
     ;   msort(Moves0, Sorted),
         (   append(_, [D, D2|_], Sorted), D =@= D2
         ->  move_label(Game, D, DT),
@@ -336,12 +347,12 @@ check_legal(Game, P, M, T, Moves) :-
     ).
 
 move_label(Game, Move, Label) :-
-    (   catch(game:move_text(Game, Move, L), _, fail) -> Label = L ; format(atom(Label), "~q", [Move]) ).
+    (   guarded('move_text/3', game:move_text(Game, Move, L)) -> Label = L ; format(atom(Label), "~q", [Move]) ).
 
 %   Pairs are Move-(Pos1/Mover1) for each legal move that next/5 plays.
 check_moves(Game, P, M, T, Moves, Pairs) :-
     foldl(check_move(Game, P, M, T), Moves, Pairs, []),
-    findall(Text, ( member(Mv, Moves), catch(game:move_text(Game, Mv, Text0), _, fail), atom_string(Text, Text0) ), Texts),
+    findall(Text, ( member(Mv, Moves), guarded('move_text/3', game:move_text(Game, Mv, Text0)), atom_string(Text, Text0) ), Texts),
     msort(Texts, Sorted),
     (   append(_, [X, X|_], Sorted)
     ->  format(string(Msg), "two legal moves share the text ~q: a player could not choose between them", [X]),
@@ -463,13 +474,13 @@ check_symmetry(Game, P, M, T, Result, Pairs) :-
     ;   nb_getval(check_start, P0), P =@= P0, member(Q, Images), Q \=@= P
     ->  format(string(Msg), "a symmetry maps the start to ~q: symmetries must map the start to itself", [Q]),
         problem(Game, symmetry, symmetry/3, T, Msg)
-    ;   findall(Ss, ( member(_-(P1/_), Pairs), findall(S, game:symmetry(Game, P1, S), Ss) ), SuccImages),
+    ;   findall(Ss, ( member(_-(P1/_), Pairs), findall(S, guarded('symmetry/3', game:symmetry(Game, P1, S)), Ss) ), SuccImages),
         forall(nth1(I, Images, Q),
                (   Q =@= P -> true ; check_image(Game, Q, I, M, T, Result, SuccImages) ))
     ).
 
 check_image(Game, Q, I, M, T, Result, SuccImages) :-
-    findall(R, catch(game:over(Game, Q, M, R), _, fail), Rs0), sort(Rs0, Rs),
+    findall(R, guarded('over/4', game:over(Game, Q, M, R)), Rs0), sort(Rs0, Rs),
     ( Rs = [QR] -> true ; QR = none ),
     (   QR \== Result
     ->  state_text(Game, Q, M, QT),
@@ -477,7 +488,9 @@ check_image(Game, Q, I, M, T, Result, SuccImages) :-
         problem(Game, symmetry, symmetry/3, T, Msg)
     ;   Result \== none
     ->  true
-    ;   findall(Q1, ( catch(game:legal(Game, Q, M, Mv), _, fail), catch(game:next(Game, Q, M, Mv, Q1), _, fail) ), Q1s0),
+    ;   most_moves(Most),
+        findall(Q1, ( limit(Most, guarded('legal/4', game:legal(Game, Q, M, Mv))),
+                      guarded('next/5', game:next(Game, Q, M, Mv, Q1)) ), Q1s0),
         msort(Q1s0, Q1s),
         findall(S, ( member(Ss, SuccImages), nth1(I, Ss, S) ), Expected0),
         msort(Expected0, Expected),
@@ -494,19 +507,48 @@ check_image(Game, Q, I, M, T, Result, SuccImages) :-
     ).
 
 least_images(Game, Ps, Sorted) :- maplist(least(Game), Ps, Ls), msort(Ls, Sorted).
-least(Game, P, L) :- catch(game:least_image(Game, P, L), _, L = P).
+least(Game, P, L) :- ( guarded('symmetry/3', game:least_image(Game, P, L0)) -> L = L0 ; L = P ).
+
+%   Inferences one protocol call may take (a fraction of a second): a rule
+%   past it is reported as one that does not end, and the check goes on.
+call_inferences(20 000 000).
 
 %   Run Goal once, timed under Key; Outcome is true, false or error(Message).
+%   A call past call_inferences/1 is an error, and so is every later call
+%   of the same predicate, which is not run again (once is enough to know).
+safely(Key, _, error(Msg)) :-
+    nb_current(check_endless, Endless), memberchk(Key-Msg, Endless), !.
 safely(Key, Goal, Outcome) :-
+    call_inferences(Limit),
     statistics(cputime, T0),
-    catch(( call(Goal) -> Outcome = true ; Outcome = false ), E, error_outcome(E, Outcome)),
+    catch(call_with_inference_limit(( call(Goal) -> Outcome0 = true ; Outcome0 = false ), Limit, Left),
+          E, error_outcome(E, Outcome0)),
     statistics(cputime, T1),
+    (   Left == inference_limit_exceeded
+    ->  format(string(Msg), "~w did not finish within ~D inferences (~3f s): a rule that never ends, or one far too slow to play; later calls are not checked", [Key, Limit, T1 - T0]),
+        Outcome = error(Msg),
+        nb_getval(check_endless, E0), nb_setval(check_endless, [Key-Msg|E0])
+    ;   Outcome = Outcome0
+    ),
     nb_getval(Key, C0-S0),
     C is C0 + 1, S is S0 + T1 - T0,
     nb_setval(Key, C-S).
 
 error_outcome(inference_limit_exceeded, _) :- !, throw(inference_limit_exceeded).
 error_outcome(E, error(Msg)) :- message(E, Msg).
+
+%   Goal for a check that needs its answers, not its faults (safely/3
+%   reports those where it runs the same predicate): an error, a call past
+%   call_inferences/1, or a predicate already known not to end is failure.
+%   The whole check's own limit still stops it.
+guarded(Key, _) :-
+    nb_current(check_endless, Endless), memberchk(Key-_, Endless), !,
+    fail.
+guarded(_, Goal) :-
+    call_inferences(Limit),
+    catch(call_with_inference_limit(Goal, Limit, Left), E,
+          ( E == inference_limit_exceeded -> throw(E) ; fail )),
+    Left \== inference_limit_exceeded.
 
 message(E, Msg) :-
     (   catch(bridge:message_text(E, Msg0), _, fail) -> true ; format(string(Msg0), "~q", [E]) ),
