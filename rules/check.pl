@@ -144,6 +144,8 @@ check_initial(Game, P0, M0) :-
     catch(findall(P-M, game:initial(Game, P, M), Starts), E, true),
     (   nonvar(E)
     ->  message(E, Msg), problem(Game, initial, initial/3, none, Msg), fail
+    ;   Starts = [P0-M0], deeper_than(P0, Depth)
+    ->  too_deep(Game, initial/3, none, "initial/3 gives a start position", Depth), fail
     ;   Starts = [P0-M0], ground(P0), game:players(Game, Ps), memberchk(M0, Ps)
     ->  true
     ;   format(string(M), "initial/3 must give one ground start position and a player to move; it gives ~q", [Starts]),
@@ -377,7 +379,11 @@ check_move(Game, P, M, T, Move, Pairs0, Pairs) :-
             problem(Game, next_many, next/5, T, Msg)
         ;   true
         ),
-        (   ground(P1)
+        (   deeper_than(P1, Depth)
+        ->  format(string(What), "next/5 gives, for the move ~w, a position", [MT]),
+            too_deep(Game, next/5, T, What, Depth),
+            Pairs0 = Pairs
+        ;   ground(P1)
         ->  check_next_mover(Game, P, M, P1, MT, T, M1),
             Pairs0 = [Move-(P1/M1)|Pairs]
         ;   format(string(Unbound), "next/5 leaves unbound variables in the position after ~w: ~q", [MT, P1]),
@@ -512,6 +518,37 @@ least(Game, P, L) :- ( guarded('symmetry/3', game:least_image(Game, P, L0)) -> L
 %   Inferences one protocol call may take (a fraction of a second): a rule
 %   past it is reported as one that does not end, and the check goes on.
 call_inferences(20 000 000).
+
+%   How deep a position may be nested: deeper terms are refused before
+%   anything recursive in C (printing, comparing) touches them, which under
+%   an embedded Prolog could overflow the C stack and end the process.  A
+%   list's tail does not count: lists are walked, not recursed into.
+most_depth(10 000).
+
+%!  deeper_than(+Term, -Depth) is semidet.
+%   Term is nested more than most_depth/1 deep (Depth is that bound); a loop
+%   over an explicit stack on Prolog's own stacks, never C recursion.
+deeper_than(Term, Most) :-
+    most_depth(Most),
+    deeper([Term-0], Most).
+
+deeper([T-D|Rest], Most) :-
+    (   D > Most
+    ->  true
+    ;   compound(T)
+    ->  (   T = [H|Tail]
+        ->  D1 is D + 1, deeper([H-D1, Tail-D|Rest], Most)
+        ;   D1 is D + 1, T =.. [_|Args], depth_pairs(Args, D1, Rest, Rest1), deeper(Rest1, Most)
+        )
+    ;   deeper(Rest, Most)
+    ).
+
+depth_pairs([], _, Rest, Rest).
+depth_pairs([A|As], D, Rest, [A-D|Out]) :- depth_pairs(As, D, Rest, Out).
+
+too_deep(Game, Pred, Position, What, Depth) :-
+    format(string(Msg), "~w nested more than ~D deep: educable prints and compares positions with recursion, so a position must be a shallow term (a list or a flat term of cells)", [What, Depth]),
+    problem(Game, too_deep, Pred, Position, Msg).
 
 %   Run Goal once, timed under Key; Outcome is true, false or error(Message).
 %   A call past call_inferences/1 is an error, and so is every later call

@@ -221,3 +221,36 @@ def test_a_rule_that_never_ends_is_reported_not_waited_for(tmp_path):
     assert p.returncode == 0, p.stderr
     stopped = [n for n in json.loads(p.stdout)["problems"] if n["kind"] == "time_limit"]
     assert stopped and "135-789 b" in stopped[0]["position"], json.loads(p.stdout)["problems"]
+
+
+DEEP_GAME = """:- module(deep, []).
+game:game(deep).
+game:players(deep, [a, b]).
+game:initial(deep, s(0, z), a).
+game:legal(deep, s(N, _), _, 1) :- N < 3.
+game:next(deep, s(N, _), _, _, s(N1, T)) :- N1 is N + 1, nest(N1, T).
+game:over(deep, s(3, _), _, draw).
+game:position_text(deep, s(N, _), M, T) :- format(atom(T), "~w ~w", [N, M]).
+game:parse_position(deep, T, s(N, z), M) :- atomic_list_concat([A, M], ' ', T), atom_number(A, N).
+game:move_text(deep, M, T) :- format(atom(T), "~w", [M]).
+game:parse_move(deep, T, M) :- atom_number(T, M).
+game:board_lines(deep, s(N, _), _, [L]) :- format(string(L), "~w", [N]).
+nest(N, T) :- ( N >= 2 -> deep(200000, T) ; T = z ).
+deep(0, z) :- !.
+deep(N, f(T)) :- N1 is N - 1, deep(N1, T).
+"""
+
+
+@pytest.mark.parametrize("where, pred, start", [("initial", "initial/3", True), ("next", "next/5", False)])
+def test_a_position_nested_too_deep_is_refused_not_a_crash(tmp_path, where, pred, start):
+    """A term nested 200,000 deep made the embedded Prolog overflow its C stack (SIGSEGV) in
+    check; now it is a problem at the line of the predicate that made it."""
+    text = DEEP_GAME.replace("game:initial(deep, s(0, z), a).",
+                             "game:initial(deep, s(0, T), a) :- deep(200000, T).") if start else DEEP_GAME
+    path = tmp_path / "deep.pl"
+    path.write_text(text)
+    r = run("check", str(path))
+    assert r.returncode == 1, r.stdout + r.stderr
+    line = line_of(path, f"game:{where}(deep")
+    assert any(l.strip().startswith(f"{path}:{line}: {pred}") and "nested more than 10,000 deep" in l
+               for l in r.stdout.splitlines()), r.stdout
