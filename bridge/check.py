@@ -61,7 +61,7 @@ def check_file(path: Path, only: str | None = None, limit: int = DEFAULT_LIMIT,
         return report
     names = games.games()
     if only is not None:
-        names = [games.check_game(only)]
+        names = [games.known_game(only)]
     if not names:
         report.load_errors.append(f"{report.file}: defines no game (no clause of game:game/1)")
     report.games = [check_game(g, limit, playouts, seed) for g in names]
@@ -75,7 +75,7 @@ def check_file(path: Path, only: str | None = None, limit: int = DEFAULT_LIMIT,
 
 def check_name(game: str, limit: int = DEFAULT_LIMIT, playouts: int = DEFAULT_PLAYOUTS, seed: int = 1) -> Report:
     """Check the loaded game ``game`` (its file's load warnings included)."""
-    result = check_game(games.check_game(game), limit, playouts, seed)
+    result = check_game(games.known_game(game), limit, playouts, seed)
     return Report(result["file"], load_warnings=list(engine().warnings.get(result["file"], [])), games=[result])
 
 

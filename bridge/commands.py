@@ -32,7 +32,10 @@ def list_games(db: sqlite_utils.Database | None = None) -> list[dict[str, Any]]:
     for g in games.games():
         try:
             row = {"game": g, "players": games.players(g), "initial": games.initial(g).key}
-        except (LookupError, BadInput, PrologError) as exc:
+        except BadInput as exc:
+            out.append({"game": g, "broken": str(exc).split(" cannot be played: ", 1)[-1]})
+            continue
+        except (LookupError, PrologError) as exc:
             out.append({"game": g, "broken": f"its players/2 or initial/3 is missing or fails ({exc})"})
             continue
         summary = store.game_summary(db, g, graphs.rules_hash(g)) if db is not None else None

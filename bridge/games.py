@@ -32,8 +32,18 @@ def games() -> list[str]:
 
 @lru_cache(maxsize=None)
 def check_game(game: str) -> str:
-    """Return ``game`` if it is a game (listed, or a member of a family such as connect(3,5,4)),
-    else raise BadInput listing the known ones."""
+    """Return ``game`` if it is a game (listed, or a member of a family such as connect(3,5,4)) that
+    can be played (two players, a start), else raise BadInput saying why."""
+    known_game(game)
+    why = engine().call(f"( check:unplayable({quote(game)}, Why) -> Out = Why ; Out = null )")
+    if why is not None:
+        raise BadInput(f"game '{game}' cannot be played: {why} (educable check '{game}' says more)")
+    return game
+
+
+def known_game(game: str) -> str:
+    """Return ``game`` if a game file defines it, playable or not (what `check` looks at); else
+    BadInput listing the known ones."""
     if not engine().call(f"( game:game({quote(game)}) -> Out = true ; Out = false )"):
         broken = {Path(f).stem: (f, m) for f, m in engine().broken.items()}
         if game in broken:

@@ -83,9 +83,28 @@ bridge_load_game(File, Errors, Warnings) :-
         (   sub_atom(Where, 0, _, _, Abs) -> At = Where ; format(string(At), "~w:1", [File]) ),
         format(string(H), "~w: the file calls halt (a game file may not end educable)", [At]),
         Errors = [H|Errors0]
+    ;   Errors0 == [], taken_name(File, Game, Other)
+    ->  format(string(D), "~w: defines game ~q, which ~w defines already (rename one of them)", [File, Game, Other]),
+        Errors = [D]
     ;   Errors = Errors0
     ),
-    (   Errors == [] -> true ; catch(unload_file(File), _, true) ).
+    (   Errors == [] -> true ; catch(unload_file(File), _, true) ),
+    (   retract(load_message(restore_core))                   % what it replaced comes back
+    ->  retractall(load_message(restore_core)),
+        module_property(game, file(GameFile)),
+        with_output_to(string(_), load_files(GameFile, [if(true)]))
+    ;   true
+    ).
+
+%   File names a game (a ground game/1 clause) that a file loaded before it
+%   names too: two files would share one game's rules.
+taken_name(File, Game, Other) :-
+    absolute_file_name(File, Abs),
+    clause(game:game(Game), _, Ref), ground(Game),
+    clause_property(Ref, file(Abs)),
+    clause(game:game(G2), _, Ref2), G2 == Game, Ref2 \== Ref,
+    clause_property(Ref2, file(Other)), Other \== Abs,
+    !.
 
 %!  bridge_load_gdl(+File, +Name, -Errors:list(string), -Warnings:list(string)) is det.
 %   Load the GDL game in File as the game Name (rules/gdl.pl); a name some
@@ -103,7 +122,13 @@ record_message(Term) :-
 
 record_message(Kind, Term) :-
     message_line(Term, Line),
-    assertz(load_message(Kind-Line)).
+    (   Term = redefined_procedure(_, game:Name/Arity)        % a game file may add clauses to the
+    ->  format(string(Error), "~w (a game file may only add clauses to the protocol's predicates; ~w/~w is educable's own)",
+               [Line, Name, Arity]),
+        assertz(load_message(error-Error)),                   % protocol, not replace game.pl's own
+        assertz(load_message(restore_core))
+    ;   assertz(load_message(Kind-Line))
+    ).
 
 message_line(error(syntax_error(What), file(File, Line, _, _)), Text) :- !,
     syntax_what(What, W),

@@ -13,7 +13,7 @@
 
         ?- check_game(tictactoe, [], Report).
 */
-:- module(check, [check_game/3]).
+:- module(check, [check_game/3, unplayable/2]).
 :- use_module(game).
 :- use_module(library(option)).
 
@@ -80,6 +80,17 @@ check_game(Game, Options, Report) :-
     call_with_inference_limit(run_checks(Game, Limit, Playouts), Inferences, Outcome),
     (   Outcome == inference_limit_exceeded -> stopped(Game, Inferences) ; true ),
     report(Game, Report).
+
+%!  unplayable(+Game, -Why:string) is semidet.
+%   Game cannot be played at all: its players/2 or initial/3 is missing,
+%   fails or breaks the protocol (two players, names not reserved, one
+%   ground start); Why is the first problem, "pred: message".
+unplayable(Game, Why) :-
+    reset,
+    (   check_players(Game), check_initial(Game, _, _) -> true ; true ),
+    found(_, problem, Pred, _, Msg, _),
+    !,
+    format(string(Why), "~w: ~w", [Pred, Msg]).
 
 reset :-
     retractall(found(_, _, _, _, _, _)),

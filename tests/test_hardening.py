@@ -333,6 +333,46 @@ def test_halt_abort_and_throw_in_a_game_file_never_end_educable(tmp_path, db_pat
         assert len(lines) == 1 and words in lines[0], r.stderr
 
 
+def count3_as(name: str, old: str = "", new: str = "") -> str:
+    """tests/data/count3.pl as game ``name``, with ``old`` replaced by ``new`` (``old`` must occur)."""
+    text = (Path(__file__).parent / "data" / "count3.pl").read_text()
+    assert old in text
+    return text.replace(old, new).replace("count3", name)
+
+
+UNPLAYABLE = {   # file -> (text, what games and every command say)
+    "noinit.pl": (count3_as("noinit", "game:initial(count3, 0, a).\n"), "initial/3 must give one ground start"),
+    "three.pl": (count3_as("three", "[a, b]).", "[a, b, c])."), "two different player names"),
+    "reserved.pl": (count3_as("reserved", "[a, b]).", "[a, draw])."), "player name draw is reserved"),
+}
+
+
+def test_unplayable_clashing_and_overriding_game_files_are_listed_broken_and_refused(tmp_path):
+    """A game file without initial/3, with three players or a reserved player name is listed BROKEN
+    with its reason and every command refuses it in one line; a file that names a shipped game
+    again, or replaces game.pl's own other_player/3, is left out, and the shipped games still play."""
+    for name, (text, _) in UNPLAYABLE.items():
+        (tmp_path / name).write_text(text)
+    (tmp_path / "again.pl").write_text(count3_as("tictactoe").replace("module(tictactoe", "module(again"))
+    (tmp_path / "override.pl").write_text(count3_as("override") + "game:other_player(_, _, nobody).\n")
+    env = {**os.environ, "EDUCABLE_GAMES": str(tmp_path), "EDUCABLE_DB": str(tmp_path / "kb.db")}
+
+    def educable(*args):
+        return subprocess.run([EXE, *args], capture_output=True, text=True, env=env, timeout=120)
+
+    listed = educable("games")
+    assert listed.returncode == 0, listed.stderr
+    broken = {line.split()[0]: line for line in listed.stdout.splitlines() if "BROKEN" in line}
+    for name, (_, words) in UNPLAYABLE.items():
+        game = name.removesuffix(".pl")
+        assert words in broken[game], listed.stdout
+        r = educable("train", game, "--agent", "x", "--games", "2")
+        assert r.returncode == 2 and len(r.stderr.strip().splitlines()) == 1 and words in r.stderr, r.stderr
+    assert "defines game tictactoe, which" in broken["again"] and "other_player/3 is educable's own" in broken["override"]
+    r = educable("eval", "tictactoe", "minimax", "--vs", "random", "--games", "4")
+    assert r.returncode == 0 and "0.00%" in r.stdout.splitlines()[2], r.stdout + r.stderr    # minimax never loses
+
+
 BAD_KIF = {
     "empty": (b"", "no GDL sentences"),
     "comments": (b"; only a comment\n", "no GDL sentences"),
