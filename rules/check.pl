@@ -87,10 +87,16 @@ check_game(Game, Options, Report) :-
 %   ground start); Why is the first problem, "pred: message".
 unplayable(Game, Why) :-
     reset,
-    (   check_players(Game), check_initial(Game, _, _) -> true ; true ),
-    found(_, problem, Pred, _, Msg, _),
-    !,
-    format(string(Why), "~w: ~w", [Pred, Msg]).
+    call_inferences(Limit0), Limit is 4 * Limit0,     % room for each call's own limit to speak first
+    catch(call_with_inference_limit(( check_players(Game), check_initial(Game, _, _) -> true ; true ), Limit, Left),
+          inference_limit_exceeded, Left = inference_limit_exceeded),
+    (   Left == inference_limit_exceeded
+    ->  format(string(Why), "players/2 or initial/3 did not finish within ~D inferences: a rule that never ends?",
+               [Limit])
+    ;   found(_, problem, Pred, _, Msg, _)
+    ->  format(string(Why), "~w: ~w", [Pred, Msg])
+    ),
+    !.
 
 reset :-
     retractall(found(_, _, _, _, _, _)),
@@ -137,7 +143,7 @@ has_clause(Game, Name/Arity) :-
     !.
 
 check_players(Game) :-
-    catch(findall(Ps, game:players(Game, Ps), All), E, true),
+    limited(findall(Ps, game:players(Game, Ps), All), E),
     (   var(E)
     ->  true
     ;   message(E, Msg), problem(Game, players, players/2, none, Msg), fail
@@ -152,7 +158,7 @@ check_players(Game) :-
     ).
 
 check_initial(Game, P0, M0) :-
-    catch(findall(P-M, game:initial(Game, P, M), Starts), E, true),
+    limited(findall(P-M, game:initial(Game, P, M), Starts), E),
     (   nonvar(E)
     ->  message(E, Msg), problem(Game, initial, initial/3, none, Msg), fail
     ;   Starts = [P0-M0], deeper_than(P0, Depth)
@@ -585,6 +591,13 @@ safely(Key, Goal, Outcome) :-
 error_outcome(inference_limit_exceeded, _) :- !, throw(inference_limit_exceeded).
 error_outcome(E, error(Msg)) :- message(E, Msg).
 
+%   Run the deterministic Goal under the per-call limit: Error stays unbound
+%   when it ran, else it is what it threw, or inference_limit_exceeded.
+limited(Goal, Error) :-
+    call_inferences(Limit),
+    catch(call_with_inference_limit(Goal, Limit, Left), Error, true),
+    (   Left == inference_limit_exceeded -> Error = inference_limit_exceeded ; true ).
+
 %   Goal for a check that needs its answers, not its faults (safely/3
 %   reports those where it runs the same predicate): an error, a call past
 %   call_inferences/1, or a predicate already known not to end is failure.
@@ -598,6 +611,9 @@ guarded(_, Goal) :-
           ( E == inference_limit_exceeded -> throw(E) ; fail )),
     Left \== inference_limit_exceeded.
 
+message(inference_limit_exceeded, Msg) :- !,
+    call_inferences(Limit),
+    format(string(Msg), "it did not finish within ~D inferences: a rule that never ends, or one far too slow", [Limit]).
 message(E, Msg) :-
     (   catch(bridge:message_text(E, Msg0), _, fail) -> true ; format(string(Msg0), "~q", [E]) ),
     format(string(Msg), "~w", [Msg0]).

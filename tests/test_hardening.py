@@ -344,11 +344,14 @@ UNPLAYABLE = {   # file -> (text, what games and every command say)
     "noinit.pl": (count3_as("noinit", "game:initial(count3, 0, a).\n"), "initial/3 must give one ground start"),
     "three.pl": (count3_as("three", "[a, b]).", "[a, b, c])."), "two different player names"),
     "reserved.pl": (count3_as("reserved", "[a, b]).", "[a, draw])."), "player name draw is reserved"),
+    "endless.pl": (count3_as("endless", "game:initial(count3, 0, a).", "game:initial(count3, 0, a) :- repeat, fail."),
+                   "initial/3: it did not finish within"),
 }
 
 
 def test_unplayable_clashing_and_overriding_game_files_are_listed_broken_and_refused(tmp_path):
-    """A game file without initial/3, with three players or a reserved player name is listed BROKEN
+    """A game file without initial/3 (or one that never ends), with three players or a reserved
+    player name is listed BROKEN
     with its reason and every command refuses it in one line; a file that names a shipped game
     again, or replaces game.pl's own other_player/3, is left out, and the shipped games still play."""
     for name, (text, _) in UNPLAYABLE.items():
