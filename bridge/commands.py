@@ -195,6 +195,8 @@ def train(db: sqlite_utils.Database, game: str, learner: str, agent: str, n_game
         run = module.run(db, game, agent, options, vs, side, n_games, seed, agents.Opponents(db, game),
                          progress, until_perfect, limit, commits, **parallel)
     except KeyboardInterrupt as stop:
+        store.record_stopped_run(db, agent, commits.kept, round(commits.kept_seconds, 4),
+                                 {"vs": vs, "as": side, "seed": seed})
         raise training.Stopped(commits.kept) from stop
     summary = training.summarise(run.results, run.sides)
     params = {"vs": vs, "as": side, "seed": seed}

@@ -297,11 +297,27 @@ def _upsert_agent(db: sqlite_utils.Database, name: str, game: str, learner: str,
         conn.execute("UPDATE agents SET params = ?, games_trained = ?, updated = ? WHERE name = ?",
                      (json.dumps(params, sort_keys=True), existing[0] + games_added, now(), name))
     if run is not None:
-        conn.execute(
-            "INSERT INTO runs (agent, learner, games, seconds, params, results, started) VALUES (?, ?, ?, ?, ?, ?, ?)",
-            (name, learner, run["games"], run["seconds"], json.dumps(params, sort_keys=True),
-             json.dumps(run.get("results", {})), run.get("started", now())))
+        _insert_run(conn, name, learner, params, run)
     return conn
+
+
+def _insert_run(conn: Any, name: str, learner: str, params: dict[str, Any], run: dict[str, Any]) -> None:
+    conn.execute(
+        "INSERT INTO runs (agent, learner, games, seconds, params, results, started) VALUES (?, ?, ?, ?, ?, ?, ?)",
+        (name, learner, run["games"], run["seconds"], json.dumps(params, sort_keys=True),
+         json.dumps(run.get("results", {})), run.get("started", now())))
+
+
+def record_stopped_run(db: sqlite_utils.Database, name: str, games: int, seconds: float,
+                       results: dict[str, Any]) -> None:
+    """Record the part of a stopped run that its commits kept (``games`` in ``seconds``), so that a
+    training's time is known even when no run of it ended by itself."""
+    row = get_agent(db, name)
+    if row is None or games <= 0:
+        return
+    with transaction(db):
+        _insert_run(db.conn, name, row["learner"], row["params"],
+                    {"games": games, "seconds": seconds, "results": {**results, "stopped": True}})
 
 
 def save_ntuple(db: sqlite_utils.Database, name: str, game: str, learner: str, params: dict[str, Any],

@@ -66,6 +66,8 @@ class Commits:
         self.kept = 0
         self.cost = 0.0          # how long the last commit took
         self._began = self.last
+        self._start = self.last
+        self.kept_seconds = 0.0  # the run's time up to its last commit
 
     def due(self) -> bool:
         now = self._clock()
@@ -81,3 +83,4 @@ class Commits:
         self.kept = count
         self.last = self._clock()
         self.cost = self.last - self._began
+        self.kept_seconds = self.last - self._start

@@ -79,6 +79,9 @@ def test_a_stopped_run_keeps_what_it_committed_and_a_later_run_continues(tmp_pat
     else:
         assert trained(db) == kept
         more = ["--games", "10"]
+        with sqlite3.connect(db) as conn:     # the stopped run's kept games and time are a run of their own
+            runs = conn.execute("SELECT games, seconds, json_extract(results, '$.stopped') FROM runs").fetchall()
+        assert len(runs) == 1 and runs[0][0] == kept and runs[0][1] > 0 and runs[0][2] == 1, runs
     before = trained(db)
     # the kept agent is whole: it plays, and the same command goes on from it
     r = subprocess.run([EDUCABLE, "eval", game, "a", "--vs", "random", "--games", "4"],
