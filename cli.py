@@ -643,12 +643,12 @@ class TrainCommand(click.Command):
             self.params, self.epilog = self.common, ("Each learner has options of its own: educable train GAME "
                                                      f"--learner NAME --help ({', '.join(registry.TRAINABLE)}).")
             return super().parse_args(ctx, args)
-        learner = learner or "punish"
+        learner = learner or next(p.default for p in self.common if p.name == "learner")
         if learner not in registry.TRAINABLE:
             raise click.UsageError(f"--learner: unknown learner '{learner}' (known: {', '.join(registry.TRAINABLE)})",
                                    ctx)
         module = registry.learner_module(learner)
-        plays = getattr(module, "PLAYS_GAMES", True)
+        plays = registry.plays_games(learner)
         self.params = [*self.common, *(game_options() if plays else []), *map(click_option, module.OPTIONS)]
         self.epilog = None
         try:
@@ -675,8 +675,8 @@ def learner_named(args: list[str]) -> str | None:
 
 def learner_flags(learner: str) -> set[str]:
     """Every flag of a learner's own options (--fold, --no-fold, ...)."""
-    return {flag for o in registry.learner_module(learner).OPTIONS for flag in click_option(o).opts
-            + click_option(o).secondary_opts}
+    return {flag for o in registry.learner_module(learner).OPTIONS for c in [click_option(o)]
+            for flag in (*c.opts, *c.secondary_opts)}
 
 
 def click_option(o: Any) -> click.Option:
@@ -751,7 +751,7 @@ def train(ctx: click.Context, game: str, learner: str, agent: str, seed: int, pl
     n_games, vs, side = chosen.pop("n_games", 0), chosen.pop("vs", "self"), chosen.pop("side", "both")
     limit = limits.max_positions(max_positions)
     db = open_kb(db_path)
-    if learner == "ga":
+    if not registry.plays_games(learner):
         with Progress(chosen["cycles"], f"evolving {agent}", as_json) as progress:
             data = commands.train_agent(db, game, learner, agent, seed, given_options(ctx, chosen), progress=progress,
                                         limit=limit)

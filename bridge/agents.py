@@ -9,14 +9,14 @@ commands.train) and ``learn_game(db, row, game, keys, result, side)``.
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 import re
 from types import ModuleType
+from typing import TYPE_CHECKING
 
 from bridge import games, graphs, perfect
 from bridge.compile import TooLarge, known_lower_bound
 from bridge.engine import BadInput, engine, quote
+from bridge.registry import LEARNERS, RULE_SETS, learner_module
 from kb import store
 from learners import exact
 from learners.graph import StateGraph
@@ -24,7 +24,6 @@ from learners.graph import StateGraph
 if TYPE_CHECKING:
     import sqlite_utils      # in annotations only: kb.db imports it when a database is opened
 
-from bridge.registry import LEARNERS, RULE_SETS, learner_module
 RESERVED = set(store.BUILTIN_AGENTS) | {"self", "adversary", "human", perfect.NAME}
 NAME_PATTERN = re.compile(r"[A-Za-z][A-Za-z0-9_.-]{0,63}$")
 

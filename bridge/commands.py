@@ -30,12 +30,13 @@ def list_games(db: sqlite_utils.Database | None = None) -> list[dict[str, Any]]:
     file that did not load, or a game that cannot start, is listed with ``broken`` saying why."""
     out = []
     for g in games.games():
+        why = games.unplayable(g)
+        if why is not None:
+            out.append({"game": g, "broken": f"{why} (educable check '{g}' says more)"})
+            continue
         try:
             row = {"game": g, "players": games.players(g), "initial": games.initial(g).key}
-        except BadInput as exc:
-            out.append({"game": g, "broken": str(exc).split(" cannot be played: ", 1)[-1]})
-            continue
-        except (LookupError, PrologError) as exc:
+        except (LookupError, BadInput, PrologError) as exc:
             out.append({"game": g, "broken": f"its players/2 or initial/3 is missing or fails ({exc})"})
             continue
         summary = store.game_summary(db, g, graphs.rules_hash(g)) if db is not None else None
@@ -183,8 +184,8 @@ def train(db: sqlite_utils.Database, game: str, learner: str, agent: str, n_game
         raise BadInput("the perfect player judges agents (eval --vs perfect, judge) but is no training opponent")
     if vs not in ("self", "adversary"):
         agents.check_agent(db, game, vs)
-    module = agents.learner_module(learner)
-    foreign = sorted(set(options) - stored_names(module.OPTIONS) - {"tuple_cells"})
+    module = registry.learner_module(learner)
+    foreign = sorted(set(options) - stored_names(module.OPTIONS) - {"tuple_cells"})   # tuple_cells: --tuples-file, read
     if foreign:
         raise BadInput(f"--{foreign[0].replace('_', '-')} is not an option of the {learner} learner")
     parallel = {"workers": workers, "scheduler": scheduler} if workers != 1 or scheduler else {}
@@ -227,14 +228,14 @@ def train_agent(db: sqlite_utils.Database, game: str, learner: str, agent: str, 
     """
     if learner not in registry.TRAINABLE:
         raise BadInput(f"unknown learner '{learner}' (known: {', '.join(registry.TRAINABLE)})")
-    module = agents.learner_module(learner)
+    module = registry.learner_module(learner)
     declared = {o.name: o for o in module.OPTIONS}
     foreign = [k for k in given if k not in declared]
     if foreign:
         raise BadInput(f"--{foreign[0].replace('_', '-')} is not an option of the {learner} learner")
     options = {k: v for k, v in given.items() if not declared[k].run}
     run = {o.name: given.get(o.name, o.default) for o in module.OPTIONS if o.run}
-    if not getattr(module, "PLAYS_GAMES", True):
+    if not registry.plays_games(learner):
         agents.check_name(agent)
         return module.train(db, game, agent, run["cycles"], seed, options, progress, run["judge_every"])
     if run.get("tuples_file") is not None:

@@ -34,7 +34,6 @@ OPTIONS = declared(GAOptions, NAME) + (
     run_option("cycles", int, 500, "Cycles to run (play, rank, breed).", NAME, low=0, high=1_000_000),
     run_option("judge_every", int, None, "Judge the best agent exactly every N cycles (default: cycles/20).", NAME,
                low=1))
-PLAYS_GAMES = False      # it runs --cycles, each of games within the population: no --games, --vs, --as
 FIXED = ("agents", "rules", "priorities")      # the shape of a population, fixed when it is made
 
 

@@ -34,11 +34,16 @@ def games() -> list[str]:
 def check_game(game: str) -> str:
     """Return ``game`` if it is a game (listed, or a member of a family such as connect(3,5,4)) that
     can be played (two players, a start), else raise BadInput saying why."""
-    known_game(game)
-    why = engine().call(f"( check:unplayable({quote(game)}, Why) -> Out = Why ; Out = null )")
+    why = unplayable(known_game(game))
     if why is not None:
         raise BadInput(f"game '{game}' cannot be played: {why} (educable check '{game}' says more)")
     return game
+
+
+def unplayable(game: str) -> str | None:
+    """Why a known game cannot be played at all (its players/2 or initial/3 breaks the protocol),
+    or None when it can."""
+    return engine().call(f"( check:unplayable({quote(game)}, Why) -> Out = Why ; Out = null )")
 
 
 def known_game(game: str) -> str:

@@ -20,3 +20,8 @@ TRAINABLE: dict[str, str] = {
 def learner_module(learner: str) -> ModuleType:
     """The module of a learner named in LEARNERS, RULE_SETS or TRAINABLE, imported on first use."""
     return importlib.import_module("bridge.ga" if learner in RULE_SETS else LEARNERS[learner])
+
+
+def plays_games(learner: str) -> bool:
+    """Whether ``learner`` trains by games (--games, --vs, --as); the rule-set learner runs cycles."""
+    return learner not in RULE_SETS

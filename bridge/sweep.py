@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable
 
-from bridge import cluster
+from bridge import cluster, registry
 from bridge.engine import BadInput
 from kb import store
 from kb.db import transaction
@@ -86,7 +86,7 @@ def check_train(game: str, runs: list[tuple[dict[str, str], dict[str, Any]]], me
 
 def tiny(request: dict[str, Any]) -> dict[str, Any]:
     """A request cut to one game (or one cycle): the sweep's check of a setting."""
-    if request["learner"] == "ga":
+    if not registry.plays_games(request["learner"]):
         return {**request, "given": {**request["given"], "cycles": 1}}
     return {**request, "n_games": 1}
 

@@ -3,8 +3,8 @@
 A learner's options are the fields of its options dataclass, each made with
 ``option(default, help, ...)``: its type (from the annotation), default,
 help, bounds or choices and command-line flag live in one place.  The
-command line builds `train`'s options from them (``declared``), a sweep
-types its grid values with them (``Option.parse``) and the manual's option
+command line builds `train`'s options from them (``declared``), so a
+sweep's grid values are typed by the same parser, and the manual's option
 tables are printed from them (``table``).  Options of one run only (not
 stored with the agent: ``--until-perfect``, ``--cycles``, ``--workers``) are
 declared the same way with ``run_option``.
@@ -17,7 +17,7 @@ import typing
 from dataclasses import dataclass
 from typing import Any
 
-ON = ("true", "on", "yes", "1")
+ON = ("true", "on", "yes", "1")     # how a sweep's grid says an on/off option
 OFF = ("false", "off", "no", "0")
 
 
@@ -68,24 +68,6 @@ class Option:
         if high is not None:
             return f"at most {high:,}" if self.type is int else f"at most {high:g}"
         return ""
-
-    def parse(self, text: str) -> Any:
-        """A value typed as text (a sweep's grid value), converted and checked; ValueError says why."""
-        flag = f"--{self.flag_name}"
-        if self.type is bool:
-            word = text.strip().lower()
-            if word not in ON + OFF:
-                raise ValueError(f"{flag} is on or off (true/false), not {text!r}")
-            return word in ON
-        try:
-            value = self.type(text)
-        except ValueError:
-            raise ValueError(f"{flag} takes {'a whole number' if self.type is int else 'a number'}, "
-                             f"not {text!r}") from None
-        bounded = (self.low is None or value >= self.low) and (self.high is None or value <= self.high)
-        if (self.choices and value not in self.choices) or not bounded:
-            raise ValueError(f"{flag} must be {self.range_text()}, not {text}")
-        return value
 
 
 def option(default: Any, help: str, **details: Any) -> Any:
