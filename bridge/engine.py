@@ -8,6 +8,9 @@ from __future__ import annotations
 
 import json
 import os
+import signal
+import socket
+import threading
 from pathlib import Path
 from typing import Any
 
@@ -78,8 +81,13 @@ class Engine:
 
     def __init__(self, rules_dir: Path = RULES_DIR, only: Path | None = None) -> None:
         from pyswip import Prolog  # the project's only pyswip import
+        from pyswip.core import _lib
 
         self._prolog = Prolog()
+        self._lib = _lib
+        self._thread = _lib.PL_thread_self()      # Prolog's id of the thread that runs every goal
+        self._running = False
+        watch_signals(self)
         self.rules_dir = rules_dir
         list(self._prolog.query(f"set_prolog_flag(stack_limit, {STACK_LIMIT}), "
                                 f"set_prolog_flag(table_space, {TABLE_SPACE})", maxresult=1))
@@ -97,7 +105,7 @@ class Engine:
         are recorded, not fatal."""
         goal = (f"bridge:bridge_load_gdl({quote(path)}, {quote(path.stem)}, Errors, Warnings)" if path.suffix == ".kif"
                 else f"bridge:bridge_load_game({quote(path)}, Errors, Warnings)")
-        answer = list(self._prolog.query(goal, maxresult=1))
+        answer = self._query(goal)
         errors = [_text(e) for e in answer[0]["Errors"]] if answer else ["could not load"]
         warnings = [_text(w) for w in answer[0]["Warnings"]] if answer else []
         name = relative_paths(str(path), self.rules_dir)
@@ -108,7 +116,7 @@ class Engine:
 
     def load(self, path: Path) -> None:
         """Load a rule file; raise RuleFileError naming file and line on any error."""
-        answer = list(self._prolog.query(f"bridge:bridge_load({quote(path)}, Errors)", maxresult=1))
+        answer = self._query(f"bridge:bridge_load({quote(path)}, Errors)")
         errors = [_text(e) for e in answer[0]["Errors"]] if answer else ["could not load"]
         if errors:
             raise RuleFileError(relative_paths(errors[0], self.rules_dir))
@@ -121,7 +129,7 @@ class Engine:
         """
         query = f"bridge:bridge_run({quote(goal)}, Status, Text)"
         try:
-            answer = list(self._prolog.query(query, maxresult=1))
+            answer = self._query(query)
         except Exception as exc:          # pyswip's own error: only abort/0 gets past bridge_run's catch
             if "$aborted" in str(exc):
                 raise BadInput(ABORTED) from None
@@ -136,7 +144,61 @@ class Engine:
             raise LookupError(f"no answer: {goal}")
         if status == "resource":
             raise ResourceLimit(text)
+        if status == "interrupted":
+            raise KeyboardInterrupt
         raise PrologError(text)
+
+    def _query(self, goal: str) -> list[dict]:
+        """The first answer of ``goal`` (or none), marked as running so that ``interrupt`` reaches it."""
+        self._running = True
+        try:
+            return list(self._prolog.query(goal, maxresult=1))
+        finally:
+            self._running = False
+
+    def interrupt(self) -> None:
+        """Stop the goal Prolog is running, if any, from any thread: Prolog throws at its next
+        inference (rules/bridge.pl, stop_requested/1) and the call raises KeyboardInterrupt."""
+        if self._running:
+            self._lib.PL_thread_raise(self._thread, int(signal.SIGUSR2))
+
+
+STOPPING_SIGNALS = (signal.SIGINT, signal.SIGTERM)
+
+
+def watch_signals(engine: "Engine") -> None:
+    """Let Ctrl-C and SIGTERM stop a goal Prolog is running.  Python runs its signal handlers only
+    between its own steps, never inside Prolog, so an endless game rule would ignore both; Python
+    does note each signal on a wake-up socket at once, and a thread watching that socket interrupts
+    Prolog.  Python's handler still runs once the goal has stopped.  Only in the main thread, and
+    only when nothing else watches the wake-up socket."""
+    if threading.current_thread() is not threading.main_thread():
+        return
+    reader, writer = socket.socketpair()
+    writer.setblocking(False)
+    try:
+        previous = signal.set_wakeup_fd(writer.fileno(), warn_on_full_buffer=False)
+    except ValueError:
+        return
+    if previous != -1:                       # someone else's (an event loop's): leave it theirs
+        signal.set_wakeup_fd(previous)
+        reader.close()
+        writer.close()
+        return
+
+    def watch() -> None:
+        while True:
+            try:
+                got = reader.recv(64)
+            except OSError:
+                return
+            if not got:
+                return
+            if any(number in STOPPING_SIGNALS for number in got):
+                engine.interrupt()
+
+    threading.Thread(target=watch, name="educable-signals", daemon=True).start()
+    engine._signal_socket = (reader, writer)   # kept open as long as the engine
 
 
 def _text(value: Any) -> str:

@@ -171,11 +171,19 @@ message_text(Term, Text) :-
     atomic_list_concat(Parts1, ' ', A),
     atom_string(A, Text).
 
+%   Ctrl-C or SIGTERM while Prolog runs a goal: Python's own handler cannot
+%   run until the goal ends, so the engine (bridge/engine.py) raises SIGUSR2
+%   in Prolog's thread, and Prolog stops the goal at its next inference,
+%   endless game rules included.
+:- initialization(on_signal(usr2, _, bridge:stop_requested)).
+
+stop_requested(_) :- throw(educable_interrupted).
+
 %!  bridge_call(:Goal, ?Out, -Status, -Text:string) is det.
 %   Run Goal once.  Status is `ok` (Text is Out as JSON), `failed`,
 %   `bad_input` (an educable_error; Text is its message), `resource` (out
-%   of stack or table space) or `error` (any
-%   other exception; Text is its message).
+%   of stack or table space), `interrupted` (Ctrl-C or SIGTERM) or `error`
+%   (any other exception; Text is its message).
 :- meta_predicate bridge_call(0, ?, -, -).
 bridge_call(Goal, Out, Status, Text) :-
     clear_halt,
@@ -192,6 +200,7 @@ bridge_call(Goal, Out, Status, Text) :-
     ;   Status = Status0, Text = Text0
     ).
 
+error_status(educable_interrupted, interrupted, "interrupted") :- !.
 error_status(educable_error(Msg), bad_input, Text) :- !,
     format(string(Text), "~w", [Msg]).
 error_status(error(resource_error(What), _), resource, Text) :- !,

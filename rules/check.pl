@@ -583,6 +583,7 @@ safely(Key, Goal, Outcome) :-
     nb_setval(Key, C-S).
 
 error_outcome(inference_limit_exceeded, _) :- !, throw(inference_limit_exceeded).
+error_outcome(educable_interrupted, _) :- !, throw(educable_interrupted).   % Ctrl-C: the user's, not the game's
 error_outcome(E, error(Msg)) :- message(E, Msg).
 
 %   Run the deterministic Goal under the per-call limit: Error stays unbound
@@ -590,6 +591,7 @@ error_outcome(E, error(Msg)) :- message(E, Msg).
 limited(Goal, Error) :-
     call_inferences(Limit),
     catch(call_with_inference_limit(Goal, Limit, Left), Error, true),
+    (   Error == educable_interrupted -> throw(Error) ; true ),
     (   Left == inference_limit_exceeded -> Error = inference_limit_exceeded ; true ).
 
 %   Goal for a check that needs its answers, not its faults (safely/3
@@ -602,7 +604,7 @@ guarded(Key, _) :-
 guarded(_, Goal) :-
     call_inferences(Limit),
     catch(call_with_inference_limit(Goal, Limit, Left), E,
-          ( E == inference_limit_exceeded -> throw(E) ; fail )),
+          ( memberchk(E, [inference_limit_exceeded, educable_interrupted]) -> throw(E) ; fail )),
     Left \== inference_limit_exceeded.
 
 message(inference_limit_exceeded, Msg) :- !,

@@ -2,15 +2,18 @@
 and (for exit 2) the knowledge base byte-identical."""
 import os
 import sqlite3
+import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
 
 from cli import main
-from conftest import kb_dump
+from bridge.engine import quote
+from conftest import interruptible, kb_dump
 
 EXE = str(Path(sys.executable).parent / "educable")
 
@@ -421,3 +424,32 @@ def test_a_directive_that_prints_does_not_corrupt_json(tmp_path):
     assert r.returncode == 0 and "hello" not in r.stdout, r.stdout
     import json
     assert any(g["game"] == "tictactoe" for g in json.loads(r.stdout))
+
+
+@pytest.mark.parametrize("args, sig", [(["solve", "ctloop"], signal.SIGINT),
+                                       (["train", "ctloop", "--agent", "a", "--games", "5"], signal.SIGTERM)])
+def test_ctrl_c_and_sigterm_stop_a_rule_that_never_ends(tmp_path, args, sig):
+    """A game rule that never ends (legal/4 loops at the second position) cannot keep the command
+    from stopping: Ctrl-C or SIGTERM ends it with one line and exit 130, as everywhere else.
+    (Python cannot run its own handler while Prolog runs; without the engine's signal watcher the
+    process ignored both until killed.)"""
+    marker = tmp_path / "looping"
+    (tmp_path / "ctloop.pl").write_text(counting_game(
+        "ctloop", f"open({quote(str(marker))}, write, S), close(S), repeat, fail"))
+    env = {**os.environ, "EDUCABLE_GAMES": str(tmp_path), "EDUCABLE_DB": str(tmp_path / "kb.db")}
+    proc = subprocess.Popen([EXE, *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env,
+                            preexec_fn=interruptible)
+    try:
+        for _ in range(1200):                      # until the rule is looping (at most two minutes)
+            if marker.exists() or proc.poll() is not None:
+                break
+            time.sleep(0.1)
+        assert marker.exists(), proc.communicate()
+        proc.send_signal(sig)
+        _, err = proc.communicate(timeout=60)      # before the watcher: no end at all
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    assert proc.returncode == 130, err
+    lines = err.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("interrupted"), err
