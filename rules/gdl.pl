@@ -22,6 +22,7 @@
 */
 :- module(gdl, [gdl_load/3, gdl_file/2, gdl_where/3, kif_terms/3, kif_text/2]).
 :- use_module(game).
+:- use_module(gdl_board).
 :- use_module(library(utf8)).
 
 :- dynamic gdl_game/2.          % gdl_game(Name, Module)
@@ -82,6 +83,7 @@ unload(Name, Module) :-
     retractall(known_roles(Module, _)),
     retractall(known_marks(Name, _, _)),
     retractall(pass_move(Name, _, _)),
+    forget_board(Name),
     (   current_module(Module)
     ->  forall(( current_predicate(Module:P/A), functor(H, P, A),
                  \+ predicate_property(Module:H, imported_from(_)) ),
@@ -453,57 +455,73 @@ game:parse_move(G, Text, Move) :-
     ).
 game:board_lines(G, S, _, Lines) :-
     gdl_game(G, _),
-    (   grid_lines(S, Lines0) -> Lines = Lines0
-    ;   maplist([F, L]>>kif_text(F, L), S, Lines)
+    (   board_grid(G, F, Xs, Ys) -> grid_lines(F, Xs, Ys, S, Lines)
+    ;   maplist([Fl, L]>>kif_text(Fl, L), S, Lines)
     ).
 
-%   Where the fluents include cell(X, Y, Mark): the board as the mover sees
-%   it, cells in (X, Y) order, 0 blank (the mark every cell has at the
-%   start), 1 the mover's mark, 2 another.  A role's mark is the one its
-%   first move writes on a blank cell.
+%   Symmetries: the grid's rotations and reflections that the rules bear
+%   out (rules/gdl_board.pl), the identity first.
+game:symmetry(G, S, S1) :-
+    gdl_game(G, _),
+    board_symmetries(G, Ts),
+    Ts \== [],
+    (   S1 = S
+    ;   member(T, Ts), board_image(G, S, S1, T)
+    ).
+
+%   Where the game has a board (a fluent F(X, Y, Mark), rules/gdl_board.pl):
+%   the board as the mover sees it, cells row by row, 0 blank (no fluent
+%   there, or the mark every cell has at the start), 1 the mover's mark,
+%   2 another.  A role's mark is the one its first move writes on a blank
+%   cell.
 game:cells(G, S, Mover, Cells) :-
     gdl_game(G, M),
-    cell_marks(G, M, Blank, Marks),
+    board_grid(G, F, Xs, Ys),
+    cell_marks(G, M, F, Blank, Marks),
     memberchk(Mover-Mine, Marks),
-    findall(X-Y-C, member(cell(X, Y, C), S), Board),
-    msort(Board, Sorted),
-    maplist([_-_-C, V]>>( C == Blank -> V = 0 ; C == Mine -> V = 1 ; V = 2 ), Sorted, Cells).
+    findall(V, ( member(X, Xs), member(Y, Ys),
+                 board_mark(F, X, Y, S, Blank, C),
+                 ( C == Blank -> V = 0 ; C == Mine -> V = 1 ; V = 2 ) ), Cells).
+
+board_mark(F, X, Y, S, Blank, C) :-
+    Fluent =.. [F, X, Y, C0],
+    ( memberchk(Fluent, S) -> C = C0 ; C = Blank ).
 
 :- dynamic known_marks/3.       % known_marks(Name, Blank, [Role-Mark, ...])
 
-cell_marks(G, _, Blank, Marks) :- known_marks(G, Blank, Marks), !.
-cell_marks(G, M, Blank, Marks) :-
+cell_marks(G, _, _, Blank, Marks) :- known_marks(G, Blank, Marks), !.
+cell_marks(G, M, F, Blank, Marks) :-
     initial_state(M, S0),
-    findall(C, member(cell(_, _, C), S0), Cs), Cs \== [],
-    sort(Cs, [Blank]),                                    % one mark on every cell at the start
+    findall(C, ( member(Fl, S0), compound(Fl), compound_name_arguments(Fl, F, [_, _, C]) ), Cs),
+    (   sort(Cs, [Blank0]) -> Blank = Blank0         % one mark on every cell at the start
+    ;   Cs == [] -> Blank = '$none'                  % an empty board has no fluents
+    ),
     mover(G, M, S0, A),
-    first_mark(G, S0, A, Blank, MarkA, S1),
+    first_mark(G, F, S0, A, Blank, MarkA, S1),
     game:other_player(G, A, B),
-    first_mark(G, S1, B, Blank, MarkB, _),
+    first_mark(G, F, S1, B, Blank, MarkB, _),
     MarkA \== MarkB,
     Marks = [A-MarkA, B-MarkB],
     assertz(known_marks(G, Blank, Marks)).
 
-first_mark(G, S, Role, Blank, Mark, S1) :-
+first_mark(G, F, S, Role, Blank, Mark, S1) :-
     game:legal(G, S, Role, Move), !,
     game:next(G, S, Role, Move, S1),
-    member(cell(X, Y, Mark), S1), Mark \== Blank,
-    \+ member(cell(X, Y, Mark), S), !.
+    member(Fl, S1), compound(Fl), compound_name_arguments(Fl, F, [_, _, Mark]),
+    Mark \== Blank,
+    \+ memberchk(Fl, S), !.
 
 goal_value(M, S, Role, V) :-
     (   M:goal(Role, V0, S, []), atom_number(V0, V) -> true ; V = 0 ).
 
-%   A grid where the fluents include cell(X, Y, Mark): rows by X, columns by Y.
-grid_lines(S, Lines) :-
-    findall(X-Y-C, member(cell(X, Y, C), S), Cells),
-    Cells \== [],
-    findall(X, member(X-_-_, Cells), Xs0), sort(Xs0, Xs),
-    findall(Y, member(_-Y-_, Cells), Ys0), sort(Ys0, Ys),
+%   The board row by row (X), a column a cell (Y), '.' where no fluent is;
+%   then the other fluents in KIF.
+grid_lines(F, Xs, Ys, S, Lines) :-
     findall(Line, ( member(X, Xs),
-                    findall(C, ( member(Y, Ys), ( memberchk(X-Y-C0, Cells) -> C = C0 ; C = ' ' ) ), Cs),
+                    findall(C, ( member(Y, Ys), board_mark(F, X, Y, S, '.', C) ), Cs),
                     atomic_list_concat(Cs, ' ', Line0), atom_string(Line0, Line) ), Grid),
-    exclude([F]>>(F = cell(_, _, _)), S, Rest),
-    maplist([F, L]>>kif_text(F, L), Rest, RestLines),
+    exclude([Fl]>>( compound(Fl), compound_name_arity(Fl, F, 3) ), S, Rest),
+    maplist([Fl, L]>>kif_text(Fl, L), Rest, RestLines),
     append(Grid, RestLines, Lines).
 
 %!  kif_text(+Term, -Text:atom) is det.
