@@ -105,7 +105,14 @@ class Engine:
         are recorded, not fatal."""
         goal = (f"bridge:bridge_load_gdl({quote(path)}, {quote(path.stem)}, Errors, Warnings)" if path.suffix == ".kif"
                 else f"bridge:bridge_load_game({quote(path)}, Errors, Warnings)")
-        answer = self._query(goal)
+        try:
+            answer = self._query(goal)
+        except Exception as exc:          # abort/0 in a directive gets past bridge_load_game's catch
+            if "$aborted" not in str(exc):
+                raise
+            self._query(f"catch(unload_file({quote(path)}), _, true)")
+            answer = [{"Errors": [f"{path}: the file calls abort (a game file may not abort educable)"],
+                       "Warnings": []}]
         errors = [_text(e) for e in answer[0]["Errors"]] if answer else ["could not load"]
         warnings = [_text(w) for w in answer[0]["Warnings"]] if answer else []
         name = relative_paths(str(path), self.rules_dir)
