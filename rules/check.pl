@@ -59,8 +59,6 @@ reserved_move(exit).
 reserved_move(?).
 reserved_move(help).
 
-% Plies after which a random game is taken not to end.
-endless_plies(2000).
 
 %!  check_game(+Game, +Options:list, -Report) is det.
 %   Check Game; Report is a json/1 term: the game, its file, the positions

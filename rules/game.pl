@@ -30,6 +30,7 @@
             line/2,                 % ?Game, -Squares
             cells_code/4,           % +Game, +Pos, +Mover, -Code
             other_player/3,         % +Game, +Player, -Other
+            endless_plies/1,        % -Plies
             mover_after/5,          % +Game, +Pos, +Mover, +Pos1, -Mover1
             step/6,                 % +Game, +Pos, +Mover, +Move, -Pos1, -Mover1
             legal_moves/4,          % +Game, +Pos, +Mover, -Moves
@@ -104,6 +105,12 @@
     parse_position/4, position_text/4, parse_move/3, move_text/3,
     board_lines/4, symmetry/3, cells/4, line/2, size_at_least/2, layout/3,
     next_mover/5, tuple_cells/4.
+
+%!  endless_plies(-Plies:integer) is det.
+%   Moves after which a game being played (a random game of check, a game
+%   of eval or training) is taken not to end: it is scored a draw, as solve
+%   scores a line that never ends.
+endless_plies(2000).
 
 %!  other_player(+Game, +Player, -Other) is det.
 other_player(Game, Player, Other) :-

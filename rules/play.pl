@@ -120,17 +120,22 @@ pick_weighted([W-M|Rest], R, Move) :-
 %   [x-random, o-minimax].  Moves is the list of moves in order.
 play_game(Game, Choosers, Result, History, Moves) :-
     initial(Game, Pos, Mover),                          % 'инициализировать'
-    game(Game, Choosers, Pos, Mover, [], Result, History, Moves),
+    endless_plies(Max),
+    game(Game, Choosers, Pos, Mover, Max, [], Result, History, Moves),
     learn_after(Choosers, Game, History, Result).        % 'самообучение'
 
-%   game(Game, Choosers, Position, Gamer, History, Result, FinalHistory, Moves)
-game(Game, _, Pos, Mover, History, Result, History, []) :-
+%   game(Game, Choosers, Position, Gamer, PliesLeft, History, Result, FinalHistory, Moves)
+%   A game still going after endless_plies/1 moves is taken not to end and
+%   scored a draw, as solve scores a line that never ends.
+game(Game, _, Pos, Mover, _, History, Result, History, []) :-
     over(Game, Pos, Mover, Result), !.                  % 'игра окончена'
-game(Game, Choosers, Pos, Mover, History, Result, Final, [Move|Moves]) :-
+game(_, _, _, _, 0, History, draw, History, []) :- !.
+game(Game, Choosers, Pos, Mover, Left, History, Result, Final, [Move|Moves]) :-
     memberchk(Mover-Chooser, Choosers),
     choose_move(Chooser, Game, Pos, Mover, Move), !,     % 'выбрать ход'
     step(Game, Pos, Mover, Move, Pos1, Other),          % 'ходить', 'другой игрок'
-    game(Game, Choosers, Pos1, Other, [Pos1/Mover|History], Result, Final, Moves).
+    Left1 is Left - 1,
+    game(Game, Choosers, Pos1, Other, Left1, [Pos1/Mover|History], Result, Final, Moves).
 
 %!  play_series(+Game, +Choosers, +Games, +Seed, -Counts) is det.
 %   Play Games games in one query with the random generator seeded by Seed;

@@ -241,3 +241,32 @@ def test_q_learning_on_a_gdl_game_folds_as_on_the_native_game(tmp_path):
         assert r.returncode == 0, r.stderr
         exact = json.loads(r.stdout)["exact"]
         assert exact["as_first"]["perfect"] and exact["as_second"]["perfect"], (game, exact)
+
+
+ENDLESS = """(role a) (role b)
+(init (control a)) (init (count 0))
+(<= (legal a tick) (true (control a))) (<= (legal b noop) (true (control a)))
+(<= (legal b tick) (true (control b))) (<= (legal a noop) (true (control b)))
+(<= (next (control b)) (true (control a))) (<= (next (control a)) (true (control b)))
+(<= (next (count (s ?n))) (true (count ?n)))
+(<= terminal (true (control nobody)))
+(goal a 50) (goal b 50)
+"""
+
+
+def test_a_gdl_game_that_never_ends_imports_and_plays_as_draws(tmp_path):
+    """A game whose rules never reach terminal: every game played (the import's trial games, a
+    sampled eval) is taken not to end after 2,000 moves and scored a draw, as solve scores such a
+    line; before, the import ran for ever."""
+    source = tmp_path / "endless.kif"
+    source.write_text(ENDLESS)
+    into = tmp_path / "games"
+    into.mkdir()
+    r = run("gdl", "import", str(source), "--into", str(into), "--json")
+    assert r.returncode == 0, r.stderr
+    assert json.loads(r.stdout)["trial_results"] == {"draw": 20}
+    r = subprocess.run([EXE, "eval", "endless", "random", "--vs", "random", "--games", "2", "--json"],
+                       capture_output=True, text=True, timeout=300,
+                       env={**os.environ, "EDUCABLE_GAMES": str(into), "EDUCABLE_DB": str(tmp_path / "kb.db")})
+    assert r.returncode == 0, r.stderr
+    assert json.loads(r.stdout)["as_first"]["draw"] == 1
