@@ -175,10 +175,18 @@ select_([child(_, C)|Cs], LogN, Best0, Score0, Best) :-
     ).
 
 rollout(Game, Pos, Mover, Winner) :-
+    endless_plies(Max),
+    rollout(Game, Pos, Mover, Max, Winner).
+
+%   A random game still going after endless_plies/1 moves is a draw.
+rollout(Game, Pos, Mover, Left, Winner) :-
     (   over(Game, Pos, Mover, R)
     ->  Winner = R
+    ;   Left =:= 0
+    ->  Winner = draw
     ;   findall(M, legal(Game, Pos, Mover, M), Ms),
         random_member(M, Ms),
         step(Game, Pos, Mover, M, P1, M1),
-        rollout(Game, P1, M1, Winner)
+        Left1 is Left - 1,
+        rollout(Game, P1, M1, Left1, Winner)
     ).
