@@ -326,7 +326,7 @@ def check(target: str, only: str | None, limit: int, playouts: int, seed: int, a
                 click.echo("  " + check_mod.note_line(note))
             for note in g["warnings"]:
                 click.echo("  " + check_mod.note_line(note, "warning: "))
-            click.echo("\n".join(check_mod.timing_lines(g["timings"])))
+            click.echo("\n".join(check_mod.timing_lines(g["timings"]) + check_mod.advice_lines(g["advice"])))
     if not report.sound:
         sys.exit(1)
 

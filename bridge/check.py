@@ -3,8 +3,9 @@
 A file is checked on its own (the engine loads no other game file, so a
 copy of a shipped game can be checked next to the original); a game name is
 checked among every loaded game.  The report lists problems (the game would
-break a command), warnings (worth knowing, never fatal) and the time spent
-in each protocol predicate.
+break a command), warnings (worth knowing, never fatal), the time spent
+in each protocol predicate and, where a predicate redoes work that does not
+depend on the position, what to change (rules/advice.pl).
 """
 from __future__ import annotations
 
@@ -68,7 +69,7 @@ def check_file(path: Path, only: str | None = None, limit: int = DEFAULT_LIMIT,
     loaded = relative_paths(str(path.resolve()))
     for result in report.games:                   # the file as the user named it, not as resolved
         result["file"] = report.file
-        for note in result["problems"] + result["warnings"]:
+        for note in result["problems"] + result["warnings"] + result["advice"]:
             note["where"] = note["where"].replace(loaded, report.file, 1)
     return report
 
@@ -84,7 +85,7 @@ def check_game(game: str, limit: int, playouts: int, seed: int) -> dict[str, Any
     result = engine().call(f"check:check_game({quote(game)}, [limit({limit}), playouts({playouts}), "
                            f"seed({seed})], Out)")
     result["file"] = relative_paths(result["file"])
-    for note in result["problems"] + result["warnings"]:
+    for note in result["problems"] + result["warnings"] + result["advice"]:
         note["where"] = relative_paths(note["where"])
     return result
 
@@ -105,3 +106,11 @@ def timing_lines(timings: list[dict[str, Any]]) -> list[str]:
         per = 1e6 * t["seconds"] / max(t["calls"], 1)
         lines.append(f"  {t['predicate']:<18}{t['calls']:>10,}{per:>11.1f}{t['seconds'] / total:>7.0%}")
     return lines
+
+
+def advice_lines(advice: list[dict[str, Any]]) -> list[str]:
+    """What to change so that solve does less at every position (rules/advice.pl), costliest first."""
+    if not advice:
+        return []
+    return ["  to make it faster (work done again at every position):"] + [
+        f"  {a['where']}: {a['change']}" for a in advice]

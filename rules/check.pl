@@ -15,6 +15,7 @@
 */
 :- module(check, [check_game/3, unplayable/2]).
 :- use_module(game).
+:- use_module(advice).
 :- use_module(library(option)).
 
 :- dynamic found/6.        % found(Kind, Severity, Pred, Position, Message, Count)
@@ -624,8 +625,9 @@ note(_, Severity, Kind, Pred, Position, Message) :-
     ).
 
 report(Game, json([ game-Game, file-File, positions-N, exhaustive-Exhaustive,
-                    problems-Problems, warnings-Warnings, timings-Timings ])) :-
+                    problems-Problems, warnings-Warnings, timings-Timings, advice-Advice ])) :-
     game_file(Game, File),
+    (   gdl:gdl_file(Game, _) -> Advice = [] ; speed_advice(Game, File, Advice) ),
     nb_getval(check_states, N),
     nb_getval(check_exhaustive, Exhaustive),
     findall(J, ( found(K, problem, Pr, Pos, Msg, C), note_json(Game, K, Pr, Pos, Msg, C, J) ), Problems),

@@ -2,6 +2,7 @@
 with the file, the line of the predicate at fault and a position that shows it; shipped games are
 sound."""
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -164,6 +165,7 @@ def test_shipped_games_are_sound_and_small_ones_checked_whole(target, positions)
     game = json.loads(r.stdout)["games"][0]
     assert game["problems"] == [] and game["exhaustive"] and game["positions"] == positions
     assert {t["predicate"] for t in game["timings"]} >= {"legal/4", "next/5", "over/4", "parse_position/4"}
+    assert game["advice"] == []            # nothing redone at every position: no advice to follow
 
 
 def test_a_next_mover_that_names_no_player_is_found_where_it_is(tmp_path):
@@ -254,3 +256,33 @@ def test_a_position_nested_too_deep_is_refused_not_a_crash(tmp_path, where, pred
     line = line_of(path, f"game:{where}(deep")
     assert any(l.strip().startswith(f"{path}:{line}: {pred}") and "nested more than 10,000 deep" in l
                for l in r.stdout.splitlines()), r.stdout
+
+
+BENCH_GAMES = ROOT / "bench" / "games"
+
+
+def test_check_says_what_a_slow_file_redoes_at_every_position_and_following_it_keeps_the_game(tmp_path):
+    """bench/games/naive_connect3.pl works out every line of three in over/4 at every position and
+    reads its list of cells with nth1/3: check names both, at the clause's line, with the change to
+    make.  advised_connect3.pl, the same file after those two changes, gets no advice and is the
+    same game (the counts and winner of the shipped connect(3,4,4), solved here too)."""
+    naive = BENCH_GAMES / "naive_connect3.pl"
+    r = run("check", str(naive), "--json")
+    assert r.returncode == 0, r.stdout
+    advice = json.loads(r.stdout)["games"][0]["advice"]
+    assert len(advice) == 2, advice
+    tabling, lists = advice
+    assert tabling["where"].endswith(f"naive_connect3.pl:{line_of(naive, 'game:over(naive_connect3, Board, _, Winner)')}")
+    assert tabling["goal"] == "all_lines/1" and tabling["inferences"] > 100
+    assert "`:- table all_lines/1.`" in tabling["change"]
+    assert lists["predicate"] == "legal/4, over/4" and "arg/3" in lists["change"]
+    r = run("check", str(BENCH_GAMES / "advised_connect3.pl"), "--json")
+    assert r.returncode == 0 and json.loads(r.stdout)["games"][0]["advice"] == []
+    env = {**os.environ, "EDUCABLE_GAMES": str(BENCH_GAMES), "EDUCABLE_DB": str(tmp_path / "kb.db")}
+    solved = []
+    for game in ("naive_connect3", "advised_connect3", "connect(3,4,4)"):
+        p = subprocess.run([EXE, "solve", game, "--json"], capture_output=True, text=True, timeout=300, env=env)
+        assert p.returncode == 0, p.stderr
+        d = json.loads(p.stdout)
+        solved.append((d["positions"], d["terminal"], d["winner"]))
+    assert solved[0] == solved[1] == solved[2] == (41750, 17820, "x")
