@@ -89,7 +89,7 @@ class Engine:
         self._running = False
         watch_signals(self)
         self.rules_dir = rules_dir
-        list(self._prolog.query(f"set_prolog_flag(stack_limit, {STACK_LIMIT}), "
+        list(self._prolog.query(f"set_prolog_flag(encoding, utf8), set_prolog_flag(stack_limit, {STACK_LIMIT}), "
                                 f"set_prolog_flag(table_space, {TABLE_SPACE})", maxresult=1))
         self._prolog.consult(str(rules_dir / "bridge.pl"))
         self.load(rules_dir / "core.pl")

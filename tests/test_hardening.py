@@ -453,3 +453,16 @@ def test_ctrl_c_and_sigterm_stop_a_rule_that_never_ends(tmp_path, args, sig):
     assert proc.returncode == 130, err
     lines = err.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith("interrupted"), err
+
+
+def test_a_c_locale_reads_the_rule_files_as_utf8(tmp_path):
+    """Under LC_ALL=C (a container, cron, a bare CI shell) SWI-Prolog reads files in the locale's
+    encoding, and the rule files' UTF-8 comments stopped every command ("Illegal multibyte
+    Sequence"); the engine now reads every file as UTF-8, game files with UTF-8 names included."""
+    (tmp_path / "mine.pl").write_text(count3_as("mine", '"count ~w of 3"', '"счёт ~w из 3"'), encoding="utf-8")
+    env = {**os.environ, "LC_ALL": "C", "LANG": "C", "EDUCABLE_GAMES": str(tmp_path),
+           "EDUCABLE_DB": str(tmp_path / "kb.db")}
+    for args in (["games"], ["show", "hexapawn"], ["solve", "mine"], ["show", "mine"]):
+        r = subprocess.run([EXE, *args], capture_output=True, text=True, env=env, timeout=120)
+        assert r.returncode == 0, (args, r.stderr)
+    assert "mine " in subprocess.run([EXE, "games"], capture_output=True, text=True, env=env, timeout=120).stdout
