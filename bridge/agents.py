@@ -184,6 +184,25 @@ def support(db: sqlite_utils.Database, graph: StateGraph, name: str) -> exact.Su
     return exact.support_from_moves(graph, games.policy_table(graph, chooser(db, graph.game, name)))
 
 
+# Learners whose agents, stored with "fold" on, value symmetric positions alike (a folded Q-table;
+# n-tuple weights shared across the symmetries).
+FOLDING_LEARNERS = ("qlearn", "ntuple")
+
+
+def treats_symmetric_alike(db: sqlite_utils.Database, game: str, name: str) -> bool:
+    """Whether agent ``name`` chooses alike in symmetric positions (so that it can be judged exactly
+    on the graph of symmetry classes): random and minimax, and Q-learning and n-tuple agents stored
+    with folding on."""
+    if name in ("random", "minimax"):
+        return True
+    base, member = split_member(name)
+    if member is not None or search_chooser(name) is not None:
+        return False
+    row = store.get_agent(db, base)
+    return (row is not None and row["game"] == game and row["learner"] in FOLDING_LEARNERS
+            and bool(row["params"].get("fold")))
+
+
 class Opponents:
     """How a learner's run reaches other agents without importing this module (no cycle)."""
 

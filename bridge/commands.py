@@ -305,9 +305,13 @@ def evaluate_exact(db: sqlite_utils.Database, game: str, agent: str, vs: str | N
     for name in (agent, vs):
         if name is not None:
             agents.check_agent(db, game, name)
-    graph = ensure_graph(db, game, limit=limit, progress=progress)
+    try:
+        graph = ensure_graph(db, game, limit=limit, progress=progress)
+    except compile_mod.TooLarge as too_large:
+        graph = folded_for_judging(db, game, [n for n in (agent, vs) if n is not None], limit, progress, too_large)
     mine = agents.support(db, graph, agent)
-    out: dict[str, Any] = {"game": game, "agent": agent, "value": store.exact_name(graph, 0)}
+    out: dict[str, Any] = {"game": game, "agent": agent, "value": store.exact_name(graph, 0),
+                           "folded": graph.folded}
     if vs is None:
         for side, player in (("as_first", 0), ("as_second", 1)):
             out[side] = exact.guarantee(graph, player, mine).as_dict()
@@ -320,6 +324,22 @@ def evaluate_exact(db: sqlite_utils.Database, game: str, agent: str, vs: str | N
     out["as_first"] = {"win": p1[first], "draw": p1["draw"], "loss": p1[second]}
     out["as_second"] = {"win": p2[second], "draw": p2["draw"], "loss": p2[first]}
     return out
+
+
+def folded_for_judging(db: sqlite_utils.Database, game: str, names: list[str], limit: int | None,
+                       progress: CompileProgressFn | None, too_large: compile_mod.TooLarge) -> StateGraph:
+    """The solved graph of symmetry classes, for judging agents that all choose alike in symmetric
+    positions when the graph of every position is past the limit (a member of a class then stands
+    for all of it, and the results are the same); ``too_large``, saying why, otherwise."""
+    if not graphs.has_symmetry(game):
+        raise too_large
+    odd = [n for n in names if not agents.treats_symmetric_alike(db, game, n)]
+    if odd:
+        raise compile_mod.TooLarge(str(too_large).replace(
+            "judging exactly needs every position",
+            f"judging {', '.join(odd)} exactly needs every position (only agents that choose alike in symmetric "
+            "positions — random, minimax, Q-learning with --fold, n-tuple — are judged on its symmetry classes)", 1))
+    return graphs.solved_graph(db, game, limit=limit, progress=progress)[0]
 
 
 def doctor(path: Path, repair: bool = False) -> tuple[list[Any], int, list[str]]:

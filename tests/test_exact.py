@@ -88,3 +88,52 @@ def test_guarantee_detects_a_single_blunder(graphs):
     sup2[after] = list(g.edges(after))
     r2 = exact.guarantee(g, 1, sup2)
     assert r2.guaranteed == "loss" and not r2.perfect
+
+
+def test_agents_that_choose_alike_in_symmetric_positions_are_judged_on_the_classes(tmp_path):
+    """Past the position limit of every position, random, minimax, a folded Q-learner and an
+    n-tuple agent are judged on the graph of symmetry classes, with the same results as on every
+    position (computed first, in a knowledge base that has the whole graph) and random against
+    random at the known 737/1260, 160/1260, 363/1260; a punishment agent, which may choose
+    differently in symmetric positions, is refused in one line that says why."""
+    import json
+    import shutil
+    import sqlite3
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    exe = str(Path(sys.executable).parent / "educable")
+    whole, classes = tmp_path / "whole.db", tmp_path / "classes.db"
+
+    def educable(db, *args):
+        r = subprocess.run([exe, *args, "--db", str(db)], capture_output=True, text=True, timeout=300)
+        return r.returncode, (json.loads(r.stdout) if r.returncode == 0 and "--json" in args else r.stderr)
+
+    for args in (["--learner", "qlearn", "--fold", "--agent", "qf", "--games", "300"],
+                 ["--learner", "ntuple", "--agent", "nt", "--games", "300"], ["--agent", "p", "--games", "30"]):
+        assert educable(whole, "train", "tictactoe", *args, "--seed", "1")[0] == 0
+    shutil.copy(whole, classes)
+    with sqlite3.connect(classes) as conn:              # the agents stay, the graphs go
+        conn.executescript("DELETE FROM graphs; DELETE FROM games; DELETE FROM positions;")
+    for agent, vs in (("random", None), ("minimax", None), ("qf", None), ("nt", None), ("random", "random"),
+                      ("qf", "random"), ("nt", "minimax")):
+        more = ["--vs", vs] if vs else []
+        code, full = educable(whole, "eval", "tictactoe", agent, "--exact", *more, "--json")
+        assert code == 0 and full["folded"] is False
+        code, folded = educable(classes, "eval", "tictactoe", agent, "--exact", *more, "--json",
+                                "--max-positions", "1000")
+        assert code == 0, folded
+        assert folded["folded"] is True
+        for side in ("as_first", "as_second"):
+            if vs:
+                assert folded[side] == pytest.approx(full[side], abs=1e-12)
+            else:
+                assert (folded[side]["guaranteed"], folded[side]["perfect"]) == (full[side]["guaranteed"],
+                                                                                 full[side]["perfect"])
+                assert (folded[side]["mistakes"] == 0) == (full[side]["mistakes"] == 0)
+    code, rr = educable(classes, "eval", "tictactoe", "random", "--exact", "--vs", "random", "--json",
+                        "--max-positions", "1000")
+    assert rr["as_first"] == pytest.approx({"win": 737 / 1260, "draw": 160 / 1260, "loss": 363 / 1260}, abs=1e-12)
+    code, message = educable(classes, "eval", "tictactoe", "p", "--exact", "--json", "--max-positions", "1000")
+    assert code == 2 and len(message.strip().splitlines()) == 1 and "judging p exactly needs every position" in message
