@@ -86,7 +86,9 @@ class Engine:
         self._prolog = Prolog()
         self._lib = _lib
         self._thread = _lib.PL_thread_self()      # Prolog's id of the thread that runs every goal
-        self._running = False
+        self._running = False                   # a query is running (interrupt() may stop it) ...
+        self._raised = False                    # ... and a stop was raised in it
+        self._lock = threading.Lock()
         watch_signals(self)
         self.rules_dir = rules_dir
         list(self._prolog.query(f"set_prolog_flag(encoding, utf8), set_prolog_flag(stack_limit, {STACK_LIMIT}), "
@@ -157,17 +159,27 @@ class Engine:
 
     def _query(self, goal: str) -> list[dict]:
         """The first answer of ``goal`` (or none), marked as running so that ``interrupt`` reaches it."""
-        self._running = True
+        with self._lock:
+            self._running = True
         try:
             return list(self._prolog.query(goal, maxresult=1))
         finally:
-            self._running = False
+            with self._lock:
+                self._running = False
+                unheard, self._raised = self._raised, False
+            if unheard:                         # a stop the goal ended before hearing stays pending in
+                try:                            # Prolog: spend it here, not on the next goal (a commit's)
+                    list(self._prolog.query("true", maxresult=1))
+                except Exception:
+                    pass
 
     def interrupt(self) -> None:
         """Stop the goal Prolog is running, if any, from any thread: Prolog throws at its next
         inference (rules/bridge.pl, stop_requested/1) and the call raises KeyboardInterrupt."""
-        if self._running:
-            self._lib.PL_thread_raise(self._thread, int(signal.SIGUSR2))
+        with self._lock:
+            if self._running:
+                self._lib.PL_thread_raise(self._thread, int(signal.SIGUSR2))
+                self._raised = True
 
 
 STOPPING_SIGNALS = (signal.SIGINT, signal.SIGTERM)

@@ -18,4 +18,5 @@
 :- use_module(race).
 :- use_module(check).
 :- use_module(gdl).
+:- use_module(guard).
 

@@ -466,3 +466,30 @@ def test_a_c_locale_reads_the_rule_files_as_utf8(tmp_path):
         r = subprocess.run([EXE, *args], capture_output=True, text=True, env=env, timeout=120)
         assert r.returncode == 0, (args, r.stderr)
     assert "mine " in subprocess.run([EXE, "games"], capture_output=True, text=True, env=env, timeout=120).stdout
+
+
+@pytest.mark.parametrize("args, old, new, words", [
+    (["solve", "g"], "game:legal(count3, N, _, K) :- member(K, [1, 2]), N + K =< 3.",
+     "game:legal(count3, N, _, K) :- N >= 1, repeat, fail ; member(K, [1, 2]), N + K =< 3.",
+     "legal/4 did not finish within 100,000,000 inferences at 1 b"),
+    (["eval", "g", "random", "--vs", "random", "--games", "4"],
+     "game:over(count3, 3, Mover, Winner) :-", "game:over(count3, 2, _, _) :- repeat, fail.\ngame:over(count3, 3, Mover, Winner) :-",
+     "over/4 did not finish within"),
+    (["train", "g", "--agent", "a", "--games", "5"], "game:legal(count3, N, _, K) :- member(K, [1, 2]), N + K =< 3.",
+     "game:legal(count3, 0, _, K) :- member(K, [1, 2]).\ngame:legal(count3, N, _, K) :- N >= 1, between(1, inf, K).",
+     "legal/4 gave more than 100,000 answers"),
+    (["query", "g", "1 b"], "game:position_text(count3, N, M, T) :-",
+     "game:position_text(count3, 2, _, _) :- !, repeat, fail.\ngame:position_text(count3, N, M, T) :-",
+     "position_text/4 did not finish within"),
+])
+def test_a_rule_that_never_ends_or_answers_without_end_stops_the_command_in_one_line(tmp_path, args, old, new, words):
+    """Every call into a game file runs under limits (rules/guard.pl): a rule that loops or gives
+    answers without end stops solve, eval, train or query with one line naming the predicate,
+    the file and line of its first clause and the position, exit 2, in seconds; before, each
+    hung until killed."""
+    (tmp_path / "g.pl").write_text(count3_as("g", old, new))
+    env = {**os.environ, "EDUCABLE_GAMES": str(tmp_path), "EDUCABLE_DB": str(tmp_path / "kb.db")}
+    r = subprocess.run([EXE, *args], capture_output=True, text=True, env=env, timeout=120)
+    assert r.returncode == 2, (r.returncode, r.stdout, r.stderr)
+    lines = r.stderr.strip().splitlines()
+    assert len(lines) == 1 and words in lines[0] and "g.pl:" in lines[0], r.stderr

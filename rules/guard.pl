@@ -1,0 +1,114 @@
+/*  Every call into a game file runs under limits.
+
+    A game file is a program, and a rule of it may never end, run far too
+    long or give moves without end.  The protocol predicates a game file
+    defines are wrapped (library(prolog_wrap)), so that every call, from
+    whatever command, runs under an inference limit and, for the ones that
+    give several answers, a bound on their number; past either, the command
+    stops with one line that names the predicate, the file and line of its
+    first clause and the position, instead of hanging.  (`check` runs its
+    own, smaller limit inside this one and reports the rule as a problem.)
+
+    The games shipped in rules/games/ are educable's own and tested; their
+    calls skip the limits, which cost about half a microsecond a call.
+    Memory is bounded by Prolog's stack limit (bridge/engine.py), and
+    Ctrl-C or SIGTERM stops any call.
+*/
+:- module(guard, [guard_protocol/0]).
+:- use_module(library(prolog_wrap)).
+:- use_module(game).
+
+% Inferences one call of a game file's protocol predicate may take (a few seconds).
+guard_inferences(100 000 000).
+
+max_answers(100 000).            % answers one call may give (moves, symmetric images)
+
+% The protocol predicates a game file defines (the game is their first argument).
+guarded(players/2).
+guarded(initial/3).
+guarded(legal/4).
+guarded(next/5).
+guarded(over/4).
+guarded(next_mover/5).
+guarded(symmetry/3).
+guarded(cells/4).
+guarded(tuple_cells/4).
+guarded(position_text/4).
+guarded(parse_position/4).
+guarded(move_text/3).
+guarded(parse_move/3).
+guarded(board_lines/4).
+
+:- dynamic trusted/2.            % trusted(Game, true/false): Game is one of rules/games/
+
+%!  guard_protocol is det.
+%   Wrap every guarded protocol predicate (once).
+guard_protocol :-
+    forall(guarded(Name/Arity),
+           ( functor(Head, Name, Arity),
+             (   current_predicate_wrapper(game:Head, educable_limit, _, _) -> true
+             ;   wrap_predicate(game:Head, educable_limit, Wrapped, guard:limited(Name/Arity, Head, Wrapped))
+             ) )).
+
+%   Run Wrapped (the game file's own clauses for Head) under the limits,
+%   unless the game is a shipped one.
+limited(PI, Head, Wrapped) :-
+    arg(1, Head, Game),
+    (   shipped(Game)
+    ->  call(Wrapped)
+    ;   guard_inferences(Limit),
+        Count = count(0),
+        call_with_inference_limit(Wrapped, Limit, Result),
+        (   Result == inference_limit_exceeded
+        ->  too_long(PI, Head, Limit)
+        ;   true
+        ),
+        arg(1, Count, N0), N is N0 + 1, nb_setarg(1, Count, N),
+        max_answers(Max),
+        (   N > Max -> too_many(PI, Head, Max) ; true )
+    ).
+
+shipped(Game) :-
+    (   trusted(Game, Known) -> Known == true
+    ;   \+ ground(Game) -> fail
+    ;   ( shipped_file(Game) -> Known = true ; Known = false ),
+        assertz(trusted(Game, Known)),
+        Known == true
+    ).
+
+shipped_file(Game) :-
+    atom(Game),
+    clause(game:game(Game), Body, Ref),
+    catch(Body, _, fail), !,
+    clause_property(Ref, file(File)),
+    module_property(guard, file(Here)),
+    file_directory_name(Here, Rules),
+    file_directory_name(File, Games),
+    file_base_name(Games, games),
+    file_directory_name(Games, Rules).
+
+too_long(Name/Arity, Head, Limit) :-
+    where(Head, Name/Arity, Where, At),
+    format(string(Msg), "~w: ~w/~w did not finish within ~D inferences~w: a rule that never ends, or one far too slow to play (educable check says more)",
+           [Where, Name, Arity, Limit, At]),
+    throw(educable_error(Msg)).
+
+too_many(Name/Arity, Head, Max) :-
+    where(Head, Name/Arity, Where, At),
+    format(string(Msg), "~w: ~w/~w gave more than ~D answers~w: a rule whose answers never end, or far too many moves to play",
+           [Where, Name, Arity, Max, At]),
+    throw(educable_error(Msg)).
+
+%   The file and line of the game's first clause for the predicate, and the
+%   position the call was about (when it has one that prints).
+where(Head, PI, Where, At) :-
+    arg(1, Head, Game),
+    (   catch(check:where(Game, PI, Where0), _, fail) -> Where = Where0 ; Where = Game ),
+    (   PI = _/Arity, Arity >= 4, arg(2, Head, Pos), ground(Pos), arg(3, Head, Mover), ground(Mover),
+        catch(call_with_inference_limit(game:position_text(Game, Pos, Mover, Text), 1 000 000, R), _, fail),
+        R \== inference_limit_exceeded
+    ->  format(string(At), " at ~w", [Text])
+    ;   At = ""
+    ).
+
+:- initialization(guard_protocol).
