@@ -9,7 +9,7 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable
 
-from bridge import agents, games, graphs, perfect, registry
+from bridge import agents, games, graphs, limits, perfect, registry
 from bridge import compile as compile_mod
 from bridge.compile import ProgressFn as CompileProgressFn
 from bridge.engine import BadInput, PrologError, engine
@@ -331,8 +331,10 @@ def folded_for_judging(db: sqlite_utils.Database, game: str, names: list[str], l
     """The solved graph of symmetry classes, for judging agents that all choose alike in symmetric
     positions when the graph of every position is past the limit (a member of a class then stands
     for all of it, and the results are the same); ``too_large``, saying why, otherwise."""
-    if not graphs.has_symmetry(game):
-        raise too_large
+    stated = compile_mod.known_lower_bound(game)
+    if not graphs.has_symmetry(game) or (
+            stated is not None and stated // compile_mod.symmetry_count(game) > limits.max_positions(limit)):
+        raise too_large                           # no classes, or too many of them as well
     odd = [n for n in names if not agents.treats_symmetric_alike(db, game, n)]
     if odd:
         raise compile_mod.TooLarge(str(too_large).replace(
