@@ -6,6 +6,8 @@ clock, with its own peak memory (the child's maximum resident set).
     .venv/bin/python bench/bench_graphs.py --big    # also 4x4 tic-tac-toe (about 4 min), Connect Four
                                                     # mcts:1000 vs random, 200 games a side (about 15 min),
                                                     # and a 100,000-game punish run (about 4 min)
+    .venv/bin/python bench/bench_graphs.py --floor  # solve against a plain breadth-first search over the
+                                                    # same file (bench/bfs_floor.pl; target: within 1.3x)
 
 Anchor: OpenSpiel's solvers on tic-tac-toe in this same run when `open_spiel` is installed
 (pip install -e '.[bench]'); otherwise the line says it is missing.
@@ -156,9 +158,31 @@ def big(tmp: Path) -> None:
           f"{sum(curve[-tenth:]) / tenth:.2f}; curve in bench/out/c4_punish_curve.png")
 
 
+FLOOR_TARGET = 1.3
+FLOOR_GAMES = (("connect(3,4,4)", ()), ("hexapawn(4,4)", ()), ("tictactoe", ()),
+               ("naive_connect3", ("bench/games/naive_connect3.pl",)),
+               ("advised_connect3", ("bench/games/advised_connect3.pl",)))
+
+
+def floor(tmp: Path) -> None:
+    """`solve` (compile, solve, store) against bench/bfs_floor.pl on the same file, in one run."""
+    for game, files in FLOOR_GAMES:
+        p = subprocess.run(["swipl", "-g", f"bfs_floor('{game}')", "-t", "halt", "rules/load.pl", *files,
+                            "bench/bfs_floor.pl"], capture_output=True, text=True, cwd=ROOT)
+        _, classes, bfs_s = p.stdout.split()[-3:]
+        env_games = ["--games-dir", str(ROOT / "bench" / "games")] if files else []
+        _, _, d = educable(tmp / f"floor{game}.db", *env_games, "solve", game, "--json")
+        line(f"solve {game} ({classes} classes)", d["seconds"], "s", anchor=float(bfs_s),
+             anchor_name="plain BFS", higher_is_better=True, words=("the time of", "the time of"))
+        ratio = d["seconds"] / float(bfs_s)
+        print(f"{'':<52} target within {FLOOR_TARGET}x of the BFS: {'met' if ratio <= FLOOR_TARGET else 'MISSED'}")
+
+
 def main() -> None:
     (ROOT / "bench" / "out").mkdir(exist_ok=True)
     with tempfile.TemporaryDirectory() as tmp:
+        if "--floor" in sys.argv:
+            return floor(Path(tmp))
         quick(Path(tmp))
         if "--big" in sys.argv:
             big(Path(tmp))
