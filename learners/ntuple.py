@@ -39,7 +39,8 @@ Q-table and the punishment learner do not.
 
 Defaults depend on the board (``board_defaults``): small boards learn with
 TD(0) on shared weights; boards of 30 cells or more (Connect Four) with
-GBG's Connect Four settings (70 tuples of 8, per-player weights, TCL, λ 0.5).
+GBG's published Connect Four settings (70 tuples of 8, per-player weights, TCL,
+TD(0) with a constant step of 3.7, exploration from 0.1 to 0).
 
 This module never asks Prolog anything: it sees cells as numpy arrays.
 """
@@ -70,16 +71,15 @@ class NTupleOptions:
     length: int | None = option(None, "Cells per random-walk tuple (default by board size: 3 or 6 on small "
                                 "boards, 8 on Connect Four).", low=1, high=16)
     tuple_cells: list[list[int]] | None = None   # tuples given by the user (cell numbers from 1; --tuples-file)
-    lam: float = option(0.0, "λ of the eligibility traces (0: plain TD(0); 0.5 on boards of 30 cells or more, "
-                        "as GBG's Connect Four agent).", flag="lambda", low=0.0, high=1.0)
+    lam: float = option(0.0, "λ of the eligibility traces (0: plain TD(0), as GBG's Connect Four agent).", flag="lambda", low=0.0, high=1.0)
     alpha: float = option(0.5, "Step size at the start of a run, shared out over the weights a position reads "
-                          "(5, constant, on boards of 30 cells or more).", low=0.0, high=10.0)
+                          "(3.7, constant, on boards of 30 cells or more, as GBG's Connect Four agent).", low=0.0, high=10.0)
     alpha_end: float | None = option(0.05, "Step size at the end of a run, linear from --alpha (None: as "
                                      "--alpha).", low=0.0, high=10.0)
-    epsilon: float = option(0.3, "Exploration at the start of a run (0.2 on boards of 30 cells or more; 0 "
+    epsilon: float = option(0.3, "Exploration at the start of a run (0.1 on boards of 30 cells or more; 0 "
                             "against the adversary).", low=0.0, high=1.0)
     epsilon_end: float | None = option(None, "Exploration at the end of a run, linear from --epsilon (default: "
-                                       "as --epsilon; 0.02 on boards of 30 cells or more).", low=0.0, high=1.0)
+                                       "as --epsilon; 0 on boards of 30 cells or more).", low=0.0, high=1.0)
     fold: bool = option(True, "Share weights across the game's symmetries (symmetry/3).")
     seed: int = 0                    # where the random walks start (the agent's tuples: its first run's --seed)
     values: int | None = option(None, "Distinct cell values (default: the largest cells/4 gives in random games, "
@@ -128,12 +128,13 @@ TCL_BETA = 2.7          # TCL-EXP's β (GBG's default)
 
 def board_defaults(n_cells: int) -> dict:
     """Options that differ from NTupleOptions' defaults on a board of ``n_cells`` (the user's own
-    options override them): on 30 cells or more, GBG's Connect Four settings (per-player weights,
-    TCL with a constant step of 5, λ 0.5) with exploration from 0.2 to 0.02."""
+    options override them): on 30 cells or more, the settings of GBG's published Connect Four agent
+    (TCL-EXP-NT3-al37-lam000-6000k-epsfin0: per-player weights, TCL with a constant step of 3.7,
+    TD(0), exploration from 0.1 to 0)."""
     if n_cells < LARGE_BOARD:
         return {}
-    return {"per_player": True, "tcl": True, "lam": 0.5, "alpha": 5.0, "alpha_end": 5.0,
-            "epsilon": 0.2, "epsilon_end": 0.02}
+    return {"per_player": True, "tcl": True, "lam": 0.0, "alpha": 3.7, "alpha_end": 3.7,
+            "epsilon": 0.1, "epsilon_end": 0.0}
 
 
 def default_shape(n_cells: int) -> tuple[int, int]:
