@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Callable, Collection
 
 from kb.schema import MIGRATIONS, VERSION
+from kb import store
 from kb.store import finite_number, json_object
 
 
@@ -156,13 +157,18 @@ def _rows(conn: sqlite3.Connection) -> list[Problem]:
                 and all(48 <= ord(c) < 112 for c in pattern)):
             out.append(Problem(f"table ntuple_weights, agent {agent!r} tuple {tup!r} pattern {pattern!r}",
                                "not (integer, text, number)", "fix the row, or delete it (the weight is then 0)"))
+    stale = set()
     for game, folded in conn.execute("SELECT DISTINCT game, folded FROM positions WHERE value NOT IN (-1, 0, 1)"):
         out.append(_stale_graph(game, folded, "a value that is not -1, 0 or 1"))
+        stale.add((game, folded))
     for game, folded, nodes, edges, start, target, move in conn.execute(
             "SELECT game, folded, nodes, edges, start, target, move FROM graphs"):
         if not (isinstance(start, bytes) and isinstance(target, bytes) and isinstance(move, bytes)
                 and len(start) == 8 * (nodes + 1) and len(target) == 4 * edges == len(move)):
             out.append(_stale_graph(game, folded, "arrays of the wrong size"))
+        elif (game, folded) not in stale and not store.graph_row_readable(conn, game, folded):
+            out.append(_stale_graph(game, folded, "arrays that do not fit together (an edge to no node, a "
+                                    "move or value out of range)"))
     return out
 
 

@@ -95,6 +95,20 @@ def load_graph(db: sqlite_utils.Database, game: str, players: list[str], folded:
     return graph if _consistent(graph) else None
 
 
+def graph_row_readable(conn: Any, game: str, folded: int) -> bool:
+    """Whether the stored graph of ``game`` reads back whole, as load_graph would read it (doctor's
+    check; the players come from the games row, or the positions' movers)."""
+    row = conn.execute("SELECT rules_hash, moves, start, target, move, keys, node_data FROM graphs "
+                       "WHERE game = ? AND folded = ?", [game, int(folded)]).fetchone()
+    names = conn.execute("SELECT players FROM games WHERE name = ?", [game]).fetchone()
+    try:
+        players = json.loads(names[0]) if names else sorted(
+            {m for (m,) in conn.execute("SELECT DISTINCT mover FROM positions WHERE game = ?", [game])})
+        return row is not None and _consistent(_graph_from_row(row, game, players, bool(folded), conn))
+    except (ValueError, KeyError, TypeError, OverflowError, UnicodeDecodeError, IndexError):
+        return False
+
+
 def _consistent(graph: StateGraph) -> bool:
     """The arrays of a graph read back fit together (a hand-edited row may not)."""
     n, e = graph.size, len(graph.target)

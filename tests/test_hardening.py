@@ -203,6 +203,23 @@ def test_a_damaged_stored_graph_is_rebuilt(trained):
     assert d.exit_code == 0 and '"positions": 5478' in d.output and '"stored": false' in d.output
 
 
+def test_doctor_finds_a_stored_graph_whose_arrays_do_not_fit_together(trained):
+    """Arrays of the right size holding garbage (an edge to a node that does not exist): solve
+    would not use the graph and would build it again, so doctor says so, and --repair does it."""
+    r = run("doctor")
+    assert r.exit_code == 0 and "sound" in r.output
+    with sqlite3.connect(trained) as conn:
+        (target,) = conn.execute("SELECT target FROM graphs WHERE folded = 1").fetchone()
+        conn.execute("UPDATE graphs SET target = ? WHERE folded = 1", (target[:-4] + b"\xff\xff\xff\x7f",))
+    r = run("doctor")
+    assert r.exit_code == 1 and "solved graph of tictactoe" in r.output and "do not fit together" in r.output
+    from bridge import graphs
+    graphs._CACHE.clear()
+    r = run("doctor", "--repair", "--json")
+    assert '"repaired": 1' in r.output and '"tictactoe"' in r.output      # deleted and solved again
+    assert run("doctor").exit_code == 0
+
+
 def test_doctor_finds_each_problem_and_repairs_what_can_be_recomputed(trained):
     r = run("doctor")
     assert r.exit_code == 0 and "sound" in r.output
