@@ -344,6 +344,28 @@ def folded_for_judging(db: sqlite_utils.Database, game: str, names: list[str], l
     return graphs.solved_graph(db, game, limit=limit, progress=progress)[0]
 
 
+def rule_set_problems(db: sqlite_utils.Database, is_game: Callable[[str], bool]) -> list[Any]:
+    """Rule-set populations whose rules do not fit their game's board (a pattern of the wrong
+    size, an action the game has not): what training or play would refuse, found without either."""
+    from bridge import ga
+    from kb.db import KBError
+    from kb.doctor import Problem
+
+    out = []
+    for row in db.query("SELECT name, game FROM agents WHERE learner = 'ga' ORDER BY name"):
+        if not is_game(row["game"]):
+            continue                              # reported already as an agent of an unknown game
+        try:
+            ga.population_from_kb(db, row["name"], ga.rule_space(row["game"], db, keep=False), 0)
+        except compile_mod.TooLarge:
+            continue
+        except (BadInput, KBError) as exc:
+            what = str(exc).split(": ", 1)[-1].split("; fix or delete")[0]
+            out.append(Problem(f"table rules, agent {row['name']!r}", what,
+                               f"fix the rule, or delete the agent (DELETE FROM agents WHERE name = '{row['name']}')"))
+    return out
+
+
 def doctor(path: Path, repair: bool = False) -> tuple[list[Any], int, list[str]]:
     """Examine the knowledge base file at ``path`` (kb/doctor.py): its problems, how many were
     repaired (``repair``: what can be recomputed is deleted) and the games solved again after."""
@@ -361,6 +383,8 @@ def doctor(path: Path, repair: bool = False) -> tuple[list[Any], int, list[str]]
             return False
 
     problems = doctor_mod.examine(path, agents.known_learners(), is_game)
+    if not problems:
+        problems = rule_set_problems(open_kb(path), is_game)
     repaired = doctor_mod.repair(path, problems) if repair else 0
     rebuilt = []
     if repaired:                                  # solve again what --repair deleted

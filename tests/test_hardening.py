@@ -220,6 +220,18 @@ def test_doctor_finds_a_stored_graph_whose_arrays_do_not_fit_together(trained):
     assert run("doctor").exit_code == 0
 
 
+@pytest.mark.parametrize("sql, words", [
+    ("UPDATE rules SET pattern = 'mm./**' WHERE rowid = (SELECT min(rowid) FROM rules)", "has 5 cells; tictactoe has 9"),
+    ("UPDATE rules SET action = '12' WHERE rowid = (SELECT min(rowid) FROM rules)", "12"),
+])
+def test_doctor_finds_a_rule_that_does_not_fit_the_board(trained, sql, words):
+    """A rule whose condition or action does not fit the game: training and play refuse it, so
+    doctor reports it (it said sound)."""
+    edit(trained, sql)
+    r = run("doctor")
+    assert r.exit_code == 1 and "table rules, agent 'g'" in r.output and words in r.output, r.output
+
+
 def test_doctor_finds_each_problem_and_repairs_what_can_be_recomputed(trained):
     r = run("doctor")
     assert r.exit_code == 0 and "sound" in r.output
