@@ -1297,7 +1297,8 @@ def report_sweep(sweep_id: int, title: str, measure: str, values: dict[str, list
 
 
 @sweep.command("race")
-@click.option("--player", "player_list", required=True, help="Players to compare, separated by commas.")
+@click.option("--player", "player_list", required=True, multiple=True,
+              help="Players to compare, separated by commas (or --player given again).")
 @click.option("--boards", default=100, show_default=True, type=click.IntRange(1, 100_000), help="Boards each player races.")
 @click.option("--seed", default=0, show_default=True, type=click.IntRange(0, 2**32 // 1_000_000 - 1),
               help="Board i's seed is SEED*1000000+i (the same boards for every player).")
@@ -1306,7 +1307,7 @@ def report_sweep(sweep_id: int, title: str, measure: str, values: dict[str, list
 @db_option
 @json_option
 @handle_errors
-def sweep_race(player_list: str, boards: int, seed: int, turns: int | None, plot_path: str | None, workers: int,
+def sweep_race(player_list: tuple[str, ...], boards: int, seed: int, turns: int | None, plot_path: str | None, workers: int,
                scheduler: str | None, db_path: str, as_json: bool) -> None:
     """Race every player on the same boards; per player, the geometric mean of the scores with a 95%
     interval and the share of boards scoring 1.
@@ -1319,7 +1320,7 @@ def sweep_race(player_list: str, boards: int, seed: int, turns: int | None, plot
     from bridge import cluster as cluster_mod, race as race_mod, sweep as sweep_mod
     from learners.race import players as players_mod
 
-    names = [p.strip() for p in player_list.split(",") if p.strip()]
+    names = [p.strip() for given in player_list for p in given.split(",") if p.strip()]
     if not names:
         raise BadInput("--player: name at least one player")
     names = [players_mod.builtin_name(n) for n in names]

@@ -502,3 +502,14 @@ def test_built_in_players_answer_to_the_challenges_names_in_any_case():
     assert players.builtin_name("Believer") == "believer"
     assert players.builtin_name("mymodule:Player") == "mymodule:Player"   # not a built-in: unchanged
     assert players.find("colorscoreplayer") is players.find("colorscore")
+
+
+def test_a_repeated_player_option_adds_players_and_a_repeated_player_is_refused(db_path):
+    """`sweep race --player a --player b` races both (it used to keep only the last one silently);
+    naming one player twice, either way, is one line."""
+    r = run("sweep", "race", "--player", "random", "--player", "colorscore", "--boards", "2", "--turns", "3",
+            "--workers", "1", "--json")
+    assert r.exit_code == 0, r.output
+    assert {s["setting"] for s in json.loads(r.output)["settings"]} == {"random", "colorscore"}
+    r = run("sweep", "race", "--player", "random", "--player", "random", "--boards", "2", "--workers", "1")
+    assert r.exit_code == 2 and "twice" in r.output and len(r.output.strip().splitlines()) == 1, r.output
