@@ -945,10 +945,20 @@ def rules_import(file: str, agent: str, game: str | None, replace: bool, db_path
     from bridge import agents as agents_mod, ga
 
     agents_mod.check_name(agent)
-    data = ga.import_rules(open_kb(db_path), file, agent, game, replace)
+    with Progress(rules_in(file), f"checking the rules of {file}", as_json) as progress:
+        data = ga.import_rules(open_kb(db_path), file, agent, game, replace, progress)
     if as_json:
         return emit_json(data)
     click.echo(f"imported {data['rules']} rules for {data['game']} as agent {data['agent']}")
+
+
+def rules_in(path: str) -> int:
+    """About how many rules a rule file holds (its lines that start a rule), for a progress bar."""
+    try:
+        with open(path, "rb") as f:
+            return sum(1 for line in f if line.startswith(b"rule("))
+    except OSError:
+        return 0                                  # the import says why in one line
 
 
 @main.group()

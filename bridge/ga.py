@@ -16,7 +16,7 @@ import numpy as np
 
 from bridge import games, graphs
 from bridge.agents import split_member
-from bridge.engine import BadInput, engine, quote
+from bridge.engine import ROWS_PER_CALL, BadInput, engine, quote
 from bridge.options import checked, existing_agent
 from kb import store
 from learners import exact, ga
@@ -344,13 +344,27 @@ def too_deep(path: Path) -> None:
         i += 1
 
 
-def read_rule_file(path: str, game: str | None = None, db: sqlite_utils.Database | None = None) -> tuple[str, list[tuple[str, str, int, float]]]:
-    """Read and check a rule file: (game, rules).  BadInput names the file and line of the first problem."""
+def read_rule_file(path: str, game: str | None = None, db: sqlite_utils.Database | None = None,
+                   progress: Callable[[int], None] | None = None) -> tuple[str, list[tuple[str, str, int, float]]]:
+    """Read and check a rule file: (game, rules).  BadInput names the file and line of the first problem.
+    Prolog reads it a page of rules at a time; ``progress(n)`` as each n rules are checked."""
     p = Path(path)
     if not p.is_file():
         raise BadInput(f"no rule file {path}")
     too_deep(p)
-    file_game, layout, raw = engine().call(f"ruleset:read_rule_file({quote(str(p))}, G, L, R), Out = [G, L, R]")
+    raw: list = []
+    engine().call(f"ruleset:rule_file_open({quote(str(p))}), Out = true")
+    try:
+        done = False
+        while not done:
+            page, done = engine().call(f"ruleset:rule_file_page({ROWS_PER_CALL}, R, D), Out = [R, D]")
+            raw += page
+            if len(raw) > ga.MAX_AGENT_RULES:
+                raise BadInput(f"{path}: more than {ga.MAX_AGENT_RULES:,} rules, what educable holds of one "
+                               "agent's conditions")
+    finally:
+        engine().call("ruleset:rule_file_close, Out = true")
+    file_game, layout = engine().call("ruleset:rule_file_header(G, L), Out = [G, L]")
     if game is not None and file_game != game:
         raise BadInput(f"{path}: the rules are for {file_game}, not {game}")
     games.check_game(file_game)
@@ -375,13 +389,17 @@ def read_rule_file(path: str, game: str | None = None, db: sqlite_utils.Database
             raise BadInput(f"{where}: action {action!r} is not legal in every position {cond_text!r} matches "
                            f"(not in {bad!r})")
         rules.append((space.condition_text(cond), action, priority, float(weight)))
+        if progress and len(rules) % 10_000 == 0:
+            progress(10_000)
+    if progress:
+        progress(len(rules) % 10_000)
     return file_game, rules
 
 
 def import_rules(db: sqlite_utils.Database, path: str, name: str, game: str | None = None,
-                 replace: bool = False) -> dict[str, Any]:
+                 replace: bool = False, progress: Callable[[int], None] | None = None) -> dict[str, Any]:
     """Make agent NAME (learner ``rules``, one member) from a rule file; it plays at once."""
-    file_game, rules = read_rule_file(path, game, db)
+    file_game, rules = read_rule_file(path, game, db, progress)
     row = store.get_agent(db, name)
     if row is not None and not (replace and row["learner"] == IMPORTED):
         raise BadInput(f"agent '{name}' exists" + ("" if row["learner"] == IMPORTED

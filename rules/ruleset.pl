@@ -16,7 +16,8 @@
     A rule file (educable rules export/import) holds rule_set(Game),
     perhaps rule_layout(drawn) (conditions written as `show` draws the
     board, rather than from cell 1), and rule/4 facts (condition text,
-    action, priority, weight); read_rule_file/4 reads one without running it.
+    action, priority, weight); rule_file_open/1 and rule_file_page/3 read
+    one, a page at a time, without running it.
 */
 %   ?- rules_load(me, tictactoe, [['mm./***/***', '3', 3, 0]]),
 %      parse_position(tictactoe, 'xx./oo./...', P, M),
@@ -27,7 +28,10 @@
           [ rules_load/3,         % +Agent, +Game, +Rows
             rule_candidates/5,    % +Agent, +Game, +Pos, +Mover, -Moves
             condition_codes/3,    % +Text, -Turn, -Codes
-            read_rule_file/4      % +File, -Game, -Layout, -Rules
+            rule_file_open/1,     % +File
+            rule_file_page/3,     % +Max, -Rules, -Done
+            rule_file_header/2,   % -Game, -Layout
+            rule_file_close/0
           ]).
 :- use_module(game).
 :- use_module(play).
@@ -94,38 +98,67 @@ play:candidates(agent(Agent), Game, Pos, Mover, Moves) :-
     rule_agent(Agent, Game), !,
     rule_candidates(Agent, Game, Pos, Mover, Moves).
 
-%!  read_rule_file(+File, -Game, -Layout, -Rules:list) is det.
-%   Read a rule file term by term (nothing in it is run).  Layout is
-%   `drawn` when the file says rule_layout(drawn), else `cells` (files
-%   written before layouts).  Rules are [Line, ConditionText, ActionText,
-%   Priority, Weight]; the values are checked by the caller.  Throws
-%   educable_error("File:Line: ...") on a syntax error, an unknown term or a
-%   missing or repeated rule_set/1.
-read_rule_file(File, Game, Layout, Rules) :-
-    setup_call_cleanup(open(File, read, In),
-                       read_terms(In, File, Terms),
-                       close(In)),
-    findall(G-L, member(L-rule_set(G), Terms), Sets),
-    (   Sets = [Game0-_]
-    ->  Game = Game0
-    ;   Sets = [] -> format(atom(M), "~w: no rule_set(Game) fact saying which game the rules are for", [File]), bad_input(M)
-    ;   Sets = [_, _-L2|_], format(atom(M), "~w:~w: a second rule_set/1 fact", [File, L2]), bad_input(M)
-    ),
-    (   memberchk(_-rule_layout(drawn), Terms) -> Layout = drawn ; Layout = cells ),
-    findall([L, C, A, P, W], ( member(L-rule(C0, A0, P, W), Terms), text(C0, C), text(A0, A) ), Rules).
+%!  rule_file_open(+File) is det.
+%   Start reading a rule file term by term (nothing in it is run); the
+%   rules come in pages (rule_file_page/3), never as one list, so a file of
+%   a million rules costs a page of memory in Prolog.
+rule_file_open(File) :-
+    rule_file_close,
+    open(File, read, In),
+    nb_setval(rule_file, file(File, In, [], cells)).
 
-text(X, T) :- ( atomic(X) -> format(atom(T), "~w", [X]) ; term_to_atom(X, T) ).
+%!  rule_file_page(+Max:integer, -Rules:list, -Done:boolean) is det.
+%   The next (at most Max) rules as [Line, ConditionText, ActionText,
+%   Priority, Weight]; the values are checked by the caller.  Done is true
+%   at the end of the file, which is then closed.  Throws
+%   educable_error("File:Line: ...") on a syntax error or an unknown term
+%   (the file is closed).
+rule_file_page(Max, Rules, Done) :-
+    nb_getval(rule_file, file(File, In, Sets0, Layout0)),
+    catch(read_page(Max, In, File, Sets0-Layout0, Sets-Layout, Rules, Done), E, ( rule_file_close, throw(E) )),
+    (   Done == true -> rule_file_close ; true ),
+    nb_setval(rule_file, file(File, In, Sets, Layout)),
+    (   Done == true -> nb_setval(rule_file_header, header(File, Sets, Layout)) ; true ).
 
-read_terms(In, File, Terms) :-
+read_page(0, _, _, State, State, [], false) :- !.
+read_page(N, In, File, Sets0-Layout0, State, Rules, Done) :-
     catch(read_term(In, T, [term_position(Pos), syntax_errors(error), variable_names(_)]), E,
           syntax_error(E, File)),
     (   T == end_of_file
-    ->  Terms = []
+    ->  State = Sets0-Layout0, Rules = [], Done = true
     ;   stream_position_data(line_count, Pos, Line),
         check_term(T, File, Line),
-        Terms = [Line-T|Rest],
-        read_terms(In, File, Rest)
+        N1 is N - 1,
+        (   T = rule(C0, A0, P, W)
+        ->  text(C0, C), text(A0, A),
+            Rules = [[Line, C, A, P, W]|Rest],
+            read_page(N1, In, File, Sets0-Layout0, State, Rest, Done)
+        ;   T = rule_set(G)
+        ->  read_page(N1, In, File, [G-Line|Sets0]-Layout0, State, Rules, Done)
+        ;   read_page(N1, In, File, Sets0-drawn, State, Rules, Done)         % rule_layout(drawn)
+        )
     ).
+
+%!  rule_file_header(-Game, -Layout) is det.
+%   After the last page: the game the file is for and its layout (`drawn`
+%   when it says rule_layout(drawn), else `cells`, as files written before
+%   layouts); educable_error when rule_set/1 is missing or repeated.
+rule_file_header(Game, Layout) :-
+    nb_getval(rule_file_header, header(File, Sets, Layout)),
+    reverse(Sets, InOrder),
+    (   InOrder = [Game-_]
+    ->  true
+    ;   InOrder = [] -> format(atom(M), "~w: no rule_set(Game) fact saying which game the rules are for", [File]), bad_input(M)
+    ;   InOrder = [_, _-L2|_], format(atom(M), "~w:~w: a second rule_set/1 fact", [File, L2]), bad_input(M)
+    ).
+
+%!  rule_file_close is det.
+%   Close a rule file being read, if any.
+rule_file_close :-
+    (   nb_current(rule_file, file(_, In, _, _)) -> catch(close(In), _, true) ; true ),
+    nb_setval(rule_file, none).
+
+text(X, T) :- ( atomic(X) -> format(atom(T), "~w", [X]) ; term_to_atom(X, T) ).
 
 check_term(rule_set(G), _, _) :- atom(G), !.
 check_term(rule_layout(drawn), _, _) :- !.

@@ -637,3 +637,30 @@ def test_exact_fitness_with_general_rules_evolves_a_player_that_never_loses_as_x
     assert out["best"]["as_first"]["guaranteed"] == "draw" and out["best"]["as_first"]["perfect"]
     judged = json.loads(run("eval", "tictactoe", "best", "--exact", "--json").output)
     assert judged["as_first"]["guaranteed"] == "draw"
+
+
+def test_a_rule_file_larger_than_a_page_is_read_in_pages(db_path, tmp_path):
+    """Prolog hands a rule file over a page of 20,000 rules at a time (never one list): 25,001
+    rules come through whole and in order, and a mistake after the first page is reported at its
+    own line, with nothing imported."""
+    rng = random.Random(3)
+    lines = ["rule_set(tictactoe)."]
+    for _ in range(25_001):
+        action = rng.randint(1, 9)
+        cells = [rng.choice("mt.*") for _ in range(9)]
+        cells[action - 1] = "."                   # the move is legal wherever the condition matches
+        cond = "".join(cells)
+        lines.append(f"rule('{cond[:3]}/{cond[3:6]}/{cond[6:]}', '{action}', {rng.randint(0, 100)}, 0.5).")
+    good = tmp_path / "big.pl"
+    good.write_text("\n".join(lines) + "\n")
+    game, rules = ga_bridge.read_rule_file(str(good))
+    assert game == "tictactoe" and len(rules) == 25_001
+    assert [(c.replace("/", ""), a, p) for c, a, p, _ in rules] == [
+        (l.split("'")[1].replace("/", ""), l.split("'")[3], int(l.split(", ")[2])) for l in lines[1:]]
+    bad = tmp_path / "bad.pl"
+    bad.write_text("\n".join(lines[:22_000] + ["rule('...'"] + lines[22_000:]) + "\n")
+    assert run("agents").exit_code == 0          # the knowledge base exists
+    before = kb_dump(db_path)
+    r = run("rules", "import", str(bad), "--agent", "big")
+    assert r.exit_code == 2 and "bad.pl:22001: syntax error" in r.output, r.output
+    assert kb_dump(db_path) == before
