@@ -6,7 +6,9 @@
     whatever command, runs under an inference limit and, for the ones that
     give several answers, a bound on their number; past either, the command
     stops with one line that names the predicate, the file and line of its
-    first clause and the position, instead of hanging.  (`check` runs its
+    first clause and the position, instead of hanging.  A rule that sleeps
+    takes no inferences, so sleep/1 is capped too (SWI-Prolog's time limits,
+    library(time), are not in the swi-prolog-core package).  (`check` runs its
     own, smaller limit inside this one and reports the rule as a problem.)
 
     The games shipped in rules/games/ are educable's own and tested; their
@@ -42,8 +44,11 @@ guarded(board_lines/4).
 :- dynamic trusted/2.            % trusted(Game, true/false): Game is one of rules/games/
 
 %!  guard_protocol is det.
-%   Wrap every guarded protocol predicate (once).
+%   Wrap every guarded protocol predicate, and sleep/1 (once).
 guard_protocol :-
+    (   current_predicate_wrapper(system:sleep(_), educable_limit, _, _) -> true
+    ;   wrap_predicate(system:sleep(T), educable_limit, Sleep, guard:capped_sleep(T, Sleep))
+    ),
     forall(guarded(Name/Arity),
            ( functor(Head, Name, Arity),
              (   current_predicate_wrapper(game:Head, educable_limit, _, _) -> true
@@ -57,6 +62,8 @@ limited(PI, Head, Wrapped) :-
     (   shipped(Game)
     ->  call(Wrapped)
     ;   guard_inferences(Limit),
+        b_setval(guard_call, PI-Head),            % what a sleep inside is charged to
+        nb_setval(guard_slept, 0),
         Count = count(0),
         call_with_inference_limit(Wrapped, Limit, Result),
         (   Result == inference_limit_exceeded
@@ -66,6 +73,26 @@ limited(PI, Head, Wrapped) :-
         arg(1, Count, N0), N is N0 + 1, nb_setarg(1, Count, N),
         max_answers(Max),
         (   N > Max -> too_many(PI, Head, Max) ; true )
+    ).
+
+%   A rule that sleeps takes no inferences: sleep/1 is capped instead, at
+%   max_sleep/1 seconds in all within one call of a game file's predicate.
+max_sleep(5).
+
+capped_sleep(Seconds, Wrapped) :-
+    (   number(Seconds), nb_current(guard_slept, Slept0), nb_current(guard_call, PI-Head), PI \== none
+    ->  Slept is Slept0 + max(0, Seconds),
+        nb_setval(guard_slept, Slept),
+        max_sleep(Max),
+        (   Slept > Max
+        ->  where(Head, PI, Where, At),
+            PI = Name/Arity,
+            format(string(Msg), "~w: ~w/~w slept more than ~w s~w: a rule that waits, far too slow to play",
+                   [Where, Name, Arity, Max, At]),
+            throw(educable_error(Msg))
+        ;   call(Wrapped)
+        )
+    ;   call(Wrapped)
     ).
 
 shipped(Game) :-

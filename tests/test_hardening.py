@@ -507,13 +507,16 @@ def test_a_c_locale_reads_the_rule_files_as_utf8(tmp_path):
     (["train", "g", "--agent", "a", "--games", "5"], "game:legal(count3, N, _, K) :- member(K, [1, 2]), N + K =< 3.",
      "game:legal(count3, 0, _, K) :- member(K, [1, 2]).\ngame:legal(count3, N, _, K) :- N >= 1, between(1, inf, K).",
      "legal/4 gave more than 100,000 answers"),
+    (["show", "g", "1 b"], "game:board_lines(count3, N, _, [L]) :-",
+     "game:board_lines(count3, 1, _, _) :- !, repeat, sleep(0.5), fail.\ngame:board_lines(count3, N, _, [L]) :-",
+     "board_lines/4 slept more than 5 s at 1 b"),
     (["query", "g", "1 b"], "game:position_text(count3, N, M, T) :-",
      "game:position_text(count3, 2, _, _) :- !, repeat, fail.\ngame:position_text(count3, N, M, T) :-",
      "position_text/4 did not finish within"),
 ])
 def test_a_rule_that_never_ends_or_answers_without_end_stops_the_command_in_one_line(tmp_path, args, old, new, words):
-    """Every call into a game file runs under limits (rules/guard.pl): a rule that loops or gives
-    answers without end stops solve, eval, train or query with one line naming the predicate,
+    """Every call into a game file runs under limits (rules/guard.pl): a rule that loops, sleeps or
+    gives answers without end stops solve, eval, train, show or query with one line naming the predicate,
     the file and line of its first clause and the position, exit 2, in seconds; before, each
     hung until killed."""
     (tmp_path / "g.pl").write_text(count3_as("g", old, new))
