@@ -2,5 +2,7 @@
 
 
 def plural(n: int, noun: str) -> str:
-    """'1 position', '2 positions', '1,500 positions'."""
-    return f"{n:,} {noun}{'' if n == 1 else 's'}"
+    """'1 position', '2 positions', '1,500 positions', '2 symmetry classes'."""
+    if n == 1:
+        return f"{n:,} {noun}"
+    return f"{n:,} {noun}{'es' if noun.endswith(('s', 'sh', 'ch', 'x')) else 's'}"
