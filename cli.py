@@ -795,7 +795,8 @@ def train(ctx: click.Context, game: str, learner: str, agent: str, seed: int, pl
     for side_name in ("as_first", "as_second") if data["exact"] is not None else ():
         g = data["exact"][side_name]
         perfect = " (perfect)" if g["perfect"] else ""
-        slips = "" if g["subgame_perfect"] else f"; {plural(g['mistakes'], 'position')} with a losing choice"
+        unit = "symmetry class" if data["exact"]["folded"] else "position"
+        slips = "" if g["subgame_perfect"] else f"; {plural(g['mistakes'], unit)} with a losing choice"
         click.echo(f"  exactly, {side_name.replace('_', ' ')}: guarantees a {g['guaranteed']}{perfect}{slips}")
     if plot_path:
         click.echo(f"  learning curve saved to {plot_path}")

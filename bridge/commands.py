@@ -207,7 +207,7 @@ def train(db: sqlite_utils.Database, game: str, learner: str, agent: str, n_game
            "options": run.options, **params, **run.extra}
     try:
         out["exact"] = {k: v for k, v in evaluate_exact(db, game, agent, limit=limit).items()
-                        if k in ("as_first", "as_second")}
+                        if k in ("as_first", "as_second", "folded")}
     except compile_mod.TooLarge as exc:
         out["exact"] = None
         out["exact_skipped"] = f"no exact judgement: {exc}"

@@ -174,27 +174,52 @@ def load(db: sqlite_utils.Database, row: dict) -> None:
         engine().call(f"ntuple:nt_weights({quote(row['name'])}, [{data}]), Out = true")
 
 
-def graph_features(graph: StateGraph, net: NTupleNet) -> np.ndarray:
-    """(states, 2, features): each state's weight indices as each player sees it (one Prolog query
-    per 2,000 states and player)."""
-    out = np.empty((graph.size, 2, net.features), dtype=np.int64)
+PAGE = 2000                 # states whose cells one Prolog query gives
+
+
+def _pages(graph: StateGraph, net: NTupleNet):
+    """(player index, first state, the cells of states first.. as that player sees them), a page at a time."""
     for p, player in enumerate(graph.players):
-        for i in range(0, graph.size, 2000):
-            keys = graph.keys[i:i + 2000]
+        for i in range(0, graph.size, PAGE):
+            keys = graph.keys[i:i + PAGE]
             text = engine().call(f"ntuple:nt_cells({quote(graph.game)}, [{', '.join(quote(k) for k in keys)}], "
                                  f"{quote(player)}, Out)")
-            try:
-                out[i:i + len(keys), p] = net.indices(_cells(text, net.n_cells), p)
-            except ValueError as exc:
-                raise BadInput(f"{exc}: train a new agent with --values") from None
+            yield p, i, _cells(text, net.n_cells)
+
+
+def graph_features(graph: StateGraph, net: NTupleNet) -> np.ndarray:
+    """(states, 2, features): each state's weight indices as each player sees it (for training on
+    the graph; one Prolog query per 2,000 states and player)."""
+    out = np.empty((graph.size, 2, net.features), dtype=np.int64)
+    try:
+        for p, i, cells in _pages(graph, net):
+            out[i:i + len(cells), p] = net.indices(cells, p)
+    except ValueError as exc:
+        raise BadInput(f"{exc}: train a new agent with --values") from None
+    return out
+
+
+def graph_values(graph: StateGraph, net: NTupleNet, feats: np.ndarray | None = None) -> np.ndarray:
+    """(states, 2): each state's value as each player sees it, a page of states at a time, from
+    ``feats`` when given, else from Prolog's cells (no array of every state's features: judging
+    the 1.2 million classes of 4x4 tic-tac-toe took 10 GB that way)."""
+    out = np.empty((graph.size, 2))
+    if feats is not None:
+        for i in range(0, graph.size, 65_536):
+            out[i:i + 65_536] = np.tanh(net.weights[feats[i:i + 65_536]].sum(axis=2))
+        return out
+    try:
+        for p, i, cells in _pages(graph, net):
+            out[i:i + len(cells), p] = net.value(cells, p)
+    except ValueError as exc:
+        raise BadInput(f"{exc}: train a new agent with --values") from None
     return out
 
 
 def greedy_support(graph: StateGraph, net: NTupleNet, feats: np.ndarray | None = None) -> exact.Support:
     """The moves the agent plays in every state of ``graph``: those whose afterstate is worth most
     to the mover (a move that ends the game: its result), ties kept (as rules/ntuple.pl plays)."""
-    feats = graph_features(graph, net) if feats is None else feats
-    values = np.tanh(net.weights[feats].sum(axis=2))          # (states, 2)
+    values = graph_values(graph, net, feats)                  # (states, 2)
     mover = graph.mover.astype(np.int64)
     src = np.repeat(np.arange(graph.size), np.diff(graph.start))
     tgt = graph.target.astype(np.int64)
