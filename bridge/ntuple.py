@@ -12,7 +12,8 @@ its stored weights.
 from __future__ import annotations
 
 import time
-from typing import TYPE_CHECKING, Any, Callable
+from contextlib import contextmanager
+from typing import TYPE_CHECKING, Any, Callable, Iterator
 
 import numpy as np
 
@@ -177,6 +178,16 @@ def load(db: sqlite_utils.Database, row: dict) -> None:
 PAGE = 2000                 # states whose cells one Prolog query gives
 
 
+@contextmanager
+def cell_values_checked() -> Iterator[None]:
+    """A cell value past what the agent's tables hold (the game file changed since it was made) is
+    one line, not a numpy error."""
+    try:
+        yield
+    except ValueError as exc:
+        raise BadInput(f"{exc}: train a new agent with --values") from None
+
+
 def _pages(graph: StateGraph, net: NTupleNet):
     """(player index, first state, the cells of states first.. as that player sees them), a page at a time."""
     for p, player in enumerate(graph.players):
@@ -191,11 +202,9 @@ def graph_features(graph: StateGraph, net: NTupleNet) -> np.ndarray:
     """(states, 2, features): each state's weight indices as each player sees it (for training on
     the graph; one Prolog query per 2,000 states and player)."""
     out = np.empty((graph.size, 2, net.features), dtype=np.int64)
-    try:
+    with cell_values_checked():
         for p, i, cells in _pages(graph, net):
             out[i:i + len(cells), p] = net.indices(cells, p)
-    except ValueError as exc:
-        raise BadInput(f"{exc}: train a new agent with --values") from None
     return out
 
 
@@ -208,11 +217,9 @@ def graph_values(graph: StateGraph, net: NTupleNet, feats: np.ndarray | None = N
         for i in range(0, graph.size, 65_536):
             out[i:i + 65_536] = np.tanh(net.weights[feats[i:i + 65_536]].sum(axis=2))
         return out
-    try:
+    with cell_values_checked():
         for p, i, cells in _pages(graph, net):
             out[i:i + len(cells), p] = net.value(cells, p)
-    except ValueError as exc:
-        raise BadInput(f"{exc}: train a new agent with --values") from None
     return out
 
 
@@ -375,11 +382,9 @@ def play_batch(game: str, net: NTupleNet, lock: Lockstep, batch: int, first: int
         if not active.any():
             break
         cells = _cells(out["cells"], net.n_cells)
-        try:
+        with cell_values_checked():
             choice, ended = lock.ply(offsets_of(out["counts"]), cells, np.array(out["outcomes"], dtype=np.int64),
                                      movers, active, learn, first / max(1, n_games - 1))
-        except ValueError as exc:
-            raise BadInput(f"{exc}: train a new agent with --values") from None
         for i in np.nonzero(ended != ONGOING_CODE)[0].tolist():
             result[i], mover_at_end[i] = ended[i], movers[i]
         choices = [int(c) if a else -1 for c, a in zip(choice.tolist(), active.tolist())]
