@@ -86,6 +86,7 @@ class Engine:
         self._prolog = Prolog()
         self._lib = _lib
         self._thread = _lib.PL_thread_self()      # Prolog's id of the thread that runs every goal
+        self._guarded = False                   # rules/guard.pl's limits are in place
         self._running = False                   # a query is running (interrupt() may stop it) ...
         self._raised = False                    # ... and a stop was raised in it
         self._lock = threading.Lock()
@@ -105,6 +106,9 @@ class Engine:
         """Load one game file on its own (a Prolog file, or a GDL .kif file as the game named by its
         stem): an error leaves it out (recorded in ``broken``, the other games unaffected); warnings
         are recorded, not fatal."""
+        if not self._guarded and path.resolve().parent != (self.rules_dir / "games").resolve():
+            self._query("guard:guard_protocol")      # a game file of the user's: every call under limits
+            self._guarded = True
         goal = (f"bridge:bridge_load_gdl({quote(path)}, {quote(path.stem)}, Errors, Warnings)" if path.suffix == ".kif"
                 else f"bridge:bridge_load_game({quote(path)}, Errors, Warnings)")
         try:

@@ -12,7 +12,9 @@
     own, smaller limit inside this one and reports the rule as a problem.)
 
     The games shipped in rules/games/ are educable's own and tested; their
-    calls skip the limits, which cost about half a microsecond a call.
+    calls skip the limits, which cost about half a microsecond a call, and
+    the wrappers are only put in place when a game file from elsewhere is
+    loaded (bridge/engine.py calls guard_protocol/0 then).
     Memory is bounded by Prolog's stack limit (bridge/engine.py), and
     Ctrl-C or SIGTERM stops any call.
 */
@@ -138,4 +140,3 @@ where(Head, PI, Where, At) :-
     ;   At = ""
     ).
 
-:- initialization(guard_protocol).
