@@ -279,3 +279,30 @@ def test_an_agent_stored_before_folding_and_bounds_still_plays_unfolded(kb, grap
 def test_illegal_actions_tried_default_to_negamax_unfolded(kb):
     r = commands.train(kb, "tictactoe", "qlearn", "st", 50, "self", "both", 1, {"illegal": "stay"})
     assert (r["options"]["update"], r["options"]["fold"]) == ("negamax", False)
+
+
+def test_a_folded_table_trains_on_the_classes_when_every_position_is_past_the_limit(tmp_path):
+    """--fold past the position limit of every position: the table learns on the graph of classes
+    (765 for tic-tac-toe under a limit of 1,000) instead of being refused; what it learned plays
+    in Prolog, and judged on every position (no limit, another knowledge base) it guarantees what
+    its own judgement on the classes said."""
+    import json
+    import shutil
+    db, judge = tmp_path / "kb.db", tmp_path / "judge.db"
+    runner = CliRunner(env={"EDUCABLE_DB": str(db)})
+    r = runner.invoke(main, ["train", "tictactoe", "--learner", "qlearn", "--fold", "--agent", "qf", "--games", "300",
+                             "--seed", "1", "--max-positions", "1000", "--json"])
+    assert r.exit_code == 0, r.output
+    on_classes = json.loads(r.output)["exact"]
+    assert on_classes["folded"] is True
+    assert runner.invoke(main, ["eval", "tictactoe", "qf", "--vs", "random", "--games", "20"]).exit_code == 0
+    shutil.copy(db, judge)
+    with sqlite3.connect(judge) as conn:
+        conn.executescript("DELETE FROM graphs; DELETE FROM games; DELETE FROM positions;")
+    r = CliRunner(env={"EDUCABLE_DB": str(judge)}).invoke(main, ["eval", "tictactoe", "qf", "--exact", "--json"])
+    assert r.exit_code == 0, r.output
+    whole = json.loads(r.output)
+    assert whole["folded"] is False
+    for side in ("as_first", "as_second"):
+        assert whole[side]["guaranteed"] == on_classes[side]["guaranteed"]
+        assert whole[side]["perfect"] == on_classes[side]["perfect"]
