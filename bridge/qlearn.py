@@ -147,13 +147,14 @@ def run(db: sqlite_utils.Database, game: str, name: str, options: dict[str, Any]
     opts, row = start(db, name, game, options)
     try:
         graph = graphs.state_graph(db, game, limit, what="Q-learning on the whole graph needs every position")
-    except TooLarge as too_large:
+    except TooLarge:
         graph = None
-        if opts.fold and vs in ("self", "random", "minimax") and graphs.has_symmetry(game):
+        asked = options.get("fold") is True or (row is not None and opts.fold)
+        if asked and vs in ("self", "random", "minimax") and graphs.has_symmetry(game):
             try:                # a folded table learns as well on the graph of classes, if that fits
                 graph = graphs.solved_graph(db, game, limit)[0]
             except TooLarge:
-                raise too_large from None
+                pass            # and if not, run_lazily says why it cannot fold
         if graph is None:
             if row is None:     # the defaults where there is no graph: nothing to fold, negamax (bounds needs every move)
                 opts = options_from({"fold": False, "update": "negamax", **options})

@@ -211,11 +211,14 @@ def test_minimax_on_an_unsolved_game_of_unknown_size_is_sized_first(db_path):
 
 def test_a_stated_size_refuses_what_needs_every_position_but_lets_a_folded_solve_through(db_path):
     """4x4 tic-tac-toe states its 9,722,011 positions: every position is past the default limit,
-    but its 8 symmetries bring the solved graph under it (so solve is not refused at once)."""
+    but its 8 symmetries bring the solved graph under it (so solve is not refused at once, and
+    eval --exact of random would judge on the classes); under a limit of 1,000,000 the classes are
+    past it too, and exact judgement is refused at once with the plain reason."""
     from kb.db import open_kb
     open_kb(db_path)
     before = kb_dump(db_path)
-    refused(run("eval", "tictactoe(4,4,4)", "random", "--exact"), "9,722,011 positions", "past the limit of 5,000,000")
+    refused(run("eval", "tictactoe(4,4,4)", "random", "--exact", "--max-positions", "1000000"),
+            "judging exactly needs every position", "9,722,011 positions", "past the limit of 1,000,000")
     refused(run("eval", "tictactoe(4,4,4)", "random", "--vs", "minimax", "--games", "2"), "minimax", "9,722,011")
     refused(run("solve", "tictactoe(4,4,4)", "--max-positions", "1000000"), "1,215,251 symmetry classes")
     assert kb_dump(db_path) == before
