@@ -305,10 +305,7 @@ def evaluate_exact(db: sqlite_utils.Database, game: str, agent: str, vs: str | N
     for name in (agent, vs):
         if name is not None:
             agents.check_agent(db, game, name)
-    try:
-        graph = ensure_graph(db, game, limit=limit, progress=progress)
-    except compile_mod.TooLarge as too_large:
-        graph = folded_for_judging(db, game, [n for n in (agent, vs) if n is not None], limit, progress, too_large)
+    graph = judging_graph(db, game, [n for n in (agent, vs) if n is not None], limit, progress)
     mine = agents.support(db, graph, agent)
     out: dict[str, Any] = {"game": game, "agent": agent, "value": store.exact_name(graph, 0),
                            "folded": graph.folded}
@@ -326,21 +323,26 @@ def evaluate_exact(db: sqlite_utils.Database, game: str, agent: str, vs: str | N
     return out
 
 
-def folded_for_judging(db: sqlite_utils.Database, game: str, names: list[str], limit: int | None,
-                       progress: CompileProgressFn | None, too_large: compile_mod.TooLarge) -> StateGraph:
-    """The solved graph of symmetry classes, for judging agents that all choose alike in symmetric
-    positions when the graph of every position is past the limit (a member of a class then stands
-    for all of it, and the results are the same); ``too_large``, saying why, otherwise."""
+def judging_graph(db: sqlite_utils.Database, game: str, names: list[str], limit: int | None,
+                  progress: CompileProgressFn | None) -> StateGraph:
+    """The graph exact judgement runs on: every position, or, when that is past the limit, the
+    solved graph of symmetry classes if every agent named chooses alike in symmetric positions (a
+    member of a class then stands for all of it, and the results are the same); TooLarge otherwise,
+    saying which agents kept the classes out."""
     stated = compile_mod.known_lower_bound(game)
-    if not graphs.has_symmetry(game) or (
-            stated is not None and stated // compile_mod.symmetry_count(game) > limits.max_positions(limit)):
-        raise too_large                           # no classes, or too many of them as well
+    classes_fit = graphs.has_symmetry(game) and not (
+        stated is not None and stated // compile_mod.symmetry_count(game) > limits.max_positions(limit))
     odd = [n for n in names if not agents.treats_symmetric_alike(db, game, n)]
-    if odd:
-        raise compile_mod.TooLarge(str(too_large).replace(
-            "judging exactly needs every position",
-            f"judging {', '.join(odd)} exactly needs every position (only agents that choose alike in symmetric "
-            "positions — random, minimax, Q-learning with --fold, n-tuple — are judged on its symmetry classes)", 1))
+    what = "judging exactly needs every position"
+    if classes_fit and odd:
+        what = (f"judging {', '.join(odd)} exactly needs every position (only agents that choose alike in "
+                "symmetric positions — random, minimax, Q-learning with --fold, n-tuple — are judged on its "
+                "symmetry classes)")
+    try:
+        return ensure_graph(db, game, what, limit=limit, progress=progress)
+    except compile_mod.TooLarge:
+        if odd or not classes_fit:
+            raise
     return graphs.solved_graph(db, game, limit=limit, progress=progress)[0]
 
 

@@ -42,6 +42,10 @@ class ResourceLimit(Exception):
     """Prolog ran out of the stack or table space educable gives it."""
 
 
+class Aborted(Exception):
+    """A goal called abort/0, which no catch/3 in Prolog stops (only a game file would)."""
+
+
 class RuleFileError(Exception):
     """A rule file did not load cleanly; the message names file and line."""
 
@@ -113,9 +117,7 @@ class Engine:
                 else f"bridge:bridge_load_game({quote(path)}, Errors, Warnings)")
         try:
             answer = self._query(goal)
-        except Exception as exc:          # abort/0 in a directive gets past bridge_load_game's catch
-            if "$aborted" not in str(exc):
-                raise
+        except Aborted:                   # abort/0 in a directive gets past bridge_load_game's catch
             self._query(f"catch(unload_file({quote(path)}), _, true)")
             answer = [{"Errors": [f"{path}: the file calls abort (a game file may not abort educable)"],
                        "Warnings": []}]
@@ -143,10 +145,8 @@ class Engine:
         query = f"bridge:bridge_run({quote(goal)}, Status, Text)"
         try:
             answer = self._query(query)
-        except Exception as exc:          # pyswip's own error: only abort/0 gets past bridge_run's catch
-            if "$aborted" in str(exc):
-                raise BadInput(ABORTED) from None
-            raise
+        except Aborted:                   # only abort/0 gets past bridge_run's catch
+            raise BadInput(ABORTED) from None
         status = _text(answer[0]["Status"])
         text = _text(answer[0]["Text"])
         if status == "ok":
@@ -167,6 +167,10 @@ class Engine:
             self._running = True
         try:
             return list(self._prolog.query(goal, maxresult=1))
+        except Exception as exc:          # pyswip's own error
+            if "$aborted" in str(exc):
+                raise Aborted from None
+            raise
         finally:
             with self._lock:
                 self._running = False
