@@ -69,12 +69,17 @@ limited(PI, Head, Wrapped) :-
         Count = count(0),
         call_with_inference_limit(Wrapped, Limit, Result),
         (   Result == inference_limit_exceeded
-        ->  too_long(PI, Head, Limit)
+        ->  format(string(What), "did not finish within ~D inferences", [Limit]),
+            refuse(PI, Head, What, "a rule that never ends, or one far too slow to play (educable check says more)")
         ;   true
         ),
         arg(1, Count, N0), N is N0 + 1, nb_setarg(1, Count, N),
         max_answers(Max),
-        (   N > Max -> too_many(PI, Head, Max) ; true )
+        (   N > Max
+        ->  format(string(What), "gave more than ~D answers", [Max]),
+            refuse(PI, Head, What, "a rule whose answers never end, or far too many moves to play")
+        ;   true
+        )
     ).
 
 %   A rule that sleeps takes no inferences: sleep/1 is capped instead, at
@@ -82,16 +87,13 @@ limited(PI, Head, Wrapped) :-
 max_sleep(5).
 
 capped_sleep(Seconds, Wrapped) :-
-    (   number(Seconds), nb_current(guard_slept, Slept0), nb_current(guard_call, PI-Head), PI \== none
+    (   number(Seconds), nb_current(guard_slept, Slept0), nb_current(guard_call, PI-Head)
     ->  Slept is Slept0 + max(0, Seconds),
         nb_setval(guard_slept, Slept),
         max_sleep(Max),
         (   Slept > Max
-        ->  where(Head, PI, Where, At),
-            PI = Name/Arity,
-            format(string(Msg), "~w: ~w/~w slept more than ~w s~w: a rule that waits, far too slow to play",
-                   [Where, Name, Arity, Max, At]),
-            throw(educable_error(Msg))
+        ->  format(string(What), "slept more than ~w s", [Max]),
+            refuse(PI, Head, What, "a rule that waits, far too slow to play")
         ;   call(Wrapped)
         )
     ;   call(Wrapped)
@@ -116,16 +118,10 @@ shipped_file(Game) :-
     file_base_name(Games, games),
     file_directory_name(Games, Rules).
 
-too_long(Name/Arity, Head, Limit) :-
+%   Stop the command: "File:Line: Name/Arity What at Position: Why".
+refuse(Name/Arity, Head, What, Why) :-
     where(Head, Name/Arity, Where, At),
-    format(string(Msg), "~w: ~w/~w did not finish within ~D inferences~w: a rule that never ends, or one far too slow to play (educable check says more)",
-           [Where, Name, Arity, Limit, At]),
-    throw(educable_error(Msg)).
-
-too_many(Name/Arity, Head, Max) :-
-    where(Head, Name/Arity, Where, At),
-    format(string(Msg), "~w: ~w/~w gave more than ~D answers~w: a rule whose answers never end, or far too many moves to play",
-           [Where, Name, Arity, Max, At]),
+    format(string(Msg), "~w: ~w/~w ~w~w: ~w", [Where, Name, Arity, What, At, Why]),
     throw(educable_error(Msg)).
 
 %   The file and line of the game's first clause for the predicate, and the
