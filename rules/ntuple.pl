@@ -165,7 +165,7 @@ nt_batch_step(Choices, json([movers-Movers, counts-Counts, outcomes-Outs, cells-
     expand_all(States, Game, Players, Movers, Counts, OutLists, CodeLists, SuccLists),
     append(OutLists, Outs),
     append(CodeLists, Texts),
-    atomic_list_concat(Texts, Cells),
+    atomics_to_string(Texts, Cells),
     nb_setval(nt_batch, Game-States),
     nb_setval(nt_succ, SuccLists).
 
@@ -198,13 +198,14 @@ split([S-O-T|Rest], [S|Ss], [O|Os], [T|Ts]) :- split(Rest, Ss, Os, Ts).
 
 %   Cells as nt_cells/4 writes them (one character a cell, code 48 + value):
 %   at C speed where every value is one digit, else cell by cell.
+%   Strings, not atoms: a successor's cells are text once, never a name to keep.
 cells_text(Cells, Text) :-
-    catch(atomic_list_concat(Cells, Text), _, fail),
-    atom_length(Text, N),
+    catch(atomics_to_string(Cells, Text), _, fail),
+    string_length(Text, N),
     length(Cells, N), !.
 cells_text(Cells, Text) :-
     cell_codes(Cells, Codes, []),
-    atom_codes(Text, Codes).
+    string_codes(Text, Codes).
 
 %!  nt_random_images(+Game, +Games:integer, -Out) is det.
 %   For each state Games random games pass through, the cells (seen by its

@@ -1,11 +1,8 @@
-/*  N in a row on a W x H board, two families:
-
-    - connect(N, W, H): with gravity; a move drops a piece into a column
-      that is not full.  connect(4, 7, 6) is Connect Four, connect(3, 4, 4)
-      connect-three on 4x4.  A move is the column number, 1..W.
-    - tictactoe(N, W, H): a move claims any empty cell, numbered 1..W*H
-      row by row from the top left.  tictactoe(4, 4, 4) is 4x4 tic-tac-toe
-      (four in a row); tictactoe(3, 3, 3) is the game `tictactoe`.
+/*  tictactoe(N, W, H): N in a row on a W x H board.  A move claims any
+    empty cell, numbered 1..W*H row by row from the top left.
+    tictactoe(4, 4, 4) is 4x4 tic-tac-toe (four in a row); tictactoe(3, 3, 3)
+    is the game `tictactoe`.  (The same with gravity, connect(N, W, H), is
+    connect.pl, on bitboards; it shares this file's lines and text helpers.)
 
     Players x (first) and o.  N of one's own in a row (across, down, or
     diagonally) wins; a full board is a draw.
@@ -13,20 +10,17 @@
     Position: b(C1, ..., Cwh), cells row by row from the top left, each x,
     o or '.' (empty), so that the text form is the cells themselves.  Text form: the rows top to bottom, x/o/., separated by '/',
     e.g. '..../..../x.../xo..'; the side to move follows from the counts.
-    Symmetries: the left-right mirror (with gravity); without gravity also
-    the top-bottom mirror and, on a square board, rotations and diagonal
-    mirrors (8 in all).
+    Symmetries: the left-right and top-bottom mirrors and, on a square
+    board, rotations and diagonal mirrors (8 in all).
 
     A game's geometry (its lines, symmetries and text layout) is turned
     into clauses the first time the game is used, so that checking a line
     or taking a mirror image is one head unification.
 
-        ?- G = 'connect(3,4,4)', initial(G, P, M), legal(G, P, M, Col).
+        ?- G = 'tictactoe(4,4,4)', initial(G, P, M), legal(G, P, M, Cell).
 */
 :- module(inarow, []).
 
-named('connect(3,4,4)').
-named('connect(4,7,6)').
 named('tictactoe(4,4,4)').
 
 :- dynamic known/5.        % known(Game, Gravity, N, W, H)
@@ -54,7 +48,6 @@ params(G, Gravity, N, W, H) :-
     ->  with_mutex(inarow, define(G, Gravity, N, W, H))
     ).
 
-family(connect, true).
 family(tictactoe, false).
 
 define(G, Gravity, N, W, H) :-
@@ -131,35 +124,20 @@ game:initial(G, B, x) :-
     functor(B, b, S),
     forall(between(1, S, I), nb_setarg(I, B, '.')).
 
-%   Connect Four's 4,531,985,219,092 positions (Edelkamp and Kissmann 2008;
-%   OEIS A212693): never to be enumerated here.  4x4 tic-tac-toe's
+%   4x4 tic-tac-toe's
 %   9,722,011 (solve confirms it: 1,217,977 classes), so that asking for
 %   every position of it is refused at once under the default limit, while
 %   solving it (folded) goes ahead.
-game:size_at_least('connect(4,7,6)', 4531985219092).
 game:size_at_least('tictactoe(4,4,4)', 9722011).
 
 game:legal(G, B, _, Move) :-
-    params(G, Gravity, _, W, H),
-    (   Gravity == true
-    ->  between(1, W, Move), arg(Move, B, '.')                % the top cell of the column is free
-    ;   S is W * H, between(1, S, Move), arg(Move, B, '.')
-    ).
+    params(G, _, _, W, H),
+    S is W * H, between(1, S, Move), arg(Move, B, '.').
 
 game:next(G, B, Mover, Move, B1) :-
-    params(G, Gravity, _, W, H),
-    (   Gravity == true
-    ->  Bottom is (H - 1) * W + Move,
-        lowest_empty(B, W, Bottom, I)
-    ;   I = Move
-    ),
+    params(G, _, _, _, _),
     duplicate_term(B, B1),
-    nb_setarg(I, B1, Mover).
-
-lowest_empty(B, W, I0, I) :-
-    (   arg(I0, B, '.') -> I = I0
-    ;   I1 is I0 - W, lowest_empty(B, W, I1, I)
-    ).
+    nb_setarg(Move, B1, Mover).
 
 game:over(G, B, Mover, Result) :-
     params(G, _, _, _, _),
@@ -183,30 +161,6 @@ game:cells(G, B, Mover, Cells) :-
     B =.. [b|Marks],
     maplist(viewpoint(Mover), Marks, Cells).
 
-%   With gravity, the n-tuple learner also sees which empty cells a piece
-%   can drop into next (3; the others 0), as Thill's Connect Four n-tuples
-%   do: a threat on such a cell is the one that counts now.
-game:tuple_cells(G, B, Mover, Cells) :-
-    params(G, true, _, W, _),
-    B =.. [b|Marks],
-    skip(W, Marks, Below),                      % the marks one row down
-    reach_view(Marks, Below, Mover, Cells).
-
-skip(0, L, L) :- !.
-skip(N, [_|T], L) :- N1 is N - 1, skip(N1, T, L).
-
-%   A cell with its mark and the mark under it ([] below the bottom row:
-%   the floor), written out rather than with maplist: it runs once for
-%   every successor a Connect Four learner looks at.
-reach_view([], _, _, []).
-reach_view([M|Ms], Below, Me, [C|Cs]) :-
-    (   Below = [U|Us] -> true ; U = floor, Us = [] ),
-    (   M == '.' -> ( U == '.' -> C = 0 ; C = 3 )
-    ;   M == Me -> C = 1
-    ;   C = 2
-    ),
-    reach_view(Ms, Us, Me, Cs).
-
 %   cells/4 in rows of W, the top row first (as show draws it).
 game:layout(G, W, top) :- params(G, _, _, W, _).
 
@@ -223,7 +177,7 @@ mark_char(o).
 mark_char('.').
 
 game:parse_position(G, Text, B, Mover) :-
-    params(G, Gravity, _, W, H),
+    params(G, _, _, W, H),
     atom_string(A, Text),
     downcase_atom(A, L),
     normalize_space(atom(N), L),
@@ -241,19 +195,12 @@ game:parse_position(G, Text, B, Mover) :-
     ;   NX =:= NO + 1 -> Mover = o
     ;   bad(G, Text, "~d x and ~d o cannot happen (x moves first)", [NX, NO])
     ),
-    (   Gravity == true, floating(B, W, H)
-    ->  bad(G, Text, "a piece cannot float above an empty cell", [])
-    ;   has_line(G, B, x), has_line(G, B, o)
+    (   has_line(G, B, x), has_line(G, B, o)
     ->  bad(G, Text, "both sides have a line, which cannot happen", [])
     ;   has_line(G, B, Mover)
     ->  bad(G, Text, "~w has a line but did not move last", [Mover])
     ;   true
     ).
-
-floating(B, W, H) :-
-    between(1, W, X), between(2, H, Y),
-    Above is Y - 1, cell(W, X, Above, I), cell(W, X, Y, Below),
-    \+ arg(I, B, '.'), arg(Below, B, '.').
 
 bad(G, Text, Format, Args) :-
     game:shown(Text, Q),
@@ -262,8 +209,8 @@ bad(G, Text, Format, Args) :-
     game:bad_input(M).
 
 game:parse_move(G, Text, Move) :-
-    params(G, Gravity, _, W, H),
-    (   Gravity == true -> Max = W, What = column ; Max is W * H, What = cell ),
+    params(G, _, _, W, H),
+    Max is W * H, What = cell,
     (   atom_string(A, Text), atom_number(A, Move), integer(Move), between(1, Max, Move)
     ->  true
     ;   game:shown(Text, Q),
@@ -274,22 +221,18 @@ game:parse_move(G, Text, Move) :-
 game:move_text(G, Move, Text) :- params(G, _, _, _, _), atom_number(Text, Move).
 
 game:board_lines(G, B, _, Lines) :-
-    params(G, Gravity, _, W, H),
+    params(G, _, _, W, H),
     S is W * H,
     Wide is max(2, floor(log10(S)) + 2),
     findall(Line, ( between(1, H, Y),
-                    findall(T, ( between(1, W, X), cell(W, X, Y, I), arg(I, B, V), show(Gravity, V, I, T) ), Ts),
+                    findall(T, ( between(1, W, X), cell(W, X, Y, I), arg(I, B, V), show(V, I, T) ), Ts),
                     pad_all(Ts, Wide, Line) ),
             Rows),
-    (   Gravity == true
-    ->  numlist(1, W, Ns), pad_all(Ns, Wide, Foot), append(Rows, [Foot], Lines)
-    ;   Lines = Rows
-    ).
+    Lines = Rows.
 
-show(_, x, _, 'X') :- !.
-show(_, o, _, 'O') :- !.
-show(true, '.', _, '.') :- !.
-show(false, '.', I, I).
+show(x, _, 'X') :- !.
+show(o, _, 'O') :- !.
+show('.', I, I).
 
 pad_all(Items, Wide, Line) :-
     maplist([T, P]>>format(atom(P), "~t~w~*|", [T, Wide]), Items, Ps),
