@@ -39,7 +39,7 @@ OPTIONS = declared(NTupleOptions, NAME) + (      # the tuples' seed is the first
     run_option("tuples_file", str, None, "Tuples of your own: one tuple a line, its cell numbers (from 1, as "
                "cells/4 gives them) separated by spaces.", NAME, metavar="FILE"),
     run_option("workers", int, 1, "Self-play on a game too large to enumerate on this many Dask workers (a local "
-               "cluster), weights merged after every 1,024 games a worker.", NAME, low=1, high=64),
+               "cluster), weights merged after every 4,096 games a worker.", NAME, low=1, high=64),
     run_option("scheduler", str, None, "... or on the Dask scheduler at ADDRESS (default: $EDUCABLE_SCHEDULER "
                "when --workers is above 1).", NAME, metavar="ADDRESS"))
 SAMPLE_GAMES = 300        # random games whose states show a game's cell values and symmetries
@@ -418,7 +418,7 @@ def selfplay_task(game: str, shape: tuple[list[list[int]], list[list[int]], int,
     return first, (touched, change), winners, queries
 
 
-ROUND_GAMES = 4 * LOCKSTEP     # games each worker plays from the same weights before they are merged
+ROUND_GAMES = 16 * LOCKSTEP    # games each worker plays from the same weights before they are merged
 
 
 def run_lazily(db: sqlite_utils.Database, game: str, name: str, net: NTupleNet, opts: NTupleOptions, vs: str,
