@@ -80,6 +80,36 @@ def test_folded_graph_has_one_node_per_reference_class(game):
     assert all(int(o) == len(class_of[k]) for k, o in zip(folded.keys, folded.orbit))
 
 
+@pytest.mark.parametrize("game", ["connect(3,4,4)", "connect(3,4,3)", "tictactoe(3,4,2)"])
+def test_class_keys_and_learner_cells_match_the_reference(game):
+    """A class's key is its least image as text ('.' < o < x, the top left first), and the cells
+    the n-tuple learner reads are the board from the viewer's side (1 own, 2 the other's, 0 empty;
+    with gravity 3 for an empty cell a piece can drop into), on every reachable state: the
+    connect family computes both on bitboards."""
+    from bridge.engine import engine, quote
+    ref = CASES[game]
+    states = reachable(ref)
+    keys = sorted(states)
+    assert games.canonical_keys(game, keys) == [min(ref["key"](im) for im in ref["images"](states[k]))
+                                                 for k in keys]
+    gravity = game.startswith("connect")
+    w = int(game.split(",")[1])
+
+    def cell(board, i, viewer):
+        if board[i] != ".":
+            return "1" if board[i] == viewer else "2"
+        on_floor = i + w >= len(board) or board[i + w] != "."
+        return "3" if gravity and on_floor else "0"
+
+    for page in range(0, len(keys), 2000):
+        part = keys[page:page + 2000]
+        for viewer in ("x", "o"):
+            got = engine().call(f"ntuple:nt_cells({quote(game)}, [{', '.join(quote(k) for k in part)}], "
+                                f"{viewer}, Out)")
+            want = "".join(cell(states[k][0], i, viewer) for k in part for i in range(len(states[k][0])))
+            assert got == want, (viewer, part[0])
+
+
 @pytest.mark.parametrize("game", list(KNOWN))
 def test_counts_are_the_known_facts(graph_of, game):
     facts = KNOWN[game]
