@@ -78,7 +78,10 @@ _CLASS_KEYS: dict[tuple[str, int, str], list[str]] = {}
 
 
 def class_keys(graph: StateGraph) -> list[str]:
-    """Each state's class key (its least symmetric image), asked of Prolog once per graph."""
+    """Each state's class key (its least symmetric image), asked of Prolog once per graph; a folded
+    graph's nodes are classes already, keyed by their least image."""
+    if graph.folded:
+        return graph.keys
     key = (graph.game, graph.size, graph.keys[-1])
     if key not in _CLASS_KEYS:
         _CLASS_KEYS[key] = games.canonical_keys(graph.game, graph.keys)

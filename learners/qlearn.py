@@ -172,7 +172,7 @@ class QTable:
         self.options = options
         self.actions = action_vocabulary(graph)
         self.action_index = {t: i for i, t in enumerate(self.actions)}
-        self.cols: list[list[int]] | None = None    # folded: cols[s][a], the column of action a in s's row
+        self.cols: np.ndarray | None = None         # folded: cols[s, a], the column of action a in s's row
         if options.fold:
             if class_keys is None:
                 raise ValueError("a folded table needs each state's class key")
@@ -204,30 +204,42 @@ class QTable:
     def _fold(self, class_keys: Sequence[str]) -> None:
         """One row per class of symmetric states, one column per class of positions a move of the
         class leads to: symmetric moves of symmetric states share their entry (x is the class key,
-        a the class key of the position after the move, as rules/qtable.pl looks them up)."""
+        a the class key of the position after the move, as rules/qtable.pl looks them up).  Built
+        with numpy: 1.2 million classes of 4x4 tic-tac-toe took over 10 minutes and 6 GB as a
+        dictionary a row."""
         g = self.graph
         row_of: dict[str, int] = {}
         self.rows = [row_of.setdefault(k, len(row_of)) for k in class_keys]
         self.row_labels = list(row_of)
-        self.col_labels: list[list[str]] = [[] for _ in self.row_labels]
-        col_of: list[dict[str, int]] = [{} for _ in self.row_labels]
-        src, target = g.source.tolist(), g.target.tolist()
-        edge_cols = []
-        for e, text in enumerate(g.move_text):
-            r, after = self.rows[src[e]], class_keys[target[e]]
-            c = col_of[r].get(after)
-            if c is None:
-                c = col_of[r][after] = len(self.col_labels[r])
-                self.col_labels[r].append(after)
-            edge_cols.append(c)
-        self.col_index = col_of
-        self.edge_cols = np.array(edge_cols, dtype=np.int64)
-        self.cols = [[-1] * len(self.actions) for _ in range(g.size)]
-        for e, text in enumerate(g.move_text):
-            self.cols[src[e]][self.action_index[text]] = edge_cols[e]
+        self.row_of = row_of
         self.n_rows = len(self.row_labels)
-        width = max((len(c) for c in self.col_labels), default=1)
-        self._allocate(width)
+        rows = np.asarray(self.rows, dtype=np.int64)
+        src = g.source
+        # a column is a (row, class after) pair; a row's columns are its pairs in order
+        pairs, edge_pair = np.unique(rows[src] * self.n_rows + rows[g.target], return_inverse=True)
+        self.pair_keys = pairs
+        self.row_start = np.searchsorted(pairs // self.n_rows, np.arange(self.n_rows + 1))
+        self.edge_cols = (np.arange(len(pairs)) - self.row_start[pairs // self.n_rows])[edge_pair.ravel()]
+        actions = np.array([self.action_index[t] for t in g.move_text], dtype=np.int64)
+        cols = np.full((g.size, len(self.actions)), -1, dtype=np.int64)
+        cols[src, actions] = self.edge_cols
+        self.cols = cols
+        width = int(np.diff(self.row_start).max()) if self.n_rows else 1
+        self._allocate(max(1, width))
+
+    def fold_columns(self, row: int) -> list[str]:
+        """The labels of ``row``'s columns: the class keys its moves lead to, in column order."""
+        lo, hi = int(self.row_start[row]), int(self.row_start[row + 1])
+        return [self.row_labels[int(k % self.n_rows)] for k in self.pair_keys[lo:hi]]
+
+    def fold_column(self, row: int, after: str) -> int | None:
+        """The column of ``row`` for a move to the class keyed ``after`` (None: no move of the row goes there)."""
+        c = self.row_of.get(after)
+        if c is None:
+            return None
+        key = row * self.n_rows + c
+        i = int(np.searchsorted(self.pair_keys, key))
+        return i - int(self.row_start[row]) if i < len(self.pair_keys) and self.pair_keys[i] == key else None
 
     # -- storage: rows of (x, action text, value, visits) -------------------------
     def x_label(self, row: int) -> str:
@@ -237,7 +249,9 @@ class QTable:
 
     def a_label(self, row: int, col: int) -> str:
         """Column ``col``'s label in ``row``: a move's text, or (folded) the class key the move leads to."""
-        return self.col_labels[row][col] if self.options.fold else self.actions[col]
+        if self.options.fold:
+            return self.row_labels[int(self.pair_keys[self.row_start[row] + col] % self.n_rows)]
+        return self.actions[col]
 
     def entries(self) -> list[tuple]:
         """Every learned entry (visited or non-zero) as (x, a, value, visits), and for bounds also
@@ -253,12 +267,11 @@ class QTable:
     def restore(self, entries: Sequence[tuple]) -> int:
         """Put stored entries back (as ``entries`` gives them); returns how many did not fit this graph (ignored)."""
         skipped = 0
-        row_of = {k: r for r, k in enumerate(self.row_labels)} if self.options.fold else {}
         for x, move, value, visits, *more in entries:
             row: int | None
             if self.options.fold:
-                row = row_of.get(x)
-                a = None if row is None else self.col_index[row].get(move)
+                row = self.row_of.get(x)
+                a = None if row is None else self.fold_column(row, move)
             elif self.options.table == "full":
                 a = self.action_index.get(move)
                 row = int(x[1:]) if x.startswith("#") and x[1:].isdigit() and int(x[1:]) < self.n_rows else None
@@ -446,7 +459,7 @@ def train(table: QTable, learner_sides: Sequence[Sequence[int]], opponent: list[
         opp = None if opponent is None else [[table.action_index[g.move_text[e]] for e in sup] for sup in opponent]
         expanded = None
         all_actions = list(range(n_actions))
-        cols = table.cols if table.cols is not None else [all_actions] * g.size   # column of each action
+        cols = table.cols.tolist() if table.cols is not None else [all_actions] * g.size   # column of each action
     else:
         if o.illegal != "resample" or o.table != "reachable":
             raise ValueError("a game too large to enumerate is learned with --illegal resample and "

@@ -198,11 +198,11 @@ def test_folded_table_has_one_row_per_class_and_one_column_per_class_of_aftersta
     assert len(classes) == 765 == table.n_rows        # the 765 essentially different positions
     for s, key in enumerate(g.keys):
         after = {ttt_class(n[0]) for n in reference_games.ttt_moves(states[key]).values()}
-        assert len(table.col_labels[table.rows[s]]) == len(after), key
+        assert {k.replace("/", "") for k in table.fold_columns(table.rows[s])} == after, key
     # symmetric states share a row: the four corners' openings are one entry
     corners = {table.rows[g.index[k]] for k in ("x../.../...", "..x/.../...", ".../.../x..", ".../.../..x")}
     assert len(corners) == 1
-    assert len(table.col_labels[table.rows[0]]) == 3   # the opening: a corner, an edge or the centre
+    assert len(table.fold_columns(table.rows[0])) == 3   # the opening: a corner, an edge or the centre
 
 
 def test_hexapawn_folds_by_its_mirror(graphs):
