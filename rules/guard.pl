@@ -18,7 +18,8 @@
     Memory is bounded by Prolog's stack limit (bridge/engine.py), and
     Ctrl-C or SIGTERM stops any call.
 */
-:- module(guard, [guard_protocol/0]).
+:- module(guard, [guard_protocol/0, guarded_step/2]).
+:- meta_predicate guarded_step(+, 0).
 :- use_module(library(prolog_wrap)).
 :- use_module(game).
 
@@ -57,12 +58,37 @@ guard_protocol :-
              ;   wrap_predicate(game:Head, educable_limit, Wrapped, guard:limited(Name/Arity, Head, Wrapped))
              ) )).
 
+%!  guarded_step(+Game, :Goal) is det.
+%   Run Goal, one step of a hot loop over Game (expanding one state: its moves,
+%   successors and result), with the game file's calls in it under one
+%   inference limit for the whole step instead of one each: a limit a call
+%   costs about 2 microseconds, several times what a small rule takes.  A
+%   step past the limit is run again with every call limited, so that the
+%   one line names the predicate at fault; a step that then finishes (a
+%   slow state, no rule at fault) stands.
+guarded_step(Game, Goal) :-
+    (   ( nb_current(guard_step, true) ; shipped(Game) )
+    ->  once(Goal)
+    ;   guard_inferences(Limit),
+        b_setval(guard_step, true),
+        nb_setval(guard_slept, 0),
+        once(call_with_inference_limit(Goal, Limit, Result)),
+        b_setval(guard_step, false),
+        (   Result == inference_limit_exceeded
+        ->  once(Goal)
+        ;   true
+        )
+    ).
+
 %   Run Wrapped (the game file's own clauses for Head) under the limits,
-%   unless the game is a shipped one.
+%   unless the game is a shipped one or the call is part of a guarded step.
 limited(PI, Head, Wrapped) :-
     arg(1, Head, Game),
     (   shipped(Game)
     ->  call(Wrapped)
+    ;   nb_current(guard_step, true)
+    ->  b_setval(guard_call, PI-Head),
+        call(Wrapped)
     ;   guard_inferences(Limit),
         b_setval(guard_call, PI-Head),            % what a sleep inside is charged to
         nb_setval(guard_slept, 0),

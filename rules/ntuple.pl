@@ -24,6 +24,7 @@
                    nt_batch_start/2, nt_batch_step/2, nt_random_images/3]).
 :- use_module(game).
 :- use_module(play).
+:- use_module(guard).
 
 :- dynamic nt_agent/4.     % nt_agent(Agent, Game, Values, Sets)
 :- dynamic nt_tuple/4.     % nt_tuple(Agent, Set, Offset, Cells): 1-based argument numbers of the cells term
@@ -177,7 +178,7 @@ advance_all([S|Ss], Succ0, [C|Cs], [S1|Ss1]) :-
 
 expand_all([], _, _, [], [], [], [], []).
 expand_all([S|Ss], Game, Players, [M|Ms], [N|Ns], [O|Os], [C|Cs], [X|Xs]) :-
-    expand(S, Game, Players, M, N, O, C, X),
+    guarded_step(Game, expand(S, Game, Players, M, N, O, C, X)),
     expand_all(Ss, Game, Players, Ms, Ns, Os, Cs, Xs).
 
 expand(P/M, Game, Players, I, N, Outs, Codes, Succ) :-
