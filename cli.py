@@ -564,9 +564,9 @@ def eval_cmd(game: str, agent: str, vs: str | None, exact: bool, n_games: int, s
     if exact and vs is None:
         click.echo(f"{game}: {agent} judged exactly against a best-responding opponent (game value: {data['value']})")
         if data["folded"]:
-            click.echo("  (on the symmetry classes: every position is past the limit, and the agent chooses alike "
-                       "in symmetric positions)")
-        unit = "reachable symmetry class" if data["folded"] else "reachable position"
+            click.echo("  (judged on the symmetry classes, which give the same results: the agent chooses alike in "
+                       "symmetric positions)")
+        unit = "reachable position"
         for side in ("as_first", "as_second"):
             g = data[side]
             verdict = "perfect" if g["perfect"] else "not perfect"
@@ -795,8 +795,7 @@ def train(ctx: click.Context, game: str, learner: str, agent: str, seed: int, pl
     for side_name in ("as_first", "as_second") if data["exact"] is not None else ():
         g = data["exact"][side_name]
         perfect = " (perfect)" if g["perfect"] else ""
-        unit = "symmetry class" if data["exact"]["folded"] else "position"
-        slips = "" if g["subgame_perfect"] else f"; {plural(g['mistakes'], unit)} with a losing choice"
+        slips = "" if g["subgame_perfect"] else f"; {plural(g['mistakes'], 'position')} with a losing choice"
         click.echo(f"  exactly, {side_name.replace('_', ' ')}: guarantees a {g['guaranteed']}{perfect}{slips}")
     if plot_path:
         click.echo(f"  learning curve saved to {plot_path}")

@@ -57,9 +57,10 @@ def solve(db: sqlite_utils.Database, game: str, limit: int | None = None,
     """Solve ``game`` exactly (retrograde analysis over its graph, folded by its symmetries) and store it.
 
     A game solved before from the same rule files is read back, not solved
-    again.  The graph of every position (what exact judgement and training
-    use) is stored too when it comes from the same compilation (see
-    graphs.SINGLE_PASS), else by the first command that needs it.
+    again.  A game with symmetries is compiled folded only: the graph of
+    every position waits for the first command that needs it (exact
+    judgement of an agent that may play symmetric positions differently,
+    training on the graph).
     """
     t0 = time.perf_counter()
     graph, seconds = graphs.solved_graph(db, game, limit, progress)
@@ -325,10 +326,11 @@ def evaluate_exact(db: sqlite_utils.Database, game: str, agent: str, vs: str | N
 
 def judging_graph(db: sqlite_utils.Database, game: str, names: list[str], limit: int | None,
                   progress: CompileProgressFn | None) -> StateGraph:
-    """The graph exact judgement runs on: every position, or, when that is past the limit, the
-    solved graph of symmetry classes if every agent named chooses alike in symmetric positions (a
-    member of a class then stands for all of it, and the results are the same); TooLarge otherwise,
-    saying which agents kept the classes out."""
+    """The graph exact judgement runs on.  When every agent named chooses alike in symmetric
+    positions, a member of a class stands for all of it and the results are the same on the
+    solved graph of symmetry classes: that is used unless the graph of every position is at hand
+    already.  Otherwise the graph of every position (compiled and stored if new); TooLarge when
+    that is past the limit, saying which agents kept the classes out."""
     stated = compile_mod.known_lower_bound(game)
     classes_fit = graphs.has_symmetry(game) and not (
         stated is not None and stated // compile_mod.symmetry_count(game) > limits.max_positions(limit))
@@ -338,12 +340,9 @@ def judging_graph(db: sqlite_utils.Database, game: str, names: list[str], limit:
         what = (f"judging {', '.join(odd)} exactly needs every position (only agents that choose alike in "
                 "symmetric positions — random, minimax, Q-learning with --fold, n-tuple — are judged on its "
                 "symmetry classes)")
-    try:
-        return ensure_graph(db, game, what, limit=limit, progress=progress)
-    except compile_mod.TooLarge:
-        if odd or not classes_fit:
-            raise
-    return graphs.solved_graph(db, game, limit=limit, progress=progress)[0]
+    if classes_fit and not odd:
+        return graphs.stored_state_graph(db, game) or graphs.solved_graph(db, game, limit=limit, progress=progress)[0]
+    return ensure_graph(db, game, what, limit=limit, progress=progress)
 
 
 def rule_set_problems(db: sqlite_utils.Database, is_game: Callable[[str], bool]) -> list[Any]:

@@ -61,12 +61,10 @@ def symmetry_count(game: str) -> int:
                          f"length(L, Out)")
 
 
-def compile_graph(game: str, players: list[str], fold: bool | str, limit: int, what: str,
+def compile_graph(game: str, players: list[str], fold: bool, limit: int, what: str,
                   progress: ProgressFn | None = None, start: str = "") -> StateGraph:
     """The graph of every state reachable from ``start`` ('' the initial state), one node per
     symmetry class when ``fold``; TooLarge when more than ``limit`` nodes are found.
-    ``fold="classes"``: one node per state, with each state's class key in ``class_keys``
-    (learners.graph.fold then folds it without asking Prolog again).
 
     ``what`` names the command's need in the refusal ("solve needs the whole graph").
     """
@@ -79,12 +77,10 @@ def compile_graph(game: str, players: list[str], fold: bool | str, limit: int, w
             raise TooLarge(too_large(game, what, limit, f"its file states at least {stated:,} positions{classes}"))
     eng = engine()
     t0 = time.perf_counter()
-    mode = "classes" if fold == "classes" else "true" if fold else "false"
-    eng.call(f"graph:graph_open({quote(game)}, {quote(start)}, {mode}), Out = true")
+    eng.call(f"graph:graph_open({quote(game)}, {quote(start)}, {'true' if fold else 'false'}), Out = true")
     pidx = {p: i for i, p in enumerate(players)}
     move_ids: dict[str, int] = {}
     keys: list[str] = []
-    class_keys: list[str] = []
     parts: dict[str, list[np.ndarray]] = {k: [] for k in ("mover", "winner", "orbit", "count", "target", "move")}
     expanded, found = 0, 1
     try:
@@ -92,7 +88,6 @@ def compile_graph(game: str, players: list[str], fold: bool | str, limit: int, w
             to = min(found, expanded + BATCH)
             nodes, found = eng.call(f"graph:graph_batch({expanded}, {to}, N, F), Out = [N, F]")
             keys += nodes["keys"]
-            class_keys += nodes["classes"]
             parts["mover"].append(np.fromiter((pidx[m] for m in nodes["movers"]), np.int8, len(nodes["movers"])))
             parts["winner"].append(np.fromiter(
                 (ONGOING if r is None else DRAW if r == "draw" else pidx[r] for r in nodes["results"]),
@@ -118,8 +113,7 @@ def compile_graph(game: str, players: list[str], fold: bool | str, limit: int, w
         raise BadInput(f"{game}: position {keys[int(stuck[0])]!r} is not over but has no legal move "
                        "(over/4 and legal/4 disagree)")
     graph = StateGraph(game, list(players), keys, cat["mover"], cat["winner"], starts, cat["target"],
-                       cat["move"].astype(np.int32), list(move_ids), cat["orbit"].astype(np.int64), fold is True)
-    graph.class_keys = class_keys if fold == "classes" else None
+                       cat["move"].astype(np.int32), list(move_ids), cat["orbit"].astype(np.int64), fold)
     return graph
 
 

@@ -27,7 +27,7 @@ from bridge.limits import max_positions
 from bridge.engine import RULES_DIR, engine, quote
 from kb import store
 from learners import retrograde
-from learners.graph import StateGraph, fold
+from learners.graph import StateGraph
 
 if TYPE_CHECKING:
     import sqlite_utils      # in annotations only: kb.db imports it when a database is opened
@@ -84,18 +84,9 @@ def _graph(db: sqlite_utils.Database | None, game: str, folded: bool, what: str,
             raise TooLarge(too_large(game, what, bound, f"it has {count:,} "
                                      f"{'symmetry classes' if folded else 'positions'} (the knowledge base knows)"))
         t0 = time.perf_counter()
-        full = _single_pass(game, players, bound, what, progress) if folded else None
-        if full is not None:                      # both graphs from one compilation
-            graph = fold(full, full.class_keys)
-            graph.value = retrograde.solve(graph)
-            seconds = time.perf_counter() - t0
-            if db is not None:
-                store.save_graph(db, full, digest, seconds, False)
-            _CACHE[_key(db, game, False)] = (digest, full)
-        else:
-            graph = compile_graph(game, players, folded, bound, what, progress)
-            graph.value = retrograde.solve(graph)
-            seconds = time.perf_counter() - t0
+        graph = compile_graph(game, players, folded, bound, what, progress)
+        graph.value = retrograde.solve(graph)
+        seconds = time.perf_counter() - t0
         if not keep:
             return graph, seconds
         if db is not None:
@@ -104,33 +95,23 @@ def _graph(db: sqlite_utils.Database | None, game: str, folded: bool, what: str,
     return graph, seconds
 
 
-SINGLE_PASS = 200_000    # positions a symmetric game is first compiled unfolded to, with class keys
-SINGLE_PASS_SYMMETRIES = 2
-
-
-def _single_pass(game: str, players: list[str], limit: int, what: str,
-                 progress: ProgressFn | None) -> StateGraph | None:
-    """Every state of a symmetric game with its class key and exact value, when it has at most
-    SINGLE_PASS positions (and the limit allows them) and at most SINGLE_PASS_SYMMETRIES
-    symmetries; None otherwise, and the folded graph is compiled directly (the graph of every
-    state waits for the first command that needs it).  With a mirror only, a class key for every
-    position costs little and both graphs come from one compilation (connect-three's solve, with
-    the graph exact judgement needs: 2.6 s to 1.6 s); with the square's 8 symmetries the folded
-    graph alone is far cheaper (tic-tac-toe: 765 classes, 0.05 s)."""
-    if symmetry_count(game) > SINGLE_PASS_SYMMETRIES:
-        return None
-    try:
-        full = compile_graph(game, players, "classes", min(limit, SINGLE_PASS), what, progress)
-    except TooLarge:
-        return None
-    full.value = retrograde.solve(full)
-    return full
-
-
 def solved_graph(db: sqlite_utils.Database | None, game: str, limit: int | None = None,
                  progress: ProgressFn | None = None) -> tuple[StateGraph, float | None]:
     """The game's solved graph (folded when it has symmetries) and the seconds it took if built by this call."""
     return _graph(db, game, has_symmetry(game), "solving needs every position", limit, progress, True)
+
+
+def stored_state_graph(db: sqlite_utils.Database, game: str) -> StateGraph | None:
+    """The game's graph of every state when this process or the knowledge base holds it for the
+    current rule files; None otherwise (nothing is compiled)."""
+    digest = rules_hash(game)
+    cached = _CACHE.get(_key(db, game, False))
+    if cached is not None and cached[0] == digest:
+        return cached[1]
+    graph = store.load_graph(db, game, games.players(game), False, digest)
+    if graph is not None:
+        _CACHE[_key(db, game, False)] = (digest, graph)
+    return graph
 
 
 def state_graph(db: sqlite_utils.Database | None, game: str, limit: int | None = None,

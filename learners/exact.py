@@ -65,7 +65,9 @@ def guarantee(graph: StateGraph, player: int, support: Support) -> Guarantee:
 
 
 def _mistakes(graph: StateGraph, player: int, support: Support) -> int:
-    """States reachable (player within support, opponent anything) where the support loses value."""
+    """Positions reachable (player within support, opponent anything) where the support loses value;
+    on a folded graph a class counts its positions (its orbit): the support chooses alike in
+    symmetric positions, so every member of a reachable class is reachable."""
     seen = np.zeros(graph.size, dtype=bool)
     stack = [0]
     seen[0] = True
@@ -79,7 +81,7 @@ def _mistakes(graph: StateGraph, player: int, support: Support) -> int:
         if mine:
             v = int(graph.value[s])
             if any(graph.value_after(e) != v for e in edges):
-                count += 1
+                count += int(graph.orbit[s])
         for e in edges:
             t = int(graph.target[e])
             if not seen[t]:

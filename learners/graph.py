@@ -39,7 +39,6 @@ class StateGraph:
     orbit: np.ndarray
     folded: bool = False
     value: np.ndarray = field(default=None, repr=False)  # type: ignore[assignment]
-    class_keys: list[str] | None = field(default=None, repr=False)   # each state's class key, when compiled with them
     _order: list[int] | None = field(init=False, repr=False, default=None)
 
     @property
@@ -136,27 +135,3 @@ class StateGraph:
                     mark[s] = 2
                     order.append(s)
         return order
-
-
-def fold(graph: StateGraph, class_keys: list[str]) -> StateGraph:
-    """The graph folded by symmetry: one node per class (``class_keys[s]`` is state s's class key,
-    the key of one member, its least image), with that member's moves, leading to classes.
-
-    Node 0 stays the start's class; classes are numbered as first met.  Only
-    valid when the reachable states are closed under the symmetries (the
-    symmetries fix the start), so that every class key is a state of ``graph``.
-    """
-    class_ids: dict[str, int] = {}
-    class_of = np.fromiter((class_ids.setdefault(k, len(class_ids)) for k in class_keys), np.int64, len(class_keys))
-    keys = list(class_ids)
-    index = graph.index
-    rep = np.fromiter((index[k] for k in keys), np.int64, len(keys))        # the member standing for each class
-    counts = np.diff(graph.start)[rep]
-    start = np.zeros(len(keys) + 1, dtype=np.int64)
-    np.cumsum(counts, out=start[1:])
-    # the representatives' edges, in order: edge j of class c is graph edge start[rep[c]] + j
-    offsets = np.arange(int(start[-1]), dtype=np.int64) - np.repeat(start[:-1], counts)
-    edges = np.repeat(graph.start[rep], counts) + offsets
-    orbit = np.bincount(class_of, minlength=len(keys)).astype(np.int64)
-    return StateGraph(graph.game, list(graph.players), keys, graph.mover[rep], graph.winner[rep], start,
-                      class_of[graph.target[edges]], graph.move[edges], list(graph.moves), orbit, True)

@@ -21,16 +21,16 @@
             keys_policy/4        % +Game, +Chooser, +Keys, -Table
           ]).
 :- use_module(game).
+:- use_module(guard).
 
-:- dynamic pending/3.          % pending(Id, Pos, Mover): found, not yet expanded
+:- dynamic pending/4.          % pending(Id, Pos, Mover, Orbit): found, not yet expanded
 :- dynamic compiling/3.        % compiling(Game, Fold, Trie)
 
 %!  graph_open(+Game, +StartKey:atom, +Fold) is det.
 %   Start compiling Game from the state StartKey ('' for the initial
 %   state); node 0 is that state.  Fold = true makes one node per class of
-%   symmetric states; Fold = classes makes one node per state and reports
-%   each one's class key too (so Python can fold the graph itself);
-%   false, one node per state.  Any earlier compilation is dropped.
+%   symmetric states; false, one node per state.  Any earlier compilation
+%   is dropped.
 graph_open(Game, Start, Fold) :-
     graph_close,
     (   Start == ''
@@ -39,54 +39,46 @@ graph_open(Game, Start, Fold) :-
     ),
     trie_new(Trie),
     assertz(compiling(Game, Fold, Trie)),
-    representative(Fold, Game, P0, R0),
+    representative(Fold, Game, P0, R0, Images0),
+    orbit(Fold, Images0, Orbit0),
     trie_insert(Trie, M0-R0, 0),
-    assertz(pending(0, R0, M0)),
+    assertz(pending(0, R0, M0, Orbit0)),
     nb_setval(graph_found, 1).
 
 %!  graph_close is det.
 %   Drop the compilation's trie and frontier.
 graph_close :-
     forall(retract(compiling(_, _, Trie)), trie_destroy(Trie)),
-    retractall(pending(_, _, _)),
+    retractall(pending(_, _, _, _)),
     nb_setval(graph_found, 0).
 
 %!  graph_batch(+From, +To, -Nodes, -Found:integer) is det.
 %   Expand the nodes numbered From..To-1 (all found earlier).  Nodes is
 %   json([keys-Keys, movers-Movers, results-Results, orbits-Orbits,
-%   counts-Counts, moves-MoveTexts, targets-Targets, classes-Classes]), flat
-%   lists in node order: each node's key, mover, result (`null` while the
-%   game goes on), class size and number of moves, then every node's moves
-%   and the nodes they lead to, in order; Classes holds each node's class
-%   key when Fold = classes, else it is [].  Found is the number of nodes
-%   found so far.
+%   counts-Counts, moves-MoveTexts, targets-Targets]), flat lists in node
+%   order: each node's key, mover, result (`null` while the game goes on),
+%   class size and number of moves, then every node's moves and the nodes
+%   they lead to, in order.  Found is the number of nodes found so far.
 graph_batch(From, To, json([keys-Keys, movers-Movers, results-Results, orbits-Orbits,
-                            counts-Counts, moves-MoveTexts, targets-Targets, classes-Classes]), Found) :-
+                            counts-Counts, moves-MoveTexts, targets-Targets]), Found) :-
     compiling(Game, Fold, Trie),
     Last is To - 1,
-    findall(n(K, M, R, O, C, Ms, Ts)-CK,
+    findall(n(K, M, R, O, C, Ms, Ts),
             ( between(From, Last, Id),
-              retract(pending(Id, P, M)),
-              expand(Game, Fold, Trie, P, M, K, R, O, C, Ms, Ts),
-              class_key(Fold, Game, P, M, CK) ),
-            Pairs),
-    pairs_keys_values(Pairs, Nodes, ClassKeys),
+              retract(pending(Id, P, M, O)),
+              guarded_step(Game, expand(Game, Fold, Trie, P, M, K, R, C, Ms, Ts)) ),
+            Nodes),
     unzip(Nodes, Keys, Movers, Results, Orbits, Counts, MsList, TsList),
     append(MsList, MoveTexts),
     append(TsList, Targets),
-    (   Fold == classes -> Classes = ClassKeys ; Classes = [] ),
     nb_getval(graph_found, Found).
-
-class_key(classes, Game, P, M, Key) :- !, canonical(Game, P, M, Key).
-class_key(_, _, _, _, none).
 
 unzip([], [], [], [], [], [], [], []).
 unzip([n(K, M, R, O, C, Ms, Ts)|Ns], [K|Ks], [M|Mv], [R|Rs], [O|Os], [C|Cs], [Ms|Mss], [Ts|Tss]) :-
     unzip(Ns, Ks, Mv, Rs, Os, Cs, Mss, Tss).
 
-expand(Game, Fold, Trie, P, M, Key, Result, Orbit, Count, MoveTexts, Targets) :-
+expand(Game, Fold, Trie, P, M, Key, Result, Count, MoveTexts, Targets) :-
     position_text(Game, P, M, Key),
-    orbit(Fold, Game, P, Orbit),
     (   over(Game, P, M, R)
     ->  Result = R, MoveTexts = [], Targets = []
     ;   Result = null,
@@ -94,32 +86,37 @@ expand(Game, Fold, Trie, P, M, Key, Result, Orbit, Count, MoveTexts, Targets) :-
                 ( legal(Game, P, M, Mv),
                   step(Game, P, M, Mv, P1, M1),
                   move_text(Game, Mv, MT),
-                  representative(Fold, Game, P1, R1),
-                  node_id(Trie, M1, R1, I) ),
+                  representative(Fold, Game, P1, R1, Images),
+                  node_id(Trie, Fold, M1, R1, Images, I) ),
                 Pairs),
         pairs_keys_values(Pairs, MoveTexts, Targets)
     ),
     length(MoveTexts, Count).
 
-%   The node number of a state, numbering it (and queueing it) when new.
-node_id(Trie, Mover, Rep, Id) :-
+%   The node number of a state, numbering it (and queueing it with the
+%   size of its class, from the images that found its representative) when new.
+node_id(Trie, Fold, Mover, Rep, Images, Id) :-
     (   trie_lookup(Trie, Mover-Rep, Id0)
     ->  Id = Id0
     ;   nb_getval(graph_found, Id),
         trie_insert(Trie, Mover-Rep, Id),
-        assertz(pending(Id, Rep, Mover)),
+        orbit(Fold, Images, Orbit),
+        assertz(pending(Id, Rep, Mover, Orbit)),
         Id1 is Id + 1,
         nb_setval(graph_found, Id1)
     ).
 
-representative(true, Game, P, R) :- !, least_image(Game, P, R).
-representative(_, _, P, P).
+%   The node that stands for a state (its least image when folding), and
+%   the images that gave it ([] when not folding).
+representative(true, Game, P, R, Images) :- !,
+    findall(I, image(Game, P, I), Images),
+    min_member(R, Images).
+representative(_, _, P, P, []).
 
-orbit(true, Game, P, N) :- !,
-    findall(I, image(Game, P, I), Is),
-    sort(Is, Set),
+orbit(true, Images, N) :- !,
+    sort(Images, Set),
     length(Set, N).
-orbit(_, _, _, 1).
+orbit(_, _, 1).
 
 %!  keys_expand(+Game, +Keys:list, -Nodes) is det.
 %   One step of a graph expanded lazily (Q-learning on a game too large to

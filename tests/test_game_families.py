@@ -161,23 +161,3 @@ def test_family_members_are_games_and_bad_names_are_refused():
 def test_bad_positions_get_one_clear_line(game, text, why):
     with pytest.raises(games.BadInput, match=why):
         games.parse(game, text)
-
-
-@pytest.mark.parametrize("game", ["tictactoe", "connect(3,4,3)", "hexapawn(4,4)"])
-def test_folding_in_numpy_gives_the_graph_prolog_folds(game):
-    """solve compiles a symmetric game once, with class keys, and folds it in numpy; that must be
-    the graph Prolog's folded compilation gives (node for node, up to numbering)."""
-    from bridge import games as games_mod
-    from bridge.compile import compile_graph
-    from learners.graph import fold
-    players = games_mod.players(game)
-    by_prolog = compile_graph(game, players, True, 10**6, "test")
-    full = compile_graph(game, players, "classes", 10**6, "test")
-    by_numpy = fold(full, full.class_keys)
-    assert by_numpy.keys[0] == by_prolog.keys[0] and set(by_numpy.keys) == set(by_prolog.keys)
-
-    def described(g):
-        return {k: (int(g.mover[i]), int(g.winner[i]), int(g.orbit[i]),
-                    sorted((g.move_text[e], g.keys[g.target[e]]) for e in g.edges(i)))
-                for i, k in enumerate(g.keys)}
-    assert described(by_numpy) == described(by_prolog)
