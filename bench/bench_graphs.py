@@ -164,17 +164,40 @@ FLOOR_GAMES = (("connect(3,4,4)", ()), ("hexapawn(4,4)", ()), ("tictactoe", ()),
                ("advised_connect3", ("bench/games/advised_connect3.pl",)))
 
 
+# solve in a Python process whose Prolog is started and has the game loaded, as the floor's is
+WARM_SOLVE = """
+import sys, time
+from bridge import commands, games
+from bridge.engine import engine
+from kb.db import open_kb
+game, path = sys.argv[1], sys.argv[2]
+engine()
+games.check_game(game)
+db = open_kb(path)
+t0 = time.perf_counter()
+commands.solve(db, game)
+print(time.perf_counter() - t0)
+"""
+
+
 def floor(tmp: Path) -> None:
-    """`solve` (compile, solve, store) against bench/bfs_floor.pl on the same file, in one run."""
+    """`solve` (compile, solve, store) against bench/bfs_floor.pl on the same file, in one run: the
+    floor is timed once its files are loaded, so solve is timed in a process whose Prolog is up and
+    has the game loaded; the whole command (Prolog's start included) is printed beside it."""
     for game, files in FLOOR_GAMES:
         p = subprocess.run(["swipl", "-g", f"bfs_floor('{game}')", "-t", "halt", "rules/load.pl", *files,
                             "bench/bfs_floor.pl"], capture_output=True, text=True, cwd=ROOT)
         _, classes, bfs_s = p.stdout.split()[-3:]
         env_games = ["--games-dir", str(ROOT / "bench" / "games")] if files else []
-        _, _, d = educable(tmp / f"floor{game}.db", *env_games, "solve", game, "--json")
-        line(f"solve {game} ({classes} classes)", d["seconds"], "s", anchor=float(bfs_s),
+        env = {**os.environ, **({"EDUCABLE_GAMES": str(ROOT / "bench" / "games")} if files else {})}
+        warm = subprocess.run([sys.executable, "-c", WARM_SOLVE, game, str(tmp / f"warm{game}.db")],
+                              capture_output=True, text=True, cwd=ROOT, env=env, check=True)
+        seconds = float(warm.stdout.split()[-1])
+        line(f"solve {game} ({classes} classes)", seconds, "s", anchor=float(bfs_s),
              anchor_name="plain BFS", higher_is_better=True, words=("the time of", "the time of"))
-        ratio = d["seconds"] / float(bfs_s)
+        _, _, d = educable(tmp / f"floor{game}.db", *env_games, "solve", game, "--json")
+        line("  the whole command's own figure (Prolog's start included)", d["seconds"], "s")
+        ratio = seconds / float(bfs_s)
         print(f"{'':<52} target within {FLOOR_TARGET}x of the BFS: {'met' if ratio <= FLOOR_TARGET else 'MISSED'}")
 
 

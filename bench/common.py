@@ -26,5 +26,6 @@ def line(name: str, value: float, unit: str, anchor: float | None = None, anchor
     text = f"{name:<52} {value:>12.4g} {unit}"
     if anchor:
         ratio = value / anchor if higher_is_better else anchor / value
-        text += f"   {ratio:6.2f}x {words[0] if ratio >= 1 else words[1]} than {anchor_name} ({anchor:g} {unit})"
+        joint = "" if words[0].endswith(" of") else " than"
+        text += f"   {ratio:6.2f}x {words[0] if ratio >= 1 else words[1]}{joint} {anchor_name} ({anchor:g} {unit})"
     print(text, flush=True)
