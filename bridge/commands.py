@@ -328,9 +328,9 @@ def judging_graph(db: sqlite_utils.Database, game: str, names: list[str], limit:
                   progress: CompileProgressFn | None) -> StateGraph:
     """The graph exact judgement runs on.  When every agent named chooses alike in symmetric
     positions, a member of a class stands for all of it and the results are the same on the
-    solved graph of symmetry classes: that is used unless the graph of every position is at hand
-    already.  Otherwise the graph of every position (compiled and stored if new); TooLarge when
-    that is past the limit, saying which agents kept the classes out."""
+    solved graph of symmetry classes, which is smaller and needs no class key asked of Prolog (a
+    folded Q-table on every position does).  Otherwise the graph of every position (compiled and
+    stored if new); TooLarge when that is past the limit, saying which agents kept the classes out."""
     stated = compile_mod.known_lower_bound(game)
     classes_fit = graphs.has_symmetry(game) and not (
         stated is not None and stated // compile_mod.symmetry_count(game) > limits.max_positions(limit))
@@ -341,7 +341,7 @@ def judging_graph(db: sqlite_utils.Database, game: str, names: list[str], limit:
                 "symmetric positions — random, minimax, Q-learning with --fold, n-tuple — are judged on its "
                 "symmetry classes)")
     if classes_fit and not odd:
-        return graphs.stored_state_graph(db, game) or graphs.solved_graph(db, game, limit=limit, progress=progress)[0]
+        return graphs.solved_graph(db, game, limit=limit, progress=progress)[0]
     return ensure_graph(db, game, what, limit=limit, progress=progress)
 
 

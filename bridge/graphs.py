@@ -101,19 +101,6 @@ def solved_graph(db: sqlite_utils.Database | None, game: str, limit: int | None 
     return _graph(db, game, has_symmetry(game), "solving needs every position", limit, progress, True)
 
 
-def stored_state_graph(db: sqlite_utils.Database, game: str) -> StateGraph | None:
-    """The game's graph of every state when this process or the knowledge base holds it for the
-    current rule files; None otherwise (nothing is compiled)."""
-    digest = rules_hash(game)
-    cached = _CACHE.get(_key(db, game, False))
-    if cached is not None and cached[0] == digest:
-        return cached[1]
-    graph = store.load_graph(db, game, games.players(game), False, digest)
-    if graph is not None:
-        _CACHE[_key(db, game, False)] = (digest, graph)
-    return graph
-
-
 def state_graph(db: sqlite_utils.Database | None, game: str, limit: int | None = None,
                 progress: ProgressFn | None = None, what: str = "this needs every position",
                 keep: bool = True) -> StateGraph:
