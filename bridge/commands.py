@@ -17,7 +17,7 @@ from kb import store
 from learners import exact, training
 from learners.options import stored_names
 from learners.sampling import wilson_interval
-from learners.graph import StateGraph
+from learners.graph import CyclicGraph, StateGraph
 
 if TYPE_CHECKING:
     import sqlite_utils      # in annotations only: kb.db imports it when a database is opened
@@ -209,7 +209,7 @@ def train(db: sqlite_utils.Database, game: str, learner: str, agent: str, n_game
     try:
         out["exact"] = {k: v for k, v in evaluate_exact(db, game, agent, limit=limit).items()
                         if k in ("as_first", "as_second", "folded")}
-    except compile_mod.TooLarge as exc:
+    except (compile_mod.TooLarge, Unjudgeable) as exc:
         out["exact"] = None
         out["exact_skipped"] = f"no exact judgement: {exc}"
     return out
@@ -295,13 +295,26 @@ def judge(db: sqlite_utils.Database, game: str, agent: str, n_games: int, seed: 
     return perfect.judge(db, game, agent, n_games, seed, openings, progress)
 
 
+class Unjudgeable(BadInput):
+    """Exact judgement does not apply to the game: its positions can repeat."""
+
+
 def evaluate_exact(db: sqlite_utils.Database, game: str, agent: str, vs: str | None = None,
                    limit: int | None = None, progress: CompileProgressFn | None = None) -> dict[str, Any]:
     """Judge AGENT exactly over the state graph.
 
     Without ``vs``: on each side, the outcome it guarantees against a best
     responder.  With ``vs``: the exact win/draw/loss probabilities of the pairing.
+    Unjudgeable for a game whose positions can repeat.
     """
+    try:
+        return _evaluate_exact(db, game, agent, vs, limit, progress)
+    except CyclicGraph as exc:
+        raise Unjudgeable(str(exc)) from None
+
+
+def _evaluate_exact(db: sqlite_utils.Database, game: str, agent: str, vs: str | None,
+                    limit: int | None, progress: CompileProgressFn | None) -> dict[str, Any]:
     games.check_game(game)
     for name in (agent, vs):
         if name is not None:

@@ -27,7 +27,7 @@ from learners.graph import ONGOING, StateGraph
 from learners.ntuple import (ONGOING_CODE, Lockstep, NTupleNet, NTupleOptions, board_defaults, default_shape,
                              derive_permutations, offsets_of, random_walk_tuples, score, train_on_graph)
 from learners.options import declared, run_option
-from learners.training import Commits, TrainingRun
+from learners.training import ENDLESS_PLIES, Commits, TrainingRun
 
 if TYPE_CHECKING:
     import sqlite_utils      # in annotations only: kb.db imports it when a database is opened
@@ -333,10 +333,11 @@ def run(db: sqlite_utils.Database, game: str, name: str, options: dict[str, Any]
         if commits.due():
             save(db, name, game, net, opts, commits.added(len(winners)))
             commits.mark(len(winners))
-        point = exact.checkpoint(graph, greedy_support(graph, net, feats), len(winners))
-        checkpoints.append(point)
+        point = exact.checkpoint(graph, greedy_support(graph, net, feats), len(winners)) if graph.acyclic() else None
+        if point is not None:                   # positions that repeat have no exact judgement
+            checkpoints.append(point)
         judged += time.perf_counter() - t
-        if until_perfect and point["as_first"]["perfect"] and point["as_second"]["perfect"]:
+        if until_perfect and point and point["as_first"]["perfect"] and point["as_second"]["perfect"]:
             break
     seconds = time.perf_counter() - t0 - judged
     extra = {"checkpoints": checkpoints, "checkpoint_seconds": round(judged, 4), "net": describe(net)}
@@ -380,6 +381,9 @@ def play_batch(game: str, net: NTupleNet, lock: Lockstep, batch: int, first: int
         movers = np.array(out["movers"], dtype=np.int64)
         active = movers >= 0
         if not active.any():
+            break
+        if queries > ENDLESS_PLIES:                 # the games still going are scored draws
+            result[active] = 0
             break
         cells = _cells(out["cells"], net.n_cells)
         with cell_values_checked():

@@ -183,6 +183,8 @@ def run(db: sqlite_utils.Database, game: str, name: str, options: dict[str, Any]
         if commits.due():               # the table is written back before each checkpoint
             store.save_agent(db, name, game, NAME, opts.as_dict(), table.entries(), commits.added(done))
             commits.mark(done)
+        if not graph.acyclic():         # positions repeat: no exact judgement
+            return False
         point = exact.checkpoint(graph, table.greedy_support(), done)
         checkpoints.append(point)
         return until_perfect and point["as_first"]["perfect"] and point["as_second"]["perfect"]

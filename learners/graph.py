@@ -17,6 +17,10 @@ ONGOING = -1
 DRAW = 2
 
 
+class CyclicGraph(ValueError):
+    """The game's positions can repeat: exact judgement of an agent (values backed up leaves first) does not apply."""
+
+
 @dataclass
 class StateGraph:
     """Every reachable state (or class of states) of a game; node 0 is the start.
@@ -102,12 +106,20 @@ class StateGraph:
     def order_leaves_first(self) -> list[int]:
         """States ordered so every successor comes before its predecessors (computed once).
 
-        Raises ValueError if the graph has a cycle (exact evaluation then
+        Raises CyclicGraph if the graph has a cycle (exact evaluation then
         needs another method).
         """
         if self._order is None:
             self._order = self._topological_order()
         return self._order
+
+    def acyclic(self) -> bool:
+        """Whether no position can come back (what judging an agent exactly needs)."""
+        try:
+            self.order_leaves_first()
+        except CyclicGraph:
+            return False
+        return True
 
     def _topological_order(self) -> list[int]:
         n = self.size
@@ -125,7 +137,8 @@ class StateGraph:
                 for e in it:
                     t = target[e]
                     if mark[t] == 1:
-                        raise ValueError(f"{self.game}: the state graph has a cycle")
+                        raise CyclicGraph(f"{self.game}: a position can come back (its state graph has a cycle), "
+                                          "and judging an agent exactly needs a game whose positions never repeat")
                     if mark[t] == 0:
                         mark[t] = 1
                         stack.append((t, iter(range(start[t], start[t + 1]))))

@@ -53,6 +53,7 @@ from typing import Sequence
 
 from learners.jit import njit
 from learners.options import option
+from learners.training import ENDLESS_PLIES
 import numpy as np
 
 MAX_TABLE = 1 << 22          # weights in one tuple's table (K^length): 4M, 32 MB
@@ -348,13 +349,14 @@ def _td(w, tcn, tca, hist, hist_g, count, newest, target, step, lam):
 
 @njit(cache=True)
 def _graph_games(start, target, winner, mover, feats, w, tcn, tca, n_games, seed, done, total,
-                 eps0, eps1, alpha0, alpha1, lam, horizon, learn_sides, opp_start, opp_edges):
+                 eps0, eps1, alpha0, alpha1, lam, horizon, learn_sides, opp_start, opp_edges, max_plies):
     """Play ``n_games`` on a state graph, learning as it goes; returns each game's winner.
 
     ``feats[t, p]`` are afterstate t's feature rows as player p sees it;
     ``learn_sides[g % len]`` has bit p set when the agent plays side p in
     game g (the other side plays uniformly among ``opp_edges[opp_start[s]:
-    opp_start[s+1]]``, or any move where that is empty)."""
+    opp_start[s+1]]``, or any move where that is empty).  A game still going after ``max_plies``
+    moves is scored a draw."""
     np.random.seed(seed)
     n_feat = feats.shape[2]
     hist = np.zeros((2, horizon, n_feat), dtype=np.int64)
@@ -370,7 +372,9 @@ def _graph_games(start, target, winner, mover, feats, w, tcn, tca, n_games, seed
         sides = learn_sides[(done + g) % learn_sides.shape[0]]
         count[:] = 0
         s = 0
-        while winner[s] == -1:
+        plies = 0
+        while winner[s] == -1 and plies < max_plies:
+            plies += 1
             m = mover[s]
             e0, e1 = start[s], start[s + 1]
             if (sides >> m) & 1:
@@ -400,10 +404,10 @@ def _graph_games(start, target, winner, mover, feats, w, tcn, tca, n_games, seed
                     e = e0 + np.random.randint(e1 - e0)
                 t = target[e]
             s = t
-        results[g] = winner[s]
+        results[g] = winner[s] if winner[s] != -1 else 2
         for p in range(2):
             if count[p] > 0:
-                r = 0.0 if winner[s] == 2 else (1.0 if winner[s] == p else -1.0)
+                r = 0.0 if results[g] == 2 else (1.0 if results[g] == p else -1.0)
                 _td(w, tcn, tca, hist[p], hist_g[p], count[p], newest[p], r, step, lam)
     return results
 
@@ -455,7 +459,8 @@ def train_on_graph(net: NTupleNet, start: np.ndarray, target: np.ndarray, winner
     return _graph_games(start.astype(np.int64), target.astype(np.int64), winner.astype(np.int64),
                         mover.astype(np.int64), feats, net.weights, net.tc_n, net.tc_a, n_games, seed, done, total,
                         options.epsilon, options.epsilon_end, options.alpha, options.alpha_end, options.lam,
-                        horizon_for(options.lam), np.asarray(learn_sides, dtype=np.int64), o_start, o_edges)
+                        horizon_for(options.lam), np.asarray(learn_sides, dtype=np.int64), o_start, o_edges,
+                        ENDLESS_PLIES)
 
 
 @njit(cache=True)

@@ -71,6 +71,7 @@ import numpy as np
 
 from learners.graph import DRAW, StateGraph
 from learners.options import option
+from learners.training import ENDLESS_PLIES
 
 WIN, LOSS, DRAW_REWARD = 1.0, -1.0, 0.0
 UPDATES = ("assign", "average", "lookahead", "negamax", "bounds")
@@ -573,6 +574,7 @@ def train(table: QTable, learner_sides: Sequence[Sequence[int]], opponent: list[
         pending: list[tuple[int, int] | None] = [None, None]
         made: list[tuple[int, int, int, int]] = []   # negamax: (row, action, state, player), replayed backwards
         result = DRAW
+        plies = 0
         while True:
             if expanded is not None and not expanded[s]:
                 yield s
@@ -582,6 +584,9 @@ def train(table: QTable, learner_sides: Sequence[Sequence[int]], opponent: list[
                     if pending[p] is not None:
                         reward = reward_for(result, p)
                         update(*pending[p], reward, -1)
+                break
+            plies += 1
+            if plies > ENDLESS_PLIES:          # a game still going is scored a draw
                 break
             p = mover[s]
             if p not in sides:

@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 from typing import Callable
 
 WINDOW = 10
+ENDLESS_PLIES = 2000    # moves after which a game in training is scored a draw (rules/game.pl's endless_plies/1)
 
 
 def summarise(results: list[str], agent_sides: list[list[str]]) -> dict:

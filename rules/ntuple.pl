@@ -217,15 +217,19 @@ cells_text(Cells, Text) :-
 nt_random_images(Game, N, json([counts-Counts, cells-Cells])) :-
     need_cells(Game),
     initial(Game, P0, M0),
-    findall(P/M, ( between(1, N, _), random_walk(Game, P0, M0, P, M) ), States),
+    endless_plies(Plies),
+    findall(P/M, ( between(1, N, _), random_walk(Game, Plies, P0, M0, P, M) ), States),
     maplist([P/M, C, L]>>state_images(Game, P, M, C, L), States, Counts, Lists),
     append(Lists, All),
     string_codes(Cells, All).
 
-random_walk(_, P, M, P, M).
-random_walk(Game, P, M, P2, M2) :-
+%   Each state of a random game, at most Plies moves long (a game may never end).
+random_walk(_, _, P, M, P, M).
+random_walk(Game, Plies, P, M, P2, M2) :-
+    Plies > 0,
     \+ over(Game, P, M, _),
     findall(Mv, legal(Game, P, M, Mv), Moves),
     random_member(Mv, Moves),
     step(Game, P, M, Mv, P1, M1),
-    random_walk(Game, P1, M1, P2, M2).
+    Plies1 is Plies - 1,
+    random_walk(Game, Plies1, P1, M1, P2, M2).

@@ -525,3 +525,47 @@ def test_a_rule_that_never_ends_or_answers_without_end_stops_the_command_in_one_
     assert r.returncode == 2, (r.returncode, r.stdout, r.stderr)
     lines = r.stderr.strip().splitlines()
     assert len(lines) == 1 and words in lines[0] and "g.pl:" in lines[0], r.stderr
+
+
+SPIN = """/*  A game that never ends: the counter flips between 0 and 1 for ever. */
+:- module(spin, []).
+game:game(spin).
+game:players(spin, [a, b]).
+game:initial(spin, 0, a).
+game:legal(spin, _, _, 1).
+game:next(spin, N, _, 1, N1) :- N1 is 1 - N.
+game:over(spin, _, _, _) :- fail.
+game:cells(spin, N, _, [N]).
+game:position_text(spin, N, M, T) :- format(atom(T), "~w ~w", [N, M]).
+game:parse_position(spin, Text, N, M) :-
+    atom_string(A, Text), atomic_list_concat([NA, M], ' ', A), atom_number(NA, N).
+game:parse_move(spin, _, 1).
+game:move_text(spin, 1, '1').
+game:board_lines(spin, N, _, [L]) :- format(string(L), "~w", [N]).
+"""
+
+
+@pytest.mark.parametrize("learner", ["qlearn", "ntuple"])
+@pytest.mark.parametrize("lazily", [False, True])
+def test_learners_score_a_game_that_never_ends_a_draw_after_2000_moves(tmp_path, learner, lazily):
+    """Q-learning and the n-tuple learner, on the compiled graph and expanding lazily (past the
+    position limit), stop a game still going after 2,000 moves and score it a draw, as solve
+    scores such a line: they used to play it until stopped (the n-tuple learner's sample of
+    random games too).  Exact judgement, which needs positions that never repeat, is skipped
+    with the reason in training and refused in one line by eval (it was an internal error)."""
+    games_dir = tmp_path / "games"
+    games_dir.mkdir()
+    (games_dir / "spin.pl").write_text(SPIN)
+    limit = ["--max-positions", "1"] if lazily else []
+    r = subprocess.run([EXE, "--games-dir", str(games_dir), "train", "spin", "--learner", learner, "--agent", "s",
+                        "--games", "3", "--json", "--db", str(tmp_path / "kb.db"), *limit],
+                       capture_output=True, text=True, timeout=240)
+    assert r.returncode == 0, r.stderr
+    import json
+    out = json.loads(r.stdout)
+    assert out["results"] == {"draw": 3} and out["exact"] is None
+    if not lazily:
+        assert "a position can come back" in out["exact_skipped"]
+        r = subprocess.run([EXE, "--games-dir", str(games_dir), "eval", "spin", "random", "--exact",
+                            "--db", str(tmp_path / "kb.db")], capture_output=True, text=True, timeout=120)
+        assert r.returncode == 2 and len(r.stderr.strip().splitlines()) == 1 and "never repeat" in r.stderr
