@@ -1,5 +1,4 @@
 """Q-learning (the CA425 practical): each update rule's arithmetic, illegal actions, tables, learning, storage, errors."""
-import sqlite3
 
 import pytest
 from click.testing import CliRunner
