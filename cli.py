@@ -563,9 +563,6 @@ def eval_cmd(game: str, agent: str, vs: str | None, exact: bool, n_games: int, s
         return emit_json(data)
     if exact and vs is None:
         click.echo(f"{game}: {agent} judged exactly against a best-responding opponent (game value: {data['value']})")
-        if data["folded"]:
-            click.echo("  (judged on the symmetry classes, which give the same results: the agent chooses alike in "
-                       "symmetric positions)")
         unit = "reachable position"
         for side in ("as_first", "as_second"):
             g = data[side]
@@ -573,8 +570,7 @@ def eval_cmd(game: str, agent: str, vs: str | None, exact: bool, n_games: int, s
             extra = "" if g["subgame_perfect"] else f", {plural(g['mistakes'], unit)} with a losing choice"
             click.echo(f"  {side.replace('_', ' ')}: guarantees a {g['guaranteed']} — {verdict}{extra}")
         return
-    kind = ("exact probabilities" + (", on the symmetry classes" if data.get("folded") else "") if exact
-            else f"{n_games} games, seed {seed}")
+    kind = "exact probabilities" if exact else f"{n_games} games, seed {seed}"
     click.echo(f"{game}: {agent} vs {data['vs']} ({kind})")
     click.echo(f"  {'':<10} {'win':>8} {'draw':>8} {'loss':>8}")
     for side in ("as_first", "as_second"):
