@@ -563,11 +563,10 @@ def eval_cmd(game: str, agent: str, vs: str | None, exact: bool, n_games: int, s
         return emit_json(data)
     if exact and vs is None:
         click.echo(f"{game}: {agent} judged exactly against a best-responding opponent (game value: {data['value']})")
-        unit = "reachable position"
         for side in ("as_first", "as_second"):
             g = data[side]
             verdict = "perfect" if g["perfect"] else "not perfect"
-            extra = "" if g["subgame_perfect"] else f", {plural(g['mistakes'], unit)} with a losing choice"
+            extra = "" if g["subgame_perfect"] else f", {plural(g['mistakes'], 'reachable position')} with a losing choice"
             click.echo(f"  {side.replace('_', ' ')}: guarantees a {g['guaranteed']} — {verdict}{extra}")
         return
     kind = "exact probabilities" if exact else f"{n_games} games, seed {seed}"

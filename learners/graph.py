@@ -44,6 +44,7 @@ class StateGraph:
     folded: bool = False
     value: np.ndarray = field(default=None, repr=False)  # type: ignore[assignment]
     _order: list[int] | None = field(init=False, repr=False, default=None)
+    _cycle: CyclicGraph | None = field(init=False, repr=False, default=None)
 
     @property
     def size(self) -> int:
@@ -109,8 +110,14 @@ class StateGraph:
         Raises CyclicGraph if the graph has a cycle (exact evaluation then
         needs another method).
         """
+        if self._cycle is not None:
+            raise self._cycle
         if self._order is None:
-            self._order = self._topological_order()
+            try:
+                self._order = self._topological_order()
+            except CyclicGraph as cycle:
+                self._cycle = cycle             # searched once, not at every checkpoint
+                raise
         return self._order
 
     def acyclic(self) -> bool:

@@ -37,6 +37,7 @@
             successors/4,           % +Game, +Pos, +Mover, -MovePosPairs
             canonical/4,            % +Game, +Pos, +Mover, -Key
             least_image/3,          % +Game, +Pos, -Least
+            least_image/4,          % +Game, +Pos, -Least, -Images
             image/3,                % +Game, +Pos, -Pos1
             declares/2,             % +Game, +What
             play_move/6,            % +Game, +Pos, +Mover, +Move, -Pos1, -Mover1
@@ -168,6 +169,12 @@ canonical(Game, Pos, Mover, Key) :-
 %   The least (standard order) of Pos's symmetric images: the position
 %   that stands for its class.
 least_image(Game, Pos, Least) :-
+    least_image(Game, Pos, Least, _).
+
+%!  least_image(+Game, +Pos, -Least, -Images:list) is det.
+%   The least of Pos's symmetric images, and all of them (Pos itself
+%   among them; an image may come twice when Pos is symmetric).
+least_image(Game, Pos, Least, Images) :-
     findall(P1, image(Game, Pos, P1), Images),
     min_member(Least, Images).
 

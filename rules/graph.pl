@@ -109,8 +109,7 @@ node_id(Trie, Fold, Mover, Rep, Images, Id) :-
 %   The node that stands for a state (its least image when folding), and
 %   the images that gave it ([] when not folding).
 representative(true, Game, P, R, Images) :- !,
-    findall(I, image(Game, P, I), Images),
-    min_member(R, Images).
+    least_image(Game, P, R, Images).
 representative(_, _, P, P, []).
 
 orbit(true, Images, N) :- !,

@@ -86,26 +86,30 @@ limited(PI, Head, Wrapped) :-
     arg(1, Head, Game),
     (   shipped(Game)
     ->  call(Wrapped)
-    ;   nb_current(guard_step, true)
-    ->  b_setval(guard_call, PI-Head),
-        call(Wrapped)
-    ;   guard_inferences(Limit),
-        b_setval(guard_call, PI-Head),            % what a sleep inside is charged to
-        nb_setval(guard_slept, 0),
-        Count = count(0),
-        call_with_inference_limit(Wrapped, Limit, Result),
-        (   Result == inference_limit_exceeded
-        ->  format(string(What), "did not finish within ~D inferences", [Limit]),
-            refuse(PI, Head, What, "a rule that never ends, or one far too slow to play (educable check says more)")
-        ;   true
-        ),
-        arg(1, Count, N0), N is N0 + 1, nb_setarg(1, Count, N),
-        max_answers(Max),
-        (   N > Max
-        ->  format(string(What), "gave more than ~D answers", [Max]),
-            refuse(PI, Head, What, "a rule whose answers never end, or far too many moves to play")
-        ;   true
+    ;   b_setval(guard_call, PI-Head),            % what a sleep inside is charged to
+        (   nb_current(guard_step, true)
+        ->  call(Wrapped)
+        ;   limited_call(PI, Head, Wrapped)
         )
+    ).
+
+%   Wrapped under the inference limit, each answer counted.
+limited_call(PI, Head, Wrapped) :-
+    guard_inferences(Limit),
+    nb_setval(guard_slept, 0),
+    Count = count(0),
+    call_with_inference_limit(Wrapped, Limit, Result),
+    (   Result == inference_limit_exceeded
+    ->  format(string(What), "did not finish within ~D inferences", [Limit]),
+        refuse(PI, Head, What, "a rule that never ends, or one far too slow to play (educable check says more)")
+    ;   true
+    ),
+    arg(1, Count, N0), N is N0 + 1, nb_setarg(1, Count, N),
+    max_answers(Max),
+    (   N > Max
+    ->  format(string(What), "gave more than ~D answers", [Max]),
+        refuse(PI, Head, What, "a rule whose answers never end, or far too many moves to play")
+    ;   true
     ).
 
 %   A rule that sleeps takes no inferences: sleep/1 is capped instead, at

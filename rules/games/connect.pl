@@ -67,23 +67,18 @@ define(G, N, W, H) :-
     ->  true
     ;   S is W + 1,
         RowMask is (1 << W) - 1,
-        aggregate_all(sum(RowMask << (R * S)), between(0, H, R), Full0),
-        Full is Full0 - (RowMask << (H * S)),
+        Col0 is ((1 << (H * S)) - 1) // ((1 << S) - 1),    % bit 0 of every row: the first column
+        Full is Col0 * RowMask,
         Top is (H - 1) * S,
         tables(W),
-        aggregate_all(sum(1 << (2 * I)), between(1, W, I), Floor0), Floor is Floor0 >> 2,
-        Cells is W * H,
-        aggregate_all(sum(1 << (2 * I)), between(1, Cells, I), Low0), Low is Low0 >> 2,
         RowMask4 is (1 << (2 * W)) - 1,
-        column_mask(0, S, H, Col0),
+        Floor is RowMask4 // 3,                             % base-4 digit 1 in each cell of a row
+        Low is ((1 << (2 * W * H)) - 1) // 3,               % ... and of the board
         assertz(move_geo(G, W, S, Top, Col0)),
         assertz(end_geo(G, N, S, Full)),
         assertz(view_geo(G, W, H, Low, Floor, RowMask4)),
         assertz(known(G, geo(N, W, H, S, RowMask, Full, Low, Floor, RowMask4)))
     ).
-
-column_mask(C, S, H, Mask) :-
-    aggregate_all(sum(1 << (R * S + C)), ( between(1, H, R1), R is R1 - 1 ), Mask).
 
 tables(W) :-
     (   tabled_width(W)
@@ -151,18 +146,16 @@ game:initial(G, p(0, 0, 0), x) :- geo(G, _).
 %   OEIS A212693): never to be enumerated here.
 game:size_at_least('connect(4,7,6)', 4531985219092).
 
-%   The small facts the moves and views read (a game is defined on first use).
-moves_of(G, W, S, TopShift, Col0) :-
-    (   move_geo(G, W0, S0, T0, C0) -> true ; geo(G, _), move_geo(G, W0, S0, T0, C0) ),
-    W = W0, S = S0, TopShift = T0, Col0 = C0.
+%   The small facts the moves and views read, projections of geo/2 kept apart
+%   so that a call copies only what it reads (a game is defined on first use).
+moves_of(G, W, S, TopShift, Col0) :- move_geo(G, W, S, TopShift, Col0), !.
+moves_of(G, W, S, TopShift, Col0) :- geo(G, _), move_geo(G, W, S, TopShift, Col0).
 
-ends_of(G, N, S, Full) :-
-    (   end_geo(G, N0, S0, F0) -> true ; geo(G, _), end_geo(G, N0, S0, F0) ),
-    N = N0, S = S0, Full = F0.
+ends_of(G, N, S, Full) :- end_geo(G, N, S, Full), !.
+ends_of(G, N, S, Full) :- geo(G, _), end_geo(G, N, S, Full).
 
-views_of(G, W, H, Low, Floor, RowMask4) :-
-    (   view_geo(G, W0, H0, L0, F0, R0) -> true ; geo(G, _), view_geo(G, W0, H0, L0, F0, R0) ),
-    W = W0, H = H0, Low = L0, Floor = F0, RowMask4 = R0.
+views_of(G, W, H, Low, Floor, RowMask4) :- view_geo(G, W, H, Low, Floor, RowMask4), !.
+views_of(G, W, H, Low, Floor, RowMask4) :- geo(G, _), view_geo(G, W, H, Low, Floor, RowMask4).
 
 game:legal(G, p(_, X, O), _, Move) :-
     moves_of(G, W, _, TopShift, _),
@@ -269,18 +262,18 @@ view_rows(R, W, RowMask4, Code, Cells) :-
 game:layout(G, W, top) :- geo(G, geo(_, W, _, _, _, _, _, _, _)).
 
 game:position_text(G, p(K, _, _), _, Text) :-
-    geo(G, geo(_, W, H, _, _, _, _, _, _)),
+    views_of(G, W, H, _, _, RowMask4),
     Top is H - 1,
-    text_rows(Top, W, K, Chars),
+    text_rows(Top, W, RowMask4, K, Chars),
     atom_chars(Text, Chars).
 
-text_rows(R, W, K, Chars) :-
-    Code is (K >> (2 * W * R)) /\ ((1 << (2 * W)) - 1),
+text_rows(R, W, RowMask4, K, Chars) :-
+    Code is (K >> (2 * W * R)) /\ RowMask4,
     (   R =:= 0
     ->  chars_row(W, Code, Chars, [])
     ;   chars_row(W, Code, Chars, ['/'|Rest]),
         R1 is R - 1,
-        text_rows(R1, W, K, Rest)
+        text_rows(R1, W, RowMask4, K, Rest)
     ).
 
 game:parse_position(G, Text, p(K, X, O), Mover) :-

@@ -23,41 +23,37 @@
 
 named('tictactoe(4,4,4)').
 
-:- dynamic known/5.        % known(Game, Gravity, N, W, H)
-:- dynamic foreign/1.      % foreign(Game): a name that is not of these families
+:- dynamic known/4.        % known(Game, N, W, H)
+:- dynamic foreign/1.      % foreign(Game): a name that is not tictactoe(N, W, H)
 :- dynamic has_line/3.     % has_line(Game, Board, Player): Player has N in a row
 :- dynamic image_of/3.     % image_of(Game, Board, Image), one clause a symmetry
 :- dynamic text_cells/3.   % text_cells(Game, Board, Chars): the cells in text order, '/' between rows
 
-%   The game's name (an atom such as 'connect(4,7,6)') and its numbers.
-params(G, Gravity, N, W, H) :-
-    (   known(G, Gravity, N, W, H)
+%   The game's name (an atom such as 'tictactoe(4,4,4)') and its numbers.
+params(G, N, W, H) :-
+    (   known(G, N, W, H)
     ->  true
     ;   \+ atom(G)
     ->  fail
     ;   foreign(G)
     ->  fail
-    ;   \+ ( sub_atom(G, B, _, _, '('), sub_atom(G, 0, B, _, F), family(F, _) )
+    ;   \+ sub_atom(G, 0, _, _, 'tictactoe(')
     ->  assertz(foreign(G)), fail
-    ;   
-        catch(term_to_atom(T, G), _, fail),
-        compound(T), compound_name_arguments(T, Family, [N, W, H]),
-        family(Family, Gravity),
+    ;   catch(term_to_atom(T, G), _, fail),
+        T = tictactoe(N, W, H),
         integer(N), integer(W), integer(H),
         N >= 2, W >= 1, H >= 1, W * H =< 64, ( N =< W ; N =< H )
-    ->  with_mutex(inarow, define(G, Gravity, N, W, H))
+    ->  with_mutex(inarow, define(G, N, W, H))
     ).
 
-family(tictactoe, false).
-
-define(G, Gravity, N, W, H) :-
-    (   known(G, Gravity, N, W, H)
+define(G, N, W, H) :-
+    (   known(G, N, W, H)
     ->  true
     ;   S is W * H,
         forall(line_cells(N, W, H, L), assert_line(G, S, L)),
-        forall(permutation_of(Gravity, W, H, P), assert_image(G, S, P)),
+        forall(permutation_of(W, H, P), assert_image(G, S, P)),
         assert_text(G, W, H),
-        assertz(known(G, Gravity, N, W, H))
+        assertz(known(G, N, W, H))
     ).
 
 cell(W, X, Y, I) :- I is (Y - 1) * W + X.       % Y = 1 is the top row
@@ -77,18 +73,18 @@ assert_line(G, S, L) :-
 same_arg(B, P, I) :- arg(I, B, P).
 
 %   Each symmetry as the cell each cell comes from.
-permutation_of(Gravity, W, H, P) :-
-    transform(Gravity, W, H, F),
+permutation_of(W, H, P) :-
+    transform(W, H, F),
     findall(I, ( between(1, H, Y), between(1, W, X), call(F, X, Y, X0, Y0), cell(W, X0, Y0, I) ), P).
 
-transform(_, _, _, [X, Y, X, Y]>>true).
-transform(_, W, _, [X, Y, X0, Y]>>(X0 is W + 1 - X)).
-transform(false, _, H, [X, Y, X, Y0]>>(Y0 is H + 1 - Y)).
-transform(false, W, H, [X, Y, X0, Y0]>>(X0 is W + 1 - X, Y0 is H + 1 - Y)).
-transform(false, W, H, [X, Y, Y, X]>>true) :- W =:= H.
-transform(false, W, H, [X, Y, Y0, X]>>(Y0 is H + 1 - Y)) :- W =:= H.
-transform(false, W, H, [X, Y, Y, X0]>>(X0 is W + 1 - X)) :- W =:= H.
-transform(false, W, H, [X, Y, Y0, X0]>>(X0 is W + 1 - X, Y0 is H + 1 - Y)) :- W =:= H.
+transform(_, _, [X, Y, X, Y]>>true).
+transform(W, _, [X, Y, X0, Y]>>(X0 is W + 1 - X)).
+transform(_, H, [X, Y, X, Y0]>>(Y0 is H + 1 - Y)).
+transform(W, H, [X, Y, X0, Y0]>>(X0 is W + 1 - X, Y0 is H + 1 - Y)).
+transform(W, H, [X, Y, Y, X]>>true) :- W =:= H.
+transform(W, H, [X, Y, Y0, X]>>(Y0 is H + 1 - Y)) :- W =:= H.
+transform(W, H, [X, Y, Y, X0]>>(X0 is W + 1 - X)) :- W =:= H.
+transform(W, H, [X, Y, Y0, X0]>>(X0 is W + 1 - X, Y0 is H + 1 - Y)) :- W =:= H.
 
 assert_image(G, S, P) :-
     functor(B, b, S),
@@ -116,10 +112,10 @@ atomic_list_concat_rows([Row|Rows], Chars) :-
     atomic_list_concat_rows(Rows, Tail),
     append(Row, ['/'|Tail], Chars).
 
-game:game(G) :- ( var(G) -> named(G) ; params(G, _, _, _, _) ).
-game:players(G, [x, o]) :- params(G, _, _, _, _).
+game:game(G) :- ( var(G) -> named(G) ; params(G, _, _, _) ).
+game:players(G, [x, o]) :- params(G, _, _, _).
 game:initial(G, B, x) :-
-    params(G, _, _, W, H),
+    params(G, _, W, H),
     S is W * H,
     functor(B, b, S),
     forall(between(1, S, I), nb_setarg(I, B, '.')).
@@ -131,16 +127,16 @@ game:initial(G, B, x) :-
 game:size_at_least('tictactoe(4,4,4)', 9722011).
 
 game:legal(G, B, _, Move) :-
-    params(G, _, _, W, H),
+    params(G, _, W, H),
     S is W * H, between(1, S, Move), arg(Move, B, '.').
 
 game:next(G, B, Mover, Move, B1) :-
-    params(G, _, _, _, _),
+    params(G, _, _, _),
     duplicate_term(B, B1),
     nb_setarg(Move, B1, Mover).
 
 game:over(G, B, Mover, Result) :-
-    params(G, _, _, _, _),
+    params(G, _, _, _),
     (   Mover == x -> Last = o ; Last = x ),            % only the last mover can have a line
     (   has_line(G, B, Last)
     ->  Result = Last
@@ -149,20 +145,20 @@ game:over(G, B, Mover, Result) :-
     ).
 
 game:line(G, L) :-
-    params(G, _, N, W, H),
+    params(G, N, W, H),
     line_cells(N, W, H, L).
 
 game:symmetry(G, B, B1) :-
-    params(G, _, _, _, _),
+    params(G, _, _, _),
     image_of(G, B, B1).
 
 game:cells(G, B, Mover, Cells) :-
-    params(G, _, _, _, _),
+    params(G, _, _, _),
     B =.. [b|Marks],
     maplist(viewpoint(Mover), Marks, Cells).
 
 %   cells/4 in rows of W, the top row first (as show draws it).
-game:layout(G, W, top) :- params(G, _, _, W, _).
+game:layout(G, W, top) :- params(G, _, W, _).
 
 viewpoint(_, '.', 0) :- !.
 viewpoint(Me, Me, 1) :- !.
@@ -177,7 +173,7 @@ mark_char(o).
 mark_char('.').
 
 game:parse_position(G, Text, B, Mover) :-
-    params(G, _, _, W, H),
+    params(G, _, W, H),
     atom_string(A, Text),
     downcase_atom(A, L),
     normalize_space(atom(N), L),
@@ -209,7 +205,7 @@ bad(G, Text, Format, Args) :-
     game:bad_input(M).
 
 game:parse_move(G, Text, Move) :-
-    params(G, _, _, W, H),
+    params(G, _, W, H),
     Max is W * H, What = cell,
     (   atom_string(A, Text), atom_number(A, Move), integer(Move), between(1, Max, Move)
     ->  true
@@ -218,10 +214,10 @@ game:parse_move(G, Text, Move) :-
         game:bad_input(M)
     ).
 
-game:move_text(G, Move, Text) :- params(G, _, _, _, _), atom_number(Text, Move).
+game:move_text(G, Move, Text) :- params(G, _, _, _), atom_number(Text, Move).
 
 game:board_lines(G, B, _, Lines) :-
-    params(G, _, _, W, H),
+    params(G, _, W, H),
     S is W * H,
     Wide is max(2, floor(log10(S)) + 2),
     findall(Line, ( between(1, H, Y),
