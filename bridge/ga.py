@@ -220,10 +220,11 @@ def _train(db: sqlite_utils.Database, game: str, name: str, cycles: int, seed: i
     def after(done: int, stats: ga.CycleStats) -> None:
         games_done[0] += stats.games
         if commits.due() and done < cycles:
-            save_population(db, name, game, NAME, {**opts.as_dict(), "cycles": done_before + done}, space, pop,
-                            games_done[0] - games_done[1], None)
-            games_done[1] = games_done[0]
-            commits.mark(done)
+            def save(_new: int) -> None:
+                save_population(db, name, game, NAME, {**opts.as_dict(), "cycles": done_before + done}, space, pop,
+                                games_done[0] - games_done[1], None)
+                games_done[1] = games_done[0]
+            commits.commit(done, save)
         if done % every == 0 or done == cycles:
             t = time.perf_counter()
             curve.append({"cycle": done_before + done, "seconds": round(t - t0 - judged[0], 4), **judge(space, pop)})

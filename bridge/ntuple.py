@@ -331,8 +331,7 @@ def run(db: sqlite_utils.Database, game: str, name: str, options: dict[str, Any]
             progress(chunk)
         t = time.perf_counter()
         if commits.due():
-            save(db, name, game, net, opts, commits.added(len(winners)))
-            commits.mark(len(winners))
+            commits.commit(len(winners), lambda new: save(db, name, game, net, opts, new))
         point = exact.checkpoint(graph, greedy_support(graph, net, feats), len(winners)) if graph.acyclic() else None
         if point is not None:                   # positions that repeat have no exact judgement
             checkpoints.append(point)
@@ -468,8 +467,7 @@ def run_lazily(db: sqlite_utils.Database, game: str, name: str, net: NTupleNet, 
                 progress(len(new))
             if commits.due():
                 t = time.perf_counter()
-                save(db, name, game, net, opts, commits.added(len(winners)))
-                commits.mark(len(winners))
+                commits.commit(len(winners), lambda new: save(db, name, game, net, opts, new))
                 committing += time.perf_counter() - t
     seconds = time.perf_counter() - t0 - committing
     extra = {"lazy": {"prolog_queries": queries, "lockstep": LOCKSTEP, "workers": workers}, "net": describe(net)}

@@ -166,8 +166,7 @@ def run(db: sqlite_utils.Database, game: str, name: str, options: dict[str, Any]
 
     def commit(done: int) -> None:
         if commits.due():
-            save(db, name, game, opts, commits.added(done))
-            commits.mark(done)
+            commits.commit(done, lambda new: save(db, name, game, opts, new))
 
     try:
         results, seconds = play_batches(sets, game, n_games, seed, progress, commit)

@@ -181,8 +181,8 @@ def run(db: sqlite_utils.Database, game: str, name: str, options: dict[str, Any]
 
     def _checkpoint(done: int) -> bool:
         if commits.due():               # the table is written back before each checkpoint
-            store.save_agent(db, name, game, NAME, opts.as_dict(), table.entries(), commits.added(done))
-            commits.mark(done)
+            commits.commit(done, lambda new: store.save_agent(db, name, game, NAME, opts.as_dict(), table.entries(),
+                                                              new))
         if not graph.acyclic():         # positions repeat: no exact judgement
             return False
         point = exact.checkpoint(graph, table.greedy_support(), done)
@@ -272,8 +272,8 @@ def run_lazily(db: sqlite_utils.Database, game: str, name: str, opts: QOptions, 
         if commits.due():
             t = time.perf_counter()
             grow_table(table, lazy)
-            store.save_agent(db, name, game, NAME, opts.as_dict(), table.entries(), commits.added(done))
-            commits.mark(done)
+            commits.commit(done, lambda new: store.save_agent(db, name, game, NAME, opts.as_dict(), table.entries(),
+                                                              new))
             committing[0] += time.perf_counter() - t
         return False
 

@@ -1,9 +1,12 @@
 """What every training run reports, computed from the results of its games."""
 from __future__ import annotations
 
+import signal
+import threading
 import time
+from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import Callable
+from typing import Callable, Iterator
 
 WINDOW = 10
 ENDLESS_PLIES = 2000    # moves after which a game in training is scored a draw (rules/game.pl's endless_plies/1)
@@ -80,8 +83,40 @@ class Commits:
     def added(self, count: int) -> int:
         return count - self.kept
 
+    def commit(self, count: int, save: Callable[[int], None]) -> None:
+        """Commit ``count`` games (or cycles) in all: ``save(new)``, with ``new`` of them not
+        committed before, then ``mark``, as one step.  A stop (Ctrl-C, SIGTERM) that arrives
+        meanwhile takes effect once both are done, so a stopped run reports as kept exactly what
+        the knowledge base holds (a stop between the two reported nothing kept)."""
+        with stops_held():
+            save(self.added(count))
+            self.mark(count)
+
     def mark(self, count: int) -> None:
         self.kept = count
         self.last = self._clock()
         self.cost = self.last - self._began
         self.kept_seconds = self.last - self._start
+
+
+@contextmanager
+def stops_held() -> Iterator[None]:
+    """Hold Ctrl-C and SIGTERM until the block is done, then act on the first that came as it would
+    have (in the main thread; elsewhere signals do not arrive)."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    held: list[int] = []
+    stops = (signal.SIGINT, signal.SIGTERM)
+    previous = {s: signal.signal(s, lambda signum, frame: held.append(signum)) for s in stops}
+    try:
+        yield
+    finally:
+        for s, handler in previous.items():
+            signal.signal(s, handler)
+        if held:
+            handler = previous[held[0]]
+            if callable(handler):
+                handler(held[0], None)
+            elif handler == signal.SIG_DFL:
+                signal.raise_signal(held[0])

@@ -117,3 +117,26 @@ def test_a_slow_commit_spaces_the_next_ones():
     commits.mark(20)                    # an instant commit
     now[0] = 34.0
     assert commits.due() and commits.added(25) == 5
+
+
+@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM])
+def test_a_stop_during_a_commit_takes_effect_once_the_commit_is_marked(sig):
+    """A stop that arrives while a commit is being saved waits until the save is done and marked,
+    then stops the run: what the run reports kept is what was saved (a stop between the save and
+    its mark reported nothing kept while the knowledge base held the games)."""
+    from learners.training import Commits
+    saved = []
+    commits = Commits()
+
+    def save(new):
+        os.kill(os.getpid(), sig)          # the stop arrives in the middle of the save
+        time.sleep(0.05)
+        saved.append(new)
+
+    previous = signal.signal(signal.SIGTERM, lambda *_: (_ for _ in ()).throw(KeyboardInterrupt()))
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            commits.commit(120, save)
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+    assert saved == [120] and commits.kept == 120
