@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import time
 from contextlib import contextmanager
-from typing import TYPE_CHECKING, Any, Callable, Iterator
+from typing import TYPE_CHECKING, Any, Callable, Iterator, Sequence
 
 import numpy as np
 
@@ -424,14 +424,30 @@ def selfplay_task(game: str, shape: tuple[list[list[int]], list[list[int]], int,
 ROUND_GAMES = 16 * LOCKSTEP    # games each worker plays from the same weights before they are merged
 
 
+def merge_changes(arrays: Sequence[np.ndarray], changes: Sequence[tuple[np.ndarray, list[np.ndarray]]]) -> None:
+    """Apply the workers' changes of one round (each: the indices it touched, the change of each array
+    there) to ``arrays``: a weight one worker changed takes that change, one that k workers changed
+    the mean of theirs.  Summing them would move a weight every game reads (the opening's patterns)
+    k times as far as one worker found it should go, since each worker started from the same value."""
+    if not changes:
+        return
+    every = np.concatenate([touched for touched, _ in changes])
+    uniq, hits = np.unique(every, return_counts=True)
+    for touched, change in changes:
+        share = hits[np.searchsorted(uniq, touched)]
+        for array, d in zip(arrays, change):
+            if d.size:
+                np.add.at(array, touched, d / share)
+
+
 def run_lazily(db: sqlite_utils.Database, game: str, name: str, net: NTupleNet, opts: NTupleOptions, vs: str,
                side: str, n_games: int, seed: int, progress: Callable[[int], None] | None,
                commits: Commits, workers: int = 1, scheduler: str | None = None) -> TrainingRun:
     """TD(λ) on a game too large to enumerate: LOCKSTEP games side by side, one Prolog query a ply.
 
     With several workers (Dask), training goes in rounds: each worker plays ROUND_GAMES games from
-    the same weights with a seed of its own, and the round ends by adding every worker's change to
-    the weights (the changes of an n-tuple net are sparse, so they seldom touch the same weight)."""
+    the same weights with a seed of its own, and the round ends by merging the workers' changes
+    (merge_changes: a weight changed by several workers takes the mean of their changes)."""
     if vs not in ("self", "random"):
         raise BadInput(f"{game} is too large to enumerate: the n-tuple learner trains there against self or "
                        f"random (--vs {vs} needs every position)")
@@ -457,10 +473,7 @@ def run_lazily(db: sqlite_utils.Database, game: str, name: str, net: NTupleNet, 
                 cluster.run_tasks(client, selfplay_task, tasks, parts.append)
                 parts.sort(key=lambda part: part[0])          # merged in game order: the same seed, the same net
                 new, q = [w for part in parts for w in part[2]], sum(part[3] for part in parts)
-                for touched, change in (part[1] for part in parts):
-                    for array, d in zip((net.weights, net.tc_n, net.tc_a), change):
-                        if d.size:
-                            np.add.at(array, touched, d)
+                merge_changes((net.weights, net.tc_n, net.tc_a), [part[1] for part in parts])
             winners += new
             queries += q
             if progress:

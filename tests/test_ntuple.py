@@ -230,27 +230,36 @@ def test_a_search_guided_by_an_unfit_agent_is_refused_in_one_line(db_path, oppon
     assert words in out.output and len(out.output.strip().splitlines()) == 1
 
 
-def test_self_play_on_two_dask_workers_adds_up_each_workers_change(kb, monkeypatch):
+def test_self_play_on_two_dask_workers_merges_each_weight_as_the_mean_of_its_changes(kb, monkeypatch):
     """--workers 2 on a game too large to enumerate: both workers start a round from the same
-    weights and the round ends with w + Δ1 + Δ2, where each Δ is recomputed here in this process."""
+    weights; a weight one worker changed takes its change, one both changed the mean of the two
+    (each Δ recomputed here in this process), not their sum."""
     monkeypatch.setattr(ntuple, "ROUND_GAMES", 64)
     opts = {"tuples": 6, "length": 4}
     r = commands.train(kb, "connect(4,7,6)", "ntuple", "w", 128, "self", "both", 5, opts, workers=2)
     assert r["games"] == 128 and r["lazy"]["workers"] == 2
     net, stored = ntuple.net_from_row(kb, store.get_agent(kb, "w"))
     shape = (net.tuples, net.perms, net.values, net.n_cells, net.sets)
-    assert stored.tcl                    # Connect Four's default: the coherence sums are merged too
+    assert stored.tcl                    # Connect Four's default: the coherence sums are merged too (not stored)
     net.start_coherence(True)
     start = tuple(np.zeros_like(a) for a in (net.weights, net.tc_n, net.tc_a))
-    merged = [a.copy() for a in start]
+    parts = []
     for first in (0, 64):
         _, (touched, deltas), winners, _ = ntuple.selfplay_task("connect(4,7,6)", shape, start, stored.as_dict(),
                                                                 64, first, 128, [3], 5 * 1_000_003 + first)
         assert len(winners) == 64
-        for m, d in zip(merged, deltas):
-            m[touched] += d
-    assert np.count_nonzero(merged[0]) > 0
-    np.testing.assert_allclose(net.weights, merged[0], atol=1e-12)
+        parts.append((touched, deltas))
+    hits = np.zeros(net.weights.size)
+    for touched, _ in parts:
+        hits[touched] += 1
+    assert (hits == 2).any() and (hits == 1).any()
+    mean, summed = [a.copy() for a in start], [a.copy() for a in start]
+    for touched, deltas in parts:
+        for m, t, d in zip(mean, summed, deltas):
+            m[touched] += d / hits[touched]
+            t[touched] += d
+    np.testing.assert_allclose(net.weights, mean[0], atol=1e-12)
+    assert not np.allclose(net.weights, summed[0])
 
 
 def test_connect_four_tuple_cells_mark_the_empty_cells_a_piece_drops_into_next(kb):
