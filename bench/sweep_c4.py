@@ -6,13 +6,14 @@ equal score at random) from the start, and move accuracy over the positions of g
 `perfect` and against itself.  Points run ``--jobs`` at a time, each in its own process (one
 Prolog each), so two jobs use both cores of a two-core machine.
 
-    .venv/bin/python bench/sweep_c4.py --games 500000 --seeds 1 2 [--settings gbg floor] [--jobs 2]
+    .venv/bin/python bench/sweep_c4.py --games 500000 --seeds 1 2 [--settings gbg floor wide] [--jobs 2]
                                        [--judge-games 50] [--out bench/out/c4_sweep.jsonl]
 
 Settings (every other option is the learner's Connect Four default, after GBG's published agent):
   gbg     TD(0), step 3.7, per-player weights, TCL, exploration 0.1 to 0 over the run (the old default)
-  floor   as gbg, exploration 0.1 to 0.05 (the default since this sweep) (GBG's 0.1 to 0 over 6 million games is at 0.05 at 3 million)
-  lambda  as gbg, λ 0.5 (Thill et al.: eligibility traces halved the games needed)
+  floor   as gbg, exploration 0.1 to 0.05, the default since this sweep (GBG's 0.1 to 0 over 6 million
+          games is at 0.05 at 3 million)
+  lambda  as gbg, λ 0.5 (Thill et al.: eligibility traces halved the games needed; not run yet)
   wide    as gbg, exploration 0.2 to 0.1
 
 Measured (500,000 games a point, two points at a time, ~315 games/s each; won of 50 as first vs perfect,
@@ -93,7 +94,7 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--games", type=int, default=500_000, help="self-play games a point")
     ap.add_argument("--seeds", type=int, nargs="+", default=[1, 2])
-    ap.add_argument("--settings", nargs="+", default=["gbg", "floor", "lambda"], choices=sorted(SETTINGS))
+    ap.add_argument("--settings", nargs="+", default=["gbg", "floor", "wide"], choices=sorted(SETTINGS))
     ap.add_argument("--jobs", type=int, default=2, help="points at a time (one core each)")
     ap.add_argument("--judge-games", type=int, default=50)
     ap.add_argument("--out", default="bench/out/c4_sweep.jsonl", help="append each point's figures here (JSON lines)")

@@ -433,11 +433,11 @@ def merge_changes(arrays: Sequence[np.ndarray], changes: Sequence[tuple[np.ndarr
         return
     every = np.concatenate([touched for touched, _ in changes])
     uniq, hits = np.unique(every, return_counts=True)
-    for touched, change in changes:
+    for touched, change in changes:             # a worker's indices are distinct (selfplay_task)
         share = hits[np.searchsorted(uniq, touched)]
         for array, d in zip(arrays, change):
             if d.size:
-                np.add.at(array, touched, d / share)
+                array[touched] += d / share
 
 
 def run_lazily(db: sqlite_utils.Database, game: str, name: str, net: NTupleNet, opts: NTupleOptions, vs: str,
