@@ -124,8 +124,9 @@ def states_of(sample: dict) -> tuple[np.ndarray, np.ndarray]:
     return np.array(base), np.array(images)
 
 
-def net_from_row(db: sqlite_utils.Database, row: dict) -> tuple[NTupleNet, NTupleOptions]:
-    """A stored agent's net, weights included."""
+def net_from_row(db: sqlite_utils.Database, row: dict, coherence: bool = False) -> tuple[NTupleNet, NTupleOptions]:
+    """A stored agent's net, weights included, and with ``coherence`` its temporal-coherence sums
+    when it keeps them (training goes on with them; playing needs none)."""
     params = row["params"]
     opts = options_from(params)
     tuples, weights = store.load_ntuple(db, row["name"])
@@ -138,22 +139,34 @@ def net_from_row(db: sqlite_utils.Database, row: dict) -> tuple[NTupleNet, NTupl
     except ValueError as exc:
         raise BadInput(f"agent '{row['name']}': {exc}") from None
     k = opts.values
-    for t, pattern, w in weights:
-        index = sum((ord(ch) - 48) * k ** i for i, ch in enumerate(pattern))
-        net.weights[int(net.offsets[t]) + index] = w
+    coherent = coherence and any(sizes is not None for *_, sizes in weights)
+    net.start_coherence(coherent)
+    for t, pattern, w, changes, sizes in weights:
+        index = int(net.offsets[t]) + sum((ord(ch) - 48) * k ** i for i, ch in enumerate(pattern))
+        net.weights[index] = w
+        if coherent:
+            net.tc_n[index], net.tc_a[index] = changes or 0.0, sizes or 0.0
     return net, opts
 
 
-def weight_rows(net: NTupleNet) -> list[tuple[int, str, float]]:
-    """The net's non-zero weights as (tuple, pattern, weight): the pattern is the tuple's cell values
-    in its cell order, one character each (code 48 + value), the first cell least significant in the index."""
-    rows: list[tuple[int, str, float]] = []
+def weight_rows(net: NTupleNet) -> list[store.WeightRow]:
+    """The net's learned weights as (tuple, pattern, weight, temporal-coherence sums): the pattern is
+    the tuple's cell values in its cell order, one character each (code 48 + value), the first cell
+    least significant in the index.  A weight is listed when it is not 0 or (with coherence sums) it
+    was ever asked to change; its sums are None when the net keeps none."""
+    coherent = net.tc_a.size == net.weights.size
+    rows: list[store.WeightRow] = []
     for t, cells in enumerate(net.tuples):
         lo, hi = int(net.offsets[t]), int(net.offsets[t + 1])
-        nz = np.nonzero(net.weights[lo:hi])[0]
+        learned = net.weights[lo:hi] != 0
+        if coherent:
+            learned |= net.tc_a[lo:hi] != 0
+        nz = np.nonzero(learned)[0]
         digits = (nz[:, None] // net.values ** np.arange(len(cells))[None, :]) % net.values + 48
         texts = digits.astype(np.uint8).view(f"S{len(cells)}").ravel()
-        rows += zip([t] * len(nz), (b.decode("latin-1") for b in texts), net.weights[lo + nz].tolist())
+        sums = zip(net.tc_n[lo + nz].tolist(), net.tc_a[lo + nz].tolist()) if coherent else [(None, None)] * len(nz)
+        rows += ((t, b.decode("latin-1"), w, n, a) for b, w, (n, a) in
+                 zip(texts, net.weights[lo + nz].tolist(), sums))
     return rows
 
 
@@ -266,7 +279,7 @@ def start(db: sqlite_utils.Database, name: str, game: str, options: dict[str, An
         n_cells = states_of(sample)[0].shape[1]
         net, opts = new_net(game, options_from({**board_defaults(n_cells), **options, "seed": seed}), sample)
         return net, opts, None
-    net, stored = net_from_row(db, row)
+    net, stored = net_from_row(db, row, coherence=True)
     per_run = {"alpha", "alpha_end", "epsilon", "epsilon_end", "lam", "tcl"}
     merged = options_from({**stored.as_dict(), **options})
     changed = [k for k, v in merged.as_dict().items() if k not in per_run and stored.as_dict()[k] != v]
@@ -301,7 +314,8 @@ def run(db: sqlite_utils.Database, game: str, name: str, options: dict[str, Any]
         # every exploring move is one the adversary punishes: it explores for the agent
         options = {**options, "epsilon": 0.0, "epsilon_end": options.get("epsilon_end", 0.0)}
     net, opts, row = start(db, name, game, options, seed)
-    net.start_coherence(opts.tcl)
+    if opts.tcl != (net.tc_a.size == net.weights.size):
+        net.start_coherence(opts.tcl)       # a stored agent's sums go on (a run stopped and continued)
     try:
         graph = graphs.state_graph(db, game, limit, what="training on the whole graph needs every position")
     except TooLarge:

@@ -152,11 +152,13 @@ def _rows(conn: sqlite3.Connection) -> list[Problem]:
                                  "(SELECT agent FROM members)"):
         out.append(Problem(f"table agents, agent {agent!r}", "a rule-set population without members",
                            f"delete the agent (DELETE FROM agents WHERE name = '{agent}') and evolve it again"))
-    for agent, tup, pattern, weight in conn.execute("SELECT agent, tuple, pattern, weight FROM ntuple_weights"):
+    for agent, tup, pattern, weight, *sums in conn.execute(
+            "SELECT agent, tuple, pattern, weight, tc_changes, tc_sizes FROM ntuple_weights"):
         if not (isinstance(tup, int) and isinstance(pattern, str) and finite_number(weight)
-                and all(48 <= ord(c) < 112 for c in pattern)):
+                and all(48 <= ord(c) < 112 for c in pattern) and all(x is None or finite_number(x) for x in sums)):
             out.append(Problem(f"table ntuple_weights, agent {agent!r} tuple {tup!r} pattern {pattern!r}",
-                               "not (integer, text, number)", "fix the row, or delete it (the weight is then 0)"))
+                               "not (integer, text, number, numbers or NULL)",
+                               "fix the row, or delete it (the weight is then 0)"))
     stale = set()
     for game, folded in conn.execute("SELECT DISTINCT game, folded FROM positions WHERE value NOT IN (-1, 0, 1)"):
         out.append(_stale_graph(game, folded, "a value that is not -1, 0 or 1"))

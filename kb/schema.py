@@ -213,6 +213,12 @@ MIGRATIONS: list[str] = [
         PRIMARY KEY (agent, tuple, pattern)
     );
     """,
+    # 9: an n-tuple agent that learns with temporal coherence (--tcl) keeps each weight's sums, so
+    # a run stopped and continued goes on with the step sizes it had reached
+    """
+    ALTER TABLE ntuple_weights ADD COLUMN tc_changes REAL;  -- NULL without --tcl; the sum of the changes asked for
+    ALTER TABLE ntuple_weights ADD COLUMN tc_sizes REAL;    -- NULL without --tcl; the sum of their sizes
+    """,
 ]
 
 VERSION = len(MIGRATIONS)

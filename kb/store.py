@@ -19,6 +19,9 @@ if TYPE_CHECKING:
 
 BUILTIN_AGENTS = ("random", "minimax")
 
+# an n-tuple weight's row: tuple, pattern, weight, and its temporal-coherence sums (None without them)
+WeightRow = tuple[int, str, float, float | None, float | None]
+
 
 def now() -> str:
     return datetime.now(timezone.utc).isoformat(timespec="seconds")
@@ -335,22 +338,23 @@ def record_stopped_run(db: sqlite_utils.Database, name: str, games: int, seconds
 
 
 def save_ntuple(db: sqlite_utils.Database, name: str, game: str, learner: str, params: dict[str, Any],
-                tuples: list[list[int]], weights: Iterable[tuple[int, str, float]], games_added: int,
+                tuples: list[list[int]], weights: Iterable[WeightRow], games_added: int,
                 run: dict[str, Any] | None = None) -> None:
     """Create or update an n-tuple agent and replace its tuples (0-based cells, stored 1-based) and
-    weights (tuple, pattern, weight), in one transaction."""
+    weights (tuple, pattern, weight, temporal-coherence sums or None), in one transaction."""
     with transaction(db):
         conn = _upsert_agent(db, name, game, learner, params, games_added, run)
         conn.execute("DELETE FROM ntuple_tuples WHERE agent = ?", (name,))
         conn.execute("DELETE FROM ntuple_weights WHERE agent = ?", (name,))
         conn.executemany("INSERT INTO ntuple_tuples (agent, tuple, cells) VALUES (?, ?, ?)",
                          ((name, t, " ".join(str(c + 1) for c in cells)) for t, cells in enumerate(tuples)))
-        conn.executemany("INSERT INTO ntuple_weights (agent, tuple, pattern, weight) VALUES (?, ?, ?, ?)",
-                         ((name, int(t), p, float(w)) for t, p, w in weights))
+        conn.executemany("INSERT INTO ntuple_weights (agent, tuple, pattern, weight, tc_changes, tc_sizes) "
+                         "VALUES (?, ?, ?, ?, ?, ?)", ((name, *row) for row in weights))
 
 
-def load_ntuple(db: sqlite_utils.Database, agent: str) -> tuple[list[list[int]], list[tuple[int, str, float]]]:
-    """An n-tuple agent's tuples (0-based cells) and weights (tuple, pattern, weight); KBError for a
+def load_ntuple(db: sqlite_utils.Database, agent: str) -> tuple[list[list[int]], list[WeightRow]]:
+    """An n-tuple agent's tuples (0-based cells) and weights (tuple, pattern, weight, and the
+    temporal-coherence sums of its changes and of their sizes, None without them); KBError for a
     row that is not of that shape."""
     tuples: list[list[int]] = []
     for t, cells in db.execute("SELECT tuple, cells FROM ntuple_tuples WHERE agent = ? ORDER BY tuple", [agent]):
@@ -359,12 +363,14 @@ def load_ntuple(db: sqlite_utils.Database, agent: str) -> tuple[list[list[int]],
             raise bad_row("ntuple_tuples", f"agent {agent!r} tuple {t!r}",
                           "tuples must be numbered 0, 1, ... and list cell numbers from 1")
         tuples.append([int(p) - 1 for p in parts])
-    rows = [tuple(r) for r in db.execute("SELECT tuple, pattern, weight FROM ntuple_weights WHERE agent = ?", [agent])]
-    for t, pattern, weight in rows:
+    rows = [tuple(r) for r in db.execute("SELECT tuple, pattern, weight, tc_changes, tc_sizes FROM ntuple_weights "
+                                         "WHERE agent = ?", [agent])]
+    for t, pattern, weight, changes, sizes in rows:
         if not (isinstance(t, int) and 0 <= t < len(tuples) and isinstance(pattern, str)
-                and len(pattern) == len(tuples[t]) and finite_number(weight)):
+                and len(pattern) == len(tuples[t]) and finite_number(weight)
+                and all(x is None or finite_number(x) for x in (changes, sizes))):
             raise bad_row("ntuple_weights", f"agent {agent!r} tuple {t!r} pattern {pattern!r}",
-                          "a weight needs a tuple of the agent, a pattern of one character a cell and a number")
+                          "a weight needs a tuple of the agent, a pattern of one character a cell and numbers")
     return tuples, rows
 
 

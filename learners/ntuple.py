@@ -223,8 +223,8 @@ class NTupleNet:
     symmetries as cell permutations (the identity first); weights of tuple
     t live at ``offsets[t] : offsets[t] + values ** len(tuples[t])``, the
     cells' values read as a number in base ``values``, first cell least
-    significant.  ``tc_n``/``tc_a`` are a run's temporal-coherence sums (not
-    stored).
+    significant.  ``tc_n``/``tc_a`` are the temporal-coherence sums (one a
+    weight, or of size 1 without them), stored beside the weights.
     """
 
     tuples: list[list[int]]

@@ -96,11 +96,32 @@ def test_query_shows_the_value_the_stored_weights_give(kb, db_path):
 
 def test_a_later_run_continues_and_counts_its_games(kb):
     commands.train(kb, "hexapawn", "ntuple", "h", 100, "self", "both", 1, {})
-    before = dict(((t, p), w) for t, p, w in store.load_ntuple(kb, "h")[1])
+    before = dict(((t, p), w) for t, p, w, *_ in store.load_ntuple(kb, "h")[1])
     commands.train(kb, "hexapawn", "ntuple", "h", 100, "random", "second", 2, {"alpha": 0.1})
-    after = dict(((t, p), w) for t, p, w in store.load_ntuple(kb, "h")[1])
+    after = dict(((t, p), w) for t, p, w, *_ in store.load_ntuple(kb, "h")[1])
     assert set(before) <= set(after) and before != after
     assert store.get_agent(kb, "h")["games_trained"] == 200
+
+
+def test_a_continued_run_keeps_the_temporal_coherence_sums(kb, db_path):
+    """With --tcl each weight's sum of change sizes only grows while it learns, so after a second run
+    every weight's stored sum is at least what the first run stored (a run that started the sums
+    afresh would store less for the weights it read less); without --tcl no sums are stored."""
+    def sums(agent: str) -> dict:
+        con = sqlite3.connect(db_path)
+        return {(t, p): (n, a) for t, p, n, a in con.execute(
+            "SELECT tuple, pattern, tc_changes, tc_sizes FROM ntuple_weights WHERE agent = ?", [agent])}
+
+    commands.train(kb, "tictactoe", "ntuple", "t", 200, "self", "both", 1, {"tcl": True})
+    first = sums("t")
+    assert first and all(a > 0 and abs(n) <= a + 1e-12 for n, a in first.values())
+    commands.train(kb, "tictactoe", "ntuple", "t", 20, "random", "first", 2, {})
+    second = sums("t")
+    assert set(first) <= set(second)
+    assert all(second[k][1] >= a - 1e-12 for k, (_, a) in first.items())
+    assert any(second[k][1] > a for k, (_, a) in first.items())
+    commands.train(kb, "tictactoe", "ntuple", "plain", 50, "self", "both", 1, {})
+    assert sums("plain") and all(v == (None, None) for v in sums("plain").values())
 
 
 def test_hexapawn_self_play_is_perfect_for_the_winning_side(kb):
@@ -208,7 +229,8 @@ def test_an_agent_values_the_leaves_of_mcts(kb):
     kb.execute("INSERT INTO agents SELECT 'liar', game, learner, params, games_trained, created, updated "
                "FROM agents WHERE name = 'hx'")
     kb.execute("INSERT INTO ntuple_tuples SELECT 'liar', tuple, cells FROM ntuple_tuples WHERE agent = 'hx'")
-    kb.execute("INSERT INTO ntuple_weights SELECT 'liar', tuple, pattern, -weight FROM ntuple_weights "
+    kb.execute("INSERT INTO ntuple_weights (agent, tuple, pattern, weight) SELECT 'liar', tuple, pattern, -weight "
+               "FROM ntuple_weights "
                "WHERE agent = 'hx'")
     kb.conn.commit()
     for seed in (0, 1):
@@ -238,9 +260,10 @@ def test_self_play_on_two_dask_workers_merges_each_weight_as_the_mean_of_its_cha
     opts = {"tuples": 6, "length": 4}
     r = commands.train(kb, "connect(4,7,6)", "ntuple", "w", 128, "self", "both", 5, opts, workers=2)
     assert r["games"] == 128 and r["lazy"]["workers"] == 2
-    net, stored = ntuple.net_from_row(kb, store.get_agent(kb, "w"))
+    net, stored = ntuple.net_from_row(kb, store.get_agent(kb, "w"), coherence=True)
     shape = (net.tuples, net.perms, net.values, net.n_cells, net.sets)
-    assert stored.tcl                    # Connect Four's default: the coherence sums are merged too (not stored)
+    assert stored.tcl                    # Connect Four's default: the coherence sums are merged too, and stored
+    merged = (net.weights, net.tc_n, net.tc_a)
     net.start_coherence(True)
     start = tuple(np.zeros_like(a) for a in (net.weights, net.tc_n, net.tc_a))
     parts = []
@@ -258,7 +281,8 @@ def test_self_play_on_two_dask_workers_merges_each_weight_as_the_mean_of_its_cha
         for m, t, d in zip(mean, summed, deltas):
             m[touched] += d / hits[touched]
             t[touched] += d
-    np.testing.assert_allclose(net.weights, mean[0], atol=1e-12)
+    for got, want in zip(merged, mean):
+        np.testing.assert_allclose(got, want, atol=1e-12)
     assert not np.allclose(net.weights, summed[0])
 
 
