@@ -15,6 +15,8 @@ Settings (every other option is the learner's Connect Four default, after GBG's 
           games is at 0.05 at 3 million)
   lambda  as gbg, λ 0.5 (Thill et al.: eligibility traces halved the games needed; not run yet)
   wide    as gbg, exploration 0.2 to 0.1
+  straight as floor, tuples walked over the 4 cells beside a cell (--neighbours 4, GBG's Connect Four
+          adjacency) instead of the 8 around it
 
 Measured (500,000 games a point, two points at a time, ~315 games/s each; won of 50 as first vs perfect,
 seeds 1 and 2): gbg 0 and 15, floor 24 and 21, wide 0 and 25; move accuracy vs perfect gbg 93.1%/95.4%,
@@ -41,6 +43,7 @@ SETTINGS: dict[str, dict] = {
     "floor": {"epsilon": 0.1, "epsilon_end": 0.05},
     "lambda": {"lam": 0.5},
     "wide": {"epsilon": 0.2, "epsilon_end": 0.1},
+    "straight": {"epsilon": 0.1, "epsilon_end": 0.05, "neighbours": "4"},
 }
 JUDGE_SEED = 0          # the same opponents' dice for every point
 
@@ -70,7 +73,7 @@ def run_point(setting: str, seed: int, args: argparse.Namespace) -> dict:
     row = json.loads(out.strip().splitlines()[-1])
     with open(args.out, "a") as f:
         f.write(json.dumps(row) + "\n")
-    print(f"  {setting:<7} seed {seed}: {row['won_as_first']}/{row['judge_games']} won as first vs perfect "
+    print(f"  {setting:<8} seed {seed}: {row['won_as_first']}/{row['judge_games']} won as first vs perfect "
           f"({row['drawn_as_first']} drawn); accuracy self {100 * row['accuracy_self']:.1f}%, vs perfect "
           f"{100 * row['accuracy_vs_perfect']:.1f}%, vs random {100 * row['accuracy_vs_random']:.1f}%; "
           f"{row['games_per_second']} games/s", flush=True)
@@ -79,13 +82,13 @@ def run_point(setting: str, seed: int, args: argparse.Namespace) -> dict:
 
 def summary(rows: list[dict]) -> None:
     """Median and range per setting over its seeds."""
-    print("setting  seeds  won as first vs perfect (median, range)  accuracy self / vs perfect (median)")
+    print("setting   seeds  won as first vs perfect (median, range)  accuracy self / vs perfect (median)")
     for setting in SETTINGS:
         mine = [r for r in rows if r["setting"] == setting]
         if not mine:
             continue
         won = [r["won_as_first"] for r in mine]
-        print(f"  {setting:<7} {len(mine):>4}  {statistics.median(won):>5g} of {mine[0]['judge_games']} "
+        print(f"  {setting:<8} {len(mine):>4}  {statistics.median(won):>5g} of {mine[0]['judge_games']} "
               f"({min(won)}-{max(won)})  {100 * statistics.median(r['accuracy_self'] for r in mine):.1f}% / "
               f"{100 * statistics.median(r['accuracy_vs_perfect'] for r in mine):.1f}%")
 

@@ -93,7 +93,8 @@ def new_net(game: str, opts: NTupleOptions, sample: dict) -> tuple[NTupleNet, NT
         count, length = default_shape(n_cells)
         count, length = opts.tuples or count, min(opts.length or length, n_cells)
         layout = games.layout(game)
-        tuples = random_walk_tuples(n_cells, layout[0] if layout else None, count, length, opts.seed)
+        tuples = random_walk_tuples(n_cells, layout[0] if layout else None, count, length, opts.seed,
+                                    diagonals=opts.neighbours == "8")
     perms = derive_permutations(base, images[:, 1:]) if opts.fold else [list(range(n_cells))]
     opts.values = values
     sets = 2 if opts.per_player else 1

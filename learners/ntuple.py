@@ -71,6 +71,8 @@ class NTupleOptions:
                                 low=1, high=1000)
     length: int | None = option(None, "Cells per random-walk tuple (default by board size: 3 or 6 on small "
                                 "boards, 8 on Connect Four).", low=1, high=16)
+    neighbours: str = option("8", "Cells a random walk may step to next: 8 (diagonals included) or 4 (up, down, left, "
+                             "right, as GBG's random walks on Connect Four).", choices=("8", "4"))
     tuple_cells: list[list[int]] | None = None   # tuples given by the user (cell numbers from 1; --tuples-file)
     lam: float = option(0.0, "λ of the eligibility traces (0: plain TD(0), as GBG's Connect Four agent).", flag="lambda", low=0.0, high=1.0)
     alpha: float = option(0.5, "Step size at the start of a run, shared out over the weights a position reads "
@@ -149,9 +151,9 @@ def default_shape(n_cells: int) -> tuple[int, int]:
     return (70 if n_cells >= 30 else max(4, 2 * n_cells)), min(length, n_cells)
 
 
-def neighbours(n_cells: int, columns: int | None) -> list[list[int]]:
-    """Each cell's neighbours (0-based) on a grid of ``columns`` (8 around; a board without a layout
-    is square when it can be, else one row)."""
+def neighbours(n_cells: int, columns: int | None, diagonals: bool = True) -> list[list[int]]:
+    """Each cell's neighbours (0-based) on a grid of ``columns`` (8 around, or 4 without
+    ``diagonals``; a board without a layout is square when it can be, else one row)."""
     if columns is None:
         root = math.isqrt(n_cells)
         columns = root if root * root == n_cells else n_cells
@@ -163,16 +165,18 @@ def neighbours(n_cells: int, columns: int | None) -> list[list[int]]:
             for dc in (-1, 0, 1):
                 rr, cc = r + dr, c + dc
                 j = rr * columns + cc
-                if (dr or dc) and 0 <= cc < columns and rr >= 0 and j < n_cells:
+                if (dr or dc) and (diagonals or not (dr and dc)) and 0 <= cc < columns and rr >= 0 and j < n_cells:
                     around.append(j)
         out.append(around)
     return out
 
 
-def random_walk_tuples(n_cells: int, columns: int | None, count: int, length: int, seed: int) -> list[list[int]]:
-    """``count`` tuples of ``length`` distinct cells (0-based), each a random walk over the neighbours."""
+def random_walk_tuples(n_cells: int, columns: int | None, count: int, length: int, seed: int,
+                       diagonals: bool = True) -> list[list[int]]:
+    """``count`` tuples of ``length`` distinct cells (0-based), each a random walk over the neighbours
+    (see ``neighbours``)."""
     rng = random.Random(seed)
-    near = neighbours(n_cells, columns)
+    near = neighbours(n_cells, columns, diagonals)
     length = min(length, n_cells)
     out: list[list[int]] = []
     for _ in range(count):

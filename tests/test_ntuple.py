@@ -37,19 +37,37 @@ def test_tictactoe_symmetries_are_read_as_the_eight_cell_permutations(kb):
         [tuple(range(9)), (2, 1, 0, 5, 4, 3, 8, 7, 6)])
 
 
+def connected(cells: list[int], width: int, diagonals: bool) -> bool:
+    """Whether ``cells`` of a board ``width`` wide are one piece, stepping to the 8 cells around a
+    cell or (without diagonals) to the 4 beside it."""
+    seen, todo = {cells[0]}, [cells[0]]
+    while todo:
+        a = todo.pop()
+        for b in cells:
+            dr, dc = abs(a // width - b // width), abs(a % width - b % width)
+            if b not in seen and dr <= 1 and dc <= 1 and (diagonals or dr + dc == 1):
+                seen.add(b)
+                todo.append(b)
+    return seen == set(cells)
+
+
 def test_random_walk_tuples_are_connected_cells_of_the_board():
     for t in random_walk_tuples(42, 7, 70, 8, seed=3):
         assert len(set(t)) == 8 and all(0 <= c < 42 for c in t)
-        # connected through the 8-neighbourhood on a 7-wide board
-        seen, todo = {t[0]}, [t[0]]
-        while todo:
-            a = todo.pop()
-            for b in t:
-                if b not in seen and abs(a // 7 - b // 7) <= 1 and abs(a % 7 - b % 7) <= 1:
-                    seen.add(b)
-                    todo.append(b)
-        assert seen == set(t)
+        assert connected(t, 7, diagonals=True)
     assert random_walk_tuples(42, 7, 5, 8, seed=3) == random_walk_tuples(42, 7, 5, 8, seed=3)
+    straight = random_walk_tuples(42, 7, 70, 8, seed=3, diagonals=False)
+    assert all(len(set(t)) == 8 and connected(t, 7, diagonals=False) for t in straight)
+    assert not all(connected(t, 7, diagonals=False) for t in random_walk_tuples(42, 7, 70, 8, seed=3))
+
+
+def test_neighbours_4_places_a_stored_agents_tuples_without_diagonal_steps(kb, db_path):
+    r = cli("train", "tictactoe", "--learner", "ntuple", "--agent", "s", "--games", "20", "--neighbours", "4",
+            "--json")
+    assert r.exit_code == 0, r.output
+    tuples, _ = store.load_ntuple(kb, "s")
+    assert len(tuples) == 18 and all(connected(t, 3, diagonals=False) for t in tuples)
+    assert cli("train", "tictactoe", "--learner", "ntuple", "--agent", "s", "--neighbours", "5").exit_code == 2
 
 
 def test_self_play_reaches_perfect_tictactoe_and_prolog_plays_what_python_learned(kb, graphs):
