@@ -155,7 +155,7 @@ def weight_rows(net: NTupleNet) -> list[store.WeightRow]:
     the tuple's cell values in its cell order, one character each (code 48 + value), the first cell
     least significant in the index.  A weight is listed when it is not 0 or (with coherence sums) it
     was ever asked to change; its sums are None when the net keeps none."""
-    coherent = net.tc_a.size == net.weights.size
+    coherent = net.coherent
     rows: list[store.WeightRow] = []
     for t, cells in enumerate(net.tuples):
         lo, hi = int(net.offsets[t]), int(net.offsets[t + 1])
@@ -315,7 +315,7 @@ def run(db: sqlite_utils.Database, game: str, name: str, options: dict[str, Any]
         # every exploring move is one the adversary punishes: it explores for the agent
         options = {**options, "epsilon": 0.0, "epsilon_end": options.get("epsilon_end", 0.0)}
     net, opts, row = start(db, name, game, options, seed)
-    if opts.tcl != (net.tc_a.size == net.weights.size):
+    if opts.tcl != net.coherent:
         net.start_coherence(opts.tcl)       # a stored agent's sums go on (a run stopped and continued)
     try:
         graph = graphs.state_graph(db, game, limit, what="training on the whole graph needs every position")
@@ -430,7 +430,7 @@ def selfplay_task(game: str, shape: tuple[list[list[int]], list[list[int]], int,
         queries += q
     after = (net.weights, net.tc_n, net.tc_a)
     touched = np.flatnonzero(after[0] != state[0])
-    if after[2].size == after[0].size:
+    if net.coherent:
         touched = np.union1d(touched, np.flatnonzero(after[2] != state[2]))
     change = [(a[touched] - b[touched]) if a.size == after[0].size else np.zeros(0) for a, b in zip(after, state)]
     return first, (touched, change), winners, queries

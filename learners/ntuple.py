@@ -264,6 +264,11 @@ class NTupleNet:
         """Weights one position reads: a tuple of its player's set under each symmetry."""
         return len(self.tuple_array) * len(self.perms)
 
+    @property
+    def coherent(self) -> bool:
+        """Whether the net keeps temporal-coherence sums (one a weight)."""
+        return self.tc_a.size == self.weights.size
+
     def start_coherence(self, on: bool) -> None:
         """Fresh temporal-coherence sums for a run (one a weight), or none."""
         size = self.weights.size if on else 1
