@@ -119,42 +119,49 @@ GBG_C4_ANCHOR = [
 ]
 
 
-def c4_strength(db_path: str, agent: str, n_games: int, mcts_games: int, seed: int = 0) -> dict:
+def c4_strength(db_path: str, agent: str, n_games: int, mcts_games: int, seed: int = 0,
+                accuracy_games: int | None = None, openings: int = 2) -> dict:
     """The issue's Connect Four targets for a trained agent: wins as first against perfect (ties at
-    random) and against mcts:1000, move accuracy over self-play positions (and against random and
-    perfect), results from the 49 two-move openings; beside GBG's figures (copied, not run)."""
+    random) and against mcts:1000 (``mcts_games`` a side, none with 0), move accuracy over the
+    positions of ``accuracy_games`` games (default ``n_games``) in self-play, against random and
+    against perfect, results from the openings of up to ``openings`` moves; beside GBG's figures
+    (copied, not run)."""
     from bridge import perfect
     db = open_kb(Path(db_path))
     game = "connect(4,7,6)"
     from kb import store
     runs = list(db.query("SELECT games, seconds FROM runs WHERE agent = ?", [agent]))
     trained, secs = store.get_agent(db, agent)["games_trained"], sum(r["seconds"] for r in runs)
-    timing = (f" in {secs / 3600:.2f} h of training ({sum(r['games'] for r in runs) / secs:.0f} games/s)" if secs
+    rate = sum(r["games"] for r in runs) / secs if secs else None
+    timing = (f" in {secs / 3600:.2f} h of training ({rate:.0f} games/s)" if rate
               else " (a run still going: no time recorded yet)")
     print(f"{game}: agent {agent}, {trained:,} self-play games{timing}")
     for label, figure in GBG_C4_ANCHOR:
         print(f"  anchor  {label}: {figure}")
-    report: dict = {"games_trained": trained, "training_hours": round(secs / 3600, 3)}
+    report: dict = {"games_trained": trained, "training_hours": round(secs / 3600, 3),
+                    "games_per_second": round(rate) if rate else None}
     t = time.perf_counter()
     vs_perfect = perfect.play_series(db, game, (agent, perfect.NAME), n_games, seed)
     wins = vs_perfect.get("x", 0)
     report["vs_perfect_as_first"] = {"games": n_games, "wins": wins, "draws": vs_perfect.get("draw", 0)}
     print(f"  as first vs perfect (random tie-breaks): {wins}/{n_games} won, {vs_perfect.get('draw', 0)} drawn "
           f"(target 90% won; GBG +0.978 at 3M games)  [{time.perf_counter() - t:.0f} s]", flush=True)
+    if mcts_games:
+        t = time.perf_counter()
+        r = commands.evaluate_series(db, game, agent, "mcts:1000", 2 * mcts_games, seed)
+        report["vs_mcts1000"] = {"as_first": r["as_first"], "as_second": r["as_second"]}
+        print(f"  vs mcts:1000: as first {r['as_first']['win']}/{mcts_games} won, as second {r['as_second']['win']}/"
+              f"{mcts_games} won (target 95% as first)  [{time.perf_counter() - t:.0f} s]", flush=True)
     t = time.perf_counter()
-    r = commands.evaluate_series(db, game, agent, "mcts:1000", 2 * mcts_games, seed)
-    report["vs_mcts1000"] = {"as_first": r["as_first"], "as_second": r["as_second"]}
-    print(f"  vs mcts:1000: as first {r['as_first']['win']}/{mcts_games} won, as second {r['as_second']['win']}/"
-          f"{mcts_games} won (target 95% as first)  [{time.perf_counter() - t:.0f} s]", flush=True)
-    t = time.perf_counter()
-    j = perfect.judge(db, game, agent, n_games, seed, openings=2)
+    j = perfect.judge(db, game, agent, accuracy_games or n_games, seed, openings=openings)
     report["accuracy"] = {k: v["accuracy"] for k, v in j["accuracy"].items()}
     report["vs_perfect_openings"] = j["vs_perfect"]
     acc = ", ".join(f"{k} {100 * v:.1f}%" for k, v in report["accuracy"].items())
-    two = j["vs_perfect"]["two moves"]
-    print(f"  move accuracy: {acc} (target 90% in self-play)")
-    print(f"  from the 49 two-move openings vs perfect: {two['win']} won, {two['draw']} drawn, {two['at_value']} at "
-          f"value  [{time.perf_counter() - t:.0f} s]", flush=True)
+    print(f"  move accuracy: {acc} (target 90% in self-play)  [{time.perf_counter() - t:.0f} s]", flush=True)
+    if "two moves" in j["vs_perfect"]:
+        two = j["vs_perfect"]["two moves"]
+        print(f"  from the 49 two-move openings vs perfect: {two['win']} won, {two['draw']} drawn, {two['at_value']} at "
+              f"value", flush=True)
     return report
 
 

@@ -1,32 +1,40 @@
-"""Connect Four n-tuple settings × seeds at a fixed budget of self-play games, each judged by the perfect player.
+"""Connect Four n-tuple settings × seeds, each judged by the perfect player: the issue's target as a bench.
 
-Every point trains a fresh agent by self-play on one core (`train 'connect(4,7,6)' --learner ntuple`,
-a knowledge base of its own) and judges it: games as first against `perfect` (bitbully, ties of
-equal score at random) from the start, and move accuracy over the positions of games against
-`perfect` and against itself.  Points run ``--jobs`` at a time, each in its own process (one
-Prolog each), so two jobs use both cores of a two-core machine.
+Every point trains a fresh agent by self-play (`train 'connect(4,7,6)' --learner ntuple`, a knowledge
+base of its own) for a budget of games and, with ``--minutes``, for at most that long: the target
+allows 2 hours of training on this machine, so ``--minutes 120`` stops a point there by SIGTERM,
+which keeps what it learned, as it would for a user.  Then the point is judged: games as first
+against `perfect` (bitbully, ties of equal score at random) from the start, optionally against
+`mcts:1000` (``--mcts-games`` a side), and move accuracy over the positions of games against
+`perfect`, against itself and against random.  Points run ``--jobs`` at a time, each in processes of
+its own (one Prolog each); with ``--workers 1`` two jobs use both cores of a two-core machine.
 
     .venv/bin/python bench/sweep_c4.py --games 500000 --seeds 1 2 [--settings gbg floor wide] [--jobs 2]
-                                       [--judge-games 50] [--out bench/out/c4_sweep.jsonl]
+    # the target: five seeds of the default, two at a time on one core each, two hours at most each
+    .venv/bin/python bench/sweep_c4.py --settings floor --seeds 1 2 3 4 5 --games 2000000 --minutes 120 \\
+                                       --mcts-games 50 --keep bench/out/c4
+    # judge agents trained already (agent c4 of each knowledge base), as the points are judged
+    .venv/bin/python bench/sweep_c4.py --judge A.db B.db [--mcts-games 50]
 
 Settings (every other option is the learner's Connect Four default, after GBG's published agent):
-  gbg     TD(0), step 3.7, per-player weights, TCL, exploration 0.1 to 0 over the run (the old default)
-  floor   as gbg, exploration 0.1 to 0.05, the default since this sweep (GBG's 0.1 to 0 over 6 million
-          games is at 0.05 at 3 million)
-  lambda  as gbg, λ 0.5 (Thill et al.: eligibility traces halved the games needed; not run yet)
-  wide    as gbg, exploration 0.2 to 0.1
+  gbg      TD(0), step 3.7, per-player weights, TCL, exploration 0.1 to 0 over the run (the old default)
+  floor    as gbg, exploration 0.1 to 0.05: the default since this sweep (GBG's 0.1 to 0 over 6 million
+           games is at 0.05 at 3 million)
+  lambda   as gbg, λ 0.5 (Thill et al.: eligibility traces halved the games needed; not run yet)
+  wide     as gbg, exploration 0.2 to 0.1
   straight as floor, tuples walked over the 4 cells beside a cell (--neighbours 4, GBG's Connect Four
-          adjacency) instead of the 8 around it
+           adjacency) instead of the 8 around it
 
 Measured (500,000 games a point, two points at a time, ~315 games/s each; won of 50 as first vs perfect,
 seeds 1 and 2): gbg 0 and 15, floor 24 and 21, wide 0 and 25; move accuracy vs perfect gbg 93.1%/95.4%,
-floor 97.3%/96.7%, wide 97.0%/97.9%.  floor became the Connect Four default.  The table and what it
-means are in docs/learners.md ("Connect Four: settings × seeds").
+floor 97.3%/96.7%, wide 97.0%/97.9%.  floor became the Connect Four default.  The tables, the target
+runs and what they mean are in docs/learners.md ("Connect Four: settings × seeds").
 """
 from __future__ import annotations
 
 import argparse
 import json
+import signal
 import statistics
 import subprocess
 import sys
@@ -38,6 +46,7 @@ from pathlib import Path
 import common  # noqa: F401  (puts the project on the path)
 
 GAME = "connect(4,7,6)"
+AGENT = "c4"
 SETTINGS: dict[str, dict] = {
     "gbg": {"epsilon": 0.1, "epsilon_end": 0.0},
     "floor": {"epsilon": 0.1, "epsilon_end": 0.05},
@@ -46,73 +55,166 @@ SETTINGS: dict[str, dict] = {
     "straight": {"epsilon": 0.1, "epsilon_end": 0.05, "neighbours": "4"},
 }
 JUDGE_SEED = 0          # the same opponents' dice for every point
+STOP_GRACE = 300        # seconds a point stopped at --minutes may take to commit and exit
 
 
-def point(setting: str, seed: int, n_games: int, judge_games: int) -> dict:
-    """Train one agent (``setting``, ``seed``) for ``n_games`` and judge it; its figures."""
-    from bridge import commands, perfect
+def train_point(setting: str, seed: int, n_games: int, db_path: str, workers: int) -> dict:
+    """Train one agent (``setting``, ``seed``) for ``n_games`` into ``db_path``; stopped (SIGTERM at
+    --minutes), it keeps what its commits kept.  How many games it kept and whether it was stopped."""
+    from bridge import commands
+    from cli import stop_on_sigterm
     from kb.db import open_kb
-    db = open_kb(Path(tempfile.mkdtemp()) / "sweep.db")
-    t = time.perf_counter()
-    r = commands.train(db, GAME, "ntuple", "c4", n_games, "self", "both", seed, dict(SETTINGS[setting]))
-    seconds = time.perf_counter() - t
-    vs = perfect.play_series(db, GAME, ("c4", perfect.NAME), judge_games, JUDGE_SEED)
-    j = perfect.judge(db, GAME, "c4", judge_games // 2, JUDGE_SEED, openings=0)
-    return {"setting": setting, "seed": seed, "games": r["games"], "train_seconds": round(seconds, 1),
-            "games_per_second": round(r["games"] / seconds), "judge_games": judge_games,
-            "won_as_first": vs.get("x", 0), "drawn_as_first": vs.get("draw", 0),
-            "accuracy_self": j["accuracy"]["self"]["accuracy"], "accuracy_vs_perfect": j["accuracy"][perfect.NAME]["accuracy"],
-            "accuracy_vs_random": j["accuracy"]["random"]["accuracy"]}
+    from learners.training import Stopped
+    stop_on_sigterm()                     # as `educable train` takes it
+    db = open_kb(Path(db_path))
+    try:
+        r = commands.train(db, GAME, "ntuple", AGENT, n_games, "self", "both", seed, dict(SETTINGS[setting]),
+                           workers=workers)
+    except Stopped as stop:
+        return {"games": stop.kept, "stopped": True}
+    return {"games": r["games"], "stopped": False}
 
 
-def run_point(setting: str, seed: int, args: argparse.Namespace) -> dict:
-    """One point in a process of its own (its own Prolog); its figures, also appended to ``--out``."""
-    cmd = [sys.executable, __file__, "--point", setting, str(seed), "--games", str(args.games),
-           "--judge-games", str(args.judge_games)]
-    out = subprocess.run(cmd, capture_output=True, text=True, check=True).stdout
-    row = json.loads(out.strip().splitlines()[-1])
-    with open(args.out, "a") as f:
-        f.write(json.dumps(row) + "\n")
-    print(f"  {setting:<8} seed {seed}: {row['won_as_first']}/{row['judge_games']} won as first vs perfect "
-          f"({row['drawn_as_first']} drawn); accuracy self {100 * row['accuracy_self']:.1f}%, vs perfect "
-          f"{100 * row['accuracy_vs_perfect']:.1f}%, vs random {100 * row['accuracy_vs_random']:.1f}%; "
-          f"{row['games_per_second']} games/s", flush=True)
+def judge_point(db_path: str, judge_games: int, mcts_games: int) -> dict:
+    """The figures of agent c4 in ``db_path``: won and drawn of ``judge_games`` as first vs perfect,
+    won as first vs mcts:1000, move accuracy over ``judge_games // 2`` games a series."""
+    from bench_ntuple import c4_strength
+    r = c4_strength(db_path, AGENT, judge_games, mcts_games, JUDGE_SEED, accuracy_games=max(1, judge_games // 2),
+                    openings=0)
+    row = {"games": r["games_trained"], "train_hours": r["training_hours"], "games_per_second": r["games_per_second"],
+           "judge_games": judge_games, "won_as_first": r["vs_perfect_as_first"]["wins"],
+           "drawn_as_first": r["vs_perfect_as_first"]["draws"], "accuracy_self": r["accuracy"]["self"],
+           "accuracy_vs_perfect": r["accuracy"]["perfect"], "accuracy_vs_random": r["accuracy"]["random"]}
+    if mcts_games:
+        row["mcts_games"] = mcts_games
+        row["mcts_won_as_first"] = r["vs_mcts1000"]["as_first"]["win"]
     return row
 
 
+def _last_json(cmd: list[str], timeout: float | None = None) -> dict:
+    """Run ``cmd``; the JSON of its last line.  Past ``timeout`` seconds it gets SIGTERM, as a user's
+    Ctrl-C, and is waited for (STOP_GRACE more) while it commits what it learned."""
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        out, err = proc.communicate(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        proc.send_signal(signal.SIGTERM)
+        out, err = proc.communicate(timeout=STOP_GRACE)
+    lines = out.strip().splitlines()
+    if proc.returncode or not lines:
+        raise RuntimeError(f"{' '.join(cmd[1:4])} failed (exit {proc.returncode}): {err.strip()[-500:]}")
+    return json.loads(lines[-1])
+
+
+def run_point(setting: str, seed: int, args: argparse.Namespace) -> dict:
+    """One point: training in a process of its own, then judging in another; its figures, also
+    appended to ``--out``."""
+    folder = Path(args.keep) if args.keep else Path(tempfile.mkdtemp())
+    folder.mkdir(parents=True, exist_ok=True)
+    db_path = str(folder / f"{setting}-seed{seed}.db")
+    t = time.perf_counter()
+    trained = _last_json([sys.executable, __file__, "--train", setting, str(seed), db_path, "--games", str(args.games),
+                          "--workers", str(args.workers)], args.minutes * 60 if args.minutes else None)
+    wall = time.perf_counter() - t
+    row = {"setting": setting, "seed": seed, "workers": args.workers, "stopped": trained["stopped"],
+           "train_wall_minutes": round(wall / 60, 1), **judged(db_path, args)}
+    report(row, args.out)
+    return row
+
+
+def judged(db_path: str, args: argparse.Namespace) -> dict:
+    """``judge_point`` in a process of its own (its own Prolog)."""
+    return _last_json([sys.executable, __file__, "--judge-point", db_path, "--judge-games", str(args.judge_games),
+                       "--mcts-games", str(args.mcts_games)])
+
+
+def report(row: dict, out: str) -> None:
+    """Print a point's line and append its figures to ``out``."""
+    with open(out, "a") as f:
+        f.write(json.dumps(row) + "\n")
+    mcts = (f"; vs mcts:1000 as first {row['mcts_won_as_first']}/{row['mcts_games']}" if "mcts_games" in row else "")
+    print(f"  {row['setting']:<8} seed {row['seed']}: {row['games']:,} games in {row['train_hours']:.2f} h "
+          f"({row['games_per_second']} games/s{', stopped at the time cap' if row.get('stopped') else ''}): "
+          f"{row['won_as_first']}/{row['judge_games']} won as first vs perfect ({row['drawn_as_first']} drawn){mcts}; "
+          f"accuracy self {100 * row['accuracy_self']:.1f}%, vs perfect {100 * row['accuracy_vs_perfect']:.1f}%, "
+          f"vs random {100 * row['accuracy_vs_random']:.1f}%", flush=True)
+
+
 def summary(rows: list[dict]) -> None:
-    """Median and range per setting over its seeds."""
-    print("setting   seeds  won as first vs perfect (median, range)  accuracy self / vs perfect (median)")
-    for setting in SETTINGS:
+    """Median and range per setting over its seeds, against the targets and GBG's figures."""
+    from bench_ntuple import GBG_C4_ANCHOR
+    print("setting   seeds  won as first vs perfect: median (range)  vs mcts:1000 as first  accuracy self / vs perfect (median)")
+    for setting in dict.fromkeys(r["setting"] for r in rows):
         mine = [r for r in rows if r["setting"] == setting]
-        if not mine:
-            continue
-        won = [r["won_as_first"] for r in mine]
-        print(f"  {setting:<8} {len(mine):>4}  {statistics.median(won):>5g} of {mine[0]['judge_games']} "
-              f"({min(won)}-{max(won)})  {100 * statistics.median(r['accuracy_self'] for r in mine):.1f}% / "
+        won = [r["won_as_first"] / r["judge_games"] for r in mine]
+        mcts = [r["mcts_won_as_first"] / r["mcts_games"] for r in mine if "mcts_games" in r]
+        mcts_text = f"{100 * statistics.median(mcts):.0f}% ({100 * min(mcts):.0f}-{100 * max(mcts):.0f}%)" if mcts else "-"
+        print(f"  {setting:<8} {len(mine):>4}  {100 * statistics.median(won):>5.0f}% ({100 * min(won):.0f}-"
+              f"{100 * max(won):.0f}%)                  {mcts_text:<22} "
+              f"{100 * statistics.median(r['accuracy_self'] for r in mine):.1f}% / "
               f"{100 * statistics.median(r['accuracy_vs_perfect'] for r in mine):.1f}%")
+    print("  target   median over 5 seeds within 2 hours: 90% won as first vs perfect, 95% vs mcts:1000, 90% accuracy in self-play")
+    for label, figure in GBG_C4_ANCHOR:
+        print(f"  anchor   {label}: {figure}")
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--games", type=int, default=500_000, help="self-play games a point")
+    ap.add_argument("--games", type=int, default=500_000, help="self-play games a point (the schedules span them)")
+    ap.add_argument("--minutes", type=float, default=None, help="stop a point's training after this long (SIGTERM; "
+                    "what it learned is kept): 120 for the target's two hours")
     ap.add_argument("--seeds", type=int, nargs="+", default=[1, 2])
     ap.add_argument("--settings", nargs="+", default=["gbg", "floor", "wide"], choices=sorted(SETTINGS))
-    ap.add_argument("--jobs", type=int, default=2, help="points at a time (one core each)")
+    ap.add_argument("--jobs", type=int, default=2, help="points at a time")
+    ap.add_argument("--workers", type=int, default=1, help="Dask workers a point (--workers of train)")
     ap.add_argument("--judge-games", type=int, default=50)
+    ap.add_argument("--mcts-games", type=int, default=0, help="also this many games a side against mcts:1000")
+    ap.add_argument("--keep", metavar="DIR", help="keep each point's knowledge base as DIR/SETTING-seedN.db")
+    ap.add_argument("--judge", nargs="+", metavar="DB", help="judge agent c4 of these knowledge bases instead")
     ap.add_argument("--out", default="bench/out/c4_sweep.jsonl", help="append each point's figures here (JSON lines)")
-    ap.add_argument("--point", nargs=2, metavar=("SETTING", "SEED"), help=argparse.SUPPRESS)
+    ap.add_argument("--train", nargs=3, metavar=("SETTING", "SEED", "DB"), help=argparse.SUPPRESS)
+    ap.add_argument("--judge-point", metavar="DB", help=argparse.SUPPRESS)
     args = ap.parse_args()
-    if args.point:
-        print(json.dumps(point(args.point[0], int(args.point[1]), args.games, args.judge_games)))
+    if args.train:
+        print(json.dumps(train_point(args.train[0], int(args.train[1]), args.games, args.train[2], args.workers)))
+        return
+    if args.judge_point:
+        print(json.dumps(judge_point(args.judge_point, args.judge_games, args.mcts_games)))
         return
     Path(args.out).parent.mkdir(parents=True, exist_ok=True)
-    print(f"{GAME}: n-tuple self-play, {args.games:,} games a point, settings {args.settings} x seeds {args.seeds}, "
-          f"{args.jobs} at a time; judged by {args.judge_games} games as first vs perfect")
-    todo = [(s, seed) for seed in args.seeds for s in args.settings]
+    judging = f"{args.judge_games} games as first vs perfect" + (
+        f" and {args.mcts_games} a side vs mcts:1000" if args.mcts_games else "")
     with ThreadPoolExecutor(args.jobs) as pool:
-        rows = list(pool.map(lambda p: run_point(p[0], p[1], args), todo))
+        if args.judge:
+            print(f"{GAME}: judging agent {AGENT} of {len(args.judge)} knowledge bases by {judging}")
+            rows = list(pool.map(lambda path: judge_given(path, args), args.judge))
+        else:
+            cap = f", at most {args.minutes:g} min each" if args.minutes else ""
+            print(f"{GAME}: n-tuple self-play, {args.games:,} games a point{cap} on {args.workers} worker(s), settings "
+                  f"{args.settings} x seeds {args.seeds}, {args.jobs} at a time; judged by {judging}")
+            todo = [(s, seed) for seed in args.seeds for s in args.settings]
+            rows = list(pool.map(lambda p: run_point(p[0], p[1], args), todo))
     summary(rows)
+
+
+def judge_given(db_path: str, args: argparse.Namespace) -> dict:
+    """A knowledge base trained elsewhere, judged as a point; its setting and seed read from the
+    agent's stored options and its last run."""
+    from kb.db import open_kb
+    from kb import store
+    db = open_kb(Path(db_path))
+    agent = store.get_agent(db, AGENT)
+    if agent is None:
+        raise SystemExit(f"{db_path}: no agent {AGENT}")
+    params = agent["params"]
+    fits = [name for name, opts in SETTINGS.items() if all(params.get(k) == v for k, v in opts.items())]
+    setting = max(fits, key=lambda name: len(SETTINGS[name]), default="other")     # the most specific that fits
+    last = db.execute("SELECT results FROM runs WHERE agent = ? ORDER BY id DESC LIMIT 1", [AGENT]).fetchone()
+    results = json.loads(last[0]) if last else {}
+    row = {"setting": setting, "seed": params.get("seed"), "workers": (results.get("lazy") or {}).get("workers"),
+           "stopped": bool(results.get("stopped")), "db": db_path, **judged(db_path, args)}
+    report(row, args.out)
+    return row
 
 
 if __name__ == "__main__":
