@@ -474,7 +474,8 @@ def solve(game: str, max_positions: str | None, db_path: str, as_json: bool) -> 
 @click.argument("game")
 @click.option("--opponent", default="minimax", show_default=True,
               help="random, minimax, alphabeta:DEPTH (search DEPTH plies), mcts:PLAYOUTS (Monte Carlo tree search; "
-                   "mcts:PLAYOUTS+AGENT values its leaves with an n-tuple agent), perfect (connect(4,7,6), "
+                   "alphabeta:DEPTH+AGENT and mcts:PLAYOUTS+AGENT value their leaves with an n-tuple agent), perfect "
+                   "(connect(4,7,6), "
                    "bitbully), or a learned agent's name.")
 @click.option("--as", "side", default=None, help="Your side (default: the first player).")
 @click.option("--seed", default=None, type=SEED, help="Seed for the opponent's random choices (default: random).")
@@ -525,7 +526,7 @@ def play(game: str, opponent: str, side: str | None, seed: int | None, db_path: 
 @main.command("eval")
 @click.argument("game")
 @click.argument("agent")
-@click.option("--vs", default=None, help="The opponent: random, minimax, alphabeta:DEPTH, mcts:PLAYOUTS, mcts:PLAYOUTS+AGENT (leaves valued by an n-tuple agent), perfect (connect(4,7,6), bitbully) or a learned agent.")
+@click.option("--vs", default=None, help="The opponent: random, minimax, alphabeta:DEPTH, mcts:PLAYOUTS, alphabeta:DEPTH+AGENT or mcts:PLAYOUTS+AGENT (leaves valued by an n-tuple agent), perfect (connect(4,7,6), bitbully) or a learned agent.")
 @click.option("--exact", is_flag=True, help="Judge exactly over the state graph instead of by sampling.")
 @click.option("--games", "n_games", default=1000, show_default=True, type=click.IntRange(max=MAX_GAMES),
               help=f"Games to play (half on each side), at most {MAX_GAMES:,}.")

@@ -62,25 +62,23 @@ MINIMAX_LIMIT = 1_000_000     # positions the tabled minimax in Prolog may meet 
 
 
 def search_chooser(name: str) -> str | None:
-    """The Prolog term of a built-in search opponent written ``alphabeta:DEPTH``, ``mcts:PLAYOUTS``
-    or ``mcts:PLAYOUTS+AGENT`` (leaves valued by AGENT); None when ``name`` is not of that form;
-    BadInput when its number is bad."""
+    """The Prolog term of a built-in search opponent written ``alphabeta:DEPTH``, ``mcts:PLAYOUTS``,
+    ``alphabeta:DEPTH+AGENT`` (the horizon valued by AGENT) or ``mcts:PLAYOUTS+AGENT`` (new leaves
+    valued by AGENT); None when ``name`` is not of that form; BadInput when its number is bad."""
     kind, sep, number = name.partition(":")
     if not sep or kind not in SEARCHERS:
         return None
     number, plus, guide = number.partition("+")
-    if plus and kind != "mcts":
-        raise BadInput(f"only mcts takes an agent to value its leaves (mcts:PLAYOUTS+AGENT), not {kind}")
     lo, hi, unit = SEARCHERS[kind]
     if not number.isdigit() or not lo <= int(number) <= hi:
         raise BadInput(f"{kind}:N takes a whole number of {unit} from {lo} to {hi:,} (got {number!r})")
     if plus:
-        return f"mcts({int(number)}, agent({quote(guide)}))"
+        return f"{kind}({int(number)}, agent({quote(guide)}))"
     return f"{kind}({int(number)})"
 
 
 def search_guide(name: str) -> str | None:
-    """AGENT of ``mcts:PLAYOUTS+AGENT``, else None."""
+    """AGENT of ``alphabeta:DEPTH+AGENT`` or ``mcts:PLAYOUTS+AGENT``, else None."""
     if search_chooser(name) is None:
         return None
     return name.partition("+")[2] or None
@@ -140,7 +138,7 @@ def check_agent(db: sqlite_utils.Database, game: str, name: str) -> dict | None:
     if search_chooser(name) is not None:
         guide = search_guide(name)
         if guide is not None and agent_row(db, game, guide)["learner"] not in LEAF_LEARNERS:
-            raise BadInput(f"mcts:N+AGENT needs an agent that values positions ({', '.join(LEAF_LEARNERS)}); "
+            raise BadInput(f"{name.partition(':')[0]}:N+AGENT needs an agent that values positions ({', '.join(LEAF_LEARNERS)}); "
                            f"'{guide}' is not one")
         return None
     if name == perfect.NAME:

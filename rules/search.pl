@@ -5,6 +5,10 @@
       plies.  A finished game scores 1000 less the plies it took (so a
       quicker win is better, a slower loss less bad); the search horizon
       scores 0 (unknown).  Its candidates are every move of the best score.
+    - alphabeta(Depth, Agent): the same search, but a position at the
+      horizon is valued by Agent (leaf_value/5), scaled to -900..900, so
+      any win or loss the search sees still outweighs it.  At depth 1 it
+      plays as Agent does on its own.
     - mcts(Playouts): Monte Carlo tree search (UCT, exploration constant
       sqrt 2) with Playouts random games from the position; its candidate
       is the most visited move.
@@ -28,6 +32,8 @@
 :- multifile play:scored_moves/5.
 play:scored_moves(alphabeta(Depth), Game, Pos, Mover, Scored) :-
     search_scores(alphabeta(Depth), Game, Pos, Mover, Scored).
+play:scored_moves(alphabeta(Depth, Agent), Game, Pos, Mover, Scored) :-
+    search_scores(alphabeta(Depth, Agent), Game, Pos, Mover, Scored).
 play:candidates(mcts(Playouts), Game, Pos, Mover, [Move]) :-
     search_scores(mcts(Playouts), Game, Pos, Mover, Scored),
     max_member(_-Move, Scored).
@@ -38,18 +44,21 @@ play:candidates(mcts(Playouts, Agent), Game, Pos, Mover, [Move]) :-
 %!  leaf_value(+Chooser, +Game, +Pos, +Player, -Value) is semidet.
 %   A learner whose agents value positions defines this: Value in -1..1 is
 %   Chooser's value of Pos for Player (who has just moved).  mcts(N, Agent)
-%   values its leaves with it.
+%   values its leaves with it, alphabeta(D, Agent) its horizon.
 :- multifile play:leaf_value/5.
 
 %!  search_scores(+Chooser, +Game, +Pos, +Mover, -Scored:list) is det.
 %   Score-Move for every legal move of a state that is not over.  For
 %   alphabeta(D) the score is the move's exact depth-D negamax value (1000
 %   less the plies to a won end, its negation for a lost one, 0 for a draw
-%   or the horizon); for mcts(N) it is the move's visit count.
+%   or the horizon; alphabeta(D, Agent): Agent's value there times 900);
+%   for mcts(N) it is the move's visit count.
 search_scores(alphabeta(Depth), Game, Pos, Mover, Scored) :-
+    search_scores(alphabeta(Depth, none), Game, Pos, Mover, Scored).
+search_scores(alphabeta(Depth, Leaf), Game, Pos, Mover, Scored) :-
     D1 is Depth - 1,
     findall(M-(P1/M1), ( legal(Game, Pos, Mover, M), step(Game, Pos, Mover, M, P1, M1) ), Children),
-    root_scores(Children, Game, Mover, D1, -10000, Scored).
+    root_scores(Children, s(Game, Leaf), Mover, D1, -10000, Scored).
 search_scores(mcts(Playouts), Game, Pos, Mover, Scored) :-
     search_scores(mcts(Playouts, rollout), Game, Pos, Mover, Scored).
 search_scores(mcts(Playouts, Leaf), Game, Pos, Mover, Scored) :-
@@ -61,42 +70,55 @@ search_scores(mcts(Playouts, Leaf), Game, Pos, Mover, Scored) :-
 % ------------------------------------------------------------- alpha-beta
 %   Each root move is searched with a window just below the best so far, so
 %   moves that tie the best get their exact score (all best moves are kept).
+%   S is s(Game, Leaf): Leaf values the horizon (none: 0).
 root_scores([], _, _, _, _, []).
-root_scores([M-(P1/M1)|Cs], Game, Mover, D, Best0, [V-M|Vs]) :-
+root_scores([M-(P1/M1)|Cs], S, Mover, D, Best0, [V-M|Vs]) :-
     Alpha is Best0 - 1,
-    child_value(Game, Mover, P1, M1, D, 1, Alpha, 10000, V),
+    child_value(S, Mover, P1, M1, D, 1, Alpha, 10000, V),
     Best is max(Best0, V),
-    root_scores(Cs, Game, Mover, D, Best, Vs).
+    root_scores(Cs, S, Mover, D, Best, Vs).
 
-negamax(Game, Pos, Mover, Depth, Ply, Alpha, Beta, Value) :-
+%   Pos's value for Mover, to move there; Moved moved into it.
+negamax(S, Pos, Mover, Moved, Depth, Ply, Alpha, Beta, Value) :-
+    S = s(Game, Leaf),
     (   over(Game, Pos, Mover, Result)
     ->  end_score(Result, Mover, Ply, Value)
     ;   Depth =< 0
-    ->  Value = 0
+    ->  horizon_score(Leaf, Game, Pos, Mover, Moved, Value)
     ;   D1 is Depth - 1, Ply1 is Ply + 1,
         findall(P1/M1, ( legal(Game, Pos, Mover, M), step(Game, Pos, Mover, M, P1, M1) ), Children),
-        best_child(Children, Game, Mover, D1, Ply1, Alpha, Beta, -10000, Value)
+        best_child(Children, S, Mover, D1, Ply1, Alpha, Beta, -10000, Value)
     ).
 
 best_child([], _, _, _, _, _, _, Best, Best).
-best_child([P1/M1|Ps], Game, Mover, D, Ply, Alpha, Beta, Best0, Best) :-
-    child_value(Game, Mover, P1, M1, D, Ply, Alpha, Beta, V),
+best_child([P1/M1|Ps], S, Mover, D, Ply, Alpha, Beta, Best0, Best) :-
+    child_value(S, Mover, P1, M1, D, Ply, Alpha, Beta, V),
     Best1 is max(Best0, V),
     Alpha1 is max(Alpha, V),
     (   Alpha1 >= Beta
     ->  Best = Best1
-    ;   best_child(Ps, Game, Mover, D, Ply, Alpha1, Beta, Best1, Best)
+    ;   best_child(Ps, S, Mover, D, Ply, Alpha1, Beta, Best1, Best)
     ).
 
 %   The value for Mover of the state P1 (M1 to move) within the window
 %   Alpha..Beta: negated, window and all, when the turn passes.
-child_value(Game, Mover, P1, M1, D, Ply, Alpha, Beta, V) :-
+child_value(S, Mover, P1, M1, D, Ply, Alpha, Beta, V) :-
     (   M1 == Mover
-    ->  negamax(Game, P1, M1, D, Ply, Alpha, Beta, V)
+    ->  negamax(S, P1, M1, Mover, D, Ply, Alpha, Beta, V)
     ;   NA is -Beta, NB is -Alpha,
-        negamax(Game, P1, M1, D, Ply, NA, NB, V1),
+        negamax(S, P1, M1, Mover, D, Ply, NA, NB, V1),
         V is -V1
     ).
+
+%   The horizon's score for Mover (to move at Pos): 0 without an agent;
+%   with one, its value for Moved (who moved into Pos, as the agent values
+%   positions), in steps of 1e-9 as the agent compares moves, times 900 and
+%   negated when the turn passed.
+horizon_score(none, _, _, _, _, 0) :- !.
+horizon_score(Leaf, Game, Pos, Mover, Moved, Value) :-
+    play:leaf_value(Leaf, Game, Pos, Moved, V0),
+    V is round(V0 * 1.0e9) / 1.0e9,
+    (   Moved == Mover -> Value is 900 * V ; Value is -900 * V ).
 
 end_score(draw, _, _, 0) :- !.
 end_score(Mover, Mover, Ply, V) :- !, V is 1000 - Ply.

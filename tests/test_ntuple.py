@@ -239,18 +239,23 @@ def test_tuples_from_a_file_are_the_agents_tuples(kb, tmp_path):
     assert tuples == [[0, 1, 2], [3, 4, 5], [6, 7, 8]]
 
 
+def trained_and_liar(kb, game: str, games_: int, name: str = "hx", liar: str = "liar") -> None:
+    """Agent ``name`` trained by self-play on ``game``, and ``liar``: the same with every weight
+    negated (made here with SQL)."""
+    commands.train(kb, game, "ntuple", name, games_, "self", "both", 0, {})
+    kb.execute("INSERT INTO agents SELECT ?, game, learner, params, games_trained, created, updated "
+               "FROM agents WHERE name = ?", [liar, name])
+    kb.execute("INSERT INTO ntuple_tuples SELECT ?, tuple, cells FROM ntuple_tuples WHERE agent = ?", [liar, name])
+    kb.execute("INSERT INTO ntuple_weights (agent, tuple, pattern, weight) SELECT ?, tuple, pattern, -weight "
+               "FROM ntuple_weights WHERE agent = ?", [liar, name])
+    kb.conn.commit()
+
+
 def test_an_agent_values_the_leaves_of_mcts(kb):
     """mcts:N+AGENT values a new leaf with the agent instead of a random game.  Ten playouts a move
     guided by a trained n-tuple agent play hexapawn perfectly as black (black wins hexapawn); guided
-    by the same agent with every weight negated (a liar, made here with SQL) they do not."""
-    commands.train(kb, "hexapawn", "ntuple", "hx", 1000, "self", "both", 0, {})
-    kb.execute("INSERT INTO agents SELECT 'liar', game, learner, params, games_trained, created, updated "
-               "FROM agents WHERE name = 'hx'")
-    kb.execute("INSERT INTO ntuple_tuples SELECT 'liar', tuple, cells FROM ntuple_tuples WHERE agent = 'hx'")
-    kb.execute("INSERT INTO ntuple_weights (agent, tuple, pattern, weight) SELECT 'liar', tuple, pattern, -weight "
-               "FROM ntuple_weights "
-               "WHERE agent = 'hx'")
-    kb.conn.commit()
+    by the same agent with every weight negated (a liar) they do not."""
+    trained_and_liar(kb, "hexapawn", 1000)
     for seed in (0, 1):
         games.seed_random(seed)
         assert commands.evaluate_exact(kb, "hexapawn", "mcts:10+hx")["as_second"]["perfect"]
@@ -258,10 +263,32 @@ def test_an_agent_values_the_leaves_of_mcts(kb):
         assert not commands.evaluate_exact(kb, "hexapawn", "mcts:10+liar")["as_second"]["perfect"]
 
 
+def test_an_agent_values_the_horizon_of_alphabeta(kb):
+    """alphabeta:D+AGENT values the positions at its horizon with the agent.  At depth 1 it plays in
+    every reachable hexapawn state exactly the moves the agent plays on its own (a liar's too); a
+    search two plies deep is perfect as x on tic-tac-toe led by a trained agent and not led by a
+    liar; a search that sees every game to its end (hexapawn lasts at most 12 plies) is perfect
+    whatever values the horizon, which it never reaches."""
+    from bridge import graphs as graph_store
+    trained_and_liar(kb, "hexapawn", 100, "hp", "hpliar")
+    graph = graph_store.state_graph(kb, "hexapawn", None)
+    for name in ("hp", "hpliar"):
+        plain = games.policy_table(graph, agents.chooser(kb, "hexapawn", name))
+        searched = games.policy_table(graph, agents.chooser(kb, "hexapawn", f"alphabeta:1+{name}"))
+        assert [sorted(m) for m in plain] == [sorted(m) for m in searched]
+        assert sum(map(len, plain)) > 0
+    assert not commands.evaluate_exact(kb, "hexapawn", "alphabeta:1+hpliar")["as_second"]["perfect"]
+    deep = commands.evaluate_exact(kb, "hexapawn", "alphabeta:12+hpliar")
+    assert deep["as_first"]["perfect"] and deep["as_second"]["perfect"]
+    trained_and_liar(kb, "tictactoe", 2000)
+    assert commands.evaluate_exact(kb, "tictactoe", "alphabeta:2+hx")["as_first"]["perfect"]
+    assert not commands.evaluate_exact(kb, "tictactoe", "alphabeta:2+liar")["as_first"]["perfect"]
+
+
 @pytest.mark.parametrize("opponent, words", [
     ("mcts:100+p", "needs an agent that values positions"),
     ("mcts:100+nobody", "unknown agent 'nobody'"),
-    ("alphabeta:2+p", "only mcts takes an agent"),
+    ("alphabeta:2+p", "needs an agent that values positions"),
 ])
 def test_a_search_guided_by_an_unfit_agent_is_refused_in_one_line(db_path, opponent, words):
     assert cli("train", "hexapawn", "--agent", "p", "--games", "2").exit_code == 0
