@@ -13,8 +13,9 @@ its own (one Prolog each); with ``--workers 1`` two jobs use both cores of a two
     # the target: five seeds of the default, two at a time on one core each, two hours at most each
     .venv/bin/python bench/sweep_c4.py --settings floor --seeds 1 2 3 4 5 --games 2000000 --minutes 120 \\
                                        --mcts-games 50 --keep bench/out/c4
-    # judge agents trained already (agent c4 of each knowledge base), as the points are judged
-    .venv/bin/python bench/sweep_c4.py --judge A.db B.db [--mcts-games 50]
+    # judge agents trained already (agent c4 of each knowledge base), as the points are judged;
+    # --search 4 also plays alphabeta:4+c4 (the agent valuing a 4-ply search's horizon) against perfect
+    .venv/bin/python bench/sweep_c4.py --judge A.db B.db [--mcts-games 50] [--search 4]
 
 Settings (every other option is the learner's Connect Four default, after GBG's published agent):
   gbg      TD(0), step 3.7, per-player weights, TCL, exploration 0.1 to 0 over the run (the old default)
@@ -75,10 +76,14 @@ def train_point(setting: str, seed: int, n_games: int, db_path: str, workers: in
     return {"games": r["games"], "stopped": False}
 
 
-def judge_point(db_path: str, judge_games: int, mcts_games: int) -> dict:
+def judge_point(db_path: str, judge_games: int, mcts_games: int, search: int) -> dict:
     """The figures of agent c4 in ``db_path``: won and drawn of ``judge_games`` as first vs perfect,
-    won as first vs mcts:1000, move accuracy over ``judge_games // 2`` games a series."""
+    won as first vs mcts:1000, move accuracy over ``judge_games // 2`` games a series; with
+    ``search``, also won and drawn as first vs perfect by alphabeta:SEARCH+c4 (the agent valuing the
+    horizon of a search that many plies deep)."""
     from bench_ntuple import c4_strength
+    from bridge import perfect
+    from kb.db import open_kb
     r = c4_strength(db_path, AGENT, judge_games, mcts_games, JUDGE_SEED, accuracy_games=max(1, judge_games // 2),
                     openings=0)
     row = {"games": r["games_trained"], "train_hours": r["training_hours"], "games_per_second": r["games_per_second"],
@@ -88,6 +93,10 @@ def judge_point(db_path: str, judge_games: int, mcts_games: int) -> dict:
     if mcts_games:
         row["mcts_games"] = mcts_games
         row["mcts_won_as_first"] = r["vs_mcts1000"]["as_first"]["win"]
+    if search:
+        guided = perfect.play_series(open_kb(Path(db_path)), GAME, (f"alphabeta:{search}+{AGENT}", perfect.NAME),
+                                     judge_games, JUDGE_SEED)
+        row.update(search=search, search_won_as_first=guided.get("x", 0), search_drawn_as_first=guided.get("draw", 0))
     return row
 
 
@@ -125,7 +134,7 @@ def run_point(setting: str, seed: int, args: argparse.Namespace) -> dict:
 def judged(db_path: str, args: argparse.Namespace) -> dict:
     """``judge_point`` in a process of its own (its own Prolog)."""
     return _last_json([sys.executable, __file__, "--judge-point", db_path, "--judge-games", str(args.judge_games),
-                       "--mcts-games", str(args.mcts_games)])
+                       "--mcts-games", str(args.mcts_games), "--search", str(args.search)])
 
 
 def report(row: dict, out: str) -> None:
@@ -133,8 +142,13 @@ def report(row: dict, out: str) -> None:
     with open(out, "a") as f:
         f.write(json.dumps(row) + "\n")
     mcts = (f"; vs mcts:1000 as first {row['mcts_won_as_first']}/{row['mcts_games']}" if "mcts_games" in row else "")
-    print(f"  {row['setting']:<8} seed {row['seed']}: {row['games']:,} games in {row['train_hours']:.2f} h "
-          f"({row['games_per_second']} games/s{', stopped at the time cap' if row.get('stopped') else ''}): "
+    if "search" in row:
+        mcts += (f"; alphabeta:{row['search']}+{AGENT} as first vs perfect {row['search_won_as_first']}/"
+                 f"{row['judge_games']} won ({row['search_drawn_as_first']} drawn)")
+    timing = (f"in {row['train_hours']:.2f} h ({row['games_per_second']} games/s"
+              f"{', stopped at the time cap' if row.get('stopped') else ''})" if row["games_per_second"]
+              else "(a run still going: no time recorded yet)")
+    print(f"  {row['setting']:<8} seed {row['seed']}: {row['games']:,} games {timing}: "
           f"{row['won_as_first']}/{row['judge_games']} won as first vs perfect ({row['drawn_as_first']} drawn){mcts}; "
           f"accuracy self {100 * row['accuracy_self']:.1f}%, vs perfect {100 * row['accuracy_vs_perfect']:.1f}%, "
           f"vs random {100 * row['accuracy_vs_random']:.1f}%", flush=True)
@@ -169,6 +183,8 @@ def main() -> None:
     ap.add_argument("--workers", type=int, default=1, help="Dask workers a point (--workers of train)")
     ap.add_argument("--judge-games", type=int, default=50)
     ap.add_argument("--mcts-games", type=int, default=0, help="also this many games a side against mcts:1000")
+    ap.add_argument("--search", type=int, default=0, metavar="DEPTH", help="also judge alphabeta:DEPTH+c4 as first "
+                    "against perfect (the agent valuing a search's horizon)")
     ap.add_argument("--keep", metavar="DIR", help="keep each point's knowledge base as DIR/SETTING-seedN.db")
     ap.add_argument("--judge", nargs="+", metavar="DB", help="judge agent c4 of these knowledge bases instead")
     ap.add_argument("--out", default="bench/out/c4_sweep.jsonl", help="append each point's figures here (JSON lines)")
@@ -179,7 +195,7 @@ def main() -> None:
         print(json.dumps(train_point(args.train[0], int(args.train[1]), args.games, args.train[2], args.workers)))
         return
     if args.judge_point:
-        print(json.dumps(judge_point(args.judge_point, args.judge_games, args.mcts_games)))
+        print(json.dumps(judge_point(args.judge_point, args.judge_games, args.mcts_games, args.search)))
         return
     Path(args.out).parent.mkdir(parents=True, exist_ok=True)
     judging = f"{args.judge_games} games as first vs perfect" + (
