@@ -473,10 +473,9 @@ def solve(game: str, max_positions: str | None, db_path: str, as_json: bool) -> 
 @main.command()
 @click.argument("game")
 @click.option("--opponent", default="minimax", show_default=True,
-              help="random, minimax, alphabeta:DEPTH (search DEPTH plies), mcts:PLAYOUTS (Monte Carlo tree search; "
-                   "alphabeta:DEPTH+AGENT and mcts:PLAYOUTS+AGENT value their leaves with an n-tuple agent), perfect "
-                   "(connect(4,7,6), "
-                   "bitbully), or a learned agent's name.")
+              help="random, minimax, alphabeta:DEPTH (search DEPTH plies), mcts:PLAYOUTS (Monte Carlo tree search), "
+                   "alphabeta:DEPTH+AGENT or mcts:PLAYOUTS+AGENT (leaves valued by an n-tuple agent), perfect "
+                   "(connect(4,7,6), bitbully), or a learned agent's name.")
 @click.option("--as", "side", default=None, help="Your side (default: the first player).")
 @click.option("--seed", default=None, type=SEED, help="Seed for the opponent's random choices (default: random).")
 @db_option
