@@ -79,7 +79,7 @@ def compile_graph(game: str, players: list[str], fold: bool, limit: int, what: s
     t0 = time.perf_counter()
     eng.call(f"graph:graph_open({quote(game)}, {quote(start)}, {'true' if fold else 'false'}), Out = true")
     pidx = {p: i for i, p in enumerate(players)}
-    move_ids: dict[str, int] = {}
+    moves: list[str] = []              # texts by number (rules/graph.pl numbers them)
     keys: list[str] = []
     parts: dict[str, list[np.ndarray]] = {k: [] for k in ("mover", "winner", "orbit", "count", "target", "move")}
     expanded, found = 0, 1
@@ -95,8 +95,8 @@ def compile_graph(game: str, players: list[str], fold: bool, limit: int, what: s
             parts["orbit"].append(np.asarray(nodes["orbits"], dtype=np.int32))
             parts["count"].append(np.asarray(nodes["counts"], dtype=np.int64))
             parts["target"].append(np.asarray(nodes["targets"], dtype=np.int64))
-            parts["move"].append(np.fromiter((move_ids.setdefault(m, len(move_ids)) for m in nodes["moves"]),
-                                             np.int32, len(nodes["moves"])))
+            parts["move"].append(np.asarray(nodes["moves"], dtype=np.int32))
+            moves += nodes["new_moves"]
             expanded = to
             if progress:
                 progress(CompileProgress(found, expanded, time.perf_counter() - t0, rss_mb()))
@@ -113,7 +113,7 @@ def compile_graph(game: str, players: list[str], fold: bool, limit: int, what: s
         raise BadInput(f"{game}: position {keys[int(stuck[0])]!r} is not over but has no legal move "
                        "(over/4 and legal/4 disagree)")
     graph = StateGraph(game, list(players), keys, cat["mover"], cat["winner"], starts, cat["target"],
-                       cat["move"].astype(np.int32), list(move_ids), cat["orbit"].astype(np.int64), fold)
+                       cat["move"].astype(np.int32), moves, cat["orbit"].astype(np.int64), fold)
     return graph
 
 

@@ -4,7 +4,9 @@
     cheapest exact set SWI-Prolog has); the frontier is a set of facts
     indexed by node number.  With folding, a node is a class of symmetric
     states, represented by its least image (standard order of terms), and
-    carries the size of its class (its orbit).
+    carries the size of its class (its orbit).  Moves are numbered here as
+    they are met (a move's text is written once, not once an edge), so a
+    batch hands Python numbers, and the texts of the moves new in it.
 
     Python (bridge/compile.py) drives it: graph_open/3, then graph_batch/4
     until every node found is expanded, then graph_close/0.  By hand:
@@ -24,7 +26,8 @@
 :- use_module(guard).
 
 :- dynamic pending/4.          % pending(Id, Pos, Mover, Orbit): found, not yet expanded
-:- dynamic compiling/3.        % compiling(Game, Fold, Trie)
+:- dynamic compiling/4.        % compiling(Game, Fold, States, Moves): the tries of states and of moves
+:- dynamic new_move/2.         % new_move(Id, Text): a move numbered since the last batch
 
 %!  graph_open(+Game, +StartKey:atom, +Fold) is det.
 %   Start compiling Game from the state StartKey ('' for the initial
@@ -38,60 +41,85 @@ graph_open(Game, Start, Fold) :-
     ;   parse_position(Game, Start, P0, M0)
     ),
     trie_new(Trie),
-    assertz(compiling(Game, Fold, Trie)),
+    trie_new(Moves),
+    assertz(compiling(Game, Fold, Trie, Moves)),
     representative(Fold, Game, P0, R0, Images0),
     orbit(Fold, Images0, Orbit0),
     trie_insert(Trie, M0-R0, 0),
     assertz(pending(0, R0, M0, Orbit0)),
-    nb_setval(graph_found, 1).
+    nb_setval(graph_found, 1),
+    nb_setval(graph_moves, 0).
 
 %!  graph_close is det.
-%   Drop the compilation's trie and frontier.
+%   Drop the compilation's tries and frontier.
 graph_close :-
-    forall(retract(compiling(_, _, Trie)), trie_destroy(Trie)),
+    forall(retract(compiling(_, _, Trie, Moves)), (trie_destroy(Trie), trie_destroy(Moves))),
     retractall(pending(_, _, _, _)),
-    nb_setval(graph_found, 0).
+    retractall(new_move(_, _)),
+    nb_setval(graph_found, 0),
+    nb_setval(graph_moves, 0).
 
 %!  graph_batch(+From, +To, -Nodes, -Found:integer) is det.
 %   Expand the nodes numbered From..To-1 (all found earlier).  Nodes is
 %   json([keys-Keys, movers-Movers, results-Results, orbits-Orbits,
-%   counts-Counts, moves-MoveTexts, targets-Targets]), flat lists in node
-%   order: each node's key, mover, result (`null` while the game goes on),
-%   class size and number of moves, then every node's moves and the nodes
-%   they lead to, in order.  Found is the number of nodes found so far.
+%   counts-Counts, moves-MoveIds, targets-Targets, new_moves-Texts]), flat
+%   lists in node order: each node's key, mover, result (`null` while the
+%   game goes on), class size and number of moves, then every node's moves
+%   (numbers from 0, one a move text) and the nodes they lead to, in order;
+%   then the texts of the moves first numbered in this batch, in number
+%   order.  Found is the number of nodes found so far.
 graph_batch(From, To, json([keys-Keys, movers-Movers, results-Results, orbits-Orbits,
-                            counts-Counts, moves-MoveTexts, targets-Targets]), Found) :-
-    compiling(Game, Fold, Trie),
+                            counts-Counts, moves-MoveIds, targets-Targets, new_moves-NewMoves]), Found) :-
+    compiling(Game, Fold, Trie, MoveTrie),
     Last is To - 1,
     findall(n(K, M, R, O, C, Ms, Ts),
             ( between(From, Last, Id),
               retract(pending(Id, P, M, O)),
-              guarded_step(Game, expand(Game, Fold, Trie, P, M, K, R, C, Ms, Ts)) ),
+              guarded_step(Game, expand(Game, Fold, Trie, MoveTrie, P, M, K, R, C, Ms, Ts)) ),
             Nodes),
     unzip(Nodes, Keys, Movers, Results, Orbits, Counts, MsList, TsList),
-    append(MsList, MoveTexts),
+    append(MsList, MoveIds),
     append(TsList, Targets),
+    findall(T, retract(new_move(_, T)), NewMoves),
     nb_getval(graph_found, Found).
 
 unzip([], [], [], [], [], [], [], []).
 unzip([n(K, M, R, O, C, Ms, Ts)|Ns], [K|Ks], [M|Mv], [R|Rs], [O|Os], [C|Cs], [Ms|Mss], [Ts|Tss]) :-
     unzip(Ns, Ks, Mv, Rs, Os, Cs, Mss, Tss).
 
-expand(Game, Fold, Trie, P, M, Key, Result, Count, MoveTexts, Targets) :-
+expand(Game, Fold, Trie, MoveTrie, P, M, Key, Result, Count, MoveIds, Targets) :-
     position_text(Game, P, M, Key),
     (   over(Game, P, M, R)
-    ->  Result = R, MoveTexts = [], Targets = []
+    ->  Result = R, MoveIds = [], Targets = []
     ;   Result = null,
-        findall(MT-I,
+        findall(MI-I,
                 ( legal(Game, P, M, Mv),
                   step(Game, P, M, Mv, P1, M1),
-                  move_text(Game, Mv, MT),
+                  move_id(MoveTrie, Game, Mv, MI),
                   representative(Fold, Game, P1, R1, Images),
                   node_id(Trie, Fold, M1, R1, Images, I) ),
                 Pairs),
-        pairs_keys_values(Pairs, MoveTexts, Targets)
+        pairs_keys_values(Pairs, MoveIds, Targets)
     ),
-    length(MoveTexts, Count).
+    length(MoveIds, Count).
+
+%   A move's number: one a text, so two moves written alike share it (the
+%   trie maps both the move and its text to the number; a move that is not
+%   ground is written every time).
+move_id(MoveTrie, Game, Move, Id) :-
+    (   ground(Move), trie_lookup(MoveTrie, m(Move), Id0)
+    ->  Id = Id0
+    ;   move_text(Game, Move, Text),
+        (   trie_lookup(MoveTrie, t(Text), Id0)
+        ->  Id = Id0
+        ;   nb_getval(graph_moves, Id),
+            trie_insert(MoveTrie, t(Text), Id),
+            assertz(new_move(Id, Text)),
+            Id1 is Id + 1,
+            nb_setval(graph_moves, Id1)
+        ),
+        (   ground(Move) -> trie_insert(MoveTrie, m(Move), Id) ; true )
+    ).
 
 %   The node number of a state, numbering it (and queueing it with the
 %   size of its class, from the images that found its representative) when new.

@@ -147,6 +147,39 @@ def test_games_kept_anywhere_load_from_games_dir_and_the_environment(tmp_path):
     assert p.returncode == 2 and p.stderr.count("\n") == 1 and "does not exist" in p.stderr
 
 
+
+def test_moves_written_alike_are_one_move_of_the_stored_graph(tmp_path):
+    """count3 with every move made twice, as add(K, left) and add(K, right), both written K: the
+    solved graph lists each move text once, and the start (count 0) has four edges, two written 1
+    leading to count 1 and two written 2 leading to count 2 (by hand)."""
+    import numpy as np
+    import sqlite3
+    text = (ROOT / "tests" / "data" / "count3.pl").read_text().replace("count3", "twice3")
+    for old, new in (("game:legal(twice3, N, _, K) :- member(K, [1, 2]), N + K =< 3.",
+                      "game:legal(twice3, N, _, add(K, S)) :- member(K, [1, 2]), N + K =< 3, member(S, [left, right])."),
+                     ("game:next(twice3, N, _, K, N1)", "game:next(twice3, N, _, add(K, _), N1)"),
+                     ("game:move_text(twice3, K, T)", "game:move_text(twice3, add(K, _), T)"),
+                     ("atom_number(A, K), memberchk(K, [1, 2]) -> true", "atom_number(A, K), memberchk(K, [1, 2]) -> M = add(K, left)"),
+                     ("game:parse_move(twice3, Text, K)", "game:parse_move(twice3, Text, M)")):
+        assert old in text, old
+        text = text.replace(old, new)
+    folder = tmp_path / "games"
+    folder.mkdir()
+    (folder / "twice3.pl").write_text(text)
+    exe = str(Path(sys.executable).parent / "educable")
+    db = tmp_path / "kb.db"
+    p = subprocess.run([exe, "--games-dir", str(folder), "solve", "twice3", "--json"], capture_output=True,
+                       text=True, env={**os.environ, "EDUCABLE_DB": str(db)}, timeout=60)
+    assert p.returncode == 0, p.stderr
+    with sqlite3.connect(db) as conn:
+        moves, start, target, move = conn.execute("SELECT moves, start, target, move FROM graphs").fetchone()
+        key_of = dict(conn.execute("SELECT id, key FROM positions"))
+    moves = json.loads(moves)
+    assert sorted(moves) == ["1", "2"]
+    start, target, move = (np.frombuffer(b, t) for b, t in ((start, "<i8"), (target, "<i4"), (move, "<i4")))
+    edges = sorted((moves[move[e]], key_of[int(target[e])]) for e in range(start[0], start[1]))
+    assert edges == [("1", "1 b"), ("1", "1 b"), ("2", "2 b"), ("2", "2 b")]
+
 HEAVY = ("numba", "dask", "distributed", "matplotlib", "sqlite_utils", "numpy")
 
 
