@@ -17,7 +17,7 @@ import numpy as np
 
 from bridge.engine import BadInput, engine, quote
 from bridge.limits import ENV_MAX
-from learners.graph import DRAW, ONGOING, StateGraph
+from learners.graph import ONGOING, StateGraph
 
 BATCH = 4000
 
@@ -78,7 +78,6 @@ def compile_graph(game: str, players: list[str], fold: bool, limit: int, what: s
     eng = engine()
     t0 = time.perf_counter()
     eng.call(f"graph:graph_open({quote(game)}, {quote(start)}, {'true' if fold else 'false'}), Out = true")
-    pidx = {p: i for i, p in enumerate(players)}
     moves: list[str] = []              # texts by number (rules/graph.pl numbers them)
     keys: list[str] = []
     parts: dict[str, list[np.ndarray]] = {k: [] for k in ("mover", "winner", "orbit", "count", "target", "move")}
@@ -88,10 +87,8 @@ def compile_graph(game: str, players: list[str], fold: bool, limit: int, what: s
             to = min(found, expanded + BATCH)
             nodes, found = eng.call(f"graph:graph_batch({expanded}, {to}, N, F), Out = [N, F]")
             keys += nodes["keys"]
-            parts["mover"].append(np.fromiter((pidx[m] for m in nodes["movers"]), np.int8, len(nodes["movers"])))
-            parts["winner"].append(np.fromiter(
-                (ONGOING if r is None else DRAW if r == "draw" else pidx[r] for r in nodes["results"]),
-                np.int8, len(nodes["results"])))
+            parts["mover"].append(np.asarray(nodes["movers"], dtype=np.int8))
+            parts["winner"].append(np.asarray(nodes["results"], dtype=np.int8))    # ONGOING, DRAW or a player
             parts["orbit"].append(np.asarray(nodes["orbits"], dtype=np.int32))
             parts["count"].append(np.asarray(nodes["counts"], dtype=np.int64))
             parts["target"].append(np.asarray(nodes["targets"], dtype=np.int64))

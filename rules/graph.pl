@@ -63,19 +63,24 @@ graph_close :-
 %   Expand the nodes numbered From..To-1 (all found earlier).  Nodes is
 %   json([keys-Keys, movers-Movers, results-Results, orbits-Orbits,
 %   counts-Counts, moves-MoveIds, targets-Targets, new_moves-Texts]), flat
-%   lists in node order: each node's key, mover, result (`null` while the
-%   game goes on), class size and number of moves, then every node's moves
+%   lists in node order: each node's key, mover (0 the first player, 1 the
+%   second), result (-1 while the game goes on, else the winner's number or
+%   2 for a draw), class size and number of moves, then every node's moves
 %   (numbers from 0, one a move text) and the nodes they lead to, in order;
 %   then the texts of the moves first numbered in this batch, in number
-%   order.  Found is the number of nodes found so far.
+%   order.  Found is the number of nodes found so far.  Numbers, not names,
+%   so that the batch reaches Python as plain lists of numbers.
 graph_batch(From, To, json([keys-Keys, movers-Movers, results-Results, orbits-Orbits,
                             counts-Counts, moves-MoveIds, targets-Targets, new_moves-NewMoves]), Found) :-
     compiling(Game, Fold, Trie, MoveTrie),
+    players(Game, Players),
     Last is To - 1,
-    findall(n(K, M, R, O, C, Ms, Ts),
+    findall(n(K, MC, RC, O, C, Ms, Ts),
             ( between(From, Last, Id),
               retract(pending(Id, P, M, O)),
-              guarded_step(Game, expand(Game, Fold, Trie, MoveTrie, P, M, K, R, C, Ms, Ts)) ),
+              guarded_step(Game, expand(Game, Fold, Trie, MoveTrie, P, M, K, R, C, Ms, Ts)),
+              player_code(Players, M, 'a position has the mover', MC),
+              result_code(Players, R, RC) ),
             Nodes),
     unzip(Nodes, Keys, Movers, Results, Orbits, Counts, MsList, TsList),
     append(MsList, MoveIds),
@@ -102,6 +107,20 @@ expand(Game, Fold, Trie, MoveTrie, P, M, Key, Result, Count, MoveIds, Targets) :
         pairs_keys_values(Pairs, MoveIds, Targets)
     ),
     length(MoveIds, Count).
+
+%   A player's number (0 first, 1 second); a name that is no player is
+%   the game file's error (What says where the name came from).
+player_code(Players, Name, What, Code) :-
+    (   nth0(Code, Players, Name)
+    ->  true
+    ;   format(string(Msg), "~w ~q, which is not one of the players ~w", [What, Name, Players]),
+        bad_input(Msg)
+    ).
+
+result_code(_, null, -1) :- !.
+result_code(_, draw, 2) :- !.
+result_code(Players, Winner, Code) :-
+    player_code(Players, Winner, 'over/4 gives the winner', Code).
 
 %   A move's number: one a text, so two moves written alike share it (the
 %   trie maps both the move and its text to the number; a move that is not

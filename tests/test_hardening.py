@@ -336,6 +336,19 @@ def counting_game(name: str, first_legal: str) -> str:
     return text.replace(head, f"game:legal({name}, N, _, _) :- N >= 1, {first_legal}.\n{head}")
 
 
+def test_a_winner_that_is_no_player_is_one_line(tmp_path):
+    """count3 whose over/4 names a winner that is not one of its players: solve stops with one
+    line naming the winner and the players, exit 2 (it was an internal error, exit 1)."""
+    text = (Path(__file__).parent / "data" / "count3.pl").read_text().replace("count3", "nowinner")
+    old = "game:over(nowinner, 3, Mover, Winner) :- game:other_player(nowinner, Mover, Winner)."
+    assert old in text
+    (tmp_path / "nowinner.pl").write_text(text.replace(old, "game:over(nowinner, 3, _, zed)."))
+    r = subprocess.run([EXE, "solve", "nowinner"], capture_output=True, text=True, timeout=120,
+                       env={**os.environ, "EDUCABLE_GAMES": str(tmp_path), "EDUCABLE_DB": str(tmp_path / "kb.db")})
+    assert r.returncode == 2, (r.returncode, r.stderr)
+    assert r.stderr.count("\n") == 1 and "winner zed, which is not one of the players [a,b]" in r.stderr, r.stderr
+
+
 def test_halt_abort_and_throw_in_a_game_file_never_end_educable(tmp_path, db_path):
     """A game file that calls halt (as a directive, in initialization/1, or in a rule), abort, or
     throws a term of its own:
