@@ -7,8 +7,13 @@
       scores 0 (unknown).  Its candidates are every move of the best score.
     - alphabeta(Depth, Agent): the same search, but a position at the
       horizon is valued by Agent (leaf_value/5), scaled to -900..900, so
-      any win or loss the search sees still outweighs it.  At depth 1 it
-      plays as Agent does on its own.
+      any win or loss the search sees still outweighs it.  Only positions
+      the searching player has just moved into are valued: a horizon the
+      opponent moved into is searched one ply further (so depth 2 plays as
+      depth 3 where turns alternate), because an agent with a set of
+      weights for each player judges the searching player's chances best
+      with that player's own weights.  At depth 1 it plays as Agent does
+      on its own.
     - mcts(Playouts): Monte Carlo tree search (UCT, exploration constant
       sqrt 2) with Playouts random games from the position; its candidate
       is the most visited move.
@@ -58,7 +63,7 @@ search_scores(alphabeta(Depth), Game, Pos, Mover, Scored) :-
 search_scores(alphabeta(Depth, Leaf), Game, Pos, Mover, Scored) :-
     D1 is Depth - 1,
     findall(M-(P1/M1), ( legal(Game, Pos, Mover, M), step(Game, Pos, Mover, M, P1, M1) ), Children),
-    root_scores(Children, s(Game, Leaf), Mover, D1, -10000, Scored).
+    root_scores(Children, s(Game, Leaf, Mover), Mover, D1, -10000, Scored).
 search_scores(mcts(Playouts), Game, Pos, Mover, Scored) :-
     search_scores(mcts(Playouts, rollout), Game, Pos, Mover, Scored).
 search_scores(mcts(Playouts, Leaf), Game, Pos, Mover, Scored) :-
@@ -70,7 +75,8 @@ search_scores(mcts(Playouts, Leaf), Game, Pos, Mover, Scored) :-
 % ------------------------------------------------------------- alpha-beta
 %   Each root move is searched with a window just below the best so far, so
 %   moves that tie the best get their exact score (all best moves are kept).
-%   S is s(Game, Leaf): Leaf values the horizon (none: 0).
+%   S is s(Game, Leaf, Root): Leaf values the horizon (none: 0) at positions
+%   Root (the searching player) has just moved into.
 root_scores([], _, _, _, _, []).
 root_scores([M-(P1/M1)|Cs], S, Mover, D, Best0, [V-M|Vs]) :-
     Alpha is Best0 - 1,
@@ -80,10 +86,10 @@ root_scores([M-(P1/M1)|Cs], S, Mover, D, Best0, [V-M|Vs]) :-
 
 %   Pos's value for Mover, to move there; Moved moved into it.
 negamax(S, Pos, Mover, Moved, Depth, Ply, Alpha, Beta, Value) :-
-    S = s(Game, Leaf),
+    S = s(Game, Leaf, Root),
     (   over(Game, Pos, Mover, Result)
     ->  end_score(Result, Mover, Ply, Value)
-    ;   Depth =< 0
+    ;   Depth =< 0, ( Leaf == none ; Moved == Root ; Depth < 0 )
     ->  horizon_score(Leaf, Game, Pos, Mover, Moved, Value)
     ;   D1 is Depth - 1, Ply1 is Ply + 1,
         findall(P1/M1, ( legal(Game, Pos, Mover, M), step(Game, Pos, Mover, M, P1, M1) ), Children),
