@@ -16,6 +16,9 @@ its own (one Prolog each); with ``--workers 1`` two jobs use both cores of a two
     # judge agents trained already (agent c4 of each knowledge base), as the points are judged;
     # --search 4 also plays alphabeta:4+c4 (the agent valuing a 4-ply search's horizon) against perfect
     .venv/bin/python bench/sweep_c4.py --judge A.db B.db [--mcts-games 50] [--search 4]
+    # 2,000,000 games, then 500,000 more with the step falling from 3.7 to 0.37 (a steadier last agent)
+    .venv/bin/python bench/sweep_c4.py --settings floor --seeds 1 2 3 4 5 --games 2000000 --anneal 500000 \
+                                       --minutes 120 --mcts-games 25 --keep bench/out/c4
 
 Settings (every other option is the learner's Connect Four default, after GBG's published agent):
   gbg      TD(0), step 3.7, per-player weights, TCL, exploration 0.1 to 0 over the run (the old default)
@@ -56,21 +59,29 @@ SETTINGS: dict[str, dict] = {
     "straight": {"epsilon": 0.1, "epsilon_end": 0.05, "neighbours": "4"},
 }
 JUDGE_SEED = 0          # the same opponents' dice for every point
+ANNEAL = {"alpha": 3.7, "alpha_end": 0.37}     # --anneal: the step falls to a tenth over the extra games
+ANNEAL_SEED = 100       # --anneal's games are run with seed ANNEAL_SEED + the point's seed
 STOP_GRACE = 300        # seconds a point stopped at --minutes may take to commit and exit
 
 
-def train_point(setting: str, seed: int, n_games: int, db_path: str, workers: int) -> dict:
-    """Train one agent (``setting``, ``seed``) for ``n_games`` into ``db_path``; stopped (SIGTERM at
-    --minutes), it keeps what its commits kept.  How many games it kept and whether it was stopped."""
+def train_point(setting: str, seed: int, n_games: int, db_path: str, workers: int, anneal: int = 0) -> dict:
+    """Train one agent (``setting``, ``seed``) for ``n_games`` into ``db_path``, then (``anneal``) that
+    many games more at the setting's last exploration with the step falling from 3.7 to 0.37, as a
+    user's second `train` of the same agent; stopped (SIGTERM at --minutes), it keeps what its
+    commits kept.  How many games it kept and whether it was stopped."""
     from bridge import commands
     from cli import stop_on_sigterm
     from kb.db import open_kb
     from learners.training import Stopped
     stop_on_sigterm()                     # as `educable train` takes it
     db = open_kb(Path(db_path))
+    options = dict(SETTINGS[setting])
     try:
-        r = commands.train(db, GAME, "ntuple", AGENT, n_games, "self", "both", seed, dict(SETTINGS[setting]),
-                           workers=workers)
+        r = commands.train(db, GAME, "ntuple", AGENT, n_games, "self", "both", seed, options, workers=workers)
+        if anneal:
+            last = options.get("epsilon_end", options.get("epsilon", 0.05))
+            r = commands.train(db, GAME, "ntuple", AGENT, anneal, "self", "both", ANNEAL_SEED + seed,
+                               {"epsilon": last, "epsilon_end": last, **ANNEAL}, workers=workers)
     except Stopped as stop:
         return {"games": stop.kept, "stopped": True}
     return {"games": r["games"], "stopped": False}
@@ -123,9 +134,10 @@ def run_point(setting: str, seed: int, args: argparse.Namespace) -> dict:
     db_path = str(folder / f"{setting}-seed{seed}.db")
     t = time.perf_counter()
     trained = _last_json([sys.executable, __file__, "--train", setting, str(seed), db_path, "--games", str(args.games),
-                          "--workers", str(args.workers)], args.minutes * 60 if args.minutes else None)
+                          "--workers", str(args.workers), "--anneal", str(args.anneal)],
+                         args.minutes * 60 if args.minutes else None)
     wall = time.perf_counter() - t
-    row = {"setting": setting, "seed": seed, "workers": args.workers, "stopped": trained["stopped"],
+    row = {"setting": setting + ("+anneal" if args.anneal else ""), "seed": seed, "workers": args.workers, "stopped": trained["stopped"],
            "train_wall_minutes": round(wall / 60, 1), **judged(db_path, args)}
     report(row, args.out)
     return row
@@ -175,6 +187,8 @@ def summary(rows: list[dict]) -> None:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--games", type=int, default=500_000, help="self-play games a point (the schedules span them)")
+    ap.add_argument("--anneal", type=int, default=0, metavar="GAMES", help="then this many games more at the "
+                    "setting's last exploration, the step falling from 3.7 to 0.37 (a second train of the agent)")
     ap.add_argument("--minutes", type=float, default=None, help="stop a point's training after this long (SIGTERM; "
                     "what it learned is kept): 120 for the target's two hours")
     ap.add_argument("--seeds", type=int, nargs="+", default=[1, 2])
@@ -192,7 +206,8 @@ def main() -> None:
     ap.add_argument("--judge-point", metavar="DB", help=argparse.SUPPRESS)
     args = ap.parse_args()
     if args.train:
-        print(json.dumps(train_point(args.train[0], int(args.train[1]), args.games, args.train[2], args.workers)))
+        print(json.dumps(train_point(args.train[0], int(args.train[1]), args.games, args.train[2], args.workers,
+                                     args.anneal)))
         return
     if args.judge_point:
         print(json.dumps(judge_point(args.judge_point, args.judge_games, args.mcts_games, args.search)))
@@ -206,7 +221,8 @@ def main() -> None:
             rows = list(pool.map(lambda path: judge_given(path, args), args.judge))
         else:
             cap = f", at most {args.minutes:g} min each" if args.minutes else ""
-            print(f"{GAME}: n-tuple self-play, {args.games:,} games a point{cap} on {args.workers} worker(s), settings "
+            then = f" then {args.anneal:,} with the step falling to 0.37" if args.anneal else ""
+            print(f"{GAME}: n-tuple self-play, {args.games:,} games a point{then}{cap} on {args.workers} worker(s), settings "
                   f"{args.settings} x seeds {args.seeds}, {args.jobs} at a time; judged by {judging}")
             todo = [(s, seed) for seed in args.seeds for s in args.settings]
             rows = list(pool.map(lambda p: run_point(p[0], p[1], args), todo))
@@ -225,6 +241,8 @@ def judge_given(db_path: str, args: argparse.Namespace) -> dict:
     params = agent["params"]
     fits = [name for name, opts in SETTINGS.items() if all(params.get(k) == v for k, v in opts.items())]
     setting = max(fits, key=lambda name: len(SETTINGS[name]), default="other")     # the most specific that fits
+    if params.get("alpha_end") is not None and params.get("alpha") is not None and params["alpha_end"] < params["alpha"]:
+        setting = "annealed"              # its last run's step fell (--anneal, or a user's --alpha-end)
     last = db.execute("SELECT results FROM runs WHERE agent = ? ORDER BY id DESC LIMIT 1", [AGENT]).fetchone()
     results = json.loads(last[0]) if last else {}
     row = {"setting": setting, "seed": params.get("seed"), "workers": (results.get("lazy") or {}).get("workers"),
