@@ -89,12 +89,21 @@ negamax(S, Pos, Mover, Moved, Depth, Ply, Alpha, Beta, Value) :-
     S = s(Game, Leaf, Root),
     (   over(Game, Pos, Mover, Result)
     ->  end_score(Result, Mover, Ply, Value)
-    ;   Depth =< 0, ( Leaf == none ; Moved == Root ; Depth < 0 )
+    ;   at_horizon(Depth, Leaf, Moved, Root)
     ->  horizon_score(Leaf, Game, Pos, Mover, Moved, Value)
     ;   D1 is Depth - 1, Ply1 is Ply + 1,
         findall(P1/M1, ( legal(Game, Pos, Mover, M), step(Game, Pos, Mover, M, P1, M1) ), Children),
         best_child(Children, S, Mover, D1, Ply1, Alpha, Beta, -10000, Value)
     ).
+
+%   The search stops here: Depth is spent and nothing values the horizon,
+%   or Root has just moved (an agent values Root's positions with Root's
+%   own weights); a horizon the opponent moved into is searched one ply
+%   further (Depth -1).
+at_horizon(Depth, Leaf, Moved, Root) :-
+    Depth =< 0,
+    ( Leaf == none ; Moved == Root ; Depth < 0 ),
+    !.
 
 best_child([], _, _, _, _, _, _, Best, Best).
 best_child([P1/M1|Ps], S, Mover, D, Ply, Alpha, Beta, Best0, Best) :-

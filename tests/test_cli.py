@@ -147,7 +147,6 @@ def test_games_kept_anywhere_load_from_games_dir_and_the_environment(tmp_path):
     assert p.returncode == 2 and p.stderr.count("\n") == 1 and "does not exist" in p.stderr
 
 
-
 def test_moves_written_alike_are_one_move_of_the_stored_graph(tmp_path):
     """count3 with every move made twice, as add(K, left) and add(K, right), both written K: the
     solved graph lists each move text once, and the start (count 0) has four edges, two written 1
@@ -179,6 +178,7 @@ def test_moves_written_alike_are_one_move_of_the_stored_graph(tmp_path):
     start, target, move = (np.frombuffer(b, t) for b, t in ((start, "<i8"), (target, "<i4"), (move, "<i4")))
     edges = sorted((moves[move[e]], key_of[int(target[e])]) for e in range(start[0], start[1]))
     assert edges == [("1", "1 b"), ("1", "1 b"), ("2", "2 b"), ("2", "2 b")]
+
 
 HEAVY = ("numba", "dask", "distributed", "matplotlib", "sqlite_utils", "numpy")
 

@@ -267,9 +267,10 @@ def test_an_agent_values_the_horizon_of_alphabeta(kb):
     """alphabeta:D+AGENT values the positions at its horizon with the agent.  At depth 1 it plays in
     every reachable hexapawn state exactly the moves the agent plays on its own (a liar's too); it
     values only positions the searching player has just moved into, so in a game whose turns
-    alternate depth 2 plays in every state as depth 3; a search two plies deep is perfect as x on tic-tac-toe led by a trained agent and not led by a
-    liar; a search that sees every game to its end (hexapawn lasts at most 12 plies) is perfect
-    whatever values the horizon, which it never reaches."""
+    alternate depth 2 gives every move the score depth 3 gives; a search two plies deep is perfect
+    as x on tic-tac-toe led by a trained agent and not led by a liar; a search that sees every game
+    to its end (hexapawn lasts at most 12 plies) is perfect whatever values the horizon, which it
+    never reaches."""
     from bridge import graphs as graph_store
     trained_and_liar(kb, "hexapawn", 100, "hp", "hpliar")
     graph = graph_store.state_graph(kb, "hexapawn", None)
@@ -281,8 +282,9 @@ def test_an_agent_values_the_horizon_of_alphabeta(kb):
         two, three = (agents.chooser(kb, "hexapawn", f"alphabeta:{d}+{name}") for d in (2, 3))
         for key in graph.keys[::7]:
             scores = [ntuple.engine().call(f"game:parse_position(hexapawn, {ntuple.quote(key)}, P, M), "
-                                    f"(game:over(hexapawn, P, M, _) -> Out = [] ; "
-                                    f"search:search_scores({c}, hexapawn, P, M, Out))") for c in (two, three)]
+                                           f"(game:over(hexapawn, P, M, _) -> Out = [] ; "
+                                           f"search:search_scores({c}, hexapawn, P, M, Out))")
+                      for c in (two, three)]
             assert scores[0] == scores[1], key
     assert not commands.evaluate_exact(kb, "hexapawn", "alphabeta:1+hpliar")["as_second"]["perfect"]
     deep = commands.evaluate_exact(kb, "hexapawn", "alphabeta:12+hpliar")
