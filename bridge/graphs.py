@@ -38,11 +38,12 @@ _CACHE: dict[tuple, tuple[str, StateGraph]] = {}
 
 @lru_cache(maxsize=None)
 def rules_hash(game: str) -> str:
-    """A hash of the files that define ``game``'s rules (its own file and the protocol); read once
-    per process (every graph lookup asks for it)."""
+    """A hash of the files that define ``game``'s rules (its own file, a GDL game's sheet, and the
+    protocol); read once per process (every graph lookup asks for it)."""
+    game = quote(games.check_game(game))
     files = engine().call(
-        f"findall(F, (clause(game:players({quote(games.check_game(game))}, _), Body, R), catch(Body, _, fail), "
-        f"clause_property(R, file(F))), Out)")
+        f"findall(F, ((clause(game:players({game}, _), Body, R), catch(Body, _, fail), "
+        f"clause_property(R, file(F))) ; gdl:gdl_file({game}, F)), Out)")
     digest = hashlib.sha256(GRAPH_FORMAT.encode())
     for path in sorted(set(files)) + [str(RULES_DIR / "game.pl")]:
         digest.update(Path(path).read_bytes())

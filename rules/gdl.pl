@@ -41,6 +41,7 @@ gdl_load(File, Name, Errors) :-
             ->  gdl_throw(1, "no GDL sentences: the file is empty or holds only comments", [])
             ;   true
             ),
+            maplist(note_defined(Module), Sentences),
             maplist(sentence_clause(Module), Sentences),
             check_game(Name, Module),
             assertz(gdl_game(Name, Module)),
@@ -76,6 +77,7 @@ file_codes(File, Codes) :-
 unload(Name, Module) :-
     retractall(gdl_game(Name, _)),
     retractall(rule_line(Module, _, _)),
+    retractall(defines(Module, _, _)),
     retractall(gdl_file(Name, _)),
     retractall(memo_trie(Name, _, _)),
     flag(gdl_memo(Name), _, 0),
@@ -174,13 +176,13 @@ sentence_clause(Module, Line-Expr) :-
         note_line(Module, Head, Line),
         foldl(literal(Line), BodyEs, Body0, V1, _),
         order_body(Body0, Body),
-        add_state(Head, S, D, Head1),
+        relation_head(Head, S, D, Head1),
         body_goal(Body, Module, S, D, Goal),
         (   ignored_head(Head) -> true ; assertz(Module:(Head1 :- Goal)) )
     ;   expr_term(Expr, [], _, Head),
         head_check(Line, Head),
         (   ground(Head) -> true ; gdl_throw(Line, "a fact with a variable", []) ),
-        add_state(Head, _, _, Head1),
+        relation_head(Head, _, _, Head1),
         (   ignored_head(Head) -> true ; assertz(Module:Head1) )
     ).
 
@@ -247,11 +249,6 @@ order_body(Lits, Ordered) :-
     exclude([L]>>(L = pos(_) ; L = or(_)), Lits, N),
     append([P, O, N], Ordered).
 
-add_state(Head, S, D, Head1) :-
-    Head =.. [F|Args],
-    append(Args, [S, D], Args1),
-    Head1 =.. [F|Args1].
-
 body_goal([], _, _, _, true).
 body_goal([L|Ls], M, S, D, (G, Gs)) :- lit_goal(L, M, S, D, G), body_goal(Ls, M, S, D, Gs).
 
@@ -271,7 +268,53 @@ sub_goal(T, M, S, D, G) :- atom_goal(T, M, S, D, G).
 
 atom_goal(true(F), _, S, _, gdl:holds(F, S)) :- !.
 atom_goal(does(R, Mv), _, _, D, gdl:holds(does(R, Mv), D)) :- !.
-atom_goal(T, M, S, D, M:G) :- add_state(T, S, D, G).
+atom_goal(T, M, S, D, G) :-
+    functor(T, F, A),
+    (   defines(M, F, A)
+    ->  relation_head(T, S, D, G0), G = M:G0
+    ;   G = fail                        % GDL: a relation the sheet does not define is false
+    ).
+
+% ---------------------------------------------------------------- the vocabulary
+%
+%   A GDL sheet is data: its rules may only ever call relations the sheet
+%   itself defines.  Every body literal becomes a call of a relation whose
+%   rules the sheet wrote (or `fail`), holds/2, \== or \+; nothing else is
+%   emitted.  The sheet's own relations are renamed ('gdl foo' for foo) so
+%   that no name it defines or calls can be a Prolog built-in (shell, catch,
+%   call, assert, ...), inherited by the game's module; only the protocol's
+%   relations keep their names (role/1, init/1, legal/2, next/1, terminal/0,
+%   goal/2, none of which is a built-in once the state arguments are added).
+
+:- dynamic defines/3.           % defines(Module, Relation, Arity): the sheet has a rule or fact for it
+
+note_defined(Module, _-Expr) :-
+    (   Expr = list(_, [atom('<='), list(_, [atom(F)|Args])|_]) -> length(Args, A)
+    ;   Expr = list(_, [atom('<='), atom(F)|_]) -> A = 0
+    ;   Expr = list(_, [atom(F)|Args]), F \== '<=' -> length(Args, A)
+    ;   Expr = atom(F) -> A = 0
+    ;   true                            % malformed: sentence_clause says why
+    ),
+    (   var(F) -> true
+    ;   defines(Module, F, A) -> true
+    ;   assertz(defines(Module, F, A))
+    ).
+
+%   The clause head (or the call) of a sheet's relation: its state and
+%   joint-move arguments added, its name renamed unless the protocol reads it.
+relation_head(T, S, D, Head) :-
+    T =.. [F|Args],
+    length(Args, A),
+    (   protocol_keyword(F, A) -> Name = F ; atom_concat('gdl ', F, Name) ),
+    append(Args, [S, D], Args1),
+    Head =.. [Name|Args1].
+
+protocol_keyword(role, 1).
+protocol_keyword(init, 1).
+protocol_keyword(legal, 2).
+protocol_keyword(next, 1).
+protocol_keyword(terminal, 0).
+protocol_keyword(goal, 2).
 
 % ---------------------------------------------------------------- the game
 
