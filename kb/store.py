@@ -302,9 +302,16 @@ def load_rules(db: sqlite_utils.Database, agent: str, member: int | None = None)
 
 def _upsert_agent(db: sqlite_utils.Database, name: str, game: str, learner: str, params: dict[str, Any],
                   games_added: int, run: dict[str, Any] | None) -> Any:
-    """Inside a transaction: create the agent or add to its games, and record ``run``; the connection."""
+    """Inside a transaction: create the agent or add to its games, and record ``run``; the connection.
+
+    The learner and game are checked here, inside the write's own transaction (BEGIN IMMEDIATE), and
+    not only when a command starts: two processes may both find the name free, and the second to
+    write must not merge its knowledge into the first's agent.  KBError then, and nothing written."""
     conn = db.conn
-    existing = conn.execute("SELECT games_trained FROM agents WHERE name = ?", (name,)).fetchone()
+    existing = conn.execute("SELECT games_trained, learner, game FROM agents WHERE name = ?", (name,)).fetchone()
+    if existing is not None and (existing[1], existing[2]) != (learner, game):
+        raise KBError(f"agent '{name}' was made meanwhile by learner '{existing[1]}' for {existing[2]} (another "
+                      f"process); this {learner} agent of {game} was not saved: choose another name")
     if existing is None:
         conn.execute(
             "INSERT INTO agents (name, game, learner, params, games_trained, created, updated) "
