@@ -130,11 +130,8 @@ def net_from_row(db: sqlite_utils.Database, row: dict, coherence: bool = False) 
     when it keeps them (training goes on with them; playing needs none)."""
     params = row["params"]
     opts = options_from(params)
-    tuples, weights = store.load_ntuple(db, row["name"])
-    perms, n_cells = params.get("perms"), params.get("n_cells")
-    if not tuples or not isinstance(perms, list) or not isinstance(n_cells, int) or opts.values is None:
-        raise BadInput(f"agent '{row['name']}' has no n-tuple net in the knowledge base (its tuples, symmetries "
-                       "or cell values are missing)")
+    tuples, weights = store.load_ntuple(db, row["name"], params)
+    perms, n_cells = params["perms"], params["n_cells"]
     try:
         net = NTupleNet(tuples, perms, opts.values, n_cells, sets=2 if opts.per_player else 1)
     except ValueError as exc:

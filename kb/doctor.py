@@ -108,20 +108,18 @@ def _rows(conn: sqlite3.Connection) -> list[Problem]:
                                f"'{name}')"))
     for agent, position, move, value, visits, upper, vs_random in conn.execute(
             "SELECT agent, position, move, value, visits, upper, vs_random FROM learned_values"):
-        if (not finite_number(value) or not isinstance(visits, int)
-                or any(x is not None and not finite_number(x) for x in (upper, vs_random))):
+        if not store.value_row_ok(position, value, visits, upper, vs_random):
             out.append(Problem(f"table learned_values, agent {agent!r} position {position!r} move {move!r}",
                                f"value {value!r} / visits {visits!r} / upper {upper!r} / vs_random {vs_random!r} "
                                "are not numbers",
                                "fix the row, or delete it (the agent then knows nothing of that move)"))
     for agent, rank, weight, born in conn.execute("SELECT agent, rank, weight, born FROM members"):
-        if not finite_number(weight) or not isinstance(born, int):
+        if not store.member_row_ok(rank, weight, born):
             out.append(Problem(f"table members, agent {agent!r} rank {rank!r}", "weight or born is not a number",
                                "fix the row, or delete the agent"))
     for agent, member, idx, pattern, action, priority, weight in conn.execute(
             "SELECT agent, member, idx, pattern, action, priority, weight FROM rules"):
-        if not (isinstance(pattern, str) and isinstance(action, str) and isinstance(priority, int)
-                and finite_number(weight)):
+        if not store.rule_row_ok(pattern, action, priority, weight):
             out.append(Problem(f"table rules, agent {agent!r} member {member} rule {idx}",
                                "not (text, text, integer, number)", "fix the row, or delete the agent"))
     for run, seed, boards, turns, geomean, seconds, moves in conn.execute(
@@ -152,13 +150,14 @@ def _rows(conn: sqlite3.Connection) -> list[Problem]:
                                  "(SELECT agent FROM members)"):
         out.append(Problem(f"table agents, agent {agent!r}", "a rule-set population without members",
                            f"delete the agent (DELETE FROM agents WHERE name = '{agent}') and evolve it again"))
-    for agent, tup, pattern, weight, *sums in conn.execute(
-            "SELECT agent, tuple, pattern, weight, tc_changes, tc_sizes FROM ntuple_weights"):
-        if not (isinstance(tup, int) and isinstance(pattern, str) and finite_number(weight)
-                and all(48 <= ord(c) < 112 for c in pattern) and all(x is None or finite_number(x) for x in sums)):
-            out.append(Problem(f"table ntuple_weights, agent {agent!r} tuple {tup!r} pattern {pattern!r}",
-                               "not (integer, text, number, numbers or NULL)",
-                               "fix the row, or delete it (the weight is then 0)"))
+    for agent, params in conn.execute("SELECT name, params FROM agents WHERE learner = 'ntuple'"):
+        for table, where, what in store.read_ntuple(conn, agent, json_object(params) or {})[2]:
+            out.append(Problem(f"table {table}, {where}", what, "fix the row; or delete the agent (DELETE FROM "
+                               f"agents WHERE name = '{agent}') and train it again"))
+    for (agent,) in conn.execute("SELECT DISTINCT agent FROM ntuple_weights WHERE agent NOT IN "
+                                 "(SELECT name FROM agents WHERE learner = 'ntuple')"):
+        out.append(Problem(f"table ntuple_weights, agent {agent!r}", "weights of no n-tuple agent",
+                           f"delete them (DELETE FROM ntuple_weights WHERE agent = '{agent}')"))
     stale = set()
     for game, folded in conn.execute("SELECT DISTINCT game, folded FROM positions WHERE value NOT IN (-1, 0, 1)"):
         out.append(_stale_graph(game, folded, "a value that is not -1, 0 or 1"))

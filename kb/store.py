@@ -226,6 +226,22 @@ def finite_number(value: Any) -> bool:
     return isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
 
 
+def value_row_ok(position: Any, value: Any, visits: Any, *bounds: Any) -> bool:
+    """A learned_values row educable can read (bounds: upper and vs_random, None when not kept)."""
+    return (isinstance(position, str) and finite_number(value) and isinstance(visits, int)
+            and all(x is None or finite_number(x) for x in bounds))
+
+
+def member_row_ok(rank: Any, weight: Any, born: Any) -> bool:
+    """A members row educable can read."""
+    return isinstance(rank, int) and finite_number(weight) and isinstance(born, int)
+
+
+def rule_row_ok(pattern: Any, action: Any, priority: Any, weight: Any) -> bool:
+    """A rules row educable can read (whether it fits the board is the game's to say)."""
+    return isinstance(pattern, str) and isinstance(action, str) and isinstance(priority, int) and finite_number(weight)
+
+
 def get_agent(db: sqlite_utils.Database, name: str) -> dict[str, Any] | None:
     """An agent's row with params decoded, or None; KBError for a row educable cannot read."""
     rows = list(db.query("SELECT * FROM agents WHERE name = ?", [name]))
@@ -279,7 +295,7 @@ def load_members(db: sqlite_utils.Database, agent: str) -> list[dict[str, Any]]:
     rows = [dict(r) for r in db.query("SELECT rank, weight, born FROM members WHERE agent = ? ORDER BY rank",
                                       [agent])]
     for r in rows:
-        if not finite_number(r["weight"]) or not isinstance(r["born"], int) or not isinstance(r["rank"], int):
+        if not member_row_ok(r["rank"], r["weight"], r["born"]):
             raise bad_row("members", f"agent {agent!r} rank {r['rank']!r}", "weight, rank and born must be numbers")
     return rows
 
@@ -293,8 +309,7 @@ def load_rules(db: sqlite_utils.Database, agent: str, member: int | None = None)
         args.append(member)
     rows = [tuple(r) for r in db.execute(sql + " ORDER BY member, idx", args)]
     for k, pattern, action, priority, weight in rows:
-        if not (isinstance(pattern, str) and isinstance(action, str) and isinstance(priority, int)
-                and finite_number(weight)):
+        if not rule_row_ok(pattern, action, priority, weight):
             raise bad_row("rules", f"agent {agent!r} member {k!r}",
                           f"rule ({pattern!r}, {action!r}, {priority!r}, {weight!r}) is not text, text, integer, number")
     return rows
@@ -359,26 +374,67 @@ def save_ntuple(db: sqlite_utils.Database, name: str, game: str, learner: str, p
                          "VALUES (?, ?, ?, ?, ?, ?)", ((name, *row) for row in weights))
 
 
-def load_ntuple(db: sqlite_utils.Database, agent: str) -> tuple[list[list[int]], list[WeightRow]]:
+def load_ntuple(db: sqlite_utils.Database, agent: str,
+                params: dict[str, Any] | None = None) -> tuple[list[list[int]], list[WeightRow]]:
     """An n-tuple agent's tuples (0-based cells) and weights (tuple, pattern, weight, and the
-    temporal-coherence sums of its changes and of their sizes, None without them); KBError for a
-    row that is not of that shape."""
+    temporal-coherence sums of its changes and of their sizes, None without them); KBError naming
+    the first row that does not fit the agent's parameters (its row's, unless given; ``read_ntuple``)."""
+    if params is None:
+        row = get_agent(db, agent)
+        params = row["params"] if row else {}
+    tuples, weights, problems = read_ntuple(db.conn, agent, params)
+    if problems:
+        raise bad_row(*problems[0])
+    return tuples, weights
+
+
+MAX_CELL_VALUES = 64        # a weight's pattern holds a cell value as one character, code 48 + value
+
+
+def read_ntuple(conn: Any, agent: str, params: dict[str, Any]) -> tuple[list[list[int]], list[WeightRow],
+                                                                        list[tuple[str, str, str]]]:
+    """An n-tuple agent's rows and every way they do not fit together, as (table, where, what): the
+    one check that loading an agent and `doctor` share, so that no cell number, pattern or tuple
+    that would index past a table reaches the numeric code.  The parameters need n_cells, values
+    (cell values, at most MAX_CELL_VALUES) and perms (the symmetries, permutations of the cells);
+    each tuple lists distinct cells 1..n_cells; each weight names a tuple of the agent and has a
+    pattern of one character a cell of it, each a value below ``values``."""
+    problems: list[tuple[str, str, str]] = []
+    where = f"agent {agent!r}"
+    n_cells, values, perms = params.get("n_cells"), params.get("values"), params.get("perms")
+    if not (isinstance(n_cells, int) and n_cells >= 1):
+        problems.append(("agents", where, f"params n_cells {n_cells!r} is not a whole number from 1"))
+        n_cells = None
+    if not (isinstance(values, int) and 2 <= values <= MAX_CELL_VALUES):
+        problems.append(("agents", where, f"params values {values!r} is not a whole number from 2 to {MAX_CELL_VALUES}"))
+        values = None
+    if not (isinstance(perms, list) and perms and all(
+            isinstance(p, list) and n_cells is not None and sorted(p) == list(range(n_cells)) for p in perms)):
+        problems.append(("agents", where, "params perms is not a list of permutations of the agent's cells"))
     tuples: list[list[int]] = []
-    for t, cells in db.execute("SELECT tuple, cells FROM ntuple_tuples WHERE agent = ? ORDER BY tuple", [agent]):
+    for t, cells in conn.execute("SELECT tuple, cells FROM ntuple_tuples WHERE agent = ? ORDER BY tuple", [agent]):
         parts = cells.split() if isinstance(cells, str) else []
-        if t != len(tuples) or not parts or not all(p.isdigit() and int(p) >= 1 for p in parts):
-            raise bad_row("ntuple_tuples", f"agent {agent!r} tuple {t!r}",
-                          "tuples must be numbered 0, 1, ... and list cell numbers from 1")
-        tuples.append([int(p) - 1 for p in parts])
-    rows = [tuple(r) for r in db.execute("SELECT tuple, pattern, weight, tc_changes, tc_sizes FROM ntuple_weights "
-                                         "WHERE agent = ?", [agent])]
-    for t, pattern, weight, changes, sizes in rows:
+        ok = t == len(tuples) and parts and all(p.isascii() and p.isdigit() and len(p) < 10 for p in parts)
+        numbers = [int(p) for p in parts] if ok else []
+        if not ok or len(set(numbers)) != len(numbers) or (n_cells is not None and not all(
+                1 <= c <= n_cells for c in numbers)):
+            problems.append(("ntuple_tuples", f"{where} tuple {t!r}", "tuples must be numbered 0, 1, ... and list "
+                             f"distinct cell numbers from 1 to {n_cells if n_cells is not None else 'n_cells'}"))
+            numbers = []
+        tuples.append([c - 1 for c in numbers])
+    if not tuples:
+        problems.append(("ntuple_tuples", where, "the agent has no tuples"))
+    weights = [tuple(r) for r in conn.execute("SELECT tuple, pattern, weight, tc_changes, tc_sizes FROM ntuple_weights "
+                                              "WHERE agent = ?", [agent])]
+    top = 48 + (values if values is not None else MAX_CELL_VALUES)
+    for t, pattern, weight, changes, sizes in weights:
         if not (isinstance(t, int) and 0 <= t < len(tuples) and isinstance(pattern, str)
-                and len(pattern) == len(tuples[t]) and finite_number(weight)
-                and all(x is None or finite_number(x) for x in (changes, sizes))):
-            raise bad_row("ntuple_weights", f"agent {agent!r} tuple {t!r} pattern {pattern!r}",
-                          "a weight needs a tuple of the agent, a pattern of one character a cell and numbers")
-    return tuples, rows
+                and len(pattern) == len(tuples[t]) and all(48 <= ord(c) < top for c in pattern)
+                and finite_number(weight) and all(x is None or finite_number(x) for x in (changes, sizes))):
+            problems.append(("ntuple_weights", f"{where} tuple {t!r} pattern {str(pattern)[:20]!r}",
+                             "a weight needs a tuple of the agent, a pattern of one character a cell of it (a cell "
+                             f"value below the agent's {values}) and numbers"))
+    return tuples, weights, problems
 
 
 def load_values(db: sqlite_utils.Database, agent: str, bounds: bool = False) -> list[tuple]:
@@ -389,8 +445,7 @@ def load_values(db: sqlite_utils.Database, agent: str, bounds: bool = False) -> 
         f"SELECT position, move, value, visits{extra} FROM learned_values WHERE agent = ? ORDER BY position, move",
         [agent])]
     for position, move, value, visits, *more in rows:
-        if (not finite_number(value) or not isinstance(visits, int) or not isinstance(position, str)
-                or not all(finite_number(x) for x in more)):
+        if not value_row_ok(position, value, visits, *more) or None in more:
             raise bad_row("learned_values", f"agent {agent!r} position {position!r} move {move!r}",
                           f"value {value!r}, visits {visits!r}{' and its bounds' if more else ''} must be numbers")
     return rows

@@ -277,6 +277,40 @@ def test_doctor_checks_populations_weights_and_sweeps(trained, sql, words):
     assert r.exit_code == 1 and words in r.output, r.output
 
 
+ONE_WEIGHT = "WHERE rowid = (SELECT min(rowid) FROM ntuple_weights)"
+
+
+@pytest.mark.parametrize("sql, words", [
+    ("UPDATE ntuple_tuples SET cells = '1 2 99 4 5 6' WHERE tuple = 0", "table ntuple_tuples, agent 'n' tuple 0"),
+    ("UPDATE ntuple_tuples SET cells = 'a b c' WHERE tuple = 0", "table ntuple_tuples, agent 'n' tuple 0"),
+    ("UPDATE ntuple_tuples SET cells = '1 1 2 3 4 5' WHERE tuple = 0", "table ntuple_tuples, agent 'n' tuple 0"),
+    (f"UPDATE ntuple_weights SET pattern = '9x9x9x' {ONE_WEIGHT}", "pattern '9x9x9x'"),
+    (f"UPDATE ntuple_weights SET pattern = '01' {ONE_WEIGHT}", "pattern '01'"),
+    (f"UPDATE ntuple_weights SET tuple = 999 {ONE_WEIGHT}", "tuple 999"),
+    ("UPDATE agents SET params = json_set(params, '$.values', 2) WHERE name = 'n'", "table ntuple_weights, agent 'n'"),
+    ("UPDATE agents SET params = json_remove(params, '$.perms') WHERE name = 'n'", "params perms"),
+    ("UPDATE agents SET params = json_set(params, '$.perms', json('[[0,0,0,0,0,0,0,0,0]]')) WHERE name = 'n'",
+     "params perms"),
+    ("DELETE FROM ntuple_tuples", "agent 'n': the agent has no tuples"),
+])
+def test_a_hand_edited_ntuple_row_is_one_line_everywhere_and_found_by_doctor(db_path, sql, words):
+    """Loading an n-tuple agent and doctor share one check of its rows: a cell past the board
+    crashed training (SIGSEGV in numba), a pattern past the cell values was an internal error, and
+    doctor said sound for all of these."""
+    assert run("train", "tictactoe", "--learner", "ntuple", "--agent", "n", "--games", "50").exit_code == 0
+    edit(db_path, sql)
+    r = run("doctor")
+    assert r.exit_code == 1 and words in r.output, r.output
+    before = kb_dump(db_path)
+    for args in (["eval", "tictactoe", "n", "--vs", "random", "--games", "2"], ["query", "tictactoe", ".../.../..."],
+                 ["play", "tictactoe", "--opponent", "n", "--as", "o"]):
+        one_line(run(*args), 2, "the knowledge base's table")
+    p = subprocess.run([EXE, "train", "tictactoe", "--learner", "ntuple", "--agent", "n", "--games", "10"],
+                       capture_output=True, text=True, timeout=120, env={**os.environ, "EDUCABLE_DB": str(db_path)})
+    assert p.returncode == 2 and len(p.stderr.strip().splitlines()) == 1, (p.returncode, p.stderr)
+    assert kb_dump(db_path) == before
+
+
 def test_doctor_on_a_dropped_table_and_a_damaged_file(trained, tmp_path):
     edit(trained, "DROP TABLE members")
     r = run("doctor")
