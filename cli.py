@@ -949,10 +949,10 @@ def rules_import(file: str, agent: str, game: str | None, replace: bool, db_path
 
 def rules_in(path: str) -> int:
     """About how many rules a rule file holds (its lines that start a rule), for a progress bar."""
+    from bridge import files
     try:
-        with open(path, "rb") as f:
-            return sum(1 for line in f if line.startswith(b"rule("))
-    except OSError:
+        return sum(1 for line in files.read_text(path, "rule file").splitlines() if line.startswith("rule("))
+    except BadInput:
         return 0                                  # the import says why in one line
 
 

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from bridge import games
+from bridge import files, games
 from bridge.engine import GAME_SUFFIXES, BadInput, engine, engine_with_only, quote, relative_paths
 from bridge.wording import plural
 
@@ -49,8 +49,9 @@ def looks_like_file(target: str) -> bool:
 def check_file(path: Path, only: str | None = None, limit: int = DEFAULT_LIMIT,
                playouts: int = DEFAULT_PLAYOUTS, seed: int = 1) -> Report:
     """Load ``path`` alone and check each game it defines (or only the game ``only``)."""
-    if not path.is_file():
+    if not path.exists():
         raise BadInput(f"{path}: no such game file")
+    files.checked_file(path, "game file")
     if path.suffix not in GAME_SUFFIXES:
         raise BadInput(f"{path}: a game file is a Prolog file ending in .pl or a GDL file ending in .kif")
     eng = engine_with_only(path.resolve())

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any, Callable
 
 import numpy as np
 
-from bridge import games, graphs
+from bridge import files, games, graphs
 from bridge.agents import split_member
 from bridge.engine import ROWS_PER_CALL, BadInput, engine, quote
 from bridge.options import checked, existing_agent
@@ -315,10 +315,7 @@ def too_deep(path: Path) -> None:
     """BadInput naming the line where the file's brackets nest deeper than MAX_NESTING (outside
     quotes and comments); such a term would never be a rule, and reading it can crash Prolog."""
     depth, quote_char, line = 0, "", 1
-    try:
-        text = path.read_text(errors="replace")
-    except OSError as exc:
-        raise BadInput(f"cannot read {path}: {exc.strerror}") from None
+    text = files.read_text(path, "rule file")
     i = 0
     while i < len(text):
         c = text[i]
@@ -350,9 +347,9 @@ def read_rule_file(path: str, game: str | None = None, db: sqlite_utils.Database
     """Read and check a rule file: (game, rules).  BadInput names the file and line of the first problem.
     Prolog reads it a page of rules at a time; ``progress(n)`` as each n rules are checked."""
     p = Path(path)
-    if not p.is_file():
+    if not p.exists():
         raise BadInput(f"no rule file {path}")
-    too_deep(p)
+    too_deep(p)                           # reads it through bridge.files: a regular file of bounded size
     raw: list = []
     engine().call(f"ruleset:rule_file_open({quote(str(p))}), Out = true")
     try:

@@ -12,7 +12,7 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-from bridge import games
+from bridge import files, games
 from bridge.engine import RULES_DIR, BadInput, engine
 
 NAME = re.compile(r"[a-z][a-z0-9_]{0,63}\Z")
@@ -22,8 +22,9 @@ TRIAL_GAMES = 20
 def import_kif(source: Path, name: str | None, folder: Path | None, replace: bool, seed: int = 1) -> dict[str, Any]:
     """Check the GDL file ``source`` as the game ``name`` (default: its file name) and copy it to
     ``folder`` (default rules/games/) as NAME.kif; BadInput says why when it cannot be played."""
-    if not source.is_file():
+    if not source.exists():
         raise BadInput(f"{source}: no such GDL file")
+    files.checked_file(source, "GDL file")
     name = name or source.stem.lower()
     if not NAME.match(name):
         raise BadInput(f"game name {name!r}: use up to 64 lower-case letters, digits and _ (starting with a "

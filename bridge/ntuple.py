@@ -17,14 +17,14 @@ from typing import TYPE_CHECKING, Any, Callable, Iterator, Sequence
 
 import numpy as np
 
-from bridge import cluster, games, graphs
+from bridge import cluster, files, games, graphs
 from bridge.compile import TooLarge
 from bridge.engine import ROWS_PER_CALL, BadInput, engine, quote
 from bridge.options import checked, existing_agent
 from kb import store
 from learners import exact
 from learners.graph import ONGOING, StateGraph
-from learners.ntuple import (ONGOING_CODE, Lockstep, NTupleNet, NTupleOptions, board_defaults, default_shape,
+from learners.ntuple import (MAX_LENGTH, MAX_TUPLES, ONGOING_CODE, Lockstep, NTupleNet, NTupleOptions, board_defaults, default_shape,
                              derive_permutations, offsets_of, random_walk_tuples, score, train_on_graph)
 from learners.options import declared, run_option
 from learners.training import ENDLESS_PLIES, Commits, TrainingRun
@@ -48,19 +48,21 @@ LOCKSTEP = 256            # games played side by side on a game too large to enu
 
 def read_tuples(path: str) -> list[list[int]]:
     """Tuples from a file: one a line, cell numbers (from 1) separated by spaces or commas; '#' starts
-    a comment.  BadInput for a file that cannot be read or a line that is not whole numbers."""
-    try:
-        text = open(path, encoding="utf-8").read()
-    except (OSError, UnicodeDecodeError) as exc:
-        raise BadInput(f"cannot read tuples file {path}: {exc.strerror if isinstance(exc, OSError) else exc}") from None
+    a comment.  At most MAX_TUPLES tuples of MAX_LENGTH cells.  BadInput for a file that cannot be
+    read (bridge.files) or a line that is not whole numbers."""
+    text = files.read_text(path, "tuples file")
     tuples = []
     for n, raw in enumerate(text.splitlines(), 1):
         words = raw.split("#")[0].replace(",", " ").split()
         if not words:
             continue
-        if not all(w.isdigit() for w in words):
-            raise BadInput(f"{path}:{n}: a tuple is whole cell numbers from 1 separated by spaces, not {raw.strip()!r}")
+        if not all(w.isascii() and w.isdigit() and len(w) <= 6 for w in words):
+            raise BadInput(f"{path}:{n}: a tuple is whole cell numbers from 1 separated by spaces, not {raw.strip()[:60]!r}")
+        if len(words) > MAX_LENGTH:
+            raise BadInput(f"{path}:{n}: a tuple of {len(words)} cells; at most {MAX_LENGTH}")
         tuples.append([int(w) for w in words])
+        if len(tuples) > MAX_TUPLES:
+            raise BadInput(f"{path}:{n}: more than {MAX_TUPLES:,} tuples")
     if not tuples:
         raise BadInput(f"{path}: no tuples (one a line, cell numbers from 1 separated by spaces)")
     return tuples

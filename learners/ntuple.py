@@ -56,6 +56,8 @@ from learners.options import option
 from learners.training import ENDLESS_PLIES
 import numpy as np
 
+MAX_TUPLES = 1000            # tuples of one agent (--tuples, --tuples-file)
+MAX_LENGTH = 16             # cells of one tuple
 MAX_TABLE = 1 << 22          # weights in one tuple's table (K^length): 4M, 32 MB
 MAX_WEIGHTS = 1 << 26        # weights in all tables together
 ONGOING_CODE = -9            # an afterstate's outcome code while the game goes on
@@ -95,10 +97,10 @@ class NTupleOptions:
 
     def check(self) -> "NTupleOptions":
         """Raise ValueError naming the first bad option."""
-        if self.tuples is not None and not 1 <= self.tuples <= 1000:
-            raise ValueError(f"--tuples must be from 1 to 1000, not {self.tuples}")
-        if self.length is not None and not 1 <= self.length <= 16:
-            raise ValueError(f"--length must be from 1 to 16, not {self.length}")
+        if self.tuples is not None and not 1 <= self.tuples <= MAX_TUPLES:
+            raise ValueError(f"--tuples must be from 1 to {MAX_TUPLES}, not {self.tuples}")
+        if self.length is not None and not 1 <= self.length <= MAX_LENGTH:
+            raise ValueError(f"--length must be from 1 to {MAX_LENGTH}, not {self.length}")
         if not 0.0 <= self.lam <= 1.0:
             raise ValueError(f"--lambda must be in [0, 1], not {self.lam}")
         if self.alpha_end is None:
@@ -116,6 +118,8 @@ class NTupleOptions:
         if self.tuple_cells is not None:
             if not self.tuple_cells or not all(isinstance(t, list) and t for t in self.tuple_cells):
                 raise ValueError("tuples must be a non-empty list of non-empty cell lists")
+            if len(self.tuple_cells) > MAX_TUPLES or max(map(len, self.tuple_cells)) > MAX_LENGTH:
+                raise ValueError(f"at most {MAX_TUPLES} tuples of at most {MAX_LENGTH} cells")
             for t in self.tuple_cells:
                 if not all(isinstance(c, int) and not isinstance(c, bool) for c in t) or len(set(t)) != len(t):
                     raise ValueError(f"tuple {t} must list distinct whole cell numbers")

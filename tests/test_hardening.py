@@ -311,6 +311,43 @@ def test_a_hand_edited_ntuple_row_is_one_line_everywhere_and_found_by_doctor(db_
     assert kb_dump(db_path) == before
 
 
+@pytest.fixture
+def strange_files(tmp_path):
+    """Inputs that are no regular file of sensible size, and text that is not a tuple."""
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+    (tmp_path / "super.txt").write_text("1 \u00b2 3\n")
+    (tmp_path / "long.txt").write_text("9" * 5000 + "\n")
+    (tmp_path / "many.txt").write_text("1 2 3\n" * 10_000)
+    (tmp_path / "huge.pl").write_bytes(b"% " + b"x" * (17 * 1024 * 1024))
+    return tmp_path
+
+
+@pytest.mark.parametrize("command", [["train", "tictactoe", "--learner", "ntuple", "--agent", "t", "--games", "5",
+                                      "--tuples-file"], ["rules", "import", "--agent", "r"], ["gdl", "import"],
+                                     ["check"]])
+@pytest.mark.parametrize("name, words", [("fifo", "is a pipe"), ("/dev/zero", "is a device"),
+                                         ("/dev/urandom", "is a device"), (".", "director"),
+                                         ("huge.pl", "more than the 16,777,216")])
+def test_an_input_file_is_a_regular_file_of_bounded_size(kb, db_path, strange_files, command, name, words):
+    """A FIFO blocked for ever, /dev/zero filled memory: each is one line before anything is read."""
+    path = name if name.startswith("/") else str(strange_files / name)
+    args = command[:2] + [path] + command[2:] if command[0] == "rules" else command + [path]
+    before = kb_dump(db_path)
+    p = subprocess.run([EXE, *args], capture_output=True, text=True, timeout=60,
+                       env={**os.environ, "EDUCABLE_DB": str(db_path)})
+    assert p.returncode == 2 and len(p.stderr.strip().splitlines()) == 1, p.stderr
+    assert words in p.stderr.replace("folder", "directory"), p.stderr
+    assert kb_dump(db_path) == before
+
+
+@pytest.mark.parametrize("name, words", [("super.txt", "whole cell numbers"), ("long.txt", "whole cell numbers"),
+                                         ("many.txt", "more than 1,000 tuples")])
+def test_a_tuples_file_of_strange_numbers_is_one_line(db_path, strange_files, name, words):
+    one_line(run("train", "tictactoe", "--learner", "ntuple", "--agent", "t", "--games", "5", "--tuples-file",
+                 str(strange_files / name)), 2, words)
+
+
 def test_doctor_on_a_dropped_table_and_a_damaged_file(trained, tmp_path):
     edit(trained, "DROP TABLE members")
     r = run("doctor")
