@@ -68,6 +68,31 @@ bridge_load(File, Errors) :-
 bridge_load_game(File, Errors, Warnings) :-
     retractall(load_message(_)),
     clear_halt,
+    (   taken_module(File, Module, Owner)
+    ->  format(string(E), "~w:1: declares module ~q, which ~w already (a game file's module needs a name of its own)",
+               [File, Module, Owner]),
+        Errors = [E], Warnings = []
+    ;   load_game_file(File, Errors, Warnings)
+    ).
+
+%   A game file whose module is named like one SWI-Prolog or educable has
+%   (lists, game, ...) would replace that module under every other file:
+%   loading `:- module(lists, [])` aborted the process.  Owner says whose.
+taken_module(File, Module, Owner) :-
+    catch(setup_call_cleanup(open(File, read, In, [encoding(utf8)]),
+                             read_term(In, First, [syntax_errors(quiet)]),
+                             close(In)), _, fail),
+    nonvar(First), First = (:- module(Module, _)), atom(Module),
+    absolute_file_name(File, Abs),
+    (   module_property(Module, file(Other)), Other \== Abs
+    ->  format(string(Owner), "~w defines", [Other])
+    ;   module_property(Module, class(Class)), memberchk(Class, [system, library])
+    ->  Owner = "SWI-Prolog has built in"
+    ;   absolute_file_name(library(Module), Lib, [file_type(prolog), access(read), file_errors(fail)])
+    ->  format(string(Owner), "SWI-Prolog's library ~w defines", [Lib])
+    ).
+
+load_game_file(File, Errors, Warnings) :-
     setup_call_cleanup(
         asserta((user:message_hook(Term, Kind, _) :-
                     memberchk(Kind, [error, warning]),

@@ -449,6 +449,34 @@ def test_halt_abort_and_throw_in_a_game_file_never_end_educable(tmp_path, db_pat
         assert len(lines) == 1 and words in lines[0], r.stderr
 
 
+DEEP = "numlist(1, 300000, L), foldl([_, A, f(A)]>>true, L, z, T)"
+CRASHING = {   # file -> (text, what `games` says of it); each aborted or hung educable before
+    "lists.pl": (":- module(lists, []).\n", "declares module lists, which SWI-Prolog's library"),
+    "gamemod.pl": (":- module(game, []).\n", "declares module game, which rules/game.pl defines"),
+    "sysmod.pl": (":- module(system, []).\n", "declares module system, which SWI-Prolog has built in"),
+    "printdeep.pl": (f":- module(printdeep, []).\n:- {DEEP}, print(T).\n", "C-stack limit"),
+    "throwdeep.pl": (f":- module(throwdeep, []).\n:- {DEEP}, throw(T).\n", "throwdeep.pl: "),
+    "allocate.pl": (":- module(allocate, []).\n:- forall(between(1, inf, I), assertz(blob(I, \"text\"))).\n",
+                    "did not finish within"),
+}
+
+
+def test_a_game_file_that_would_crash_or_hang_the_process_is_listed_broken(tmp_path, db_path):
+    """A module named like one of SWI-Prolog's or educable's, a directive printing or throwing a
+    term too deep for the C stack (SIGSEGV under embedded Prolog), a directive that allocates
+    without end: each file is BROKEN in one line, and every other game still works."""
+    for name, (text, _) in CRASHING.items():
+        (tmp_path / name).write_text(text)
+    env = {**os.environ, "EDUCABLE_GAMES": str(tmp_path)}
+    r = subprocess.run([EXE, "games"], capture_output=True, text=True, env=env, timeout=120)
+    assert r.returncode == 0, (r.returncode, r.stderr)
+    for name, (_, words) in CRASHING.items():
+        line = [x for x in r.stdout.splitlines() if x.startswith(name[:-3] + " ")]
+        assert len(line) == 1 and "BROKEN" in line[0] and words in line[0], (name, r.stdout)
+    r = subprocess.run([EXE, "solve", "tictactoe", "--json"], capture_output=True, text=True, env=env, timeout=120)
+    assert r.returncode == 0 and '"positions": 5478' in r.stdout, r.stderr
+
+
 def count3_as(name: str, old: str = "", new: str = "") -> str:
     """tests/data/count3.pl as game ``name``, with ``old`` replaced by ``new`` (``old`` must occur)."""
     text = (Path(__file__).parent / "data" / "count3.pl").read_text()
