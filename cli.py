@@ -13,6 +13,7 @@ import sqlite3
 import random
 import signal
 import sys
+import time
 from pathlib import Path
 from typing import Any, Callable
 
@@ -122,16 +123,37 @@ def pct(part: float, whole: float) -> str:
     return f"{100.0 * part / whole:6.2f}%" if whole else "     -"
 
 
+class Heartbeat:
+    """Where stderr is no terminal (a log, a pipe) and the output is not --json: a plain line on
+    stderr every HEARTBEAT seconds of long work, so that nobody waits in silence."""
+
+    def __init__(self, hidden: bool) -> None:
+        self.on = not hidden and not sys.stderr.isatty()
+        self.last = time.monotonic()
+
+    def beat(self, text: Callable[[], str]) -> None:
+        if self.on and time.monotonic() - self.last >= HEARTBEAT:
+            self.last = time.monotonic()
+            click.echo(text(), err=True)
+
+
+HEARTBEAT = 10.0
+
+
 class Progress:
-    """A click progress bar on stderr (not for --json or when stderr is no terminal),
-    drawn only once work starts, so a run refused for bad input prints just its error line."""
+    """A click progress bar on stderr (not for --json; a line every 10 s when stderr is no
+    terminal), drawn only once work starts, so a run refused for bad input prints just its error line."""
 
     def __init__(self, total: int, label: str, hidden: bool) -> None:
         self.total, self.label = total, label
         self.hidden = hidden or not sys.stderr.isatty()
+        self.heartbeat = Heartbeat(hidden)
+        self.done = 0
         self.bar: Any = None
 
     def update(self, n: int) -> None:
+        self.done += n
+        self.heartbeat.beat(lambda: f"{self.label}: {self.done:,} of {self.total:,} done")
         if self.hidden:
             return
         if self.bar is None:
@@ -418,14 +440,17 @@ class CompileBar:
     def __init__(self, game: str, hidden: bool) -> None:
         self.game = game
         self.hidden = hidden or not sys.stderr.isatty()
+        self.heartbeat = Heartbeat(hidden)
         self.drawn = False
 
     def __call__(self, p: Any) -> None:
+        rate = p.expanded / p.seconds if p.seconds else 0.0
+        line = (f"{self.game}: compiling the state graph: {p.found:,} positions found, {p.expanded:,} expanded, "
+                f"{rate:,.0f}/s, {p.rss_mb:,.0f} MB")
+        self.heartbeat.beat(lambda: line)
         if self.hidden or p.seconds < 1.0:
             return
-        rate = p.expanded / p.seconds if p.seconds else 0.0
-        click.echo(f"\r{self.game}: {p.found:,} positions found, {p.expanded:,} expanded, {rate:,.0f}/s, "
-                   f"{p.rss_mb:,.0f} MB   ", nl=False, err=True)
+        click.echo(f"\r{line}   ", nl=False, err=True)
         self.drawn = True
 
     def __enter__(self) -> "CompileBar":

@@ -73,6 +73,8 @@ def search_chooser(name: str) -> str | None:
     if not number.isdigit() or not lo <= int(number) <= hi:
         raise BadInput(f"{kind}:N takes a whole number of {unit} from {lo} to {hi:,} (got {number!r})")
     if plus:
+        if not guide:
+            raise BadInput(f"{kind}:{number}+AGENT: name the agent after the + (e.g. {kind}:{number}+c4)")
         return f"{kind}({int(number)}, agent({quote(guide)}))"
     return f"{kind}({int(number)})"
 

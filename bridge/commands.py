@@ -80,7 +80,7 @@ def ensure_graph(db: sqlite_utils.Database, game: str, what: str = "judging exac
 
 def show(game: str, position: str | None) -> dict[str, Any]:
     """A state drawn as a board."""
-    state = games.parse(game, position) if position else games.initial(game)
+    state = games.parse(game, position) if position is not None else games.initial(game)
     return {"game": game, "position": state.key, "to_move": state.mover, "board": games.board(state),
             "result": games.result(state)}
 
@@ -185,6 +185,10 @@ def train(db: sqlite_utils.Database, game: str, learner: str, agent: str, n_game
         raise BadInput("the perfect player judges agents (eval --vs perfect, judge) but is no training opponent")
     if vs not in ("self", "adversary"):
         agents.check_agent(db, game, vs)
+    bound = compile_mod.known_lower_bound(game) if vs == "adversary" else None
+    if bound is not None and bound > limits.max_positions(limit):
+        raise BadInput(f"--vs adversary answers every move from the whole game, and {game} has at least {bound:,} "
+                       f"positions (past --max-positions {limits.max_positions(limit):,}): train with --vs self")
     module = registry.learner_module(learner)
     foreign = sorted(set(options) - stored_names(module.OPTIONS) - {"tuple_cells"})   # tuple_cells: --tuples-file, read
     if foreign:

@@ -318,7 +318,9 @@ def run(db: sqlite_utils.Database, game: str, name: str, options: dict[str, Any]
         net.start_coherence(opts.tcl)       # a stored agent's sums go on (a run stopped and continued)
     try:
         graph = graphs.state_graph(db, game, limit, what="training on the whole graph needs every position")
-    except TooLarge:
+    except TooLarge as exc:
+        if vs == "adversary":
+            raise BadInput(f"--vs adversary needs the whole state graph: {exc}") from None
         return run_lazily(db, game, name, net, opts, vs, side, n_games, seed, progress, commits, workers, scheduler)
     feats = graph_features(graph, net)
     masks = side_masks(vs, side)

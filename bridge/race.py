@@ -104,14 +104,8 @@ def run(db: sqlite_utils.Database, player: str, boards: int, seed: int, workers:
     size = 1 if isinstance(fn, players.Kernel) or parallel else BATCH   # spread boards; a compiled player gains nothing from batching
     seeds = longest_first(db, player, seeds) if parallel else seeds
     batches = [seeds[i:i + size] for i in range(0, len(seeds), size)]
+    started = store.now()
     with cluster.engine(workers, address) as c:          # a bad address: refused before anything is stored
-        if run_id is None:
-            params = {"spec": asdict(the_spec), "workers": workers, "batch": size}
-            with transaction(db):
-                run_id = db.conn.execute(
-                    "INSERT INTO race_runs (player, seed, boards, turns, params, status, started) "
-                    "VALUES (?, ?, ?, ?, ?, ?, ?)",
-                    (player, seed, boards, n_turns, json.dumps(params), "running", store.now())).lastrowid
         if progress and done:
             progress(len(done))
         new: list[Result] = []
@@ -119,7 +113,14 @@ def run(db: sqlite_utils.Database, player: str, boards: int, seed: int, workers:
         error = None
 
         def keep(results: list[Result]) -> None:
+            nonlocal run_id
             with transaction(db):
+                if run_id is None:            # stored with its first boards: a player that fails at once leaves no run
+                    params = {"spec": asdict(the_spec), "workers": workers, "batch": size}
+                    run_id = db.conn.execute(
+                        "INSERT INTO race_runs (player, seed, boards, turns, params, status, started) "
+                        "VALUES (?, ?, ?, ?, ?, ?, ?)",
+                        (player, seed, boards, n_turns, json.dumps(params), "running", started)).lastrowid
                 db.conn.executemany(
                     "INSERT INTO race_boards (run, board, seed, score, turns, peak, moves, genomes) "
                     "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
@@ -134,12 +135,16 @@ def run(db: sqlite_utils.Database, player: str, boards: int, seed: int, workers:
         except BadInput as exc:                           # the player broke (race_boards)
             error = str(exc)
         except KeyboardInterrupt:
+            if run_id is None:
+                raise Stopped(0, "boards", "no board had finished") from None
             finish(db, run_id, done + new, time.perf_counter() - t0,
                    "stopped: interrupted (race run --resume continues it)")
             raise Stopped(len(done) + len(new), "boards", f"educable race run --resume {run_id} finishes the run") from None
     seconds = time.perf_counter() - t0
     every = done + new
     status = "complete" if error is None else f"stopped: {error}"
+    if run_id is None:                    # no board finished: nothing was stored
+        raise BadInput(error or "no board was raced")
     finish(db, run_id, every, seconds, status)
     if error is not None:
         raise BadInput(f"{error}; {len(every)} of {boards} boards completed and kept (run {run_id})")

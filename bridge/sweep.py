@@ -170,8 +170,44 @@ def stored(db: sqlite_utils.Database, sweep_id: int) -> dict[str, Any]:
     if row is None:
         raise BadInput(f"no sweep {sweep_id} in this knowledge base")
     command, args, grid, seeds, measure_name, status = row
-    return {"command": command, "args": json.loads(args), "grid": json.loads(grid), "seeds": seeds,
-            "measure": measure_name, "status": status}
+    out = {"command": command, "args": _json(args), "grid": _json(grid), "seeds": seeds, "measure": measure_name,
+           "status": status}
+    problem = _stored_problem(out)
+    if problem:
+        raise store.bad_row("sweeps", f"row {sweep_id}", problem)
+    return out
+
+
+def _json(text: Any) -> Any:
+    try:
+        return json.loads(text)
+    except (TypeError, ValueError):
+        return None
+
+
+def _stored_problem(row: dict[str, Any]) -> str | None:
+    """Why a stored sweep cannot be resumed as it was started (edited by hand?), or None."""
+    args, grid, seeds = row["args"], row["grid"], row["seeds"]
+    if row["command"] not in ("train", "race") or not isinstance(row["measure"], str):
+        return f"command {row['command']!r} or measure {row['measure']!r} is not one educable writes"
+    if not isinstance(seeds, int) or isinstance(seeds, bool) or not 1 <= seeds <= MAX_RUNS:
+        return f"seeds {seeds!r} is not a whole number from 1 to {MAX_RUNS:,}"
+    texts = lambda xs: isinstance(xs, list) and bool(xs) and all(isinstance(x, str) for x in xs)  # noqa: E731
+    if row["command"] == "race":
+        if not (isinstance(args, dict) and all(isinstance(args.get(k), int) for k in ("seed", "turns"))
+                and args["seed"] >= 0 and args["turns"] >= 1):
+            return "args is not a JSON object with a seed and turns"
+        return None if texts(grid) else "grid is not a JSON list of player names"
+    if not (isinstance(args, dict) and isinstance(args.get("game"), str)
+            and isinstance(args.get("args"), list) and all(isinstance(a, str) for a in args["args"])):
+        return "args is not a JSON object with a game and a list of train options"
+    if not (isinstance(grid, dict) and grid and all(texts(v) for v in grid.values())):
+        return "grid is not a JSON object of option names and their values"
+    try:
+        parse_grid([f"{name}={','.join(values)}" for name, values in grid.items()])
+    except BadInput as exc:
+        return f"grid: {exc}"
+    return None
 
 
 def finished(db: sqlite_utils.Database, sweep_id: int) -> dict[tuple[str, int], float]:

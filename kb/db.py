@@ -68,6 +68,9 @@ def _migrate(db: sqlite_utils.Database, p: Path) -> None:
     version = db.execute("PRAGMA user_version").fetchone()[0]
     if version > VERSION:
         raise KBError(f"{p}: made by a newer educable (schema {version}; this one knows up to {VERSION})")
+    if version < 0 or (version == 0 and db.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]):
+        raise KBError(f"{p}: an SQLite database that educable did not make (schema version {version}"
+                      f"{' with tables of its own' if version == 0 else ''}); give another file with --db")
     for number in range(version, VERSION):
         # executescript commits any open transaction first, so each migration
         # is one script that opens and commits its own.
@@ -89,6 +92,9 @@ def describe(exc: sqlite3.Error, p: Path | str) -> str:
         return f"{p}: the database file is read-only"
     if "not a database" in text or "malformed" in text:
         return f"{p}: not an SQLite database, or damaged (restore a copy, or move it away to start afresh)"
+    if "disk is full" in text or "disk I/O" in text:
+        return (f"{p}: the disk is full (or failing): the write in progress was not saved; what earlier "
+                "commits saved is there")
     if "no such table" in text or "no such column" in text:
         return (f"{p}: {text}: the knowledge base lacks something educable needs (edited by hand?); "
                 "move it away to start afresh")
@@ -103,7 +109,8 @@ def transaction(db: sqlite_utils.Database) -> Iterator[sqlite_utils.Database]:
     try:
         yield db
     except BaseException:
-        conn.execute("ROLLBACK")
+        if conn.in_transaction:        # SQLite rolls back by itself on some errors (a full disk)
+            conn.execute("ROLLBACK")
         raise
     else:
         conn.execute("COMMIT")

@@ -12,6 +12,7 @@ import json
 import sqlite3
 from dataclasses import dataclass
 from pathlib import Path
+from urllib.parse import quote
 from typing import Callable, Collection
 
 from kb.schema import MIGRATIONS, VERSION
@@ -50,7 +51,7 @@ def examine(path: Path, learners: Collection[str] | None = None,
     (the learner names this educable knows) and ``is_game``, also agents that no learner or game
     of this educable can read."""
     try:
-        conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True, timeout=5.0)
+        conn = sqlite3.connect(f"file:{quote(str(path))}?mode=ro", uri=True, timeout=5.0)   # '#', '?', '%' quoted
         verdict = conn.execute("PRAGMA integrity_check").fetchall()
     except sqlite3.DatabaseError as exc:
         return [Problem(str(path), f"SQLite cannot read it ({exc})",

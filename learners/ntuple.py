@@ -113,6 +113,8 @@ class NTupleOptions:
         for name in ("epsilon", "epsilon_end"):
             if not 0.0 <= getattr(self, name) <= 1.0:
                 raise ValueError(f"--{name.replace('_', '-')} must be in [0, 1], not {getattr(self, name)}")
+        if self.neighbours not in ("8", "4"):
+            raise ValueError(f"--neighbours must be 8 or 4, not {self.neighbours!r}")
         if self.values is not None and not 2 <= self.values <= 64:
             raise ValueError(f"--values must be from 2 to 64, not {self.values}")
         if self.tuple_cells is not None:

@@ -1,5 +1,6 @@
 """Hostile and careless input: every case is one line on stderr, a non-zero exit, no traceback,
 and (for exit 2) the knowledge base byte-identical."""
+import json
 import os
 import sqlite3
 import signal
@@ -65,6 +66,14 @@ CASES = [
     (["query", "tictactoe"], "Missing argument"),
     (["solve"], "Missing argument"),
     (["eval", "tictactoe", "random", "--games", "many"], "--games"),
+    # options a learner or a search spells out
+    (["train", "tictactoe", "--learner", "ntuple", "--agent", "n", "--neighbours", "6"], "--neighbours must be 8 or 4"),
+    (["train", "tictactoe", "--learner", "ntuple", "--agent", "n", "--neighbours", "abc"], "--neighbours must be 8 or 4"),
+    (["eval", "tictactoe", "mcts:10+", "--vs", "random", "--games", "2"], "name the agent after the +"),
+    (["eval", "tictactoe", "random", "--vs", "alphabeta:2+", "--games", "2"], "name the agent after the +"),
+    (["show", "tictactoe", ""], "bad tic-tac-toe position ''"),
+    (["train", "connect(4,7,6)", "--agent", "c", "--vs", "adversary"], "--vs adversary answers every move"),
+    (["train", "connect(4,7,6)", "--learner", "ntuple", "--agent", "c", "--vs", "adversary"], "the whole game"),
 ]
 
 
@@ -346,6 +355,44 @@ def test_an_input_file_is_a_regular_file_of_bounded_size(kb, db_path, strange_fi
 def test_a_tuples_file_of_strange_numbers_is_one_line(db_path, strange_files, name, words):
     one_line(run("train", "tictactoe", "--learner", "ntuple", "--agent", "t", "--games", "5", "--tuples-file",
                  str(strange_files / name)), 2, words)
+
+
+def test_doctor_examines_the_file_named_even_with_uri_characters(tmp_path):
+    """'#', '?' and '%' in a path: doctor opened another file (SQLite read the path as a URI)."""
+    path = tmp_path / "a#b?c%41.db"
+    assert run("solve", "hexapawn", "--db", str(path)).exit_code == 0
+    r = run("doctor", "--db", str(path), "--json")
+    assert r.exit_code == 0 and json.loads(r.output)["problems"] == [], r.output
+    edit(path, "UPDATE positions SET value = 7 WHERE id = 3")
+    r = run("doctor", "--db", str(path))
+    assert r.exit_code == 1 and "graph of hexapawn" in r.output, r.output
+
+
+@pytest.mark.parametrize("version, words", [(0, "schema version 0 with tables"), (-1, "schema version -1")])
+def test_a_database_educable_did_not_make_is_one_line(tmp_path, version, words):
+    path = tmp_path / "other.db"
+    edit(path, f"CREATE TABLE agents (x); PRAGMA user_version = {version}")
+    before = kb_dump(path)
+    one_line(run("agents", "--db", str(path)), 2, "educable did not make", words)
+    assert kb_dump(path) == before
+
+
+def test_a_full_disk_during_a_save_says_so_and_keeps_the_last_commit(kb, db_path):
+    """SQLite rolls a transaction back by itself when the disk is full; the rollback after it said
+    'cannot rollback - no transaction is active' instead of that.  A page limit plays the full disk."""
+    import sqlite3 as sqlite
+    from kb import store
+    from kb.db import describe
+    store.save_agent(kb, "v", "tictactoe", "qlearn", {}, [("k", "1", 0.5, 1)], 1)
+    before = kb_dump(db_path)
+    pages = kb.conn.execute("PRAGMA page_count").fetchone()[0]
+    kb.conn.execute(f"PRAGMA max_page_count = {pages + 1}")
+    rows = [(f"position {i}", "1", 0.5, 1) for i in range(20_000)]
+    with pytest.raises(sqlite.OperationalError) as caught:
+        store.save_agent(kb, "v", "tictactoe", "qlearn", {}, rows, 1)
+    assert "full" in str(caught.value) and not kb.conn.in_transaction
+    assert "the disk is full" in describe(caught.value, db_path)
+    assert kb_dump(db_path) == before
 
 
 def test_doctor_on_a_dropped_table_and_a_damaged_file(trained, tmp_path):

@@ -145,3 +145,32 @@ def test_resume_finishes_a_race_sweep_and_refuses_an_unknown_one(db_path):
         assert bad.exit_code == 2 and words in bad.output and len(bad.output.strip().splitlines()) == 1
     assert rows(db_path, "SELECT COUNT(*) FROM sweeps") == [(1,)]
     assert rows(db_path, "SELECT COUNT(*) FROM sweep_runs") == [(6,)]
+
+
+@pytest.mark.parametrize("sql, words", [
+    ("UPDATE sweeps SET grid = '{'", "grid is not a JSON object"),
+    ("UPDATE sweeps SET grid = '{\"reward\": []}'", "grid is not a JSON object"),
+    ("UPDATE sweeps SET grid = '{\"reward\": [\"0\", \"0\"]}'", "lists 0 twice"),
+    ("UPDATE sweeps SET seeds = -1", "seeds -1"),
+    ("UPDATE sweeps SET seeds = 'x'", "seeds 'x'"),
+    ("UPDATE sweeps SET args = '[]'", "args is not a JSON object"),
+    ("UPDATE sweeps SET args = 'nope'", "args is not a JSON object"),
+    ("UPDATE sweeps SET command = 'zap'", "command 'zap'"),
+])
+def test_resuming_a_hand_edited_sweep_is_one_line_naming_the_row(db_path, sql, words):
+    """sweep resume of a sweep whose stored grid, seeds or JSON was edited: one line, exit 2, no write
+    (it was an internal error)."""
+    import sqlite3
+    from conftest import cli, kb_dump
+    r = cli("sweep", "train", "hexapawn", "--learner", "punish", "--games", "5", "--grid", "reward=0,1",
+            "--seeds", "1", "--workers", "1")
+    assert r.exit_code == 0, r.output
+    conn = sqlite3.connect(db_path)
+    conn.execute("UPDATE sweeps SET status = 'stopped: interrupted'")
+    conn.execute(sql)
+    conn.commit()
+    before = kb_dump(db_path)
+    r = cli("sweep", "resume", "1", "--workers", "1")
+    lines = r.output.strip().splitlines()
+    assert r.exit_code == 2 and len(lines) == 1 and "table sweeps, row 1" in lines[0] and words in lines[0], r.output
+    assert kb_dump(db_path) == before
