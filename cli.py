@@ -381,25 +381,30 @@ def show(game: str, position: str | None, as_json: bool) -> None:
 @click.argument("position")
 @click.option("--depth", default=5, show_default=True, type=int,
               help="Plies of the alpha-beta search used when the position is too large to solve.")
+@click.option("--agent", "agent_names", multiple=True, metavar="NAME",
+              help="Show this learned agent's values (repeatable); default: the game's 4 most recently trained.")
 @db_option
 @json_option
 @handle_errors
-def query(game: str, position: str, depth: int, db_path: str, as_json: bool) -> None:
+def query(game: str, position: str, depth: int, agent_names: tuple[str, ...], db_path: str, as_json: bool) -> None:
     """Ask about POSITION: its moves, the value of each, and agents' learned values.
 
     Values are exact when the game is solved in the knowledge base or the
     game below POSITION is small (up to 100,000 positions, searched now);
     otherwise they come from an alpha-beta search --depth plies deep, and
-    say so: a side that wins within that many plies, or unknown.
+    say so: a side that wins within that many plies, or unknown.  On
+    connect(4,7,6) the perfect player (bitbully) gives every move's value
+    and in how many moves it wins or loses.
 
     \b
     Examples:
       educable query tictactoe 'x../.o./...'
-      educable query 'connect(4,7,6)' '......./......./......./......./......./...x...' --depth 6
+      educable query tictactoe 'x../.o./...' --agent q --agent p
+      educable query 'connect(4,7,6)' '......./......./......./......./......./...x...'
     """
     from bridge import commands
 
-    data = commands.query(open_kb(db_path), game, position, depth)
+    data = commands.query(open_kb(db_path), game, position, depth, list(agent_names))
     if as_json:
         return emit_json(data)
     click.echo("\n".join(data["board"]))
@@ -407,17 +412,23 @@ def query(game: str, position: str, depth: int, db_path: str, as_json: bool) -> 
     if data["result"]:
         click.echo(f"game over: {'draw' if data['result'] == 'draw' else data['result'] + ' wins'}")
         return
-    limited = "depth" in data
-    label = f"within {data['depth']} plies (depth-limited search; too large to solve)" if limited else "with perfect play"
+    limited = "depth" in data and "perfect" not in data
+    label = (f"within {data['depth']} plies (depth-limited search; too large to solve)" if limited
+             else "with perfect play" + (" (bitbully)" if "perfect" in data else ""))
     click.echo(f"{data['to_move']} to move; {label}: {_result_words(data['exact'])}")
     learned = data["agents"]
     column = "search" if limited else "perfect play"
-    header = f"  {'move':<6} {'leads to':<14} {column:<18}" + "".join(f" {a['agent'][:12]:>12}" for a in learned)
+    header = f"  {'move':<6} {'leads to':<14} {column:<22}" + "".join(f" {a['agent'][:12]:>12}" for a in learned)
     click.echo(header)
     for m in data["moves"]:
         vals = "".join(f" {_fmt_value(a['values'].get(m['move'])):>12}" for a in learned)
         words = _result_words(m["exact"]) + (f" in {m['plies']}" if m.get("plies") else "")
-        click.echo(f"  {m['move']:<6} {m['next']:<14} {words:<18}{vals}")
+        best = data.get("perfect", {}).get(m["move"])
+        if best and best["moves"]:
+            words = f"{_result_words(m['exact'])} in {best['moves']} moves"      # the winner's moves, this one counted
+        click.echo(f"  {m['move']:<6} {m['next']:<14} {words:<22}{vals}")
+    if data["agents_more"]:
+        click.echo(f"  ({data['agents_more']} more agents of {game}: name them with --agent NAME)")
 
 
 def _result_words(result: str) -> str:
@@ -912,6 +923,45 @@ def agents_cmd(name: str | None, game: str | None, show_rules: bool, db_path: st
     for r in rows:
         params = " ".join(f"{k}={v}" for k, v in sorted(r["params"].items()))
         click.echo(f"{r['name']:<14} {r['learner']:<8} {r['game']:<10} {r['games_trained']:>8} games  {params}")
+
+
+@main.command("runs")
+@click.argument("run_id", required=False, type=int, metavar="[RUN]")
+@click.option("--agent", default=None, help="Only this agent's runs.")
+@db_option
+@json_option
+@handle_errors
+def runs_cmd(run_id: int | None, agent: str | None, db_path: str, as_json: bool) -> None:
+    """List training runs (newest first), or show RUN with its learning curve.
+
+    A run commits its curve as it goes (the n-tuple learner: games, lost,
+    draws), so a run still going is listed too, without an id.
+
+    \b
+    Examples:
+      educable runs
+      educable runs --agent c4 --json
+      educable runs 3 --json
+    """
+    from bridge import commands
+
+    db = open_kb(db_path)
+    if run_id is not None:
+        data = commands.run_detail(db, run_id)
+        if as_json:
+            return emit_json(data)
+        click.echo(f"run {data['id']}: {data['agent']} ({data['learner']}), {data['games']:,} games in "
+                   f"{data['seconds']:.1f} s, started {data['started']}")
+        for p in data["points"]:
+            click.echo(f"  {p['games']:>10,} games  lost {p['lost']:>9,}  drawn {p['draws']:>9,}  at {p['at']}")
+        return
+    data = commands.list_runs(db, agent)
+    if as_json:
+        return emit_json(data)
+    for r in data:
+        ident = f"{r['id']:>5}" if r["id"] is not None else "  now"
+        took = f"in {r['seconds']:.1f} s" if r["seconds"] is not None else "going on (or stopped), as committed"
+        click.echo(f"{ident}  {r['agent']:<16} {r['learner']:<8} {r['games']:>10,} games {took}  started {r['started']}")
 
 
 @main.group()

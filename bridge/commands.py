@@ -85,7 +85,11 @@ def show(game: str, position: str | None) -> dict[str, Any]:
             "result": games.result(state)}
 
 
-def query(db: sqlite_utils.Database, game: str, position: str, depth: int = DEFAULT_DEPTH) -> dict[str, Any]:
+QUERY_AGENTS = 4       # agents whose values query shows when none is named: the game's most recent
+
+
+def query(db: sqlite_utils.Database, game: str, position: str, depth: int = DEFAULT_DEPTH,
+          agent_names: list[str] | None = None) -> dict[str, Any]:
     """Everything known about a state: board, mover, moves with their values, and learned agents' values.
 
     Values come from the stored solved graph when the game is solved (exact);
@@ -93,7 +97,13 @@ def query(db: sqlite_utils.Database, game: str, position: str, depth: int = DEFA
     graphs.QUERY_LIMIT positions (exact); otherwise from an alpha-beta
     search ``depth`` plies deep, labelled as such (``exact_source`` says
     which): a move's value is then a player who wins within that many
-    plies, or ``unknown``.
+    plies, or ``unknown``.  On Connect Four with the perfect player
+    installed, each move also has its perfect value (bitbully), and the
+    exact values come from it where the search could not tell.
+
+    ``agent_names``: whose learned values to show; by default the
+    QUERY_AGENTS most recently trained agents of the game (``agents_more``
+    says how many others there are).
     """
     if not 1 <= depth <= 12:
         raise BadInput(f"--depth must be from 1 to 12 plies (got {depth})")
@@ -123,18 +133,39 @@ def query(db: sqlite_utils.Database, game: str, position: str, depth: int = DEFA
         out["exact"] = exact_of[state.key]
         for move, nxt in successors:
             out["moves"].append({"move": move, "next": nxt.key, "exact": exact_of[nxt.key]})
-    out["agents"] = agent_values(db, game, state)
+    if game == perfect.GAME and over is None and perfect.available():
+        values = perfect.position_values(state.key)
+        out["perfect"] = values
+        if out["exact_source"].startswith("depth-limited"):
+            first, second = games.players(game)
+            other = second if state.mover == first else first
+            name = {"win": state.mover, "draw": "draw", "loss": other}
+            out["exact_source"] = "the perfect player (bitbully)"
+            out["exact"] = name[max(values.values(), key=lambda v: v["score"])["result"]]
+            for m in out["moves"]:
+                m["exact"], m["plies"] = name[values[m["move"]]["result"]], None
+    out["agents"], out["agents_more"] = agent_values(db, game, state, agent_names)
     return out
 
 
-def agent_values(db: sqlite_utils.Database, game: str, state: games.State) -> list[dict[str, Any]]:
-    """Each learned agent's values for the state's moves."""
-    out = []
-    for row in store.list_agents(db, game):
-        if row["learner"] in agents.LEARNERS:
-            out.append({"agent": row["name"], "learner": row["learner"],
-                        "values": agents.move_values(db, row, state)})
-    return out
+def agent_values(db: sqlite_utils.Database, game: str, state: games.State,
+                 names: list[str] | None = None) -> tuple[list[dict[str, Any]], int]:
+    """The learned values for the state's moves of the agents ``names`` (BadInput for one that is not
+    a learned agent of the game), or of the game's QUERY_AGENTS most recently trained; and how many
+    of the game's learned agents are not shown."""
+    rows = [row for row in store.list_agents(db, game) if row["learner"] in agents.LEARNERS]
+    if names:
+        by_name = {row["name"]: row for row in rows}
+        for name in names:
+            if name not in by_name:
+                agents.check_agent(db, game, name)      # the one-line reason: unknown, another game, ...
+                raise BadInput(f"'{name}' has no learned values to show (it is a built-in player)")
+        chosen = [by_name[name] for name in dict.fromkeys(names)]
+    else:
+        chosen = sorted(rows, key=lambda r: (r["updated"] or r["created"] or ""), reverse=True)[:QUERY_AGENTS]
+    out = [{"agent": row["name"], "learner": row["learner"], "values": agents.move_values(db, row, state)}
+           for row in chosen]
+    return out, len(rows) - len(chosen)
 
 
 def list_agents(db: sqlite_utils.Database, game: str | None = None) -> list[dict[str, Any]]:
@@ -414,3 +445,47 @@ def doctor(path: Path, repair: bool = False) -> tuple[list[Any], int, list[str]]
             except BadInput:
                 pass                              # a game no longer known, or too large: rebuilt on demand
     return problems, repaired, rebuilt
+
+
+def list_runs(db: sqlite_utils.Database, agent: str | None = None) -> list[dict[str, Any]]:
+    """Training runs, newest first: finished ones (the runs table) and ones still going or stopped
+    without a record, known by the curve points they committed (``id`` None, ``running`` True)."""
+    where, args = (" WHERE agent = ?", [agent]) if agent else ("", [])
+    rows = [{"id": r["id"], "agent": r["agent"], "learner": r["learner"], "games": r["games"],
+             "seconds": r["seconds"], "started": r["started"], "running": False}
+            for r in db.query(f"SELECT id, agent, learner, games, seconds, started FROM runs{where}", args)]
+    finished = {(r["agent"], r["started"]) for r in rows}
+    for r in db.query(f"SELECT p.agent, p.started, MAX(p.games) AS games, a.learner FROM curve_points p "
+                      f"JOIN agents a ON a.name = p.agent{where.replace('agent', 'p.agent')} "
+                      "GROUP BY p.agent, p.started", args):
+        if (r["agent"], r["started"]) not in finished:
+            rows.append({"id": None, "agent": r["agent"], "learner": r["learner"], "games": r["games"],
+                         "seconds": None, "started": r["started"], "running": True})
+    return sorted(rows, key=lambda r: (r["started"], r["id"] or 0), reverse=True)
+
+
+def run_detail(db: sqlite_utils.Database, run_id: int | None = None, agent: str | None = None,
+               started: str | None = None) -> dict[str, Any]:
+    """One run (by ``run_id``, or by ``agent`` and ``started`` while it goes on): its record, the
+    curve it committed as it went (games, lost, draws, cumulative) and, once finished, its losses
+    per window and exact checkpoints.  BadInput when there is no such run."""
+    if run_id is not None:
+        row = next(iter(db.query("SELECT * FROM runs WHERE id = ?", [run_id])), None)
+        if row is None:
+            raise BadInput(f"no run {run_id} in this knowledge base (educable runs lists them)")
+        results = store.json_object(row["results"])
+        params = store.json_object(row["params"])
+        if results is None or params is None:
+            raise store.bad_row("runs", f"run {run_id}", "params and results must be JSON objects")
+        out = {"id": row["id"], "agent": row["agent"], "learner": row["learner"], "games": row["games"],
+               "seconds": row["seconds"], "started": row["started"], "running": False, "params": params,
+               "results": results}
+        agent, started = row["agent"], row["started"]
+    else:
+        if not agent or not started:
+            raise BadInput("name a run by its id, or by its agent and when it started")
+        out = {"id": None, "agent": agent, "started": started, "running": True}
+    out["points"] = store.curve(db, agent, started)
+    if run_id is None and not out["points"]:
+        raise BadInput(f"no run of agent '{agent}' started at {started}")
+    return out

@@ -171,9 +171,20 @@ def weight_rows(net: NTupleNet) -> list[store.WeightRow]:
 
 
 def save(db: sqlite_utils.Database, name: str, game: str, net: NTupleNet, opts: NTupleOptions, games_added: int,
-         run: dict | None = None) -> None:
+         run: dict | None = None, point: store.CurvePoint | None = None) -> None:
     params = {**opts.as_dict(), "perms": net.perms, "n_cells": net.n_cells}
-    store.save_ntuple(db, name, game, NAME, params, net.tuples, weight_rows(net), games_added, run)
+    store.save_ntuple(db, name, game, NAME, params, net.tuples, weight_rows(net), games_added, run, point)
+
+
+def curve_point(started: str, winners: list[int], masks: list[int]) -> store.CurvePoint:
+    """The run's learning curve so far: (started, games, lost, draws), a game lost when its winner
+    (player index, 2 a draw) is not a side the agent played (in self-play, every decisive game)."""
+    w = np.asarray(winners, dtype=np.int64)
+    mask = np.asarray(masks, dtype=np.int64)[np.arange(len(w)) % len(masks)]
+    decisive = w != 2
+    theirs = ((mask >> np.where(decisive, w, 0)) & 1) == 0          # the winner is not the agent's side
+    lost = decisive & ((mask == 3) | theirs)
+    return started, len(w), int(lost.sum()), int((~decisive).sum())
 
 
 def load(db: sqlite_utils.Database, row: dict) -> None:
@@ -347,7 +358,8 @@ def run(db: sqlite_utils.Database, game: str, name: str, options: dict[str, Any]
             progress(chunk)
         t = time.perf_counter()
         if commits.due():
-            commits.commit(len(winners), lambda new: save(db, name, game, net, opts, new))
+            commits.commit(len(winners), lambda new: save(db, name, game, net, opts, new, None,
+                                                                     curve_point(commits.started, winners, masks)))
         point = exact.checkpoint(graph, greedy_support(graph, net, feats), len(winners)) if graph.acyclic() else None
         if point is not None:                   # positions that repeat have no exact judgement
             checkpoints.append(point)
@@ -374,7 +386,8 @@ def finished(db: sqlite_utils.Database, name: str, game: str, net: NTupleNet, op
     sides = [[players[p] for p in (0, 1) if masks[i % len(masks)] >> p & 1] for i in range(len(winners))]
 
     def save_run(record: dict) -> None:
-        save(db, name, game, net, opts, commits.added(len(winners)), record)
+        save(db, name, game, net, opts, commits.added(len(winners)), {**record, "started": commits.started},
+             curve_point(commits.started, winners, masks))
 
     return TrainingRun(results, sides, seconds, opts.as_dict(), save_run, extra)
 
@@ -496,7 +509,8 @@ def run_lazily(db: sqlite_utils.Database, game: str, name: str, net: NTupleNet, 
                 progress(len(new))
             if commits.due():
                 t = time.perf_counter()
-                commits.commit(len(winners), lambda new: save(db, name, game, net, opts, new))
+                commits.commit(len(winners), lambda new: save(db, name, game, net, opts, new, None,
+                                                                     curve_point(commits.started, winners, masks)))
                 committing += time.perf_counter() - t
     seconds = time.perf_counter() - t0 - committing
     extra = {"lazy": {"prolog_queries": queries, "lockstep": LOCKSTEP, "workers": workers}, "net": describe(net)}

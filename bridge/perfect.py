@@ -58,6 +58,32 @@ def scores(moves: list[str]) -> dict[str, int]:
     return {str(c + 1): int(v) for c, v in _agent().score_all_moves(board).items()}
 
 
+def available() -> bool:
+    """Whether the perfect player (bitbully) is installed."""
+    try:
+        _solver()
+    except BadInput:
+        return False
+    return True
+
+
+def position_values(key: str) -> dict[str, dict[str, Any]]:
+    """The perfect value of every legal move in the Connect Four position ``key`` (rows from the top
+    separated by '/', x first): result for the player to move (win, draw, loss) and, for a win or
+    loss, in how many of the winner's own moves, counting this one; bitbully's score beside it."""
+    rows = [[{"x": 1, "o": 2}.get(c, 0) for c in row] for row in key.split("/")]
+    board = _solver().Board(rows)
+    stones = {1: sum(r.count(1) for r in rows), 2: sum(r.count(2) for r in rows)}
+    mover = 1 if stones[1] == stones[2] else 2
+    out = {}
+    for column, score in sorted(_agent().score_all_moves(board).items()):
+        # a win with the winner's (22 - |score|)-th stone (Pons' scoring, which bitbully keeps)
+        winner = mover if score > 0 else 3 - mover
+        out[str(column + 1)] = {"score": int(score), "result": ("win", "draw", "loss")[1 - sign(score)],
+                                "moves": 22 - abs(int(score)) - stones[winner] if score else None}
+    return out
+
+
 def sign(v: int) -> int:
     return (v > 0) - (v < 0)
 

@@ -219,6 +219,19 @@ MIGRATIONS: list[str] = [
     ALTER TABLE ntuple_weights ADD COLUMN tc_changes REAL;  -- NULL without --tcl; the sum of the changes asked for
     ALTER TABLE ntuple_weights ADD COLUMN tc_sizes REAL;    -- NULL without --tcl; the sum of their sizes
     """,
+    # 10: a training run's learning curve as it commits, so that SQL and the page (educable serve)
+    # can follow a run while it goes on, and a stopped run keeps its curve
+    """
+    CREATE TABLE curve_points (
+        agent       TEXT NOT NULL REFERENCES agents(name) ON DELETE CASCADE,
+        started     TEXT NOT NULL,          -- when the run began (runs.started once it has finished)
+        games       INTEGER NOT NULL,       -- games of this run committed so far
+        lost        INTEGER NOT NULL,       -- of them, games the agent lost (in self-play: every decisive game)
+        draws       INTEGER NOT NULL,
+        at          TEXT NOT NULL,          -- when the point was committed
+        PRIMARY KEY (agent, started, games)
+    );
+    """,
 ]
 
 VERSION = len(MIGRATIONS)

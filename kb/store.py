@@ -21,6 +21,7 @@ BUILTIN_AGENTS = ("random", "minimax")
 
 # an n-tuple weight's row: tuple, pattern, weight, and its temporal-coherence sums (None without them)
 WeightRow = tuple[int, str, float, float | None, float | None]
+CurvePoint = tuple[str, int, int, int]       # (run started, games so far, lost, draws)
 
 
 def now() -> str:
@@ -361,11 +362,15 @@ def record_stopped_run(db: sqlite_utils.Database, name: str, games: int, seconds
 
 def save_ntuple(db: sqlite_utils.Database, name: str, game: str, learner: str, params: dict[str, Any],
                 tuples: list[list[int]], weights: Iterable[WeightRow], games_added: int,
-                run: dict[str, Any] | None = None) -> None:
+                run: dict[str, Any] | None = None, point: CurvePoint | None = None) -> None:
     """Create or update an n-tuple agent and replace its tuples (0-based cells, stored 1-based) and
-    weights (tuple, pattern, weight, temporal-coherence sums or None), in one transaction."""
+    weights (tuple, pattern, weight, temporal-coherence sums or None), in one transaction; with
+    ``point``, the run's learning curve so far (curve_points) in the same transaction."""
     with transaction(db):
         conn = _upsert_agent(db, name, game, learner, params, games_added, run)
+        if point is not None:
+            conn.execute("INSERT OR REPLACE INTO curve_points (agent, started, games, lost, draws, at) "
+                         "VALUES (?, ?, ?, ?, ?, ?)", (name, *point, now()))
         conn.execute("DELETE FROM ntuple_tuples WHERE agent = ?", (name,))
         conn.execute("DELETE FROM ntuple_weights WHERE agent = ?", (name,))
         conn.executemany("INSERT INTO ntuple_tuples (agent, tuple, cells) VALUES (?, ?, ?)",
@@ -435,6 +440,12 @@ def read_ntuple(conn: Any, agent: str, params: dict[str, Any]) -> tuple[list[lis
                              "a weight needs a tuple of the agent, a pattern of one character a cell of it (a cell "
                              f"value below the agent's {values}) and numbers"))
     return tuples, weights, problems
+
+
+def curve(db: sqlite_utils.Database, agent: str, started: str) -> list[dict[str, Any]]:
+    """A run's learning curve as committed so far: games, lost and draws (cumulative) and when."""
+    return [dict(r) for r in db.query("SELECT games, lost, draws, at FROM curve_points WHERE agent = ? AND "
+                                      "started = ? ORDER BY games", [agent, started])]
 
 
 def load_values(db: sqlite_utils.Database, agent: str, bounds: bool = False) -> list[tuple]:

@@ -64,6 +64,8 @@ class Commits:
     SPACING = 9.0
 
     def __init__(self, every: float = COMMIT_SECONDS) -> None:
+        from datetime import datetime, timezone
+        self.started = datetime.now(timezone.utc).isoformat(timespec="seconds")   # names the run's curve points
         self._clock = time.monotonic
         self.every = every
         self.last = self._clock()

@@ -6,10 +6,13 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 # The Debian packages of the programs educable and its documented examples run:
-# SWI-Prolog, and the sqlite3 shell the tutorial opens the knowledge base with.
+# SWI-Prolog, the sqlite3 shell the tutorial opens the knowledge base with, and
+# chromium for the browser tests of `educable serve`.
 missing=()
 command -v swipl >/dev/null 2>&1 || missing+=(swi-prolog-core)
 command -v sqlite3 >/dev/null 2>&1 || missing+=(sqlite3)
+# Debian's chromium, which the page's tests drive through Playwright (no browser download).
+command -v chromium >/dev/null 2>&1 || missing+=(chromium)
 if [ ${#missing[@]} -gt 0 ]; then
   if command -v apt-get >/dev/null 2>&1; then
     echo "setup: installing ${missing[*]}…"
