@@ -921,8 +921,59 @@ def agents_cmd(name: str | None, game: str | None, show_rules: bool, db_path: st
     if not rows:
         click.echo("no learned agents yet (see: educable train --help)")
     for r in rows:
-        params = " ".join(f"{k}={v}" for k, v in sorted(r["params"].items()))
-        click.echo(f"{r['name']:<14} {r['learner']:<8} {r['game']:<10} {r['games_trained']:>8} games  {params}")
+        click.echo(f"{r['name']:<14} {r['learner']:<8} {r['game']:<10} {r['games_trained']:>8} games  "
+                   f"{commands.option_summary(r)}")
+
+
+@main.command("serve")
+@click.option("--port", default=8000, show_default=True, type=click.IntRange(0, 65535), help="The port to listen on (0: any free one).")
+@click.option("--host", default="127.0.0.1", show_default=True,
+              help="The address to listen on; anything but this machine's loopback lets others play and read.")
+@click.option("--read-only", is_flag=True, help="Store no game and teach no agent (the page says so).")
+@click.option("--open", "open_browser", is_flag=True, help="Open the page in this machine's web browser.")
+@db_option
+@handle_errors
+def serve(port: int, host: str, read_only: bool, open_browser: bool, db_path: str) -> None:
+    """Serve a page to play any agent, see its values beside the truth, and watch runs learn.
+
+    A local web server (Starlette on uvicorn) over the knowledge base: the
+    games and agents, a board to play by clicking, every move's exact value
+    beside the agents' learned values, learning curves that grow while
+    `educable train` runs in another terminal, and a JSON API under /api/
+    (docs/commands.md).  Ctrl-C stops it.
+
+    \b
+    Examples:
+      educable serve
+      educable serve --port 8080 --open
+      educable serve --read-only --db shared.db
+    """
+    import socket
+    import webbrowser
+
+    import uvicorn
+
+    from web.app import create_app
+
+    path = resolve_path(db_path)
+    open_kb(path)                                   # a missing or locked knowledge base: one line, before listening
+    if host not in ("127.0.0.1", "localhost", "::1"):
+        click.echo(f"warning: listening on {host}: anyone who can reach it can play, read the knowledge base"
+                   + ("" if read_only else " and teach its agents (--read-only stops that)"), err=True)
+    sock = socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    try:
+        sock.bind((host, port))
+    except OSError as exc:
+        raise BadInput(f"cannot listen on {host}:{port}: {exc.strerror}") from None
+    shown_host = f"[{host}]" if ":" in host else host
+    url = f"http://{shown_host}:{sock.getsockname()[1]}/"
+    click.echo(f"educable: serving {path} at {url}{' (read-only)' if read_only else ''}; Ctrl-C stops", err=False)
+    sys.stdout.flush()
+    if open_browser:
+        webbrowser.open(url)
+    config = uvicorn.Config(create_app(path, read_only), log_level="warning", lifespan="off")
+    uvicorn.Server(config).run(sockets=[sock])
 
 
 @main.command("runs")

@@ -174,6 +174,22 @@ def list_agents(db: sqlite_utils.Database, game: str | None = None) -> list[dict
             for row in store.list_agents(db, game)]
 
 
+SUMMARY_CHARS = 160       # of an agent's options as `agents` prints them
+
+
+def option_summary(agent: dict[str, Any]) -> str:
+    """An agent's options in a line people read: scalars as name=value, and lists (an n-tuple agent's
+    cell permutations, its tuples) as how many there are; `agents --json` keeps them all."""
+    parts = []
+    for k, v in sorted(agent["params"].items()):
+        if isinstance(v, (list, dict)):
+            parts.append(f"{k}: {len(v)}")
+        elif v is not None:
+            parts.append(f"{k}={v}")
+    text = " ".join(parts)
+    return text if len(text) <= SUMMARY_CHARS else text[:SUMMARY_CHARS - 1] + "…"
+
+
 def rule_sets(db: sqlite_utils.Database, name: str) -> dict[str, Any]:
     """A rule-set agent's members (NAME: all, best first; NAME#k: that one) with their rules."""
     from bridge import ga

@@ -65,13 +65,54 @@ class PlaySession:
         self._advance(move)
         return move
 
-    def finish(self) -> int:
-        """Store the match (result NULL if abandoned) and let a learning agent learn; returns the match id."""
+    def finish(self, source: str = "play", teach: bool = True) -> int:
+        """Store the match (result NULL if abandoned) and, with ``teach``, let a learning agent learn;
+        returns the match id."""
         first, second = games.players(self.game)
         names = (self.opponent, "human") if self.human == second else ("human", self.opponent)
-        match_id = store.record_match(self.db, self.game, names[0], names[1], self.moves, self.result, "play")
+        match_id = store.record_match(self.db, self.game, names[0], names[1], self.moves, self.result, source)
         row = store.get_agent(self.db, self.opponent)
-        if self.result is not None and row is not None:
+        if teach and self.result is not None and row is not None:
             side = second if self.human == first else first
             agents.learner_of(row).learn_game(self.db, row, self.game, self.keys, self.result, side)
         return match_id
+
+
+def reply(db: sqlite_utils.Database, game: str, position: str, opponent: str, moves: list[str] | None = None,
+          seed: int = 0) -> dict:
+    """The move ``opponent`` plays in ``position`` (``moves`` is the game so far, which the perfect
+    player reads) and where it leads: the page's and `POST /api/move`'s one step."""
+    agents.check_agent(db, game, opponent)
+    state = games.parse(game, position)
+    if games.result(state) is not None:
+        raise BadInput(f"the game is over in {position}: no move to play")
+    chooser = perfect.chooser_for(db, game, opponent, random.Random(seed))
+    games.seed_random(seed)
+    move = chooser(state, list(moves or []))
+    after = games.play(state, move)
+    return {"game": game, "position": state.key, "opponent": opponent, "move": move, "next": after.key,
+            "to_move": after.mover, "result": games.result(after)}
+
+
+def record_game(db: sqlite_utils.Database, game: str, opponent: str, human: str, moves: list[str],
+                teach: bool = True) -> dict:
+    """Store a game a person played against ``opponent`` on side ``human`` (its moves from the start,
+    each checked by the rules) as `play` stores it, and, with ``teach`` and a finished game, let a
+    learning opponent learn from it exactly as after `play`.  Its match id, result and whether the
+    agent learned."""
+    if len(moves) > MAX_MOVES:
+        raise BadInput(f"a game of more than {MAX_MOVES:,} moves")
+    session = PlaySession(db, game, opponent, human, 0)
+    for text in moves:
+        if session.result is not None:
+            raise BadInput(f"move {text!r} after the end of the game")
+        session._advance(text)
+    before = store.get_agent(db, opponent)
+    match_id = session.finish("serve", teach)
+    after = store.get_agent(db, opponent)
+    trained = (before["games_trained"], after["games_trained"]) if before and after else (None, None)
+    return {"match": match_id, "result": session.result, "learned": trained[1] != trained[0],
+            "games_trained": trained[1]}
+
+
+MAX_MOVES = 2000        # a game still going after this many moves is scored a draw elsewhere

@@ -88,3 +88,50 @@ def assert_adversary_remembers(game: str, ref, me: str, victim_side: str, option
                 assert got == pytest.approx(float(p), abs=1e-9), (i, key)
     finally:
         engine().call("punish:punish_training(memo, false), Out = true")
+
+
+class Server:
+    """`educable serve` started as a user would, on a free port of 127.0.0.1."""
+
+    def __init__(self, db_path, *args, env=None):
+        import os
+        import re
+        import subprocess
+        exe = str(Path(sys.executable).parent / "educable")
+        self.proc = subprocess.Popen([exe, "serve", "--port", "0", "--db", str(db_path), *args],
+                                     stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                                     env={**os.environ, **(env or {})})
+        line = self.proc.stdout.readline()
+        found = re.search(r"at (http://[^/\s]+)/", line)
+        if not found:
+            self.proc.kill()
+            raise RuntimeError(f"educable serve did not start: {line!r} {self.proc.stderr.read()[-2000:]}")
+        self.url = found.group(1).rstrip("/")
+
+    def get(self, path, **params):
+        import httpx
+        return httpx.get(self.url + path, params=params, timeout=120)
+
+    def post(self, path, body, headers=None):
+        import httpx
+        return httpx.post(self.url + path, json=body, headers=headers or {}, timeout=120)
+
+    def stop(self):
+        self.proc.terminate()
+        try:
+            self.proc.wait(timeout=20)
+        except Exception:
+            self.proc.kill()
+
+
+@pytest.fixture
+def served(db_path):
+    """A server over the test's fresh knowledge base (started on first use: ``served()``)."""
+    servers = []
+
+    def start(*args, env=None):
+        servers.append(Server(db_path, *args, env=env))
+        return servers[-1]
+    yield start
+    for s in servers:
+        s.stop()

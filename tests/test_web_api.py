@@ -1,0 +1,172 @@
+"""`educable serve` without a browser: a real server process over a real knowledge base, asked as
+a script would.  Its API returns what the matching command's --json prints; a bad request is a 4xx
+with one line and the server goes on; writes come only by POST from the page's own origin and
+never with --read-only; names from the knowledge base are escaped; concurrent requests are served
+one after another by the one engine thread, none crashing it."""
+import json
+import os
+import sqlite3
+import subprocess
+import sys
+import threading
+from pathlib import Path
+
+import pytest
+
+EXE = str(Path(sys.executable).parent / "educable")
+COUNT3 = (Path(__file__).parent / "data" / "count3.pl").read_text()
+
+
+def cli_json(db_path, *args, env=None):
+    p = subprocess.run([EXE, *args, "--json", "--db", str(db_path)], capture_output=True, text=True, timeout=300,
+                       env={**os.environ, **(env or {})})
+    assert p.returncode == 0, p.stderr
+    return json.loads(p.stdout)
+
+
+@pytest.fixture
+def trained(db_path):
+    for args in (["train", "tictactoe", "--learner", "qlearn", "--agent", "q", "--games", "300"],
+                 ["train", "hexapawn", "--agent", "her", "--games", "20"]):
+        p = subprocess.run([EXE, *args, "--db", str(db_path)], capture_output=True, text=True, timeout=300)
+        assert p.returncode == 0, p.stderr
+    return db_path
+
+
+def test_the_api_answers_what_the_commands_json_prints(trained, served):
+    s = served()
+    assert s.get("/api/games").json() == cli_json(trained, "games")
+    assert s.get("/api/agents").json() == cli_json(trained, "agents")
+    assert s.get("/api/agents", game="hexapawn").json() == cli_json(trained, "agents", "--game", "hexapawn")
+    for position in (".../.../...", "x../.o./...", "xx./oo./..."):
+        assert s.get("/api/query", game="tictactoe", position=position).json() == \
+            cli_json(trained, "query", "tictactoe", position)
+    assert s.get("/api/runs").json() == cli_json(trained, "runs")
+    assert s.get("/api/runs/1").json() == cli_json(trained, "runs", "1")
+
+
+def test_values_are_the_known_facts(trained, served):
+    """Independent facts: every move of the start is a draw with perfect play, and x to move in
+    xx./oo./... wins by 3 (minimax plays it), loses nothing by 4, 5 and 6 cannot be played."""
+    s = served()
+    start = s.get("/api/query", game="tictactoe", position=".../.../...").json()
+    assert [m["exact"] for m in start["moves"]] == ["draw"] * 9
+    r = s.get("/api/query", game="tictactoe", position="xx./oo./...").json()
+    exact = {m["move"]: m["exact"] for m in r["moves"]}
+    assert exact["3"] == "x" and set(exact) == {"3", "6", "7", "8", "9"}
+    assert s.post("/api/move", {"game": "tictactoe", "position": "xx./oo./...", "opponent": "minimax"}).json()["move"] == "3"
+    board = s.get("/api/view", game="hexapawn").json()["board"]
+    assert board["grid"]["cells"] == [1, 1, 1, 0, 0, 0, 2, 2, 2] and board["to_move"] == "white"
+    assert {m["move"]: m["changed"] for m in board["moves"]} == {"1-4": [0, 3], "2-5": [1, 4], "3-6": [2, 5]}
+
+
+BAD = [
+    ("get", "/api/query", {"game": "chess", "position": "x"}, None, 400, "unknown game"),
+    ("get", "/api/query", {"game": "tictactoe", "position": "zz"}, None, 400, "bad tic-tac-toe position"),
+    ("get", "/api/query", {"game": "tictactoe"}, None, 400, "missing parameter 'position'"),
+    ("get", "/api/query", {"game": "tictactoe", "position": "...", "depth": "x"}, None, 400, "depth"),
+    ("get", "/api/query", {"game": "tictactoe", "position": ".../.../...", "agent": "nobody"}, None, 400, "unknown agent"),
+    ("get", "/api/view", {"game": "tictactoe", "position": "a\x01b"}, None, 400, "control character"),
+    ("get", "/api/runs/99", {}, None, 400, "no run 99"),
+    ("get", "/api/nothing", {}, None, 404, "no such endpoint"),
+    ("get", "/api/move", {}, None, 405, "is not how"),
+    ("post", "/api/move", {}, {"game": "tictactoe", "position": "xxx/oo./...", "opponent": "minimax"}, 400, "game is over"),
+    ("post", "/api/move", {}, {"game": "tictactoe", "position": ".../.../...", "opponent": "nobody"}, 400, "unknown agent"),
+    ("post", "/api/move", {}, {"game": "tictactoe", "opponent": "random"}, 400, "missing field 'position'"),
+    ("post", "/api/move", {}, {"game": "tictactoe", "position": 5, "opponent": "random"}, 400, "must be str"),
+    ("post", "/api/move", {}, [1, 2], 400, "JSON object"),
+    ("post", "/api/finish", {}, {"game": "tictactoe", "opponent": "random", "human": "x", "moves": ["1", "1"]}, 400,
+     "illegal"),
+    ("post", "/api/finish", {}, {"game": "tictactoe", "opponent": "random", "human": "z", "moves": []}, 400, "--as"),
+]
+
+
+@pytest.mark.parametrize("method, path, params, body, status, words", BAD, ids=[f"{b[1]} {b[5]}" for b in BAD])
+def test_a_bad_request_is_a_4xx_with_one_line_and_the_server_goes_on(trained, served, method, path, params, body,
+                                                                       status, words):
+    s = served()
+    before = sqlite3.connect(trained).execute("SELECT count(*) FROM matches").fetchone()
+    r = s.get(path, **params) if method == "get" else s.post(path, body)
+    assert r.status_code == status, r.text
+    error = r.json()["error"]
+    assert words in error and "\n" not in error and "Traceback" not in error, error
+    assert s.get("/api/games").status_code == 200
+    assert sqlite3.connect(trained).execute("SELECT count(*) FROM matches").fetchone() == before
+
+
+def test_writes_only_from_the_page_itself_and_never_read_only(trained, served):
+    s = served()
+    game = {"game": "tictactoe", "opponent": "random", "human": "x", "moves": ["1", "4", "2", "5", "3"]}
+    r = s.post("/api/finish", game, headers={"Origin": "http://evil.example"})
+    assert r.status_code == 403 and "only the page itself" in r.json()["error"]
+    r = s.post("/api/finish", game, headers={"Origin": s.url})
+    assert r.status_code == 200 and r.json()["result"] == "x"
+    row = sqlite3.connect(trained).execute("SELECT first, second, result, source FROM matches").fetchone()
+    assert row == ("human", "random", "x", "serve")
+    ro = served("--read-only")
+    r = ro.post("/api/finish", game)
+    assert r.status_code == 403 and "read-only" in r.json()["error"]
+    assert sqlite3.connect(trained).execute("SELECT count(*) FROM matches").fetchone() == (1,)
+    assert "read-only" in ro.get("/").text
+
+
+def test_a_finished_game_teaches_a_punishment_agent_as_play_does(trained, served):
+    """Against the six-pawns agent her, a game the person wins as white: her learns (games_trained
+    + 1, and the value of her losing move falls)."""
+    s = served()
+    agent = lambda: [a for a in s.get("/api/agents").json() if a["name"] == "her"][0]
+    before = agent()["games_trained"]
+    moves, position = [], s.get("/api/view", game="hexapawn").json()["board"]["position"]
+    # white plays the first legal move each time; black (her) answers through the API
+    while True:
+        view = s.get("/api/view", game="hexapawn", position=position).json()["board"]
+        if view["result"] is not None:
+            break
+        if view["to_move"] == "white":
+            move = view["moves"][0]["move"]
+        else:
+            move = s.post("/api/move", {"game": "hexapawn", "position": position, "opponent": "her", "moves": moves}).json()["move"]
+        moves.append(move)
+        position = next(m["next"] for m in view["moves"] if m["move"] == move)
+    r = s.post("/api/finish", {"game": "hexapawn", "opponent": "her", "human": "white", "moves": moves}).json()
+    assert r["learned"] and r["games_trained"] == before + 1 == agent()["games_trained"]
+
+
+def test_a_hostile_agent_name_is_text(trained, served):
+    name = "<img src=x onerror=alert(1)>"
+    with sqlite3.connect(trained) as conn:
+        conn.execute("UPDATE agents SET name = ? WHERE name = 'q'", (name,))
+    s = served()
+    html = s.get("/").text
+    assert "&lt;img src=x onerror=alert(1)&gt;" in html and "<img src=x" not in html
+    assert name in [a["name"] for a in s.get("/api/agents").json()]
+
+
+def test_concurrent_clients_are_served_one_after_another(trained, served):
+    s = served()
+    failures = []
+
+    def client(k):
+        for i in range(8):
+            r = (s.get("/api/query", game="tictactoe", position="x../.o./...", agent="q") if i % 2 else
+                 s.post("/api/move", {"game": "tictactoe", "position": ".../.../...", "opponent": "random", "seed": k * 10 + i}))
+            if r.status_code != 200:
+                failures.append(r.text)
+    threads = [threading.Thread(target=client, args=(k,)) for k in range(12)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert failures == [] and s.proc.poll() is None
+
+
+def test_a_rule_that_never_ends_fails_that_request_in_one_line_and_the_next_works(tmp_path, db_path, served):
+    games = tmp_path / "games"
+    games.mkdir()
+    (games / "loop3.pl").write_text(COUNT3.replace("count3", "loop3").replace(
+        "game:legal(loop3, N, _, K) :-", "game:legal(loop3, 2, _, _) :- !, repeat, fail.\ngame:legal(loop3, N, _, K) :-"))
+    s = served(env={"EDUCABLE_GAMES": str(games)})
+    r = s.get("/api/view", game="loop3", position="2 a")
+    assert r.status_code == 400 and "legal/4" in r.json()["error"], r.text
+    assert s.get("/api/view", game="loop3", position="3 a").status_code == 200      # over: nothing to expand
+    assert s.get("/api/query", game="tictactoe", position=".../.../...").status_code == 200

@@ -1,0 +1,310 @@
+"""The ASGI app of `educable serve` (Starlette, Jinja2 templates): pages and the JSON API.
+
+Each handler parses the request, calls one library function on the engine thread (web/engine.py)
+and presents what it returns: a page drawn from a template, or under /api/ the JSON that the
+matching command's --json prints.  A bad request is a 4xx with {"error": "one line"}; the server
+goes on serving.  Writes (a finished game stored, an agent taught) only come by POST from the
+page's own origin, and never with --read-only.
+"""
+from __future__ import annotations
+
+import json
+import sqlite3
+from pathlib import Path
+from typing import Any, Awaitable, Callable
+
+import jinja2
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import HTMLResponse, JSONResponse, Response
+from starlette.routing import Mount, Route
+from starlette.staticfiles import StaticFiles
+
+from web.engine import EngineThread
+
+HERE = Path(__file__).resolve().parent
+TEMPLATES = jinja2.Environment(loader=jinja2.FileSystemLoader(HERE / "templates"), autoescape=True)
+MAX_BODY = 256 * 1024          # bytes a POST may carry (a game's moves)
+RUNS_ON_HOME = 12
+
+
+class Refused(Exception):
+    """A request the page refuses with this status and one line."""
+
+    def __init__(self, status: int, message: str) -> None:
+        super().__init__(message)
+        self.status = status
+
+
+def _user_errors() -> tuple[type[BaseException], ...]:
+    from bridge.engine import BadInput, ResourceLimit, RuleFileError
+    from kb.db import KBError
+    return BadInput, KBError, RuleFileError, ResourceLimit, LookupError
+
+
+def one_line(exc: BaseException) -> str:
+    return " ".join(str(exc).split())[:500] or type(exc).__name__
+
+
+def api(handler: Callable[[Request], Awaitable[Any]]) -> Callable[[Request], Awaitable[Response]]:
+    """A JSON endpoint: the handler's answer as JSON, or {"error": one line} with a 4xx (5xx for a bug)."""
+    async def endpoint(request: Request) -> Response:
+        try:
+            return JSONResponse(await handler(request))
+        except Refused as exc:
+            return JSONResponse({"error": str(exc)}, status_code=exc.status)
+        except _user_errors() as exc:
+            return JSONResponse({"error": one_line(exc)}, status_code=400)
+        except sqlite3.DatabaseError as exc:
+            from kb.db import describe
+            return JSONResponse({"error": describe(exc, request.app.state.engine.db_path)}, status_code=503)
+        except Exception as exc:                        # a bug: one line, and the server goes on
+            return JSONResponse({"error": f"internal error: {type(exc).__name__}: {one_line(exc)}"}, status_code=500)
+    return endpoint
+
+
+def page(template: str, handler: Callable[[Request], Awaitable[dict]]) -> Callable[[Request], Awaitable[Response]]:
+    """An HTML page: the handler's data drawn by ``template``, or the error page with one line."""
+    async def endpoint(request: Request) -> Response:
+        state = request.app.state
+        base = {"read_only": state.read_only, "path": request.url.path}
+        try:
+            data = await handler(request)
+        except Refused as exc:
+            return _html("error.html", {**base, "error": str(exc)}, exc.status)
+        except _user_errors() as exc:
+            return _html("error.html", {**base, "error": one_line(exc)}, 400)
+        except Exception as exc:
+            return _html("error.html", {**base, "error": f"internal error: {type(exc).__name__}: {one_line(exc)}"}, 500)
+        return _html(template, {**base, **data})
+    return endpoint
+
+
+def _html(template: str, data: dict, status: int = 200) -> HTMLResponse:
+    return HTMLResponse(TEMPLATES.get_template(template).render(**data), status_code=status)
+
+
+def text_param(request: Request, name: str, required: bool = True) -> str | None:
+    value = request.query_params.get(name)
+    if value is None and required:
+        raise Refused(400, f"missing parameter {name!r}")
+    if value is not None:
+        from cli import check_text
+        try:
+            check_text(name, value)
+        except _user_errors() as exc:
+            raise Refused(400, one_line(exc)) from None
+    return value
+
+
+async def json_body(request: Request) -> dict:
+    """A POST's JSON object, from this page's own origin only (a page elsewhere cannot make the
+    server write); 403 with --read-only."""
+    if request.app.state.read_only and request.url.path in WRITES:
+        raise Refused(403, "this server is read-only (educable serve --read-only): nothing is stored or taught")
+    origin = request.headers.get("origin")
+    if origin is not None and origin != f"{request.url.scheme}://{request.headers.get('host', '')}":
+        raise Refused(403, f"a request from {origin[:80]} is refused: only the page itself may post")
+    if not request.headers.get("content-type", "").startswith("application/json"):
+        raise Refused(415, "post JSON (Content-Type: application/json)")
+    raw = await request.body()
+    if len(raw) > MAX_BODY:
+        raise Refused(413, f"a request body of more than {MAX_BODY:,} bytes")
+    try:
+        body = json.loads(raw)
+    except ValueError:
+        raise Refused(400, "the request body is not JSON") from None
+    if not isinstance(body, dict):
+        raise Refused(400, "the request body must be a JSON object")
+    return body
+
+
+def field(body: dict, name: str, kind: type, default: Any = None) -> Any:
+    value = body.get(name, default)
+    if value is None and default is None:
+        raise Refused(400, f"missing field {name!r}")
+    if not isinstance(value, kind) or isinstance(value, bool) and kind is not bool:
+        raise Refused(400, f"field {name!r} must be {kind.__name__}")
+    return value
+
+
+# ---------------------------------------------------------------------------- the library, on the engine thread
+
+def _home(db: Any) -> dict:
+    from bridge import commands
+    agents = commands.list_agents(db)
+    judged = _judgements(db)
+    for a in agents:
+        a["judgement"] = judged.get(a["name"])
+        a["options"] = commands.option_summary(a)
+    return {"games": commands.list_games(db), "agents": agents, "runs": commands.list_runs(db)[:RUNS_ON_HOME]}
+
+
+def _judgements(db: Any) -> dict[str, str]:
+    """Each agent's last exact judgement a run stored (its last checkpoint), as words."""
+    out = {}
+    for agent, results in db.execute("SELECT agent, results FROM runs ORDER BY id"):
+        try:
+            point = (json.loads(results).get("checkpoints") or [None])[-1]
+        except (ValueError, AttributeError):
+            continue
+        if isinstance(point, dict) and "as_first" in point and "as_second" in point:
+            words = [f"{side.replace('as_', 'as ')}: {'perfect' if point[side].get('perfect') else point[side].get('guaranteed', '?')}"
+                     for side in ("as_first", "as_second")]
+            out[agent] = f"{', '.join(words)} (after {point.get('games', '?'):,} games)" if isinstance(
+                point.get("games"), int) else ", ".join(words)
+    return out
+
+
+def _view(db: Any, game: str, position: str | None, agents: list[str]) -> dict:
+    from bridge import boards, commands
+    board = boards.board_view(game, position)
+    query = commands.query(db, game, board["position"], agent_names=agents) if board["result"] is None else None
+    return {"board": board, "query": query}
+
+
+def _play_page(db: Any, game: str | None) -> dict:
+    from bridge import commands
+    from kb import store
+    games_list = [g for g in commands.list_games(db) if "broken" not in g]
+    names = [g["game"] for g in games_list]
+    chosen = game if game is not None else (names[0] if names else None)
+    players = next((g["players"] for g in games_list if g["game"] == chosen), None)
+    if chosen is not None and players is None:
+        from bridge import games as games_mod
+        games_mod.check_game(chosen)                    # the one line: unknown game, or why it is broken
+    learned = [a["name"] for a in store.list_agents(db, chosen)] if chosen else []
+    return {"games": names, "game": chosen, "players": players or [], "learned": learned}
+
+
+# ---------------------------------------------------------------------------- handlers
+
+async def home(request: Request) -> dict:
+    return await request.app.state.engine.run(_home, db=True)
+
+
+async def play(request: Request) -> dict:
+    game = text_param(request, "game", required=False)
+    data = await request.app.state.engine.run(_play_page, game, db=True)
+    opponent = text_param(request, "opponent", required=False) or "minimax"
+    human = text_param(request, "as", required=False) or (data["players"][0] if data["players"] else "")
+    position = text_param(request, "position", required=False) or ""
+    shown = request.query_params.getlist("agent")
+    return {**data, "opponent": opponent, "human": human, "position": position, "shown": shown}
+
+
+async def runs_page(request: Request) -> dict:
+    from bridge import commands
+    return {"runs": await request.app.state.engine.run(commands.list_runs, None, db=True)}
+
+
+async def run_page(request: Request) -> dict:
+    run_id = request.path_params.get("run_id")
+    agent, started = text_param(request, "agent", run_id is None), text_param(request, "started", run_id is None)
+    from bridge import commands
+    detail = await request.app.state.engine.run(commands.run_detail, run_id, agent, started, db=True)
+    return {"run": detail}
+
+
+async def api_games(request: Request) -> Any:
+    from bridge import commands
+    return await request.app.state.engine.run(commands.list_games, db=True)
+
+
+async def api_agents(request: Request) -> Any:
+    from bridge import commands
+    return await request.app.state.engine.run(commands.list_agents, text_param(request, "game", False), db=True)
+
+
+async def api_query(request: Request) -> Any:
+    from bridge import commands
+    game, position = text_param(request, "game"), text_param(request, "position")
+    depth = request.query_params.get("depth", "5")
+    if not depth.isdigit():
+        raise Refused(400, "depth must be a whole number of plies from 1 to 12")
+    return await request.app.state.engine.run(commands.query, game, position, int(depth),
+                                              request.query_params.getlist("agent"), db=True)
+
+
+async def api_view(request: Request) -> Any:
+    game = text_param(request, "game")
+    position = text_param(request, "position", required=False) or None
+    return await request.app.state.engine.run(_view, game, position, request.query_params.getlist("agent"), db=True)
+
+
+async def api_move(request: Request) -> Any:
+    from bridge import session
+    body = await json_body(request)
+    moves = field(body, "moves", list, [])
+    if not all(isinstance(m, str) for m in moves):
+        raise Refused(400, "field 'moves' must be a list of move texts")
+    seed = field(body, "seed", int, 0)
+    return await request.app.state.engine.run(session.reply, field(body, "game", str), field(body, "position", str),
+                                              field(body, "opponent", str), moves, seed, db=True)
+
+
+async def api_finish(request: Request) -> Any:
+    from bridge import session
+    body = await json_body(request)
+    moves = field(body, "moves", list, [])
+    if not all(isinstance(m, str) for m in moves):
+        raise Refused(400, "field 'moves' must be a list of move texts")
+    return await request.app.state.engine.run(session.record_game, field(body, "game", str),
+                                              field(body, "opponent", str), field(body, "human", str), moves,
+                                              not request.app.state.read_only, db=True)
+
+
+async def api_runs(request: Request) -> Any:
+    from bridge import commands
+    return await request.app.state.engine.run(commands.list_runs, text_param(request, "agent", False), db=True)
+
+
+async def api_run(request: Request) -> Any:
+    from bridge import commands
+    return await request.app.state.engine.run(commands.run_detail, request.path_params["run_id"], db=True)
+
+
+async def api_curve(request: Request) -> Any:
+    from bridge import commands
+    return await request.app.state.engine.run(commands.run_detail, None, text_param(request, "agent"),
+                                              text_param(request, "started"), db=True)
+
+
+WRITES = {"/api/finish"}
+
+
+async def not_found(request: Request, exc: Exception) -> Response:
+    if request.url.path.startswith("/api/"):
+        return JSONResponse({"error": f"no such endpoint {request.url.path[:80]} (see docs/commands.md, the API)"},
+                            status_code=404)
+    return _html("error.html", {"error": f"no page {request.url.path[:80]}", "read_only": request.app.state.read_only,
+                                "path": request.url.path}, 404)
+
+
+async def not_allowed(request: Request, exc: Exception) -> Response:
+    return JSONResponse({"error": f"{request.method} is not how {request.url.path[:80]} is asked"}, status_code=405)
+
+
+def create_app(db_path: Path, read_only: bool = False) -> Starlette:
+    """The app serving the knowledge base at ``db_path`` (``read_only``: nothing stored or taught)."""
+    routes = [
+        Route("/", page("home.html", home)),
+        Route("/play", page("play.html", play)),
+        Route("/runs", page("runs.html", runs_page)),
+        Route("/runs/live", page("run.html", run_page)),
+        Route("/runs/{run_id:int}", page("run.html", run_page)),
+        Route("/api/games", api(api_games)),
+        Route("/api/agents", api(api_agents)),
+        Route("/api/query", api(api_query)),
+        Route("/api/view", api(api_view)),
+        Route("/api/move", api(api_move), methods=["POST"]),
+        Route("/api/finish", api(api_finish), methods=["POST"]),
+        Route("/api/runs", api(api_runs)),
+        Route("/api/runs/{run_id:int}", api(api_run)),
+        Route("/api/curve", api(api_curve)),
+        Mount("/static", StaticFiles(directory=HERE / "static"), name="static"),
+    ]
+    app = Starlette(routes=routes, exception_handlers={404: not_found, 405: not_allowed})
+    app.state.engine = EngineThread(db_path)
+    app.state.read_only = read_only
+    return app

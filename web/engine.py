@@ -1,0 +1,43 @@
+"""Every Prolog call, and the SQLite connection they share, on one thread.
+
+pyswip is not thread-safe (its open-query flag is process-wide), so the page's requests reach the
+library through a one-worker executor: served one after another, never at once.  Prolog starts
+on that thread (its first call imports pyswip there), and the knowledge base is opened there
+too; answers leave the thread as plain lists and dicts.
+"""
+from __future__ import annotations
+
+import asyncio
+import threading
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from typing import Any, Callable
+
+
+class EngineThread:
+    """A one-worker executor that owns the process's Prolog engine and its knowledge base."""
+
+    def __init__(self, db_path: Path) -> None:
+        self.db_path = db_path
+        self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="educable-engine")
+        self._local = threading.local()
+
+    def _db(self) -> Any:
+        from kb.db import open_kb
+        db = getattr(self._local, "db", None)
+        if db is None:
+            db = self._local.db = open_kb(self.db_path)
+            db.execute("PRAGMA journal_mode = WAL")      # readers and a training process never block each other
+        return db
+
+    def call(self, fn: Callable[..., Any], *args: Any, db: bool = False) -> Any:
+        """``fn(*args)`` (with the knowledge base first when ``db``) on the engine thread, waited for."""
+        return self._pool.submit(lambda: fn(self._db(), *args) if db else fn(*args)).result()
+
+    async def run(self, fn: Callable[..., Any], *args: Any, db: bool = False) -> Any:
+        """The same from async code: the event loop goes on serving while the engine works."""
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(self._pool, lambda: fn(self._db(), *args) if db else fn(*args))
+
+    def close(self) -> None:
+        self._pool.shutdown(wait=False, cancel_futures=True)

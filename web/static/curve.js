@@ -1,0 +1,78 @@
+// A run's learning curve drawn as SVG from its committed points (GET /api/runs/ID, or
+// /api/curve?agent=&started= for a run still going, fetched again every 2 s while it grows).
+"use strict";
+
+const box = document.getElementById("curve");
+const SVGNS = "http://www.w3.org/2000/svg";
+
+function svg(tag, attrs, text) {
+  const e = document.createElementNS(SVGNS, tag);
+  for (const [k, v] of Object.entries(attrs || {})) e.setAttribute(k, v);
+  if (text !== undefined) e.textContent = text;
+  return e;
+}
+
+function url() {
+  if (box.dataset.run) return "/api/runs/" + box.dataset.run;
+  return "/api/curve?" + new URLSearchParams({agent: box.dataset.agent, started: box.dataset.started});
+}
+
+// each stretch between two commits: [games at its end, share lost, share drawn]
+function stretches(points) {
+  const out = [];
+  let g0 = 0, l0 = 0, d0 = 0;
+  for (const p of points) {
+    const n = p.games - g0;
+    if (n > 0) out.push([p.games, (p.lost - l0) / n, (p.draws - d0) / n]);
+    g0 = p.games; l0 = p.lost; d0 = p.draws;
+  }
+  return out;
+}
+
+function draw(data) {
+  const W = 720, H = 300, L = 56, B = 36, T = 12, R = 16;
+  const s = svg("svg", {width: W, height: H, viewBox: `0 0 ${W} ${H}`, role: "img", "aria-label": "learning curve"});
+  const rows = stretches(data.points || []);
+  const maxG = rows.length ? rows[rows.length - 1][0] : 1;
+  const x = (g) => L + (W - L - R) * g / maxG;
+  const y = (v) => T + (H - T - B) * (1 - v);
+  s.append(svg("rect", {x: L, y: T, width: W - L - R, height: H - T - B, class: "plot"}));
+  for (const v of [0, 0.25, 0.5, 0.75, 1]) {
+    s.append(svg("line", {x1: L, x2: W - R, y1: y(v), y2: y(v), class: "grid"}));
+    s.append(svg("text", {x: L - 6, y: y(v) + 4, class: "tick", "text-anchor": "end"}, Math.round(v * 100) + "%"));
+  }
+  s.append(svg("text", {x: (L + W - R) / 2, y: H - 6, class: "tick", "text-anchor": "middle"},
+    "games: " + maxG.toLocaleString()));
+  const line = (k, cls) => {
+    if (!rows.length) return;
+    const pts = [[0, rows[0][k]], ...rows.map((r) => [r[0], r[k]])].map(([g, v]) => `${x(g).toFixed(1)},${y(v).toFixed(1)}`);
+    s.append(svg("polyline", {points: pts.join(" "), class: cls}));
+  };
+  line(1, "lost");
+  line(2, "drawn");
+  s.append(svg("text", {x: L + 8, y: T + 16, class: "legend lost"}, "lost"));
+  s.append(svg("text", {x: L + 48, y: T + 16, class: "legend drawn"}, "drawn"));
+  box.replaceChildren(s);
+  box.dataset.points = String((data.points || []).length);
+  const cps = (data.results && data.results.checkpoints) || [];
+  const cp = document.getElementById("checkpoints");
+  if (cps.length) {
+    const last = cps[cps.length - 1];
+    cp.textContent = "Last exact checkpoint" + (last.games ? " (after " + last.games.toLocaleString() + " games)" : "") +
+      ": as first " + (last.as_first.perfect ? "perfect" : last.as_first.guaranteed) +
+      ", as second " + (last.as_second.perfect ? "perfect" : last.as_second.guaranteed);
+  }
+}
+
+async function refresh() {
+  try {
+    const r = await fetch(url());
+    const data = await r.json();
+    if (r.ok) draw(data);
+    if (!box.dataset.run) setTimeout(refresh, 2000);
+  } catch (e) {
+    setTimeout(refresh, 4000);
+  }
+}
+
+refresh();

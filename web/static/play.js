@@ -1,0 +1,338 @@
+// The play page: a board drawn as SVG from the game's cells, moves by clicking it (or the move
+// buttons), the opponent's replies from POST /api/move, every move's value beside the learned
+// agents' from GET /api/view, and the finished game stored (and taught) by POST /api/finish.
+// Everything shown comes from the server; this file only draws and sends what was clicked.
+"use strict";
+
+const root = document.getElementById("play");
+const SVGNS = "http://www.w3.org/2000/svg";
+const game = root.dataset.game;
+const opponent = root.dataset.opponent;
+const human = root.dataset.human;
+const readOnly = root.dataset.readOnly === "yes";
+const learned = root.dataset.learned ? root.dataset.learned.split("\n") : [];
+const shown = Array.from(document.querySelectorAll("#shown option:checked")).map((o) => o.value);
+
+let start = root.dataset.position || null;   // null: the game's own start
+let positions = [];                           // the positions of this game, the current one last
+let movers = [];                              // who is to move in each
+let moves = [];                               // the moves played, in order
+let view = null;                              // GET /api/view's answer for the current position
+let picked = [];                              // cells clicked towards a move of several cells
+let busy = false;
+let stored = false;
+
+function el(tag, attrs, text) {
+  const e = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs || {})) e.setAttribute(k, v);
+  if (text !== undefined) e.textContent = text;
+  return e;
+}
+
+function svg(tag, attrs, text) {
+  const e = document.createElementNS(SVGNS, tag);
+  for (const [k, v] of Object.entries(attrs || {})) e.setAttribute(k, v);
+  if (text !== undefined) e.textContent = text;
+  return e;
+}
+
+function showError(text) {
+  document.getElementById("error").textContent = text || "";
+}
+
+async function getJSON(url) {
+  const r = await fetch(url);
+  const data = await r.json();
+  if (!r.ok) throw new Error(data.error || r.statusText);
+  return data;
+}
+
+async function postJSON(url, body) {
+  const r = await fetch(url, {method: "POST", headers: {"Content-Type": "application/json"}, body: JSON.stringify(body)});
+  const data = await r.json();
+  if (!r.ok) throw new Error(data.error || r.statusText);
+  return data;
+}
+
+function viewURL(position) {
+  const q = new URLSearchParams({game});
+  if (position !== null) q.set("position", position);
+  for (const a of shown) q.append("agent", a);
+  return "/api/view?" + q.toString();
+}
+
+// ------------------------------------------------------------------ values
+
+function rank(exact, mover) {
+  if (exact === mover) return 2;
+  if (exact === "draw") return 1;
+  if (exact === "unknown" || exact === undefined || exact === null) return null;
+  return 0;
+}
+
+function exactWords(m, query) {
+  const p = query.perfect && query.perfect[m.move];
+  if (p && p.moves) return (m.exact === "draw" ? "draw" : m.exact + " wins") + " in " + p.moves;
+  if (m.exact === "draw" || m.exact === "unknown") return m.exact;
+  return m.exact + " wins" + (m.plies ? " in " + m.plies : "");
+}
+
+function drawValues() {
+  const head = document.querySelector("#values thead");
+  const body = document.querySelector("#values tbody");
+  head.replaceChildren();
+  body.replaceChildren();
+  const query = view.query;
+  const source = document.getElementById("source");
+  if (!query) {
+    source.textContent = "";
+    return;
+  }
+  source.textContent = "(" + query.exact_source + ")";
+  const hr = el("tr");
+  hr.append(el("th", {}, "move"), el("th", {}, "perfect play"));
+  for (const a of query.agents) hr.append(el("th", {class: "name", title: a.learner}, a.agent));
+  head.append(hr);
+  const mover = query.to_move;
+  const ranks = query.moves.map((m) => rank(m.exact, mover));
+  const best = Math.max(...ranks.filter((r) => r !== null));
+  const preferred = query.agents.map((a) => {
+    let top = null;
+    for (const m of query.moves) {
+      const v = a.values[m.move];
+      if (v !== undefined && v !== null && (top === null || v > a.values[top])) top = m.move;
+    }
+    return top;
+  });
+  query.moves.forEach((m, i) => {
+    const tr = el("tr", {"data-move": m.move});
+    const r = ranks[i];
+    tr.append(el("td", {}, m.move));
+    tr.append(el("td", {class: r === 2 ? "win" : r === 1 ? "draw" : r === 0 ? "loss" : ""}, exactWords(m, query)));
+    query.agents.forEach((a, k) => {
+      const v = a.values[m.move];
+      const td = el("td", {class: "num"}, v === undefined || v === null ? "–" : Number(v).toFixed(3));
+      if (preferred[k] === m.move) {
+        td.classList.add("preferred");
+        if (r !== null && isFinite(best) && r < best) {
+          td.classList.add("worse");
+          td.title = a.agent + " prefers this move, which is worse than the best";
+        }
+      }
+      tr.append(td);
+    });
+    tr.addEventListener("click", () => humanMove(m.move));
+    body.append(tr);
+  });
+  if (query.agents_more) {
+    const tr = el("tr");
+    tr.append(el("td", {colspan: 2 + query.agents.length, class: "small"},
+      query.agents_more + " more agents of " + game + ": choose them under 'values of'"));
+    body.append(tr);
+  }
+}
+
+// ------------------------------------------------------------------ the board
+
+function drawBoard() {
+  const box = document.getElementById("board");
+  box.replaceChildren();
+  const b = view.board;
+  if (!b.grid) {                                  // no cells to draw: the text board and a button a move
+    box.append(el("pre", {class: "textboard"}, b.board.join("\n")));
+    const buttons = el("div", {class: "movebuttons"});
+    for (const m of b.moves) {
+      const bt = el("button", {type: "button", "data-move": m.move}, m.move);
+      bt.addEventListener("click", () => humanMove(m.move));
+      buttons.append(bt);
+    }
+    box.append(buttons);
+    return;
+  }
+  const {columns, rows, top, cells} = b.grid;
+  const size = Math.max(34, Math.min(72, Math.floor(440 / Math.max(columns, rows))));
+  const s = svg("svg", {width: columns * size + 2, height: rows * size + 2, viewBox: `0 0 ${columns * size + 2} ${rows * size + 2}`,
+    role: "img", "aria-label": game + " board"});
+  const last = moves.length ? lastChanged : [];
+  cells.forEach((v, i) => {
+    const r = Math.floor(i / columns), c = i % columns;
+    const y = (top ? r : rows - 1 - r) * size + 1, x = c * size + 1;
+    const g = svg("g", {class: "cell", "data-cell": i});
+    g.append(svg("rect", {x, y, width: size, height: size, class: picked.includes(i) ? "picked" : ""}));
+    if (v === 1 || v === 2) {
+      const piece = svg("circle", {cx: x + size / 2, cy: y + size / 2, r: size * 0.36, class: "p" + v + (last.includes(i) ? " new" : "")});
+      g.append(piece);
+      g.append(svg("text", {x: x + size / 2, y: y + size / 2 + size * 0.12, class: "mark" + v, "font-size": size * 0.34},
+        b.players[v - 1].slice(0, 1).toUpperCase()));
+    } else if (v !== 0) {
+      g.append(svg("text", {x: x + size / 2, y: y + size / 2 + size * 0.12, class: "count", "font-size": size * 0.4}, String(v)));
+    }
+    g.addEventListener("click", () => clickCell(i));
+    s.append(g);
+  });
+  box.append(s);
+  const buttons = el("div", {class: "movebuttons small"});
+  buttons.append(document.createTextNode("or play: "));
+  for (const m of b.moves) {
+    const bt = el("button", {type: "button", "data-move": m.move}, m.move);
+    bt.addEventListener("click", () => humanMove(m.move));
+    buttons.append(bt);
+  }
+  box.append(buttons);
+}
+
+let lastChanged = [];
+
+function clickCell(i) {
+  if (!myTurn()) return;
+  const b = view.board;
+  const columns = b.grid.columns;
+  let cands = b.moves.filter((m) => m.changed.includes(i) && picked.every((p) => m.changed.includes(p)));
+  if (!cands.length && !picked.length)            // gravity: a click anywhere in a column drops there
+    cands = b.moves.filter((m) => m.changed.length === 1 && m.changed[0] % columns === i % columns);
+  if (cands.length === 1) {
+    picked = [];
+    humanMove(cands[0].move);
+  } else if (cands.length > 1) {
+    picked.push(i);                                 // a piece that moves: then click where it goes
+    const exact = cands.filter((m) => m.changed.length === picked.length);
+    if (exact.length === 1) { picked = []; humanMove(exact[0].move); return; }
+    drawBoard();
+  } else {
+    picked = [];
+    drawBoard();
+  }
+}
+
+// ------------------------------------------------------------------ the game
+
+function myTurn() {
+  return view && !busy && view.board.result === null && view.board.to_move === human;
+}
+
+function status() {
+  const b = view.board;
+  const st = document.getElementById("status");
+  if (b.result !== null) {
+    st.textContent = "game over: " + (b.result === "draw" ? "draw" : b.result + " wins" + (b.result === human ? " — you win!" : ""));
+  } else if (b.to_move === human) {
+    st.textContent = "your move (" + human + ")";
+  } else {
+    st.textContent = opponent + " is thinking…";
+  }
+  const list = document.getElementById("movelist");
+  list.replaceChildren(...moves.map((m) => el("li", {}, m)));
+}
+
+async function show(position) {
+  view = await getJSON(viewURL(position));
+  positions.push(view.board.position);
+  movers.push(view.board.result === null ? view.board.to_move : null);
+  drawBoard();
+  drawValues();
+  status();
+}
+
+async function advance(move) {
+  const b = view.board;
+  const m = b.moves.find((x) => x.move === move);
+  lastChanged = m ? m.changed : [];
+  moves.push(move);
+  view = await getJSON(viewURL(m ? m.next : null));
+  positions.push(view.board.position);
+  movers.push(view.board.result === null ? view.board.to_move : null);
+  drawBoard();
+  drawValues();
+  status();
+}
+
+async function computerTurn() {
+  while (view.board.result === null && view.board.to_move !== human) {
+    busy = true;
+    status();
+    const reply = await postJSON("/api/move", {game, position: view.board.position, opponent, moves, seed: moves.length});
+    await advance(reply.move);
+  }
+  busy = false;
+  status();
+  if (view.board.result !== null) await finish();
+}
+
+async function humanMove(move) {
+  if (!myTurn()) return;
+  showError("");
+  busy = true;
+  try {
+    await advance(move);
+    await computerTurn();
+  } catch (e) {
+    showError(e.message);
+  } finally {
+    busy = false;
+    status();
+  }
+}
+
+async function finish() {
+  if (stored || start !== null || readOnly) return;  // a game set up by hand is not a game to store
+  stored = true;
+  const r = await postJSON("/api/finish", {game, opponent, human, moves});
+  const teach = document.getElementById("teach");
+  teach.textContent = "stored as match " + r.match + (r.learned ? "; " + opponent + " learned from it (" +
+    r.games_trained + " games now)" : "");
+  teach.dataset.gamesTrained = r.games_trained === null ? "" : String(r.games_trained);
+}
+
+async function newGame(position) {
+  positions = [];
+  movers = [];
+  moves = [];
+  picked = [];
+  lastChanged = [];
+  stored = false;
+  start = position;
+  showError("");
+  try {
+    await show(position);
+    await computerTurn();
+  } catch (e) {
+    showError(e.message);
+  }
+}
+
+async function undo() {
+  if (busy || !moves.length) return;
+  // back to the last position before this one where it was the person's move
+  let k = moves.length - 1;
+  while (k > 0 && movers[k] !== human) k -= 1;
+  if (movers[k] !== human) return;
+  const position = positions[k];
+  moves = moves.slice(0, k);
+  positions = positions.slice(0, k);
+  movers = movers.slice(0, k);
+  stored = false;
+  lastChanged = [];
+  picked = [];
+  await show(position);
+}
+
+function teachingNote() {
+  const teach = document.getElementById("teach");
+  if (readOnly) teach.textContent = "read-only: games are not stored and no agent learns from them";
+  else if (learned.includes(opponent)) teach.textContent = "This game will teach " + opponent +
+    ": once it is over, " + opponent + " learns from it, as after educable play.";
+  else teach.textContent = "The game is stored in the knowledge base once it is over.";
+}
+
+document.getElementById("undo").addEventListener("click", () => undo().catch((e) => showError(e.message)));
+document.getElementById("restart").addEventListener("click", () => newGame(root.dataset.position || null));
+document.getElementById("setpos").addEventListener("submit", (ev) => {
+  ev.preventDefault();
+  const text = document.getElementById("postext").value;
+  newGame(text);
+});
+
+if (game) {
+  teachingNote();
+  newGame(start);
+}
