@@ -964,6 +964,7 @@ def serve(port: int, host: str, read_only: bool, open_browser: bool, db_path: st
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     try:
         sock.bind((host, port))
+        sock.listen(128)                            # connections queue from the moment the address is printed
     except OSError as exc:
         raise BadInput(f"cannot listen on {host}:{port}: {exc.strerror}") from None
     shown_host = f"[{host}]" if ":" in host else host

@@ -1,0 +1,188 @@
+"""The page of `educable serve` in a real browser: Debian's chromium (installed by make setup),
+driven by Playwright with executable_path (no browser download), against a real server process.
+
+A person's session: a whole tic-tac-toe game by clicks to a draw against minimax, the values
+shown equal to `query --json`, a position set up by typing and a bad one refused in one line, a
+hostile agent name shown as text with no script run, a punishment agent taught by one game of
+hexapawn played by clicks (its games trained grows), and a live curve gaining points while
+`educable train` runs in another process.  No page logs a JavaScript error.  With
+EDUCABLE_SCREENSHOTS=DIR the pages are saved there (docs/window/ holds the ones docs/window.md shows).
+"""
+import json
+import os
+import shutil
+import sqlite3
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+EXE = str(Path(sys.executable).parent / "educable")
+SHOTS = os.environ.get("EDUCABLE_SCREENSHOTS")
+
+
+@pytest.fixture(scope="module")
+def browser():
+    from playwright.sync_api import sync_playwright
+    chromium = shutil.which("chromium")
+    assert chromium, "chromium is missing: make setup installs Debian's chromium for these tests"
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=chromium, args=["--no-sandbox"])
+        yield b
+        b.close()
+
+
+@pytest.fixture
+def page(browser):
+    """A page whose JavaScript errors and failed requests are collected; none allowed."""
+    context = browser.new_context(viewport={"width": 1200, "height": 860})
+    pg = context.new_page()
+    pg.errors = []
+    pg.on("console", lambda m: pg.errors.append(m.text) if m.type == "error" else None)
+    pg.on("pageerror", lambda e: pg.errors.append(str(e)))
+    pg.dialogs = []
+    pg.on("dialog", lambda d: (pg.dialogs.append(d.message), d.dismiss()))
+    yield pg
+    context.close()
+    assert pg.errors == [], pg.errors
+
+
+def shot(pg, name):
+    if SHOTS:
+        Path(SHOTS).mkdir(parents=True, exist_ok=True)
+        pg.screenshot(path=str(Path(SHOTS) / f"{name}.png"), full_page=True)
+
+
+def cli_json(db_path, *args):
+    p = subprocess.run([EXE, *args, "--json", "--db", str(db_path)], capture_output=True, text=True, timeout=300)
+    assert p.returncode == 0, p.stderr
+    return json.loads(p.stdout)
+
+
+def train(db_path, *args):
+    p = subprocess.run([EXE, "train", *args, "--db", str(db_path)], capture_output=True, text=True, timeout=300)
+    assert p.returncode == 0, p.stderr
+
+
+def wait_turn(pg, after: int = 0):
+    """Until it is the person's move (or the game is over) with more than ``after`` moves played."""
+    pg.wait_for_function(f"(document.getElementById('status').textContent.startsWith('your move') || "
+                         f"document.getElementById('status').textContent.startsWith('game over')) && "
+                         f"document.querySelectorAll('#movelist li').length > {after} - 1 && "
+                         f"document.querySelectorAll('#values tbody tr').length + "
+                         f"(document.getElementById('status').textContent.startsWith('game over') ? 1 : 0) > 0",
+                         timeout=60_000)
+
+
+def played(pg) -> int:
+    return pg.evaluate("() => document.querySelectorAll('#movelist li').length")
+
+
+def values_table(pg):
+    """The values table as {move: [cells...]}."""
+    return pg.evaluate("""() => Object.fromEntries(Array.from(document.querySelectorAll('#values tbody tr[data-move]'))
+        .map(tr => [tr.dataset.move, Array.from(tr.cells).map(td => td.textContent)]))""")
+
+
+def test_a_whole_game_by_clicks_is_a_draw_against_minimax_and_the_values_are_querys(db_path, served, page):
+    train(db_path, "tictactoe", "--learner", "qlearn", "--agent", "q", "--games", "500")
+    s = served()
+    page.goto(f"{s.url}/play?game=tictactoe&opponent=minimax&as=x&agent=q")
+    wait_turn(page)
+    expected = cli_json(db_path, "query", "tictactoe", ".../.../...", "--agent", "q")
+    shown = values_table(page)
+    assert set(shown) == {m["move"] for m in expected["moves"]}
+    for m in expected["moves"]:
+        assert shown[m["move"]][1] == "draw"                              # every first move draws
+        assert shown[m["move"]][2] == f"{expected['agents'][0]['values'][m['move']]:.3f}"
+    shot(page, "play-tictactoe")
+    while not page.text_content("#status").startswith("game over"):
+        table = values_table(page)
+        move = next(m for m, cells in table.items() if cells[1] in ("draw", "x wins"))   # keep the draw
+        cell, n = int(move) - 1, played(page)
+        page.click(f"#board g[data-cell='{cell}']")
+        wait_turn(page, n + 1)
+    assert page.text_content("#status") == "game over: draw"
+    page.wait_for_function("document.getElementById('teach').textContent.startsWith('stored as match')")
+    rows = sqlite3.connect(db_path).execute("SELECT first, second, result, source FROM matches").fetchall()
+    assert rows == [("human", "minimax", "draw", "serve")]
+
+
+def test_a_position_set_up_by_typing_and_a_bad_one_refused_in_one_line(db_path, served, page):
+    s = served()
+    page.goto(f"{s.url}/play?game=tictactoe&opponent=random&as=o")
+    wait_turn(page)
+    page.fill("#postext", "x../.o./..x")
+    page.click("#setpos button")
+    page.wait_for_function("document.querySelectorAll('#board circle').length === 3")
+    cells = page.evaluate("() => Array.from(document.querySelectorAll('#board g')).map(g => g.querySelectorAll('circle').length)")
+    assert cells == [1, 0, 0, 0, 1, 0, 0, 0, 1]
+    assert page.text_content("#status").startswith("your move")          # o to move, the person
+    page.fill("#postext", "zz")
+    page.click("#setpos button")
+    page.wait_for_function("document.getElementById('error').textContent.length > 0")
+    error = page.text_content("#error")
+    assert "bad tic-tac-toe position" in error and "\n" not in error
+    shot(page, "bad-position")
+    page.errors = [e for e in page.errors if "400" not in e]          # the refused request itself
+
+
+def test_a_hostile_agent_name_is_text_and_runs_no_script(db_path, served, page):
+    train(db_path, "tictactoe", "--learner", "qlearn", "--agent", "q", "--games", "50")
+    name = "<img src=x onerror=alert(1)>"
+    with sqlite3.connect(db_path) as conn:
+        conn.execute("UPDATE agents SET name = ? WHERE name = 'q'", (name,))
+    s = served()
+    page.goto(s.url + "/")
+    assert name in page.text_content("#agents")
+    page.goto(f"{s.url}/play?game=tictactoe&opponent=random&agent={name}")
+    wait_turn(page)
+    assert name in page.text_content("#values thead")
+    page.wait_for_timeout(300)
+    assert page.dialogs == [] and page.evaluate("() => document.querySelectorAll('img').length") == 0
+
+
+def test_one_game_by_clicks_teaches_a_punishment_agent(db_path, served, page):
+    """Hexapawn against the six-pawns learner her, the person white, moving a pawn by two clicks
+    (from, to): after the game her has one game more, as after educable play."""
+    train(db_path, "hexapawn", "--agent", "her", "--games", "10")
+    before = [a for a in cli_json(db_path, "agents") if a["name"] == "her"][0]["games_trained"]
+    s = served()
+    page.goto(f"{s.url}/play?game=hexapawn&opponent=her&as=white&agent=her")
+    wait_turn(page)
+    assert "This game will teach her" in page.text_content("#teach")
+    shot(page, "play-hexapawn")
+    while not page.text_content("#status").startswith("game over"):
+        moves = page.evaluate("() => Array.from(document.querySelectorAll('#values tbody tr[data-move]')).map(tr => tr.dataset.move)")
+        frm, to = (int(c) - 1 for c in moves[0].split("-"))
+        n = played(page)
+        page.click(f"#board g[data-cell='{frm}']")
+        page.click(f"#board g[data-cell='{to}']")
+        wait_turn(page, n + 1)
+    page.wait_for_function("document.getElementById('teach').textContent.includes('learned')")
+    after = [a for a in cli_json(db_path, "agents") if a["name"] == "her"][0]["games_trained"]
+    assert after == before + 1
+
+
+def test_a_live_curve_gains_points_while_a_training_runs(db_path, served, page):
+    s = served()
+    trainer = subprocess.Popen([EXE, "train", "tictactoe", "--learner", "ntuple", "--agent", "live", "--games",
+                                "3000000", "--db", str(db_path)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        deadline = time.time() + 120
+        running = []
+        while not running and time.time() < deadline:
+            running = [r for r in s.get("/api/runs").json() if r["running"]]
+            time.sleep(0.5)
+        assert running, "the training committed no curve point within two minutes"
+        page.goto(s.url + "/runs")
+        page.click("#runs a:text('live')")
+        page.wait_for_function("Number(document.getElementById('curve').dataset.points || 0) > 0", timeout=60_000)
+        first = int(page.get_attribute("#curve", "data-points"))
+        page.wait_for_function(f"Number(document.getElementById('curve').dataset.points) > {first}", timeout=60_000)
+        shot(page, "live-curve")
+    finally:
+        trainer.terminate()
+        trainer.wait(timeout=60)
