@@ -962,6 +962,7 @@ def serve(port: int, host: str, read_only: bool, open_browser: bool, db_path: st
                    + ("" if read_only else " and teach its agents (--read-only stops that)"), err=True)
     sock = socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)   # answers leave at once (else 40 ms of delayed ACK)
     try:
         sock.bind((host, port))
         sock.listen(128)                            # connections queue from the moment the address is printed

@@ -124,12 +124,35 @@ def chooser(db: sqlite_utils.Database, game: str, name: str) -> str:
         guide = search_guide(name)
         if guide is not None:
             guide_row = agent_row(db, game, guide)
-            learner_of(guide_row).load(db, guide_row)
+            load(db, guide_row)
         return search_chooser(name) or name
     if row["learner"] in RULE_SETS:
         return f"agent({quote(learner_of(row).load_member(db, row, split_member(name)[1]))})"
-    learner_of(row).load(db, row)
+    load(db, row)
     return f"agent({quote(name)})"
+
+
+_LOADED: dict[str, tuple] | None = None     # agent -> the version of it Prolog holds, when kept (keep_loaded)
+
+
+def keep_loaded() -> None:
+    """From now on in this process, an agent put into Prolog stays there until its row changes
+    (its games trained or its update time): for a long-lived process that asks the same agents
+    again and again (educable serve), where loading a large n-tuple agent each request took a
+    second.  A command loads every agent it uses afresh, so a row edited by hand is always read."""
+    global _LOADED
+    if _LOADED is None:
+        _LOADED = {}
+
+
+def load(db: sqlite_utils.Database, row: dict) -> None:
+    """Put a stored agent into Prolog (its learner's load), unless keep_loaded holds it already."""
+    version = (row["learner"], row["game"], row["games_trained"], row["updated"], row["created"])
+    if _LOADED is not None and _LOADED.get(row["name"]) == version:
+        return
+    learner_of(row).load(db, row)
+    if _LOADED is not None:
+        _LOADED[row["name"]] = version
 
 
 def check_agent(db: sqlite_utils.Database, game: str, name: str) -> dict | None:
@@ -221,7 +244,7 @@ class Opponents:
 
 def move_values(db: sqlite_utils.Database, row: dict, state: "games.State") -> dict[str, float]:
     """A learned agent's value for each legal move of ``state``."""
-    learner_of(row).load(db, row)
+    load(db, row)
     pairs, _best = engine().call(
         f"play:move_values(agent({quote(row['name'])}), {quote(state.game)}, {quote(state.key)}, P, B), Out = [P, B]")
     return {m: v for m, v in pairs}

@@ -26,6 +26,8 @@ class EngineThread:
         from kb.db import open_kb
         db = getattr(self._local, "db", None)
         if db is None:
+            from bridge import agents
+            agents.keep_loaded()                           # a served agent stays in Prolog until its row changes
             db = self._local.db = open_kb(self.db_path)
             db.execute("PRAGMA journal_mode = WAL")      # readers and a training process never block each other
         return db

@@ -1,0 +1,151 @@
+"""The window's speed: `educable serve` measured from outside, as a browser would ask it.
+
+Targets (issue "A page in the browser"): ready in < 1 s; the play view of a stored tic-tac-toe
+position (its board and every move's values) in < 100 ms; an agent's reply < 100 ms for a table
+agent, < 300 ms for a Connect Four n-tuple agent and for `perfect`; 20 concurrent clients playing
+for 60 s: no error, p99 < 1 s.  The anchor in the same run is the floor of one request: a GET of
+a static file, which touches neither Prolog nor SQLite.
+
+    .venv/bin/python bench/bench_serve.py [--seconds 60] [--clients 20]
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+import httpx
+
+from common import line
+
+
+def against(name: str, value: float, unit: str, target: float) -> None:
+    """A figure beside its target (smaller is better)."""
+    verdict = "met" if value < target else "NOT met"
+    print(f"{name:<52} {value:>10.4g} {unit}   target < {target:g} {unit}: {verdict} ({target / value:.2f}x)", flush=True)
+
+EXE = str(Path(sys.executable).parent / "educable")
+C4 = "connect(4,7,6)"
+
+
+def run(db: Path, *args: str) -> None:
+    subprocess.run([EXE, *args, "--db", str(db)], check=True, capture_output=True, timeout=1800)
+
+
+def start(db: Path) -> tuple[subprocess.Popen, str, float]:
+    """The server, its address, and seconds from the command to the first answered request."""
+    t0 = time.perf_counter()
+    proc = subprocess.Popen([EXE, "serve", "--port", "0", "--db", str(db)], stdout=subprocess.PIPE, text=True)
+    url = re.search(r"at (http://[^/\s]+)/", proc.stdout.readline()).group(1)
+    while True:
+        try:
+            if httpx.get(url + "/api/games", timeout=10).status_code == 200:
+                return proc, url, time.perf_counter() - t0
+        except httpx.TransportError:
+            time.sleep(0.01)
+
+
+def median_ms(fn, n: int) -> tuple[float, float]:
+    """Median and worst of ``n`` calls, in ms (after one warm-up call)."""
+    fn()
+    times = []
+    for _ in range(n):
+        t = time.perf_counter()
+        fn()
+        times.append(1000 * (time.perf_counter() - t))
+    return statistics.median(times), max(times)
+
+
+def expect(r: httpx.Response) -> httpx.Response:
+    if r.status_code != 200:
+        raise SystemExit(f"{r.request.url}: {r.status_code} {r.text[:200]}")
+    return r
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--seconds", type=float, default=60.0, help="how long the concurrent clients play")
+    ap.add_argument("--clients", type=int, default=20)
+    ap.add_argument("--c4-games", type=int, default=20_000, help="self-play games of the Connect Four n-tuple agent")
+    args = ap.parse_args()
+    folder = Path(tempfile.mkdtemp())
+    db = folder / "serve.db"
+    print(f"setting up: solve tictactoe, a Q-learning agent, a Connect Four n-tuple agent of {args.c4_games:,} games")
+    run(db, "solve", "tictactoe")
+    run(db, "train", "tictactoe", "--learner", "qlearn", "--agent", "q", "--games", "2000")
+    run(db, "train", C4, "--learner", "ntuple", "--agent", "c4", "--games", str(args.c4_games))
+    proc, url, ready = start(db)
+    try:
+        against("serve: ready (command to first answer)", ready, "s", 1.0)
+        c = httpx.Client(base_url=url, timeout=60)
+        floor, _ = median_ms(lambda: expect(c.get("/static/style.css")), 50)
+        line("the floor: a static file's GET, median", floor, "ms")
+        view, worst = median_ms(lambda: expect(c.get("/api/view", params={
+            "game": "tictactoe", "position": "x../.o./...", "agent": "q"})), 50)
+        against("play view, stored tic-tac-toe (board + values), median", view, "ms", 100)
+        line("  the same, worst of 50", worst, "ms")
+        body = {"game": "tictactoe", "position": "x../.o./...", "opponent": "q"}
+        reply, _ = median_ms(lambda: expect(c.post("/api/move", json=body)), 50)
+        against("reply of a Q-table agent, median", reply, "ms", 100)
+        c4 = "......./......./......./......./......./...x..."
+        for who in ("c4", "perfect"):
+            body = {"game": C4, "position": c4, "opponent": who, "moves": ["4"]}
+            ms, _ = median_ms(lambda: expect(c.post("/api/move", json=body)), 20)
+            against(f"reply on Connect Four of {who}, median", ms, "ms", 300)
+        concurrent(url, args.clients, args.seconds)
+    finally:
+        proc.terminate()
+        proc.wait(timeout=30)
+
+
+def concurrent(url: str, clients: int, seconds: float) -> None:
+    """``clients`` threads each playing tic-tac-toe games against random (a view, then a move) for
+    ``seconds``: requests, errors, p50 and p99."""
+    times: list[float] = []
+    errors: list[str] = []
+    stop = time.perf_counter() + seconds
+
+    def client(k: int) -> None:
+        with httpx.Client(base_url=url, timeout=30) as c:
+            position, n = ".../.../...", 0
+            while time.perf_counter() < stop:
+                t = time.perf_counter()
+                r = c.get("/api/view", params={"game": "tictactoe", "position": position})
+                times.append(time.perf_counter() - t)
+                if r.status_code != 200:
+                    errors.append(r.text[:120])
+                    return
+                board = r.json()["board"]
+                if board["result"] is not None:
+                    position = ".../.../..."
+                    continue
+                t = time.perf_counter()
+                r = c.post("/api/move", json={"game": "tictactoe", "position": position, "opponent": "random", "seed": n})
+                times.append(time.perf_counter() - t)
+                if r.status_code != 200:
+                    errors.append(r.text[:120])
+                    return
+                position, n = r.json()["next"], n + 1
+    threads = [threading.Thread(target=client, args=(k,)) for k in range(clients)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    times.sort()
+    p50 = 1000 * times[len(times) // 2]
+    p99 = 1000 * times[min(len(times) - 1, int(0.99 * len(times)))]
+    print(f"{clients} clients for {seconds:g} s: {len(times):,} requests ({len(times) / seconds:,.0f}/s), "
+          f"{len(errors)} errors{': ' + errors[0] if errors else ''}")
+    line("  p50 of a request", p50, "ms")
+    against("  p99 of a request", p99, "ms", 1000)
+
+
+if __name__ == "__main__":
+    main()
