@@ -164,6 +164,9 @@ def test_one_game_by_clicks_teaches_a_punishment_agent(db_path, served, page):
     page.wait_for_function("document.getElementById('teach').textContent.includes('learned')")
     after = [a for a in cli_json(db_path, "agents") if a["name"] == "her"][0]["games_trained"]
     assert after == before + 1
+    page.goto(s.url + "/")
+    assert f"{after:,}" in page.text_content("#agents")
+    shot(page, "home")
 
 
 def test_a_live_curve_gains_points_while_a_training_runs(db_path, served, page):
