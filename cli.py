@@ -1255,7 +1255,7 @@ def race_show(seed: int, turn: int, player: str, png: str | None, gif: str | Non
 @db_option
 @handle_errors
 def demo(db_path: str) -> None:
-    """The main job: solve both games, show what is known, and play a match table.
+    """The main job: solve the games, play and judge, train every learner, then point at the window.
 
     \b
     Example:

@@ -116,7 +116,33 @@ def rat_race(db: sqlite_utils.Database) -> Iterator[str]:
     yield "full games: educable race run --player believer --boards 10;  picture: educable race show --seed 1 --png t.png"
 
 
-STEPS.extend([solve_all, match_table, too_large, learners, rule_sets, rat_race])
+C4_DEMO_GAMES = 20_000      # about a minute of Connect Four self-play on one core
+
+
+def ntuple(db: sqlite_utils.Database) -> Iterator[str]:
+    yield ""
+    yield "== The n-tuple learner (GBG's TD n-tuple agents): what one position teaches reaches others =="
+    r = commands.train(db, "tictactoe", "ntuple", "demo-td", 2000, "self", "both", 1, {})
+    exact = r["exact"] or {}
+    sides = ", ".join(f"{side.replace('_', ' ')} {'perfect' if exact[side]['perfect'] else exact[side]['guaranteed']}"
+                      for side in ("as_first", "as_second") if side in exact)
+    yield f"tic-tac-toe, 2,000 self-play games ({r['seconds']:.2f} s of learning): exactly, {sides}"
+    r = commands.train(db, HUGE_GAME, "ntuple", "demo-c4", C4_DEMO_GAMES, "self", "both", 1, {})
+    e = commands.evaluate_series(db, HUGE_GAME, "demo-c4", "random", 20, seed=1)
+    wins = e["as_first"]["win"] + e["as_second"]["win"]
+    yield (f"{HUGE_GAME}, {r['games']:,} self-play games ({r['seconds']:.0f} s, {r['games_per_second']:,.0f} games/s): "
+           f"won {wins} of 20 against random")
+    yield f"longer runs and the perfect player's verdict: README, 'Connect Four'; judge it: educable judge '{HUGE_GAME}' demo-c4"
+
+
+def window(db: sqlite_utils.Database) -> Iterator[str]:
+    yield ""
+    yield "== See it all in the browser =="
+    yield "educable serve   (then open http://127.0.0.1:8000/ : play demo-td or demo-c4, see every move's value beside "
+    yield "                  the truth, and watch a run's curve grow while educable train runs in another terminal)"
+
+
+STEPS.extend([solve_all, match_table, too_large, learners, ntuple, rule_sets, rat_race, window])
 
 
 def run(db: sqlite_utils.Database) -> Iterator[str]:
