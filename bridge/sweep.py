@@ -320,3 +320,35 @@ def tagged(fn: Callable, setting: Any, seed: int, args: tuple) -> tuple[Any, int
 def setting_text(setting: dict[str, str]) -> str:
     """'reward=0 punish=last'."""
     return " ".join(f"{k}={v}" for k, v in setting.items())
+
+
+def summaries(db: sqlite_utils.Database) -> list[dict[str, Any]]:
+    """Every stored sweep, newest first, with the centre of each setting's runs so far and its 95%
+    interval: the median for a train sweep, the geometric mean of the scores for a race (as the
+    sweep's own table gives them; a run that gave no measure counts as infinite)."""
+    from learners.sampling import geomean_interval, median_interval
+    out = []
+    rows = db.conn.execute("SELECT id, command, measure, status, started FROM sweeps ORDER BY id DESC").fetchall()
+    for sweep_id, command, measure_name, status, started in rows:
+        by_setting: dict[str, list[float]] = {}
+        for (setting, _seed), value in finished(db, sweep_id).items():
+            by_setting.setdefault(setting, []).append(value)
+        settings = []
+        for setting, values in by_setting.items():
+            decoded = _json(setting)
+            label = setting_text(decoded) if isinstance(decoded, dict) else str(decoded)
+            if command == "race":
+                finite = [int(v) for v in values if math.isfinite(v) and v > 0]
+                centre = geomean_interval(finite) if finite else (math.nan,) * 3
+            else:
+                centre = median_interval(values)
+            settings.append({"setting": label, "runs": len(values), "centre": _number(centre[0]),
+                             "interval95": [_number(centre[1]), _number(centre[2])]})
+        out.append({"id": sweep_id, "command": command, "measure": measure_name, "status": status,
+                    "started": started, "centre": "geometric mean" if command == "race" else "median",
+                    "settings": settings})
+    return out
+
+
+def _number(x: float) -> float | None:
+    return x if math.isfinite(x) else None

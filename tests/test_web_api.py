@@ -170,3 +170,13 @@ def test_a_rule_that_never_ends_fails_that_request_in_one_line_and_the_next_work
     assert r.status_code == 400 and "legal/4" in r.json()["error"], r.text
     assert s.get("/api/view", game="loop3", position="3 a").status_code == 200      # over: nothing to expand
     assert s.get("/api/query", game="tictactoe", position=".../.../...").status_code == 200
+
+
+def test_the_sweeps_page_gives_the_medians_the_sweep_printed(db_path, served):
+    printed = cli_json(db_path, "sweep", "train", "hexapawn", "--learner", "punish", "--vs", "adversary", "--as",
+                       "second", "--games", "30", "--grid", "reward=0,1", "--seeds", "3", "--workers", "1")
+    s = served()
+    [sweep] = s.get("/api/sweeps").json()
+    assert {r["setting"]: (r["runs"], r["centre"], r["interval95"]) for r in sweep["settings"]} == \
+        {r["setting"]: (r["runs"], r["median"], r["interval95"]) for r in printed["settings"]}
+    assert "reward=1" in s.get("/sweeps").text

@@ -206,6 +206,16 @@ async def run_page(request: Request) -> dict:
     return {"run": detail}
 
 
+async def sweeps_page(request: Request) -> dict:
+    from bridge import sweep
+    return {"sweeps": await request.app.state.engine.run(sweep.summaries, db=True)}
+
+
+async def api_sweeps(request: Request) -> Any:
+    from bridge import sweep
+    return await request.app.state.engine.run(sweep.summaries, db=True)
+
+
 async def api_games(request: Request) -> Any:
     from bridge import commands
     return await request.app.state.engine.run(commands.list_games, db=True)
@@ -293,6 +303,7 @@ def create_app(db_path: Path, read_only: bool = False) -> Starlette:
         Route("/runs", page("runs.html", runs_page)),
         Route("/runs/live", page("run.html", run_page)),
         Route("/runs/{run_id:int}", page("run.html", run_page)),
+        Route("/sweeps", page("sweeps.html", sweeps_page)),
         Route("/api/games", api(api_games)),
         Route("/api/agents", api(api_agents)),
         Route("/api/query", api(api_query)),
@@ -302,6 +313,7 @@ def create_app(db_path: Path, read_only: bool = False) -> Starlette:
         Route("/api/runs", api(api_runs)),
         Route("/api/runs/{run_id:int}", api(api_run)),
         Route("/api/curve", api(api_curve)),
+        Route("/api/sweeps", api(api_sweeps)),
         Mount("/static", StaticFiles(directory=HERE / "static"), name="static"),
     ]
     app = Starlette(routes=routes, exception_handlers={404: not_found, 405: not_allowed})

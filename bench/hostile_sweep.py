@@ -1,0 +1,225 @@
+"""A hostile sweep: every command run as a careless or hostile user would, each case in a process
+of its own, and every outcome classified.  Not part of the test suite (it takes a quarter of an
+hour); the suite holds a regression test for each class it found.
+
+Classes counted: crashes (a signal: SIGSEGV, SIGABRT), internal errors, tracebacks, refusals that
+are not one line or not exit 2, a refusal that changed the knowledge base, silent waits (a case
+still running after 10 s with nothing printed), files written or commands run by a GDL file
+(a file named pwned appearing), and agents merged by two writers.
+
+    .venv/bin/python bench/hostile_sweep.py [--limit N] [--out bench/results/hostile_sweep.json]
+"""
+from __future__ import annotations
+
+import argparse
+import itertools
+import json
+import os
+import shutil
+import sqlite3
+import subprocess
+import sys
+import tempfile
+import time
+from collections import Counter
+from pathlib import Path
+
+EXE = str(Path(sys.executable).parent / "educable")
+ROOT = Path(__file__).resolve().parent.parent
+SILENT_SECONDS = 10
+CASE_SECONDS = 60
+
+VALUES = ["", " ", "x" * 5000, "../../etc/passwd", "/dev/zero", "FIFO", "-1", "nan", "inf", "1e309", "9" * 40,
+          "<script>alert(1)</script>", "'; DROP TABLE agents;--", "tictactoe(0,0,0)", "connect(99,99,99)",
+          "hexapawn(1,1)", "nim()", "mcts:0", "alphabeta:99", "mcts:10+", "alphabeta:2+", "perfect", "ünï",
+          "$(touch pwned)", "`touch pwned`", "a\tb", "x.o/.x./..o", "xxx/ooo/...", "1-4", "tictactoe", "p",
+          "random", "connect(4,7,6)", "%s%s%n", "{}", "[]", "0", "2147483648"]
+
+COMMANDS = [
+    ["show", "{v}"], ["show", "tictactoe", "{v}"], ["query", "tictactoe", "{v}"], ["query", "{v}", ".../.../..."],
+    ["query", "tictactoe", ".../.../...", "--agent", "{v}"], ["query", "tictactoe", ".../.../...", "--depth", "{v}"],
+    ["solve", "{v}"], ["eval", "tictactoe", "{v}", "--vs", "random", "--games", "4"],
+    ["eval", "tictactoe", "random", "--vs", "{v}", "--games", "4"], ["eval", "tictactoe", "{v}", "--exact"],
+    ["train", "tictactoe", "--agent", "{v}", "--games", "5"], ["train", "{v}", "--agent", "t", "--games", "5"],
+    ["train", "tictactoe", "--learner", "{v}", "--agent", "t"],
+    ["train", "tictactoe", "--learner", "ntuple", "--agent", "t", "--games", "5", "--tuples-file", "{v}"],
+    ["train", "tictactoe", "--learner", "ntuple", "--agent", "t", "--games", "{v}"],
+    ["train", "tictactoe", "--learner", "ntuple", "--agent", "t", "--games", "5", "--neighbours", "{v}"],
+    ["train", "tictactoe", "--agent", "t", "--games", "5", "--vs", "{v}"],
+    ["agents", "{v}"], ["agents", "--game", "{v}"], ["runs", "--agent", "{v}"], ["judge", "{v}", "random", "--games", "2"],
+    ["check", "{v}"], ["rules", "import", "{v}", "--agent", "r"], ["rules", "export", "{v}", "out.pl"],
+    ["gdl", "import", "{v}", "--into", "gdlout"], ["doctor", "--db", "{v}"], ["race", "run", "--player", "{v}",
+                                                                                 "--boards", "1", "--turns", "50"],
+    ["race", "run", "--seed", "{v}", "--boards", "1", "--turns", "50"],
+    ["sweep", "train", "hexapawn", "--learner", "punish", "--games", "3", "--grid", "{v}", "--seeds", "1", "--workers", "1"],
+]
+
+KIF_CALLS = ["(shell \"touch pwned\")", "(catch (shell \"touch pwned\"))", "(call shell \"touch pwned\")",
+             "(assertz (pwned 1))", "(tell pwned)", "(open pwned write)", "(halt)", "(consult pwned)",
+             "(not (shell \"touch pwned\"))", "(or (shell \"touch pwned\") (true (control a)))",
+             "(process_create /bin/touch (pwned))", "(forall (shell \"touch pwned\"))"]
+KIF_GAME = ["(role a)", "(role b)", "(init (control a))", "(init (cell 1 b))", "(init (cell 2 b))",
+            "(<= (legal ?p (mark ?x)) (true (control ?p)) (true (cell ?x b)){0})",
+            "(<= (legal a noop) (true (control b)))", "(<= (legal b noop) (true (control a)))",
+            "(<= (next (cell ?x ?p)) (does ?p (mark ?x)))",
+            "(<= (next (cell ?x ?p)) (true (cell ?x ?p)) (distinct ?p b))",
+            "(<= (next (cell ?x b)) (true (cell ?x b)) (not (does a (mark ?x))) (not (does b (mark ?x))))",
+            "(<= (next (control b)) (true (control a)))", "(<= (next (control a)) (true (control b)))",
+            "(<= open (true (cell ?x b)))", "(<= terminal (not open){1})", "(<= terminal{2} (true (control z)))",
+            "(goal a 50)", "(goal b 50)"]
+
+EDITS = ["UPDATE ntuple_tuples SET cells = '1 2 99' WHERE tuple = 0", "UPDATE ntuple_tuples SET cells = 'a b c'",
+         "UPDATE ntuple_weights SET pattern = '9x9' WHERE rowid = 1", "UPDATE ntuple_weights SET tuple = 999",
+         "UPDATE agents SET params = json_set(params, '$.values', 2) WHERE name = 'n'",
+         "UPDATE agents SET params = json_remove(params, '$.perms') WHERE name = 'n'", "DELETE FROM ntuple_tuples",
+         "UPDATE agents SET params = 'x'", "UPDATE learned_values SET value = 'abc'", "UPDATE agents SET learner = 'zz'",
+         "UPDATE agents SET game = 'nogame'", "UPDATE runs SET results = 'x'", "UPDATE agents SET games_trained = 'x'",
+         "UPDATE learned_values SET visits = 1e400", "UPDATE rules SET pattern = 'zz'", "DELETE FROM members",
+         "PRAGMA user_version = 0", "PRAGMA user_version = -1", "DROP TABLE runs", "UPDATE agents SET name = '<b>x'"]
+EDIT_COMMANDS = [["agents"], ["eval", "tictactoe", "n", "--vs", "random", "--games", "2"], ["query", "tictactoe", ".../.../..."],
+                 ["train", "tictactoe", "--learner", "ntuple", "--agent", "n", "--games", "5"], ["doctor"], ["runs"],
+                 ["eval", "hexapawn", "p", "--exact"], ["play", "tictactoe", "--opponent", "n"]]
+
+
+def dump(db: Path) -> list[str] | None:
+    if not db.exists():
+        return None
+    try:
+        return list(sqlite3.connect(db).iterdump())
+    except sqlite3.Error:
+        return ["unreadable"]
+
+
+def classify(args: list[str], cwd: Path, db: Path, env: dict | None = None, stdin: str = "") -> dict:
+    """Run one case; its outcome and the classes it falls in."""
+    before = dump(db)
+    t0 = time.perf_counter()
+    proc = subprocess.Popen([EXE, *args], cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, stdin=subprocess.PIPE,
+                            text=True, errors="replace", env={**os.environ, "EDUCABLE_DB": str(db), **(env or {})})
+    try:
+        out, err = proc.communicate(stdin, timeout=CASE_SECONDS)
+        timed_out = False
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        out, err = proc.communicate()
+        timed_out = True
+    seconds = time.perf_counter() - t0
+    classes = []
+    rc = proc.returncode
+    if rc < 0 and not timed_out:
+        classes.append(f"crash (signal {-rc})")
+    if "internal error" in err:
+        classes.append("internal error")
+    if "Traceback" in err or "Traceback" in out:
+        classes.append("traceback")
+    if rc == 2 and len(err.strip().splitlines()) != 1:
+        classes.append("refusal not one line")
+    if rc == 2 and dump(db) != before:
+        classes.append("refusal changed the knowledge base")
+    if seconds > SILENT_SECONDS and not (out.strip() or err.strip()):
+        classes.append("silent wait over 10 s")
+    if timed_out:
+        classes.append("ran past the case's time")
+    if list(cwd.rglob("pwned*")):
+        classes.append("a file written by input")
+        for p in cwd.rglob("pwned*"):
+            p.unlink()
+    return {"args": [a[:60] for a in args], "rc": rc, "seconds": round(seconds, 2), "classes": classes,
+            "line": (err.strip().splitlines() or [""])[-1][:200]}
+
+
+def prepared(folder: Path) -> Path:
+    """A knowledge base with a punishment, an n-tuple, a Q-learning and a rule-set agent."""
+    db = folder / "base.db"
+    for args in (["train", "hexapawn", "--agent", "p", "--games", "10"],
+                 ["train", "tictactoe", "--learner", "ntuple", "--agent", "n", "--games", "100"],
+                 ["train", "tictactoe", "--learner", "qlearn", "--agent", "q", "--games", "50"],
+                 ["rules", "import", str(ROOT / "examples" / "never_lose_as_x.pl"), "--agent", "g"]):
+        subprocess.run([EXE, *args], check=True, capture_output=True, env={**os.environ, "EDUCABLE_DB": str(db)})
+    return db
+
+
+def cases(folder: Path, base: Path):
+    """(args, db, env, label) of every case."""
+    os.mkfifo(folder / "FIFO")
+    (folder / "gdlout").mkdir()
+    for template, v in itertools.product(COMMANDS, VALUES):
+        db = folder / "kb.db"
+        shutil.copy(base, db)
+        yield [a.replace("{v}", v) for a in template], db, None, "argument"
+    for k, (slot, call) in enumerate(itertools.product(range(3), KIF_CALLS)):
+        games = folder / f"kif{k}"
+        games.mkdir()
+        calls = ["", "", ""]
+        calls[slot] = " " + call
+        (games / "sheet.kif").write_text("\n".join(KIF_GAME).format(*calls) + "\n")
+        for args in (["games"], ["check", "sheet"], ["gdl", "import", str(games / "sheet.kif"), "--into", str(folder / "gdlout"),
+                                                    "--replace"], ["solve", "sheet"],
+                     ["eval", "sheet", "random", "--vs", "random", "--games", "4"]):
+            yield args, folder / "kb.db", {"EDUCABLE_GAMES": str(games)}, "gdl"
+    for edit, command in itertools.product(EDITS, EDIT_COMMANDS):
+        db = folder / "edited.db"
+        shutil.copy(base, db)
+        try:
+            with sqlite3.connect(db) as conn:
+                conn.executescript(edit)
+        except sqlite3.Error:
+            continue
+        yield command, db, None, "edited"
+
+
+def races(folder: Path, base: Path, n: int) -> Counter:
+    """``n`` races of an n-tuple training and a rule import making one new agent: merged agents."""
+    out: Counter = Counter()
+    for i in range(n):
+        db = folder / f"race{i}.db"
+        shutil.copy(base, db)
+        env = {**os.environ, "EDUCABLE_DB": str(db)}
+        train = subprocess.Popen([EXE, "train", "tictactoe", "--learner", "ntuple", "--agent", "wz", "--games", "3000"],
+                                 stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env, text=True)
+        time.sleep(0.2 + 0.1 * (i % 8))
+        imp = subprocess.run([EXE, "rules", "import", str(ROOT / "examples" / "never_lose_as_x.pl"), "--agent", "wz"],
+                             capture_output=True, env=env, text=True)
+        train.wait()
+        conn = sqlite3.connect(db)
+        learner = conn.execute("SELECT learner FROM agents WHERE name = 'wz'").fetchone()
+        weights = conn.execute("SELECT count(*) FROM ntuple_weights WHERE agent = 'wz'").fetchone()[0]
+        rules = conn.execute("SELECT count(*) FROM rules WHERE agent = 'wz'").fetchone()[0]
+        merged = learner is None or (weights and rules) or (learner[0] == "rules" and weights) or (
+            learner[0] == "ntuple" and rules)
+        out["merged" if merged else "whole"] += 1
+        out[f"exits {sorted([train.returncode, imp.returncode])}"] += 1
+    return out
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--limit", type=int, default=None, help="run only the first N cases")
+    ap.add_argument("--races", type=int, default=20)
+    ap.add_argument("--out", default="bench/results/hostile_sweep.json")
+    args = ap.parse_args()
+    folder = Path(tempfile.mkdtemp(prefix="hostile-"))
+    base = prepared(folder)
+    results, counts, kinds = [], Counter(), Counter()
+    t0 = time.perf_counter()
+    for n, (case_args, db, env, kind) in enumerate(itertools.islice(cases(folder, base), args.limit), 1):
+        r = classify(case_args, folder, db, env)
+        r["kind"] = kind
+        results.append(r)
+        kinds[kind] += 1
+        counts.update(r["classes"])
+        if r["classes"]:
+            print(f"  {kind}: {' '.join(r['args'])[:100]} -> {r['classes']} {r['line'][:120]}", flush=True)
+        if n % 100 == 0:
+            print(f"{n} cases, {time.perf_counter() - t0:.0f} s", flush=True)
+    race = races(folder, base, args.races)
+    summary = {"cases": len(results), "by_kind": dict(kinds), "problems": dict(counts), "races": dict(race),
+               "exit_codes": dict(Counter(r["rc"] for r in results)), "seconds": round(time.perf_counter() - t0)}
+    Path(args.out).parent.mkdir(parents=True, exist_ok=True)
+    Path(args.out).write_text(json.dumps({"summary": summary, "problem_cases": [r for r in results if r["classes"]]},
+                                         indent=1))
+    print(json.dumps(summary, indent=1))
+
+
+if __name__ == "__main__":
+    main()
