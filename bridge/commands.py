@@ -174,6 +174,22 @@ def list_agents(db: sqlite_utils.Database, game: str | None = None) -> list[dict
             for row in store.list_agents(db, game)]
 
 
+def last_judgements(db: sqlite_utils.Database) -> dict[str, str]:
+    """Each agent's last exact judgement that a run stored (its last checkpoint: what it guarantees
+    on each side against a best responder), in words."""
+    out = {}
+    for agent, results in db.execute("SELECT agent, results FROM runs ORDER BY id"):
+        checkpoints = (store.json_object(results) or {}).get("checkpoints")
+        point = checkpoints[-1] if isinstance(checkpoints, list) and checkpoints else None
+        if isinstance(point, dict) and all(isinstance(point.get(s), dict) for s in ("as_first", "as_second")):
+            words = ", ".join(f"{side.replace('_', ' ')}: "
+                              f"{'perfect' if point[side].get('perfect') else point[side].get('guaranteed', '?')}"
+                              for side in ("as_first", "as_second"))
+            games = point.get("games")
+            out[agent] = f"{words} (after {games:,} games)" if isinstance(games, int) else words
+    return out
+
+
 SUMMARY_CHARS = 160       # of an agent's options as `agents` prints them
 
 

@@ -180,3 +180,13 @@ def test_the_sweeps_page_gives_the_medians_the_sweep_printed(db_path, served):
     assert {r["setting"]: (r["runs"], r["centre"], r["interval95"]) for r in sweep["settings"]} == \
         {r["setting"]: (r["runs"], r["median"], r["interval95"]) for r in printed["settings"]}
     assert "reward=1" in s.get("/sweeps").text
+
+
+def test_home_shows_each_agents_last_exact_judgement(db_path, served):
+    """The n-tuple learner checks itself exactly as it trains; tic-tac-toe after 2,000 self-play games
+    with seed 1 is perfect on both sides (the README's example), and home says so."""
+    p = subprocess.run([EXE, "train", "tictactoe", "--learner", "ntuple", "--agent", "td", "--games", "2000", "--seed",
+                        "1", "--db", str(db_path)], capture_output=True, text=True, timeout=300)
+    assert p.returncode == 0 and "as first: guarantees a draw (perfect)" in p.stdout.replace("exactly, ", ""), p.stdout
+    html = served().get("/").text
+    assert "as first: perfect, as second: perfect (after 2,000 games)" in html

@@ -133,27 +133,11 @@ def field(body: dict, name: str, kind: type, default: Any = None) -> Any:
 def _home(db: Any) -> dict:
     from bridge import commands
     agents = commands.list_agents(db)
-    judged = _judgements(db)
+    judged = commands.last_judgements(db)
     for a in agents:
         a["judgement"] = judged.get(a["name"])
         a["options"] = commands.option_summary(a)
     return {"games": commands.list_games(db), "agents": agents, "runs": commands.list_runs(db)[:RUNS_ON_HOME]}
-
-
-def _judgements(db: Any) -> dict[str, str]:
-    """Each agent's last exact judgement a run stored (its last checkpoint), as words."""
-    out = {}
-    for agent, results in db.execute("SELECT agent, results FROM runs ORDER BY id"):
-        try:
-            point = (json.loads(results).get("checkpoints") or [None])[-1]
-        except (ValueError, AttributeError):
-            continue
-        if isinstance(point, dict) and "as_first" in point and "as_second" in point:
-            words = [f"{side.replace('as_', 'as ')}: {'perfect' if point[side].get('perfect') else point[side].get('guaranteed', '?')}"
-                     for side in ("as_first", "as_second")]
-            out[agent] = f"{', '.join(words)} (after {point.get('games', '?'):,} games)" if isinstance(
-                point.get("games"), int) else ", ".join(words)
-    return out
 
 
 def _view(db: Any, game: str, position: str | None, agents: list[str]) -> dict:
