@@ -28,6 +28,7 @@ Settings (every other option is the learner's Connect Four default, after GBG's 
   wide     as gbg, exploration 0.2 to 0.1
   straight as floor, tuples walked over the 4 cells beside a cell (--neighbours 4, GBG's Connect Four
            adjacency) instead of the 8 around it
+  fixed    as floor, GBG's fixed set of 70 8-tuples (learners/tuples/connect4_gbg70.txt) for every seed
 
 Measured (500,000 games a point, two points at a time, ~315 games/s each; won of 50 as first vs perfect,
 seeds 1 and 2): gbg 0 and 15, floor 24 and 21, wide 0 and 25; move accuracy vs perfect gbg 93.1%/95.4%,
@@ -60,6 +61,7 @@ SETTINGS: dict[str, dict] = {
     "lambda": {"lam": 0.5},
     "wide": {"epsilon": 0.2, "epsilon_end": 0.1},
     "straight": {"epsilon": 0.1, "epsilon_end": 0.05, "neighbours": "4"},
+    "fixed": {"epsilon": 0.1, "epsilon_end": 0.05, "tuples_file": "learners/tuples/connect4_gbg70.txt"},
 }
 JUDGE_SEED = 0          # the same opponents' dice for every point
 ANNEAL = {"alpha": 3.7, "alpha_end": 0.37}     # --anneal: the step falls to a tenth over the extra games
@@ -79,6 +81,9 @@ def train_point(setting: str, seed: int, n_games: int, db_path: str, workers: in
     stop_on_sigterm()                     # as `educable train` takes it
     db = open_kb(Path(db_path))
     options = dict(SETTINGS[setting])
+    if "tuples_file" in options:          # as train --tuples-file reads it
+        from bridge.ntuple import read_tuples
+        options["tuple_cells"] = read_tuples(str(Path(__file__).parent.parent / options.pop("tuples_file")))
     try:
         r = commands.train(db, GAME, "ntuple", AGENT, n_games, "self", "both", seed, options, workers=workers)
         if anneal:
