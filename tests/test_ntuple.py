@@ -430,3 +430,18 @@ def test_per_player_weights_value_each_move_with_the_movers_own_set(kb, db_path)
             cells = [(1 if v == mover else 2) if v != "." else (3 if i >= 12 or after[i + 4] != "." else 0)
                      for i, v in enumerate(after)]
             assert value == pytest.approx(reference_value(db_path, "pp", cells, set_index, n_tuples // 2), abs=1e-6)
+
+
+def test_gbgs_connect_four_tuple_set_is_shipped_in_our_cell_numbers():
+    """learners/tuples/connect4_gbg70.txt: 70 tuples of 8 distinct cells of the 42; GBG's first and
+    last tuples (its numbering: column * 6 + row from the bottom) read back as GBG's cells."""
+    from pathlib import Path
+    from bridge.ntuple import read_tuples
+    tuples = read_tuples(str(Path(__file__).resolve().parent.parent / "learners" / "tuples" / "connect4_gbg70.txt"))
+    assert len(tuples) == 70 and all(len(set(t)) == 8 and all(1 <= c <= 42 for c in t) for t in tuples)
+
+    def gbg(cell):            # ours (from 1, rows from the top, 7 a row) as GBG's number
+        row_from_top, column = divmod(cell - 1, 7)
+        return column * 6 + (5 - row_from_top)
+    assert [gbg(c) for c in tuples[0]] == [0, 6, 7, 12, 13, 14, 19, 21]
+    assert [gbg(c) for c in tuples[-1]] == [1, 2, 3, 4, 5, 6, 11, 12]
