@@ -77,6 +77,10 @@ def handle_errors(fn: Callable) -> Callable:
             fail(f"Prolog: {exc}", 1)
         except sqlite3.DatabaseError as exc:
             fail(describe(exc, resolve_path(kwargs.get("db_path"))))
+        except OSError as exc:
+            if exc.filename is None:              # not a file the user named: a bug, said as one
+                raise
+            fail(f"{str(exc.filename)[:80]}{'...' if len(str(exc.filename)) > 80 else ''}: {exc.strerror}")
         except KeyboardInterrupt:
             click.echo("\ninterrupted; what was committed is kept", err=True)
             sys.exit(130)

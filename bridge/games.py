@@ -175,7 +175,11 @@ def seed_random(seed: int) -> None:
 def play_series(game: str, choosers: dict[str, str], n: int, seed: int) -> dict[str, int]:
     """Play ``n`` games inside Prolog in one query; counts of each result."""
     pairs = ", ".join(f"{quote(p)}-{c}" for p, c in choosers.items())
-    return engine().call(f"play:play_series({quote(check_game(game))}, [{pairs}], {int(n)}, {int(seed)}, Out)")
+    try:
+        return engine().call(f"play:play_series({quote(check_game(game))}, [{pairs}], {int(n)}, {int(seed)}, Out)")
+    except LookupError:
+        raise BadInput(f"{game}: a game could not be played to its end (a position that is not over has no legal "
+                       f"move, or a rule failed); educable check '{game}' says where") from None
 
 
 def search_results(state: State, depth: int) -> tuple[str, dict[str, tuple[str, int | None]]]:

@@ -110,3 +110,13 @@ def test_an_undefined_relation_is_false_and_a_builtin_name_is_the_sheets_own(tmp
     r = run(tmp_path, "solve", "sheet", "--json")
     assert r.returncode == 0, r.stderr
     assert (json.loads(r.stdout)["positions"], json.loads(r.stdout)["terminal"]) == (1, 1)
+
+
+def test_a_sheet_that_cannot_be_played_to_its_end_is_one_line(tmp_path):
+    """A built-in call in terminal's body is false, so the game never ends and a position with no
+    legal move is not over: eval said 'internal error: LookupError' (the hostile sweep)."""
+    (tmp_path / "games").mkdir()
+    (tmp_path / "games" / "sheet.kif").write_text(sheet(["", "", "", "", " (shell a)", ""], []))
+    r = run(tmp_path, "eval", "sheet", "random", "--vs", "random", "--games", "4")
+    assert r.returncode == 2 and len(r.stderr.strip().splitlines()) == 1, r.stderr
+    assert "could not be played to its end" in r.stderr

@@ -66,6 +66,11 @@ CASES = [
     (["query", "tictactoe"], "Missing argument"),
     (["solve"], "Missing argument"),
     (["eval", "tictactoe", "random", "--games", "many"], "--games"),
+    # a path longer than the system allows (the hostile sweep: an internal error)
+    (["check", "x" * 5000], "File name too long"),
+    (["rules", "import", "x" * 5000, "--agent", "r"], "File name too long"),
+    (["gdl", "import", "x" * 5000], "File name too long"),
+    (["doctor", "--db", "x" * 5000], "File name too long"),
     # options a learner or a search spells out
     (["train", "tictactoe", "--learner", "ntuple", "--agent", "n", "--neighbours", "6"], "--neighbours must be 8 or 4"),
     (["train", "tictactoe", "--learner", "ntuple", "--agent", "n", "--neighbours", "abc"], "--neighbours must be 8 or 4"),
