@@ -435,6 +435,10 @@ def query(game: str, position: str, depth: int, agent_names: tuple[str, ...], db
         click.echo(f"  ({data['agents_more']} more agents of {game}: name them with --agent NAME)")
 
 
+def _share(x: float | None) -> str:
+    return "-" if x is None else f"{100 * x:.1f}%"
+
+
 def _result_words(result: str) -> str:
     return result if result in ("draw", "unknown") else f"{result} wins"
 
@@ -565,7 +569,7 @@ def play(game: str, opponent: str, side: str | None, seed: int | None, db_path: 
 @main.command("eval")
 @click.argument("game")
 @click.argument("agent")
-@click.option("--vs", default=None, help="The opponent: random, minimax, alphabeta:DEPTH, mcts:PLAYOUTS, alphabeta:DEPTH+AGENT or mcts:PLAYOUTS+AGENT (leaves valued by an n-tuple agent), perfect (connect(4,7,6), bitbully) or a learned agent.")
+@click.option("--vs", default=None, help="The opponent: random, minimax, alphabeta:DEPTH, mcts:PLAYOUTS, alphabeta:DEPTH+AGENT or mcts:PLAYOUTS+AGENT (leaves valued by an n-tuple agent), perfect or perfect-random (connect(4,7,6), bitbully: the second plays at random once lost) or a learned agent.")
 @click.option("--exact", is_flag=True, help="Judge exactly over the state graph instead of by sampling.")
 @click.option("--games", "n_games", default=1000, show_default=True, type=click.IntRange(max=MAX_GAMES),
               help=f"Games to play (half on each side), at most {MAX_GAMES:,}.")
@@ -632,10 +636,14 @@ def eval_cmd(game: str, agent: str, vs: str | None, exact: bool, n_games: int, s
 @click.option("--seed", default=0, show_default=True, type=SEED, help="Random seed; the same seed gives the same games.")
 @click.option("--openings", default=2, show_default=True, type=int,
               help="Play against perfect from every opening of up to this many moves (0, 1 or 2).")
+@click.option("--per-opening", default=0, show_default=True, type=int, metavar="N",
+              help="Also N games from each opening against both perfect players: as first from the start, and as "
+                   "second after each first move (perfect delays a loss; perfect-random plays at random once lost).")
 @db_option
 @json_option
 @handle_errors
-def judge(game: str, agent: str, n_games: int, seed: int, openings: int, db_path: str, as_json: bool) -> None:
+def judge(game: str, agent: str, n_games: int, seed: int, openings: int, per_opening: int, db_path: str,
+          as_json: bool) -> None:
     """Judge AGENT on Connect Four against a perfect player (bitbully).
 
     Move accuracy: the share of positions where AGENT plays a move of the
@@ -655,8 +663,9 @@ def judge(game: str, agent: str, n_games: int, seed: int, openings: int, db_path
     from bridge import commands
     from bridge.perfect import judge_steps
     db = open_kb(db_path)
-    with Progress(judge_steps(n_games, openings), f"judging {agent}", as_json) as progress:
-        data = commands.judge(db, game, agent, n_games, seed, openings, progress)
+    steps = judge_steps(n_games, openings) + 2 * 8 * max(0, per_opening)
+    with Progress(steps, f"judging {agent}", as_json) as progress:
+        data = commands.judge(db, game, agent, n_games, seed, openings, progress, per_opening)
     if as_json:
         return emit_json(data)
     click.echo(f"{game}: {agent} judged against the perfect player (seed {seed})")
@@ -664,9 +673,23 @@ def judge(game: str, agent: str, n_games: int, seed: int, openings: int, db_path
     for vs, a in data["accuracy"].items():
         share = "-" if a["accuracy"] is None else f"{100 * a['accuracy']:.1f}%"
         click.echo(f"    in games vs {vs:<8} {share:>7}  of {a['positions']} positions")
+    if data["fixed"]:
+        f = data["fixed"]
+        by = ", ".join(f"{k} {100 * v:.1f}%" for k, v in f["by_source"].items())
+        click.echo(f"    on {f['positions']} fixed positions {100 * f['accuracy']:.1f}%  ({by})")
     click.echo("  against perfect:      games    win   draw   loss   at value")
     for label, r in data["vs_perfect"].items():
         click.echo(f"    {label:<18} {r['games']:>5} {r['win']:>6} {r['draw']:>6} {r['loss']:>6} {r['at_value']:>10}")
+    if "by_opening" in data:
+        b = data["by_opening"]
+        click.echo(f"  from each opening, {b['games_per_opening']} games against each perfect player (at value / games):")
+        click.echo(f"    {'opening':<10} {'as':<4} {'value':<6}" + "".join(f" {n:>15}" for n in b["summary"]))
+        for row in b["openings"]:
+            click.echo(f"    {row['opening']:<10} {row['as']:<4} {row['value']:<6}"
+                       + "".join(f" {row[n]['at_value']:>7}/{row[n]['games']:<7}" for n in b["summary"]))
+        for name, sm in b["summary"].items():
+            click.echo(f"    {name}: won as first {_share(sm['won_as_first'])}, as second at value "
+                       f"{_share(sm['second_at_value'])} (over the openings that do not lose)")
 
 
 class TrainCommand(click.Command):

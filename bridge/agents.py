@@ -24,7 +24,7 @@ from learners.graph import StateGraph
 if TYPE_CHECKING:
     import sqlite_utils      # in annotations only: kb.db imports it when a database is opened
 
-RESERVED = set(store.BUILTIN_AGENTS) | {"self", "adversary", "human", perfect.NAME}
+RESERVED = set(store.BUILTIN_AGENTS) | {"self", "adversary", "human", *perfect.PLAYERS}
 NAME_PATTERN = re.compile(r"[A-Za-z][A-Za-z0-9_.-]{0,63}$")
 
 
@@ -115,7 +115,7 @@ def chooser(db: sqlite_utils.Database, game: str, name: str) -> str:
     alphabeta:DEPTH, mcts:PLAYOUTS[+AGENT]) or a learned agent, loaded into Prolog; BadInput if
     unknown or of another game."""
     row = check_agent(db, game, name)
-    if name == perfect.NAME:
+    if name in perfect.PLAYERS:
         raise BadInput("the perfect player plays in eval --vs, play --opponent and judge, not here "
                        "(it is not a Prolog chooser)")
     if row is None:
@@ -166,7 +166,7 @@ def check_agent(db: sqlite_utils.Database, game: str, name: str) -> dict | None:
             raise BadInput(f"{name.partition(':')[0]}:N+AGENT needs an agent that values positions ({', '.join(LEAF_LEARNERS)}); "
                            f"'{guide}' is not one")
         return None
-    if name == perfect.NAME:
+    if name in perfect.PLAYERS:
         perfect.check(game)
         return None
     base, member = split_member(name)
@@ -184,7 +184,7 @@ def agent_row(db: sqlite_utils.Database, game: str, name: str) -> dict:
     if row is None:
         learned = [a["name"] for a in store.list_agents(db, game)]
         known = ", ".join(list(store.BUILTIN_AGENTS) + ["alphabeta:DEPTH", "mcts:PLAYOUTS"]
-                          + ([perfect.NAME] if game == perfect.GAME else []) + learned)
+                          + (list(perfect.PLAYERS) if game == perfect.GAME else []) + learned)
         raise BadInput(f"unknown agent '{name}' for {game} (known: {known})")
     if row["game"] != game:
         raise BadInput(f"agent '{name}' plays {row['game']}, not {game}")

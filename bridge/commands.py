@@ -244,7 +244,7 @@ def train(db: sqlite_utils.Database, game: str, learner: str, agent: str, n_game
     agents.check_name(agent)
     if vs == agent:
         vs = "self"
-    if vs == perfect.NAME:
+    if vs in perfect.PLAYERS:
         raise BadInput("the perfect player judges agents (eval --vs perfect, judge) but is no training opponent")
     if vs not in ("self", "adversary"):
         agents.check_agent(db, game, vs)
@@ -325,7 +325,7 @@ def evaluate_series(db: sqlite_utils.Database, game: str, agent: str, vs: str, n
     first, second = games.players(game)
     for name in (agent, vs):
         agents.check_agent(db, game, name)       # both named right before either is loaded
-    from_python = perfect.NAME in (agent, vs)        # the perfect player is asked from Python, move by move
+    from_python = bool(set(perfect.PLAYERS) & {agent, vs})        # the perfect player is asked from Python, move by move
     if not from_python:
         me = agents.chooser(db, game, agent)
         them = agents.chooser(db, game, vs)
@@ -350,16 +350,24 @@ def evaluate_series(db: sqlite_utils.Database, game: str, agent: str, vs: str, n
 
 
 def judge(db: sqlite_utils.Database, game: str, agent: str, n_games: int, seed: int, openings: int = 2,
-          progress: ProgressFn | None = None) -> dict[str, Any]:
-    """Judge AGENT against the perfect Connect Four player (bridge/perfect.py): move accuracy and
-    results from the start and from every opening of one and two moves."""
+          progress: ProgressFn | None = None, per_opening: int = 0) -> dict[str, Any]:
+    """Judge AGENT against the perfect Connect Four player (bridge/perfect.py): move accuracy in
+    games and on the fixed set of positions, results from the start and from every opening of one
+    and two moves, and with ``per_opening`` that many games from each opening against both perfect
+    players (perfect, perfect-random)."""
     perfect.check(game)
     if n_games < 2:
         raise BadInput("--games must be at least 2 (the agent's side alternates)")
     agents.check_agent(db, game, agent)
     if openings not in (0, 1, 2):
         raise BadInput("--openings must be 0, 1 or 2 (moves made before the agent takes over)")
-    return perfect.judge(db, game, agent, n_games, seed, openings, progress)
+    if not 0 <= per_opening <= 10_000:
+        raise BadInput("--per-opening must be from 0 to 10,000 games")
+    out = perfect.judge(db, game, agent, n_games, seed, openings, progress)
+    out["fixed"] = perfect.fixed_accuracy(db, game, agent) if perfect.POSITIONS.is_file() else None
+    if per_opening:
+        out["by_opening"] = perfect.judge_openings(db, game, agent, per_opening, seed, progress)
+    return out
 
 
 class Unjudgeable(BadInput):

@@ -19,14 +19,18 @@ agent playing the side to move.
 """
 from __future__ import annotations
 
+import json
 import random
 from functools import lru_cache
+from pathlib import Path
 from typing import Any, Callable
 
 from bridge import games
 from bridge.engine import BadInput
 
-NAME = "perfect"
+NAME = "perfect"                     # best score: the quickest win, and a loss delayed longest (GBG's AB-DL)
+RANDOM_ONCE_LOST = "perfect-random"   # the best value, at random among moves of it (GBG's AB): once lost, any move
+PLAYERS = (NAME, RANDOM_ONCE_LOST)
 GAME = "connect(4,7,6)"
 INSTALL = "pip install -e '.[perfect]' (make setup does it)"
 
@@ -88,9 +92,12 @@ def sign(v: int) -> int:
     return (v > 0) - (v < 0)
 
 
-def choose(moves: list[str], rng: random.Random) -> str:
-    """A move of best score after ``moves``, ties broken by ``rng``."""
+def choose(moves: list[str], rng: random.Random, by_value: bool = False) -> str:
+    """A move of best score after ``moves``, ties broken by ``rng``; ``by_value``: any move of the
+    best game-theoretic value (win, draw, loss), however soon or late it ends the game."""
     s = scores(moves)
+    if by_value:
+        s = {m: sign(v) for m, v in s.items()}
     best = max(s.values())
     return rng.choice(sorted(m for m, v in s.items() if v == best))
 
@@ -101,8 +108,8 @@ Chooser = Callable[[games.State, list[str]], str]
 def chooser_for(db: Any, game: str, name: str, rng: random.Random) -> Chooser:
     """A move chooser for ``name`` in a game played from Python: the perfect player, or any agent
     (its Prolog chooser asked once a move)."""
-    if name == NAME:
-        return lambda state, moves: choose(moves, rng)
+    if name in PLAYERS:
+        return lambda state, moves: choose(moves, rng, by_value=name == RANDOM_ONCE_LOST)
     from bridge import agents
     term = agents.chooser(db, game, name)
     return lambda state, moves: games.choose(state, term)
@@ -190,6 +197,79 @@ def judge(db: Any, game: str, agent: str, n_games: int, seed: int, openings: int
         if progress:
             progress(1)
     return {"game": game, "agent": agent, "games": n_games, "seed": seed, "accuracy": accuracy, "vs_perfect": results}
+
+
+POSITIONS = Path(__file__).resolve().parent / "data" / "c4_positions.jsonl"     # scripts/make_c4_positions.py
+
+
+def fixed_accuracy(db: Any, game: str, agent: str, positions: Path = POSITIONS) -> dict[str, Any]:
+    """Move accuracy on a fixed set of positions (scripts/make_c4_positions.py: from random, noisy
+    and perfect play, every move's value found by bitbully): the share where ``agent`` plays a move
+    of the best value, overall and by where the positions came from."""
+    check(game)
+    me = chooser_for(db, game, agent, random.Random(0))
+    seen: dict[str, list[int]] = {}
+    for raw in positions.read_text().splitlines():
+        item = json.loads(raw)
+        moves = list(item["moves"])
+        state = games.initial(game)
+        for m in moves:
+            state = games.play(state, m)
+        move = me(state, moves)
+        row = seen.setdefault(item["source"], [0, 0])
+        row[0] += 1
+        row[1] += item["values"][move] == max(item["values"].values())
+    total = [sum(r[0] for r in seen.values()), sum(r[1] for r in seen.values())]
+    return {"positions": total[0], "perfect": total[1], "accuracy": round(total[1] / total[0], 4) if total[0] else None,
+            "by_source": {k: round(v[1] / v[0], 4) for k, v in seen.items()}}
+
+
+def judge_openings(db: Any, game: str, agent: str, n_games: int, seed: int,
+                   progress: Callable[[int], None] | None = None) -> dict[str, Any]:
+    """``agent`` from each opening against both perfect players, ``n_games`` games each (their ties,
+    and perfect-random's every move once lost, at random): as first from the start, and as second
+    after each of the first player's opening moves.  Per opening: its value for the agent under
+    perfect play, and against each player the games won, drawn, lost and at that value.  The
+    summary holds the issue's targets: the share won as first, and as second the share at value
+    over the openings that do not lose for the agent."""
+    check(game)
+    first, second = games.players(game)
+    rng = random.Random(seed)
+    games.seed_random(seed)
+    me = chooser_for(db, game, agent, rng)
+    start = scores([])
+    rows = [{"opening": "start", "as": first, "value": ("loss", "draw", "win")[sign(max(start.values())) + 1]}]
+    rows += [{"opening": f"after {m}", "as": second, "value": ("win", "draw", "loss")[sign(v) + 1]}
+             for m, v in sorted(start.items())]
+    for row in rows:
+        opening = [] if row["opening"] == "start" else [row["opening"].split()[1]]
+        value = {"win": 1, "draw": 0, "loss": -1}[row["value"]]
+        mine = row["as"]
+        other = second if mine == first else first
+        for name in PLAYERS:
+            them = chooser_for(db, game, name, rng)
+            counts = {"games": 0, "win": 0, "draw": 0, "loss": 0, "at_value": 0}
+            for _ in range(n_games):
+                state = games.initial(game)
+                for m in opening:
+                    state = games.play(state, m)
+                r = play_out(state, opening, {mine: me, other: them})
+                got = 0 if r == "draw" else 1 if r == mine else -1
+                counts["games"] += 1
+                counts[{1: "win", 0: "draw", -1: "loss"}[got]] += 1
+                counts["at_value"] += got >= value
+                if progress:
+                    progress(1)
+            row[name] = counts
+    summary = {}
+    for name in PLAYERS:
+        as_first = rows[0][name]
+        seconds = [r[name] for r in rows[1:] if r["value"] != "loss"]
+        summary[name] = {"won_as_first": round(as_first["win"] / as_first["games"], 4) if as_first["games"] else None,
+                         "second_at_value": round(sum(r["at_value"] for r in seconds) / sum(r["games"] for r in seconds), 4)
+                         if seconds and sum(r["games"] for r in seconds) else None}
+    return {"game": game, "agent": agent, "games_per_opening": n_games, "seed": seed, "openings": rows,
+            "summary": summary}
 
 
 def judge_steps(n_games: int, openings: int = 2) -> int:

@@ -47,6 +47,27 @@ def test_judging_the_perfect_player_finds_no_mistake(kb):
     assert all(r["at_value"] == r["games"] for r in data["vs_perfect"].values())
     assert [r["games"] for r in data["vs_perfect"].values()] == [1, 1, 7]
     assert data["vs_perfect"]["start as first"]["win"] == 1
+    assert data["fixed"]["positions"] == 300 and data["fixed"]["accuracy"] == 1.0
+
+
+def test_the_fixed_positions_values_agree_with_educables_exact_search_near_the_end(kb):
+    """The shipped positions (bitbully's values) against educable's own search wherever it reaches
+    the end: the positions 30 or more moves in."""
+    import json
+    checked = 0
+    for raw in perfect.POSITIONS.read_text().splitlines():
+        item = json.loads(raw)
+        if len(item["moves"]) < 30:
+            continue
+        state = games.initial(C4)
+        for m in item["moves"]:
+            state = games.play(state, m)
+        q = commands.query(kb, C4, state.key)
+        assert q["exact_source"] == "searched"
+        ours = {m["move"]: (0 if m["exact"] == "draw" else 1 if m["exact"] == state.mover else -1) for m in q["moves"]}
+        assert ours == item["values"], item["moves"]
+        checked += 1
+    assert checked >= 5
 
 
 @pytest.mark.parametrize("args, words", [
@@ -60,3 +81,29 @@ def test_refused_in_one_line(db_path, args, words):
     out = cli(*args)
     assert out.exit_code == 2, out.output
     assert words in out.output and len(out.output.strip().splitlines()) == 1
+
+
+def test_judging_from_each_opening_knows_their_values_and_perfect_play_reaches_them(kb):
+    """Facts of Connect Four (Allis 1988): after the first player's opening in columns 1, 2, 6 or 7
+    the second player wins, after 3 or 5 it draws, after 4 it loses; the perfect player, judged from
+    each opening against both perfect players, gets every opening's value."""
+    data = commands.judge(kb, C4, "perfect", 2, 0, openings=0, per_opening=1)["by_opening"]
+    values = {row["opening"]: (row["as"], row["value"]) for row in data["openings"]}
+    assert values == {"start": ("x", "win"), "after 1": ("o", "win"), "after 2": ("o", "win"), "after 3": ("o", "draw"),
+                      "after 4": ("o", "loss"), "after 5": ("o", "draw"), "after 6": ("o", "win"), "after 7": ("o", "win")}
+    for name in perfect.PLAYERS:
+        assert all(row[name]["at_value"] == row[name]["games"] == 1 for row in data["openings"])
+        assert data["summary"][name] == {"won_as_first": 1.0, "second_at_value": 1.0}
+
+
+def test_perfect_random_plays_any_move_once_lost_and_perfect_delays(kb):
+    """In a position lost whatever it plays, perfect-random picks among all legal moves and perfect
+    only among those that lose latest."""
+    moves = list("5353521311155124353")    # found by random play: every move loses, some later than others
+    s = perfect.scores(moves)
+    assert max(s.values()) < 0 and len(set(s.values())) > 2
+    rng = random.Random(1)
+    chosen = {perfect.choose(moves, rng, by_value=True) for _ in range(200)}
+    assert chosen == set(s)
+    latest = max(s.values())
+    assert {perfect.choose(moves, rng) for _ in range(50)} == {m for m, v in s.items() if v == latest}
