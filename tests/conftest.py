@@ -1,3 +1,4 @@
+import os
 import signal
 import sqlite3
 import sys
@@ -7,6 +8,9 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+# No progress line every 10 s on a stderr that is no terminal: what a command prints must not depend
+# on how busy the machine is (tests/test_cli.py tests the lines themselves).
+os.environ["EDUCABLE_HEARTBEAT"] = "0"
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 

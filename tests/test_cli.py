@@ -198,3 +198,20 @@ def test_cli_starts_without_the_heavy_libraries():
                           cwd=ROOT)
     loaded = set(show.stdout.split("\n")[-2].split(","))
     assert "numpy" in loaded and not loaded & {"numba", "dask", "distributed", "matplotlib"}
+
+
+def test_long_work_says_so_every_few_seconds_when_stderr_is_no_terminal(db_path):
+    """Compiling 4x4 tic-tac-toe's graph for eval --exact printed nothing for over a minute into a
+    log; now a line every EDUCABLE_HEARTBEAT seconds (10 by default; the suite sets 0) names the work."""
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+    exe = str(Path(sys.executable).parent / "educable")
+    try:
+        p = subprocess.run([exe, "eval", "tictactoe(4,4,4)", "random", "--exact"], capture_output=True, text=True,
+                           timeout=8, env={**os.environ, "EDUCABLE_HEARTBEAT": "1", "EDUCABLE_DB": str(db_path)})
+        err = p.stderr
+    except subprocess.TimeoutExpired as stopped:
+        err = stopped.stderr.decode() if isinstance(stopped.stderr, bytes) else (stopped.stderr or "")
+    assert "tictactoe(4,4,4): compiling the state graph:" in err and "positions found" in err, err

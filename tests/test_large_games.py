@@ -106,8 +106,14 @@ def test_mcts_beats_random_at_connect_four_with_intervals(db_path):
 
 
 # ------------------------------------------------------ depth-limited query
-def test_query_of_a_huge_game_is_a_labelled_depth_limited_search(db_path):
-    q = run_json("query", C4, "......./......./......./......./ooo..../xxx....", "--depth", "3")
+def test_query_of_a_huge_game_is_a_labelled_depth_limited_search(kb, monkeypatch):
+    from bridge import commands, perfect
+    position = "......./......./......./......./ooo..../xxx...."
+    q = commands.query(kb, C4, position)                 # the perfect player installed: its values
+    assert q["exact_source"] == "the perfect player (bitbully)" and q["exact"] == "x"
+    assert q["perfect"]["4"] == {"score": 18, "result": "win", "moves": 1}
+    monkeypatch.setattr(perfect, "available", lambda: False)       # without it: a depth-limited search
+    q = commands.query(kb, C4, position, depth=3)
     assert q["exact_source"] == "depth-limited search (3 plies)"
     by_move = {m["move"]: (m["exact"], m["plies"]) for m in q["moves"]}
     assert by_move["4"] == ("x", 1)

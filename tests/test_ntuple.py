@@ -197,7 +197,7 @@ def test_against_the_adversary_black_learns_with_few_losses(kb):
     (["tictactoe", "--tuples-file", "TUPLES"], "tuple cell 10 is not a cell of tictactoe"),
     (["tictactoe", "--tuples-file", "NOFILE"], "cannot read tuples file"),
     (["tictactoe", "--lambda", "2"], "--lambda must be in [0, 1]"),
-    (["connect(4,7,6)", "--vs", "adversary"], "too large to enumerate"),
+    (["connect(4,7,6)", "--vs", "adversary"], "--vs adversary answers every move from the whole game"),
     (["tictactoe", "--length", "12", "--values", "64"], "use shorter tuples"),
     (["tictactoe", "--update", "bounds"], "--update is not an option of the ntuple learner"),
 ])
