@@ -28,10 +28,9 @@ def main() -> None:
     for gdl, native in PAIRS:
         native_rate, gdl_rate = rate(native), rate(gdl)
         line(f"random self-play, {native} (native)", native_rate, "games/s")
-        line(f"random self-play, {gdl} (GDL)", gdl_rate, "games/s", native_rate, f"{native} native",
-             higher_is_better=True)
-        print(f"{'':<52} {native_rate / gdl_rate:.1f}x slower than native; target within 5x: "
-              f"{'met' if native_rate / gdl_rate <= 5 else 'MISSED'}")
+        line(f"random self-play, {gdl} (GDL)", gdl_rate, "games/s")
+        print(f"{'':<52} {gdl_rate / native_rate:.2f}x the native speed ({native_rate / gdl_rate:.1f} times "
+              f"slower); target within 5 times: {'met' if native_rate / gdl_rate <= 5 else 'MISSED'}")
         for game in (native, gdl):
             seconds, _ = timed(lambda: graphs.state_graph(None, game))
             line(f"compile and solve every state, {game}", seconds, "s")
