@@ -1,6 +1,7 @@
 """Two writers never merge an agent: whoever creates or changes an agent checks its learner and game
 inside the write's own transaction, so the second of two processes that both found a name free
 is refused in one line and writes nothing."""
+import os
 import sqlite3
 import subprocess
 import sys
@@ -35,7 +36,7 @@ def test_a_save_by_another_learner_is_refused_inside_its_transaction(kb, db_path
 def test_training_and_importing_one_new_agent_at_once_leave_one_whole_agent(db_path):
     """Two processes race to make agent wz: an n-tuple training and a rule import.  Whichever
     wins, wz is one learner's agent with only that learner's rows, and the other exits 2 in one line."""
-    env = {"EDUCABLE_DB": str(db_path), "PATH": str(Path(EXE).parent)}
+    env = {**os.environ, "EDUCABLE_DB": str(db_path)}
     train = subprocess.Popen([EXE, "train", "tictactoe", "--learner", "ntuple", "--agent", "wz", "--games", "3000"],
                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
     time.sleep(0.5)
