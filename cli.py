@@ -992,7 +992,9 @@ def serve(port: int, host: str, read_only: bool, open_browser: bool, db_path: st
     from web.app import create_app
 
     path = resolve_path(db_path)
-    open_kb(path)                                   # a missing or locked knowledge base: one line, before listening
+    # a missing or locked knowledge base: one line, before listening; then WAL (kept by the file), so
+    # that the page's reads and a training process's writes never wait for each other
+    open_kb(path).execute("PRAGMA journal_mode = WAL")
     if host not in ("127.0.0.1", "localhost", "::1"):
         click.echo(f"warning: listening on {host}: anyone who can reach it can play, read the knowledge base"
                    + ("" if read_only else " and teach its agents (--read-only stops that)"), err=True)

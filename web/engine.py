@@ -28,8 +28,7 @@ class EngineThread:
         if db is None:
             from bridge import agents
             agents.keep_loaded()                           # a served agent stays in Prolog until its row changes
-            db = self._local.db = open_kb(self.db_path)
-            db.execute("PRAGMA journal_mode = WAL")      # readers and a training process never block each other
+            db = self._local.db = open_kb(self.db_path)      # in WAL since `serve` started (cli.py)
         return db
 
     def call(self, fn: Callable[..., Any], *args: Any, db: bool = False) -> Any:

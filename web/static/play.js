@@ -190,13 +190,14 @@ function clickCell(i) {
   let cands = b.moves.filter((m) => m.changed.includes(i) && picked.every((p) => m.changed.includes(p)));
   if (!cands.length && !picked.length)            // gravity: a click anywhere in a column drops there
     cands = b.moves.filter((m) => m.changed.length === 1 && m.changed[0] % columns === i % columns);
-  if (cands.length === 1) {
+  // a move is played once every cell it changes has been clicked (a pawn, then where it goes);
+  // a move of one cell at once
+  const done = cands.filter((m) => m.changed.length === picked.length + 1 || m.changed.length === 1);
+  if (done.length === 1) {
     picked = [];
-    humanMove(cands[0].move);
-  } else if (cands.length > 1) {
-    picked.push(i);                                 // a piece that moves: then click where it goes
-    const exact = cands.filter((m) => m.changed.length === picked.length);
-    if (exact.length === 1) { picked = []; humanMove(exact[0].move); return; }
+    humanMove(done[0].move);
+  } else if (cands.length) {
+    picked.push(i);
     drawBoard();
   } else {
     picked = [];
