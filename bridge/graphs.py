@@ -42,7 +42,7 @@ def rules_hash(game: str) -> str:
     protocol); read once per process (every graph lookup asks for it)."""
     game = quote(games.check_game(game))
     files = engine().call(
-        f"findall(F, ((clause(game:players({game}, _), Body, R), catch(Body, _, fail), "
+        f"findall(F, ((game:protocol_clause(players({game}, _), Body, R), catch(Body, _, fail), "
         f"clause_property(R, file(F))) ; gdl:gdl_file({game}, F)), Out)")
     digest = hashlib.sha256(GRAPH_FORMAT.encode())
     for path in sorted(set(files)) + [str(RULES_DIR / "game.pl")]:

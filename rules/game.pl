@@ -26,6 +26,7 @@
             symmetry/3,             % +Game, +Pos, -Pos1
             cells/4,                % +Game, +Pos, +Mover, -Cells
             tuple_cells/4,          % +Game, +Pos, +Mover, -Cells
+            tuple_code/4,           % +Game, +Pos, +Mover, -Code
             learner_cells/4,        % +Game, +Pos, +Mover, -Cells
             line/2,                 % ?Game, -Squares
             cells_code/4,           % +Game, +Pos, +Mover, -Code
@@ -40,6 +41,7 @@
             least_image/4,          % +Game, +Pos, -Least, -Images
             image/3,                % +Game, +Pos, -Pos1
             declares/2,             % +Game, +What
+            protocol_clause/3,      % +Head, -Body, -Ref
             play_move/6,            % +Game, +Pos, +Mover, +Move, -Pos1, -Mover1
             bad_input/1,            % +Message
             shown/2                 % +Text, -Quoted
@@ -83,6 +85,12 @@
 %   the learner reads cells/4.  Connect Four gives its empty cells that a
 %   piece can drop into next a value of their own (3), as the Connect Four
 %   board vector of Thill and Konen's GBG does.
+%!  tuple_code(+Game, +Pos, +Mover, -Code:integer) is det.
+%   The cells the n-tuple learner reads (tuple_cells/4, else cells/4) as
+%   one number, 2 bits a cell, the first cell most significant: for a game
+%   whose learner cells are 0-3 and whose board is a number already, so
+%   that self-play skips building the list.  Optional, a speed-up only:
+%   check holds it equal to the cells wherever it is defined.
 %!  line(?Game, -Squares:list(integer)) is nondet.
 %   Squares (1-based cell numbers) that make a line, for the genetic
 %   learner's biased rule generation ("Ejemplos de Vida"'s "two in a line and an
@@ -96,16 +104,103 @@
 %   A known lower bound on the game's reachable positions (from the
 %   literature), so that a game far too large to enumerate is refused at
 %   once instead of after minutes of enumeration.  Optional.
-:- multifile
-    game/1, players/2, initial/3, legal/4, next/5, over/4,
-    parse_position/4, position_text/4, parse_move/3, move_text/3,
-    board_lines/4, symmetry/3, cells/4, line/2, size_at_least/2, layout/3,
-    next_mover/5, tuple_cells/4.
-:- discontiguous
-    game/1, players/2, initial/3, legal/4, next/5, over/4,
-    parse_position/4, position_text/4, parse_move/3, move_text/3,
-    board_lines/4, symmetry/3, cells/4, line/2, size_at_least/2, layout/3,
-    next_mover/5, tuple_cells/4.
+%!  protocol_clause(+Head, -Body, -Ref) is nondet.
+%   A clause a game file gave for the protocol goal Head (game:Head as the
+%   file wrote it; see below), its body qualified by the file's module.
+:- multifile game/1.
+:- discontiguous game/1.
+
+%   The protocol is indexed on the file that defines a game.  A game file
+%   writes `game:legal(G, ...) :- Body` as the protocol says; loading stores
+%   it as `game:'legal by file'(File, G, ...) :- Body`, File the file's path
+%   (term_expansion below), and legal/4 asks only the clauses of the file
+%   whose game/1 clause answers for G.  A call then costs the same however
+%   many families of games are loaded (without it, every family's clauses
+%   were tried: a family whose clauses take any name, as connect(N, W, H)
+%   does, must look the name up first).  A name no game/1 answers for, or
+%   a game not yet named, asks every file's clauses in the order loaded, as
+%   a plain multifile predicate would.
+indexed(players/2).         indexed(initial/3).         indexed(legal/4).
+indexed(next/5).            indexed(over/4).            indexed(parse_position/4).
+indexed(position_text/4).   indexed(parse_move/3).      indexed(move_text/3).
+indexed(board_lines/4).     indexed(symmetry/3).        indexed(cells/4).
+indexed(line/2).            indexed(size_at_least/2).   indexed(layout/3).
+indexed(next_mover/5).      indexed(tuple_cells/4).     indexed(tuple_code/4).
+
+%   Head (a protocol goal) as the goal on its file's clauses, File its first argument.
+by_file(Head, File, ByFile) :-
+    compound_name_arguments(Head, Name, Args),
+    atom_concat(Name, ' by file', FileName),
+    compound_name_arguments(ByFile, FileName, [File|Args]).
+
+:- forall(indexed(Name/Arity),
+          ( atom_concat(Name, ' by file', FileName), A1 is Arity + 1,
+            multifile(FileName/A1), discontiguous(FileName/A1) )).
+
+%   The protocol predicates themselves: the owning file's clauses.
+%   The first clause is the usual case, a name owned by one file (known
+%   since its first call), with no call between the goal and the clauses.
+term_expansion(protocol_dispatch, Clauses) :-
+    findall(Clause,
+            ( indexed(Name/Arity), functor(Head, Name, Arity), arg(1, Head, Game),
+              by_file(Head, File, ByFile),
+              (   Clause = (Head :- atom(Game), owner_cache(Game, one(File)), !, ByFile)
+              ;   Clause = (Head :- owner(Game, File), ByFile)
+              ) ),
+            Clauses).
+protocol_dispatch.
+
+:- dynamic owner_cache/2.           % owner_cache(Game, Files): one(File), some(Files) or any
+
+%   File is the file of a game/1 clause that answers for Game; unbound
+%   (every file) when Game is not a ground name or no game/1 answers.
+owner(Game, File) :-
+    (   atom(Game), owner_cache(Game, Files)
+    ->  owned(Files, File)
+    ;   ground(Game)
+    ->  owners(Game, Files),
+        owned(Files, File)
+    ;   true
+    ).
+
+owned(one(File), File).
+owned(some(Files), File) :- member(File, Files).
+owned(any, _).
+
+owners(Game, Files) :-
+    (   atom(Game) -> assertz(owner_cache(Game, any)) ; true ),   % a game/1 body that asks the protocol: every file
+    findall(F, ( clause(game(Game), Body, Ref), catch(Body, _, fail), clause_property(Ref, source(F)) ), Fs),
+    list_to_set(Fs, Set),
+    (   Set == [] -> Files = any ; Set = [F] -> Files = one(F) ; Files = some(Set) ),
+    (   atom(Game) -> retractall(owner_cache(Game, _)), assertz(owner_cache(Game, Files)) ; true ).
+
+protocol_clause(Head, Body, Ref) :-
+    functor(Head, Name, Arity),
+    (   indexed(Name/Arity)
+    ->  by_file(Head, _, ByFile),
+        clause(ByFile, Body, Ref)
+    ;   clause(Head, Body, Ref)
+    ).
+
+%   Loading a game file: its protocol clauses go to the file's index; any
+%   clause of the protocol (game/1 included) forgets the owners known.
+:- multifile user:term_expansion/2.
+:- dynamic user:term_expansion/2.
+user:term_expansion(Clause, Indexed) :-
+    (   Clause = (game:Head :- Body) -> true ; Clause = game:Head, Body = true ),
+    callable(Head),
+    prolog_load_context(module, Module),
+    Module \== game,
+    prolog_load_context(source, File),
+    functor(Head, Name, Arity),
+    (   Name/Arity == game/1
+    ->  retractall(game:owner_cache(_, _)),
+        fail
+    ;   indexed(Name/Arity),
+        retractall(game:owner_cache(_, _)),
+        by_file(Head, File, ByFile),
+        (   Body == true -> Indexed = game:ByFile ; Indexed = (game:ByFile :- Body) )
+    ).
 
 %!  endless_plies(-Plies:integer) is det.
 %   Moves after which a game being played (a random game of check, a game
@@ -194,6 +289,7 @@ image(Game, Pos, Pos1) :-
 %   match any name).
 declares(Game, cells) :- initial(Game, P, M), catch(cells(Game, P, M, _), _, fail), !.
 declares(Game, tuple_cells) :- initial(Game, P, M), catch(tuple_cells(Game, P, M, _), _, fail), !.
+declares(Game, tuple_code) :- initial(Game, P, M), catch(tuple_code(Game, P, M, _), _, fail), !.
 
 %!  learner_cells(+Game, +Pos, +Mover, -Cells:list(integer)) is det.
 %   What the n-tuple learner reads of a state: tuple_cells/4 where the game

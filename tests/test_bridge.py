@@ -85,3 +85,36 @@ def test_an_incomplete_game_is_listed_as_broken_not_a_traceback(tmp_path):
         assert "broken" not in rows["tictactoe"]
     finally:
         engine().call(f"unload_file({quote(str(half))}), Out = true")
+
+
+def test_a_protocol_call_asks_only_the_file_whose_game_it_is(tmp_path):
+    """The protocol is indexed on the file that defines a game: a family loaded beside the shipped
+    games, whose clauses take any name (as connect(N, W, H)'s do) and count their calls, is never
+    asked about Connect Four or tic-tac-toe, while its own game is played from its clauses."""
+    family = tmp_path / "anyname.pl"
+    family.write_text(textwrap.dedent("""\
+        :- module(anyname, []).
+        :- dynamic asked/1.
+        game:game(G) :- ( var(G) -> G = 'anyname(1)' ; G == 'anyname(1)' ).
+        game:players(G, [a, b]) :- assertz(asked(G)), G == 'anyname(1)'.
+        game:initial(G, 0, a) :- assertz(asked(G)), G == 'anyname(1)'.
+        game:legal(G, N, _, 1) :- assertz(asked(G)), G == 'anyname(1)', N < 2.
+        game:next(G, N, _, 1, N1) :- assertz(asked(G)), G == 'anyname(1)', N1 is N + 1.
+        game:over(G, N, M, R) :- assertz(asked(G)), G == 'anyname(1)', N >= 2, ( M == a -> R = b ; R = a ).
+        game:position_text(G, N, _, T) :- assertz(asked(G)), G == 'anyname(1)', format(atom(T), "~d", [N]).
+        game:parse_position(G, T, N, a) :- assertz(asked(G)), G == 'anyname(1)', atom_number(T, N).
+        game:move_text(G, 1, '1') :- assertz(asked(G)), G == 'anyname(1)'.
+        game:parse_move(G, _, 1) :- assertz(asked(G)), G == 'anyname(1)'.
+        """))
+    engine().load_game(family)
+    try:
+        for game in ("connect(4,7,6)", "tictactoe"):
+            moves = engine().call(f"findall(P/M, game:initial({quote(game)}, P, M), [P/M]), "
+                                  f"findall(X, game:legal({quote(game)}, P, M, X), Out)")
+            assert moves == ([1, 2, 3, 4, 5, 6, 7] if game.startswith("connect") else list(range(1, 10)))
+        assert engine().call("findall(G, anyname:asked(G), Out)") == []
+        line = engine().call("G = 'anyname(1)', game:initial(G, P, M), findall(X, game:legal(G, P, M, X), Out)")
+        assert line == [1]
+        assert set(engine().call("findall(G, anyname:asked(G), Out)")) == {"anyname(1)"}
+    finally:
+        engine().call(f"unload_file({quote(str(family))}), Out = true")
