@@ -5,8 +5,8 @@ On a game that fits the position limit, the learner trains on the compiled
 state graph: every state's cells are asked of Prolog once, and whole games
 are played in numba.  On a larger one (Connect Four) it plays a batch of
 games side by side, with one Prolog query a ply for the whole batch
-(rules/ntuple.pl, nt_batch_step/2): cells cross as one string, never a
-Python object per cell.  The agent plays in Prolog (rules/ntuple.pl) from
+(rules/ntuple.pl, nt_batch_step/2): each successor's cells cross packed
+into a few whole numbers, never a Python object per cell.  The agent plays in Prolog (rules/ntuple.pl) from
 its stored weights.
 """
 from __future__ import annotations
@@ -78,6 +78,25 @@ def _cells(text: str, n_cells: int) -> np.ndarray:
     """Prolog's cell string (one character a cell, code 48 + value) as rows of ``n_cells``."""
     flat = np.frombuffer(text.encode("latin-1"), dtype=np.uint8).astype(np.int64) - 48
     return flat.reshape(-1, n_cells) if n_cells else flat.reshape(0, 0)
+
+
+WORD_BITS = 60             # bits of one packed number (nt_batch_step/2): a multiple of 2 and of 6
+
+
+def packing(net: NTupleNet) -> tuple[int, int]:
+    """How a successor's cells cross from nt_batch_step/2: (bits a cell, numbers a successor)."""
+    bits = 2 if net.values <= 4 else 6
+    return bits, -(-bits * net.n_cells // WORD_BITS)
+
+
+def unpack(words: list[int], n_cells: int, bits: int) -> np.ndarray:
+    """Rows of ``n_cells`` cells from nt_batch_step/2's packed numbers (each successor's cells read as
+    one number, ``bits`` a cell, the first cell most significant, cut into numbers of WORD_BITS bits,
+    the least significant first)."""
+    per = -(-bits * n_cells // WORD_BITS)
+    packed = np.asarray(words, dtype=np.int64).reshape(-1, per)
+    at = bits * np.arange(n_cells - 1, -1, -1)          # the first cell is the most significant
+    return (packed[:, at // WORD_BITS] >> (at % WORD_BITS)) & ((1 << bits) - 1)
 
 
 def new_net(game: str, opts: NTupleOptions, sample: dict) -> tuple[NTupleNet, NTupleOptions]:
@@ -397,7 +416,8 @@ def play_batch(game: str, net: NTupleNet, lock: Lockstep, batch: int, first: int
     """Play ``batch`` games (games ``first``.. of a run of ``n_games``) side by side, learning as they
     go, with one Prolog query a ply: each game's winner (player index, 2 a draw) and the queries."""
     learn = np.array([masks[(first + i) % len(masks)] for i in range(batch)], dtype=np.int64)
-    engine().call(f"ntuple:nt_batch_start({quote(game)}, {batch}), Out = true")
+    bits, words = packing(net)
+    engine().call(f"ntuple:nt_batch_start({quote(game)}, {batch}, {bits}, {words}), Out = true")
     choices = [-1] * batch
     result = np.full(batch, ONGOING_CODE, dtype=np.int64)
     mover_at_end = np.zeros(batch, dtype=np.int64)
@@ -413,7 +433,7 @@ def play_batch(game: str, net: NTupleNet, lock: Lockstep, batch: int, first: int
         if queries > ENDLESS_PLIES:                 # the games still going are scored draws
             result[active] = 0
             break
-        cells = _cells(out["cells"], net.n_cells)
+        cells = unpack(out["codes"], net.n_cells, bits)
         with cell_values_checked():
             choice, ended = lock.ply(offsets_of(out["counts"]), cells, np.array(out["outcomes"], dtype=np.int64),
                                      movers, active, learn, first / max(1, n_games - 1))

@@ -32,6 +32,8 @@ timed_predicate('move_text/3').
 timed_predicate('parse_move/3').
 timed_predicate('symmetry/3').
 timed_predicate('cells/4').
+timed_predicate('tuple_cells/4').
+timed_predicate('tuple_code/4').
 
 %   Required parts of the protocol: a game without one cannot be played.
 required(players/2).
@@ -98,6 +100,7 @@ reset :-
     nb_setval(check_states, 0),
     nb_setval(check_exhaustive, false),
     nb_setval(check_cells, none),
+    nb_setval(check_code, false),
     nb_setval(check_start, none),
     nb_setval(check_at, none),
     nb_setval(check_endless, []).
@@ -118,6 +121,7 @@ run_checks(Game, Limit, Playouts) :-
             check_layout(Game, N0)
         ;   true
         ),
+        (   has_clause(Game, tuple_code/4), \+ gdl:gdl_file(Game, _) -> nb_setval(check_code, true) ; true ),
         explore(Game, P0, M0, Limit, Playouts)
     ;   true
     ).
@@ -131,7 +135,7 @@ has_clause(Game, Name/Arity) :-
     game_file(Game, File),
     functor(Head, Name, Arity),
     arg(1, Head, Game),
-    catch(clause(game:Head, _, Ref), _, fail),
+    catch(game:protocol_clause(Head, _, Ref), _, fail),
     clause_property(Ref, file(File)),
     !.
 
@@ -272,6 +276,7 @@ check_state(Game, P, M, Succs) :-
     ),
     findall(P1-M1, member(_-(P1/M1), Pairs), Succs),
     check_cells(Game, P, M, T),
+    check_code(Game, P, M, T),
     check_symmetry(Game, P, M, T, Result, Pairs).
 
 %   The state's text; a description of the term when position_text/4 fails.
@@ -476,6 +481,34 @@ check_cells(Game, P, M, T) :-
     ;   true
     ).
 
+%   tuple_code/4, where the game defines it: the learner's cells as one
+%   number, 2 bits a cell, the first most significant, for either viewer.
+check_code(Game, P, M, T) :-
+    (   nb_getval(check_code, true)
+    ->  game:other_player(Game, M, Other),
+        forall(member(V, [M, Other]), check_code(Game, P, V, T, M))
+    ;   true
+    ).
+
+check_code(Game, P, V, T, _) :-
+    safely('tuple_code/4', game:tuple_code(Game, P, V, Code), Outcome),
+    safely('tuple_cells/4', game:learner_cells(Game, P, V, Cells), Read),
+    (   Outcome = error(Msg)
+    ->  problem(Game, tuple_code, tuple_code/4, T, Msg)
+    ;   Outcome == false
+    ->  problem(Game, tuple_code, tuple_code/4, T, "tuple_code/4 fails here (it must give a number wherever the game defines it)")
+    ;   Read \== true
+    ->  true                                % check_cells says what is wrong with the cells
+    ;   member(C, Cells), \+ ( integer(C), between(0, 3, C) )
+    ->  format(string(Msg), "tuple_code/4 is defined, but the cells hold ~q: it packs 2 bits a cell, for cells 0-3", [C]),
+        problem(Game, tuple_code, tuple_code/4, T, Msg)
+    ;   foldl([C, A0, A]>>( A is A0 * 4 + C ), Cells, 0, Want),
+        Code \== Want
+    ->  format(string(Msg), "tuple_code/4 gives ~q for ~w's view, but its cells read 2 bits a cell give ~d", [Code, V, Want]),
+        problem(Game, tuple_code, tuple_code/4, T, Msg)
+    ;   true
+    ).
+
 %   Symmetries: the identity among them, the start mapped to itself, and
 %   each image of a state with the same result and, move for move, the
 %   images of its successors as successors.
@@ -649,7 +682,7 @@ where(Game, Name/Arity, Where) :-
     game_file(Game, File),
     functor(Head, Name, Arity),
     (   Arity > 0 -> arg(1, Head, Game) ; true ),
-    (   catch(clause(game:Head, _, Ref), _, fail),
+    (   catch(game:protocol_clause(Head, _, Ref), _, fail),
         clause_property(Ref, file(File)),
         clause_property(Ref, line_count(Line))
     ->  format(atom(Where), "~w:~w", [File, Line])

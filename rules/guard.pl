@@ -38,6 +38,7 @@ guarded(next_mover/5).
 guarded(symmetry/3).
 guarded(cells/4).
 guarded(tuple_cells/4).
+guarded(tuple_code/4).
 guarded(position_text/4).
 guarded(parse_position/4).
 guarded(move_text/3).

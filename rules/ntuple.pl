@@ -13,18 +13,19 @@
 
     Training never calls this per move: the learner asks for the cells of
     many states in one query (nt_cells/4, nt_random_images/3), or plays a batch
-    of games side by side with one query a ply (nt_batch_start/2,
-    nt_batch_step/2).
+    of games side by side with one query a ply (nt_batch_start/4,
+    nt_batch_step/2), each successor's cells packed into whole numbers.
 
         ?- nt_load(a, tictactoe, 3, 1, [[0,1,2]], [[0,1,2,3,4,5,6,7,8]]),
            nt_weights(a, [[13, 0.5]]),
            initial(tictactoe, P, M), candidates(agent(a), tictactoe, P, M, Ms).
 */
 :- module(ntuple, [nt_load/6, nt_weights/2, nt_value/4, nt_cells/4,
-                   nt_batch_start/2, nt_batch_step/2, nt_random_images/3]).
+                   nt_batch_start/4, nt_batch_step/2, nt_random_images/3]).
 :- use_module(game).
 :- use_module(play).
 :- use_module(guard).
+:- set_prolog_flag(optimise, true).       % arithmetic compiled inline (this file only)
 
 :- dynamic nt_agent/4.     % nt_agent(Agent, Game, Values, Sets)
 :- dynamic nt_tuple/4.     % nt_tuple(Agent, Set, Offset, Cells): 1-based argument numbers of the cells term
@@ -139,35 +140,38 @@ state_images(Game, P, Viewer, Count, Codes) :-
     length(Images, Count),
     foldl([Img, C0, C]>>( learner_cells(Game, Img, Viewer, Cs), cell_codes(Cs, C0, C) ), Images, Codes, []).
 
-%!  nt_batch_start(+Game, +Games:integer) is det.
-%   Start Games games of Game side by side (the batch a lockstep run plays).
-nt_batch_start(Game, N) :-
+%!  nt_batch_start(+Game, +Games:integer, +Bits:integer, +Words:integer) is det.
+%   Start Games games of Game side by side (the batch a lockstep run plays),
+%   each successor's cells to be packed Bits a cell into Words numbers.
+nt_batch_start(Game, N, Bits, Words) :-
     need_cells(Game),
+    must_be(oneof([2, 6]), Bits),
+    must_be(positive_integer, Words),
     initial(Game, P, M),
     length(States, N),
-    maplist(=(P/M), States),
-    nb_setval(nt_batch, Game-States),
+    maplist(=(P/M-unknown), States),
+    (   Bits =:= 2, declares(Game, tuple_code) -> Packer = code ; Packer = cells(Bits) ),
+    nb_setval(nt_batch, batch(Game, Packer, Words, States)),
     nb_setval(nt_succ, []).
 
 %!  nt_batch_step(+Choices:list(integer), -Out) is det.
 %   Each game takes its successor number Choice (from the last step's
 %   list; -1: it stays where it is), then every game still going is
 %   expanded: json([movers-PlayerIndex, counts-Successors,
-%   outcomes-Codes, cells-String]) with, per successor, its outcome for
+%   outcomes-Codes, codes-Words]) with, per successor, its outcome for
 %   the mover (1, 0, -1; -9 while the game goes on) and its cells as the
-%   mover sees them (as nt_cells/4 writes them).  A finished game has
-%   mover -1 and no successors.
+%   mover sees them, packed: the cells read as one number, Bits a cell,
+%   the first cell most significant (tuple_code/4 where the game gives it),
+%   cut into Words numbers of 60 bits, the least significant first.  A
+%   finished game has mover -1 and no successors.
 
-nt_batch_step(Choices, json([movers-Movers, counts-Counts, outcomes-Outs, cells-Cells])) :-
-    nb_getval(nt_batch, Game-States0),
+nt_batch_step(Choices, json([movers-Movers, counts-Counts, outcomes-Outs, codes-Codes])) :-
+    nb_getval(nt_batch, batch(Game, Packer, Words, States0)),
     nb_getval(nt_succ, Succ0),
     players(Game, Players),
     advance_all(States0, Succ0, Choices, States),
-    expand_all(States, Game, Players, Movers, Counts, OutLists, CodeLists, SuccLists),
-    append(OutLists, Outs),
-    append(CodeLists, Texts),
-    atomics_to_string(Texts, Cells),
-    nb_setval(nt_batch, Game-States),
+    expand_all(States, Game, Players, Packer, Words, Movers, Counts, Outs, [], Codes, [], SuccLists),
+    nb_setval(nt_batch, batch(Game, Packer, Words, States)),
     nb_setval(nt_succ, SuccLists).
 
 advance_all([], _, _, []).
@@ -176,37 +180,58 @@ advance_all([S|Ss], Succ0, [C|Cs], [S1|Ss1]) :-
     (   C < 0 -> S1 = S ; nth0(C, Succ, S1) ),
     advance_all(Ss, Rest, Cs, Ss1).
 
-expand_all([], _, _, [], [], [], [], []).
-expand_all([S|Ss], Game, Players, [M|Ms], [N|Ns], [O|Os], [C|Cs], [X|Xs]) :-
-    guarded_step(Game, expand(S, Game, Players, M, N, O, C, X)),
-    expand_all(Ss, Game, Players, Ms, Ns, Os, Cs, Xs).
+%   Every game's mover, successor count and successors, its successors'
+%   outcomes and packed cells added to the lists Outs and Codes (ending in
+%   OutsT and CodesT).
+expand_all([], _, _, _, _, [], [], Outs, Outs, Codes, Codes, []).
+expand_all([S|Ss], Game, Players, Packer, Words, [M|Ms], [N|Ns], Outs, OutsT, Codes, CodesT, [X|Xs]) :-
+    guarded_step(Game, expand(S, Game, Players, Packer, M, N, Found)),
+    found(Found, Words, X, Outs, Outs1, Codes, Codes1),
+    expand_all(Ss, Game, Players, Packer, Words, Ms, Ns, Outs1, OutsT, Codes1, CodesT, Xs).
 
-expand(P/M, Game, Players, I, N, Outs, Codes, Succ) :-
-    (   over(Game, P, M, _)
-    ->  I = -1, N = 0, Outs = [], Codes = [], Succ = []
+%   A state is Pos/Mover-Outcome: the outcome found when it was a successor
+%   (-9: the game goes on), or `unknown` at the start, which is asked.  Its
+%   successors are found as State-Outcome-Code.
+expand(P/M-Known, Game, Players, Packer, I, N, Found) :-
+    (   (   Known == unknown -> over(Game, P, M, _) ; Known =\= -9 )
+    ->  I = -1, N = 0, Found = []
     ;   nth0(I, Players, M),
-        findall(P1/M1-Out-T,
+        findall(P1/M1-Out-Code,
                 ( legal(Game, P, M, Mv), step(Game, P, M, Mv, P1, M1),
                   ( over(Game, P1, M1, R) -> result_value(R, M, Out) ; Out = -9 ),
-                  learner_cells(Game, P1, M, Cs), cells_text(Cs, T) ),
+                  packed(Packer, Game, P1, M, Code) ),
                 Found),
-        length(Found, N),
-        split(Found, Succ, Outs, Codes)
+        length(Found, N)
     ).
 
-split([], [], [], []).
-split([S-O-T|Rest], [S|Ss], [O|Os], [T|Ts]) :- split(Rest, Ss, Os, Ts).
+found([], _, [], Outs, Outs, Codes, Codes).
+found([S-O-Code|Rest], Words, [S-O|Ss], [O|Outs], OutsT, Codes, CodesT) :-
+    code_words(Words, Code, Codes, Codes1),
+    found(Rest, Words, Ss, Outs, OutsT, Codes1, CodesT).
 
-%   Cells as nt_cells/4 writes them (one character a cell, code 48 + value):
-%   at C speed where every value is one digit, else cell by cell.
-%   Strings, not atoms: a successor's cells are text once, never a name to keep.
-cells_text(Cells, Text) :-
-    catch(atomics_to_string(Cells, Text), _, fail),
-    string_length(Text, N),
-    length(Cells, N), !.
-cells_text(Cells, Text) :-
-    cell_codes(Cells, Codes, []),
-    string_codes(Text, Codes).
+%   A state's cells as one number: the game's tuple_code/4, or its
+%   learner_cells/4 packed Bits a cell, the first cell most significant.
+packed(code, Game, P, Viewer, Code) :-
+    tuple_code(Game, P, Viewer, Code).
+packed(cells(Bits), Game, P, Viewer, Code) :-
+    learner_cells(Game, P, Viewer, Cells),
+    Limit is 1 << Bits,
+    foldl(pack_cell(Bits, Limit), Cells, 0, Code).
+
+pack_cell(Bits, Limit, C, A0, A) :-
+    (   integer(C), C >= 0, C < Limit
+    ->  A is (A0 << Bits) \/ C
+    ;   format(atom(Msg), "cells/4 gives ~q; the n-tuple learner needs whole numbers from 0 to 63", [C]),
+        bad_input(Msg)
+    ).
+
+%   Code as Words numbers of 60 bits, the least significant first.
+code_words(0, _, T, T) :- !.
+code_words(K, Code, [W|Ws], T) :-
+    W is Code /\ 0xFFFFFFFFFFFFFFF,
+    Rest is Code >> 60,
+    K1 is K - 1,
+    code_words(K1, Rest, Ws, T).
 
 %!  nt_random_images(+Game, +Games:integer, -Out) is det.
 %   For each state Games random games pass through, the cells (seen by its

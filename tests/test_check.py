@@ -286,3 +286,25 @@ def test_check_says_what_a_slow_file_redoes_at_every_position_and_following_it_k
         d = json.loads(p.stdout)
         solved.append((d["positions"], d["terminal"], d["winner"]))
     assert solved[0] == solved[1] == solved[2] == (41750, 17820, "x")
+
+
+@pytest.mark.parametrize("extra, sound", [(0, True), (1, False)])
+def test_tuple_code_is_held_to_the_cells_it_packs(tmp_path, extra, sound):
+    """tuple_code/4 (the learner's cells as one number, 2 bits a cell, the first most significant) is
+    optional, and check holds it equal to the cells: packed here from cells/4 in Prolog, then off by
+    ``extra``."""
+    clause = (f"game:tuple_code(hexapawn, W-B, Mover, Code) :-\n"
+              f"    game:cells(hexapawn, W-B, Mover, Cells),\n"
+              f"    foldl([C, A0, A]>>(A is A0 * 4 + C), Cells, 0, Code0),\n"
+              f"    Code is Code0 + {extra}.\n")
+    path = tmp_path / "hexapawn.pl"
+    path.write_text(HEXAPAWN + "\n" + clause)
+    r = run("check", str(path), "--json")
+    report = json.loads(r.stdout)
+    assert report["sound"] is sound, r.stdout
+    problems = [p for p in report["games"][0]["problems"] if p["predicate"] == "tuple_code/4"]
+    if sound:
+        assert not problems
+    else:
+        assert problems[0]["where"] == f"{path}:{line_of(path, 'game:tuple_code(hexapawn')}"
+        assert problems[0]["count"] == 135 * 2 and "2 bits a cell" in problems[0]["message"]

@@ -445,3 +445,49 @@ def test_gbgs_connect_four_tuple_set_is_shipped_in_our_cell_numbers():
         return column * 6 + (5 - row_from_top)
     assert [gbg(c) for c in tuples[0]] == [0, 6, 7, 12, 13, 14, 19, 21]
     assert [gbg(c) for c in tuples[-1]] == [1, 2, 3, 4, 5, 6, 11, 12]
+
+
+def reference_tuple_cells(board: str, viewer: str, w: int) -> list[int]:
+    """Connect Four's learner cells written from their description: 1 the viewer's, 2 the other's,
+    3 an empty cell on the floor or on a piece, 0 any other empty cell."""
+    out = []
+    for i, v in enumerate(board):
+        if v == ".":
+            out.append(3 if i >= len(board) - w or board[i + w] != "." else 0)
+        else:
+            out.append(1 if v == viewer else 2)
+    return out
+
+
+@pytest.mark.parametrize("game, n, w, h, bits", [("connect(4,7,6)", 4, 7, 6, 2), ("connect(4,7,6)", 4, 7, 6, 6),
+                                                 ("connect(3,4,4)", 3, 4, 4, 2)])
+def test_a_batch_step_packs_every_successors_cells_as_the_reference_sees_them(kb, game, n, w, h, bits):
+    """Self-play's batch step (nt_batch_step/2) against the independent in-a-row reference, move for
+    move through random games: each successor's cells (tuple_code/4 packed 2 bits a cell, or the
+    cells packed 6 bits a cell), its outcome for the mover, and the mover, unpacked by the bridge."""
+    import random
+    from reference_families import in_a_row
+    ref = in_a_row(n, w, h, True)
+    rng = random.Random(5)
+    words = -(-bits * w * h // ntuple.WORD_BITS)
+    for _ in range(6):
+        ntuple.engine().call(f"ntuple:nt_batch_start({ntuple.quote(game)}, 1, {bits}, {words}), Out = true")
+        state, choice, plies = ref["initial"], -1, 0
+        while True:
+            out = ntuple.engine().call(f"ntuple:nt_batch_step([{choice}], Out)")
+            moves = ref["moves"](state)
+            if not moves:
+                assert out["movers"] == [-1] and out["counts"] == [0]
+                break
+            board, mover = state
+            succ = [moves[m] for m in sorted(moves, key=int)]
+            assert out["movers"] == ["xo".index(mover)] and out["counts"] == [len(succ)]
+            got = ntuple.unpack(out["codes"], w * h, bits)
+            assert got.tolist() == [reference_tuple_cells(b, mover, w) for b, _ in succ]
+            results = [ref["result"](s) for s in succ]
+            assert out["outcomes"] == [-9 if r is None else 0 if r == "draw" else 1 if r == mover else -1
+                                       for r in results]
+            choice = rng.randrange(len(succ))
+            state = succ[choice]
+            plies += 1
+        assert plies >= n + n - 1

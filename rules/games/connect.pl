@@ -236,18 +236,21 @@ game:tuple_cells(G, p(K, _, _), Mover, Cells) :-
     views_of(G, W, H, Low, Floor, RowMask4),
     view(W, H, Low, Floor, RowMask4, K, Mover, 1, Cells).
 
-%   The cells row by row from the top, read from Key: its digits are o 1
-%   and x 2, what o sees; for x, the two swap.  With Reach 1, an empty
-%   cell on the floor or on a piece is 3.  Each row's code is read back as
-%   a list of digits from a table.
+game:tuple_code(G, p(K, _, _), Mover, Code) :-
+    views_of(G, W, _, Low, Floor, _),
+    view_code(Low, Floor, W, K, Mover, 1, Code).
+
 view(W, H, Low, Floor, RowMask4, K, Viewer, Reach, Cells) :-
+    view_code(Low, Floor, W, K, Viewer, Reach, Code),
+    Top is H - 1,
+    view_rows(Top, W, RowMask4, Code, Cells).
+
+view_code(Low, Floor, W, K, Viewer, Reach, Code) :-
     Occ is (K \/ (K >> 1)) /\ Low,
     (   Viewer == o -> Seen = K ; Seen is K xor (3 * Occ) ),
     (   Reach =:= 0 -> Code = Seen
     ;   Code is Seen + 3 * (\Occ /\ ((Occ << (2 * W)) \/ Floor) /\ Low)
-    ),
-    Top is H - 1,
-    view_rows(Top, W, RowMask4, Code, Cells).
+    ).
 
 view_rows(R, W, RowMask4, Code, Cells) :-
     RowCode is (Code >> (2 * W * R)) /\ RowMask4,
