@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import time
 from contextlib import contextmanager
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Iterator, Sequence
 
 import numpy as np
@@ -43,6 +44,10 @@ OPTIONS = declared(NTupleOptions, NAME) + (      # the tuples' seed is the first
     run_option("scheduler", str, None, "... or on the Dask scheduler at ADDRESS (default: $EDUCABLE_SCHEDULER "
                "when --workers is above 1).", NAME, metavar="ADDRESS"))
 SAMPLE_GAMES = 300        # random games whose states show a game's cell values and symmetries
+TUPLES_DIR = Path(__file__).resolve().parent.parent / "learners" / "tuples"
+#   Tuple sets published for a game: a new agent of that game takes them when it is given no tuples
+#   of its own (--tuples-file) and no random-walk shape (--tuples, --length, --neighbours).
+PUBLISHED_TUPLES = {"connect(4,7,6)": TUPLES_DIR / "connect4_gbg70.txt"}   # GBG's 70 8-tuples
 LOCKSTEP = 256            # games played side by side on a game too large to enumerate
 
 
@@ -305,6 +310,9 @@ def start(db: sqlite_utils.Database, name: str, game: str, options: dict[str, An
     row = existing_agent(db, name, game, NAME)
     if row is None:
         options_from({**options, "seed": seed})            # bad options are refused before Prolog is asked
+        shaped = {"tuple_cells", "tuples", "length", "neighbours"} & {k for k, v in options.items() if v is not None}
+        if game in PUBLISHED_TUPLES and not shaped:
+            options = {**options, "tuple_cells": read_tuples(str(PUBLISHED_TUPLES[game]))}
         sample = engine().call(f"ntuple:nt_random_images({quote(games.check_game(game))}, {SAMPLE_GAMES}, Out)")
         n_cells = states_of(sample)[0].shape[1]
         net, opts = new_net(game, options_from({**board_defaults(n_cells), **options, "seed": seed}), sample)

@@ -69,10 +69,11 @@ class NTupleOptions:
     """Every parameter of an n-tuple agent (stored with it)."""
 
     tuples: int | None = option(None, "How many tuples, placed by random walks over the board's neighbourhood "
-                                "(default by board size: two a cell on small boards, 70 on Connect Four).",
-                                low=1, high=1000)
+                                "(default by board size: two a cell on small boards, 70 on large ones). Connect "
+                                "Four's default is instead GBG's published set of 70 8-tuples; giving --tuples, "
+                                "--length or --neighbours places random walks there too.", low=1, high=1000)
     length: int | None = option(None, "Cells per random-walk tuple (default by board size: 3 or 6 on small "
-                                "boards, 8 on Connect Four).", low=1, high=16)
+                                "boards, 8 on large ones).", low=1, high=16)
     neighbours: str = option("8", "Cells a random walk may step to next: 8 (diagonals included) or 4 (up, down, left, "
                              "right, as GBG's random walks on Connect Four).", choices=("8", "4"))
     tuple_cells: list[list[int]] | None = None   # tuples given by the user (cell numbers from 1; --tuples-file)
