@@ -447,6 +447,20 @@ def test_gbgs_connect_four_tuple_set_is_shipped_in_our_cell_numbers():
     assert [gbg(c) for c in tuples[-1]] == [1, 2, 3, 4, 5, 6, 11, 12]
 
 
+def test_a_new_connect_four_agent_takes_gbgs_tuples_unless_given_a_shape(kb, db_path):
+    """Connect Four's default tuples are GBG's published set (its first tuple in GBG's numbering as
+    above); --tuples/--length place random walks of that shape instead."""
+    commands.train(kb, "connect(4,7,6)", "ntuple", "gbg", 2, "self", "both", 1, {})
+    commands.train(kb, "connect(4,7,6)", "ntuple", "walks", 2, "self", "both", 1, {"tuples": 5, "length": 3})
+    con = sqlite3.connect(db_path)
+    rows = {name: [list(map(int, c.split())) for (c,) in con.execute(
+        "SELECT cells FROM ntuple_tuples WHERE agent = ? ORDER BY tuple", (name,))] for name in ("gbg", "walks")}
+    first = [c for c in rows["gbg"][0]]
+    assert len(rows["gbg"]) == 140 and rows["gbg"][:70] == rows["gbg"][70:]        # one set a player
+    assert sorted((c - 1) % 7 * 6 + (5 - (c - 1) // 7) for c in first) == [0, 6, 7, 12, 13, 14, 19, 21]
+    assert len(rows["walks"]) == 10 and all(len(t) == 3 for t in rows["walks"])
+
+
 def reference_tuple_cells(board: str, viewer: str, w: int) -> list[int]:
     """Connect Four's learner cells written from their description: 1 the viewer's, 2 the other's,
     3 an empty cell on the floor or on a piece, 0 any other empty cell."""
