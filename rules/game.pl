@@ -284,12 +284,21 @@ image(Game, Pos, Pos1) :-
     ).
 
 %!  declares(+Game, +What) is semidet.
-%   Game's file defines the optional part What: cells (cells/4).  Asked of
+%   Game's file defines the optional part What: cells (cells/4),
+%   tuple_cells, tuple_code or next_mover (a player may move again).  Asked of
 %   the game itself, at its start (a clause of another game's family may
 %   match any name).
 declares(Game, cells) :- initial(Game, P, M), catch(cells(Game, P, M, _), _, fail), !.
 declares(Game, tuple_cells) :- initial(Game, P, M), catch(tuple_cells(Game, P, M, _), _, fail), !.
 declares(Game, tuple_code) :- initial(Game, P, M), catch(tuple_code(Game, P, M, _), _, fail), !.
+declares(Game, next_mover) :-          % a clause in Game's file (any file's, for a name no game/1 answers)
+    owner(Game, File),
+    (   var(File)
+    ->  true
+    ;   by_file(next_mover(Game, _, _, _, _), File, ByFile),
+        clause(ByFile, _)
+    ),
+    !.
 
 %!  learner_cells(+Game, +Pos, +Mover, -Cells:list(integer)) is det.
 %   What the n-tuple learner reads of a state: tuple_cells/4 where the game

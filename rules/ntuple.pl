@@ -151,7 +151,8 @@ nt_batch_start(Game, N, Bits, Words) :-
     length(States, N),
     maplist(=(P/M-unknown), States),
     (   Bits =:= 2, declares(Game, tuple_code) -> Packer = code ; Packer = cells(Bits) ),
-    nb_setval(nt_batch, batch(Game, Packer, Words, States)),
+    (   declares(Game, next_mover) -> Turns = own ; Turns = alternate ),
+    nb_setval(nt_batch, batch(Game, Packer-Turns, Words, States)),
     nb_setval(nt_succ, []).
 
 %!  nt_batch_step(+Choices:list(integer), -Out) is det.
@@ -191,13 +192,19 @@ expand_all([S|Ss], Game, Players, Packer, Words, [M|Ms], [N|Ns], Outs, OutsT, Co
 
 %   A state is Pos/Mover-Outcome: the outcome found when it was a successor
 %   (-9: the game goes on), or `unknown` at the start, which is asked.  Its
-%   successors are found as State-Outcome-Code.
-expand(P/M-Known, Game, Players, Packer, I, N, Found) :-
+%   successors are found as State-Outcome-Code.  Where the game's file has no
+%   next_mover/5, the turn passes (Turns `alternate`) without asking it.
+expand(P/M-Known, Game, Players, Packer-Turns, I, N, Found) :-
     (   (   Known == unknown -> over(Game, P, M, _) ; Known =\= -9 )
     ->  I = -1, N = 0, Found = []
     ;   nth0(I, Players, M),
+        (   Players = [M, Other] -> true ; Players = [Other, M] ),
         findall(P1/M1-Out-Code,
-                ( legal(Game, P, M, Mv), step(Game, P, M, Mv, P1, M1),
+                ( legal(Game, P, M, Mv),
+                  (   Turns == alternate
+                  ->  next(Game, P, M, Mv, P1), M1 = Other
+                  ;   step(Game, P, M, Mv, P1, M1)
+                  ),
                   ( over(Game, P1, M1, R) -> result_value(R, M, Out) ; Out = -9 ),
                   packed(Packer, Game, P1, M, Code) ),
                 Found),

@@ -505,3 +505,35 @@ def test_a_batch_step_packs_every_successors_cells_as_the_reference_sees_them(kb
             state = succ[choice]
             plies += 1
         assert plies >= n + n - 1
+
+
+def test_a_batch_step_keeps_the_turn_where_a_box_is_completed(kb):
+    """Dots and boxes (a player who completes a box moves again, next_mover/5) through the batch step,
+    against the independent reference: the mover, the successors and their outcomes at every step."""
+    import random
+    from reference_families import boxes
+    ref, game = boxes(2, 2), "boxes(2,2)"
+    n_cells = ntuple.engine().call(f"game:initial({ntuple.quote(game)}, P, M), "
+                                   f"game:learner_cells({ntuple.quote(game)}, P, M, C), length(C, Out)")
+    words = -(-6 * n_cells // ntuple.WORD_BITS)
+    rng = random.Random(2)
+    extra_turns = 0
+    for _ in range(20):
+        ntuple.engine().call(f"ntuple:nt_batch_start({ntuple.quote(game)}, 1, 6, {words}), Out = true")
+        state, choice = ref["initial"], -1
+        while True:
+            out = ntuple.engine().call(f"ntuple:nt_batch_step([{choice}], Out)")
+            moves = ref["moves"](state)
+            if not moves:
+                assert out["movers"] == [-1]
+                break
+            mover = state[2]
+            succ = [moves[m] for m in sorted(moves, key=int)]
+            assert out["movers"] == [ref["players"].index(mover)] and out["counts"] == [len(succ)]
+            results = [ref["result"](s) for s in succ]
+            assert out["outcomes"] == [-9 if r is None else 0 if r == "draw" else 1 if r == mover else -1
+                                       for r in results]
+            choice = rng.randrange(len(succ))
+            extra_turns += succ[choice][2] == mover and results[choice] is None
+            state = succ[choice]
+    assert extra_turns > 0
