@@ -98,8 +98,9 @@ def test_a_stopped_run_keeps_what_it_committed_and_a_later_run_continues(tmp_pat
 
 
 def test_a_slow_commit_spaces_the_next_ones():
-    """A commit rewrites all that was learned; one that took 3 s makes the next due 27 s later,
-    not 2 s (so a large table is not rewritten for most of a run); quick ones stay 2 s apart."""
+    """A commit rewrites all that was learned; one that took 3 s makes the next due 57 s later
+    (nineteen times as long), not 2 s (so a large table is not rewritten for much of a run); quick
+    ones stay 2 s apart."""
     from learners.training import Commits
     now = [0.0]
     commits = Commits(every=2.0)
@@ -111,12 +112,12 @@ def test_a_slow_commit_spaces_the_next_ones():
     assert commits.due()
     now[0] = 5.0                        # the commit took 3 s
     commits.mark(10)
-    now[0] = 31.9
+    now[0] = 61.9
     assert not commits.due()
-    now[0] = 32.0
+    now[0] = 62.0
     assert commits.due()
     commits.mark(20)                    # an instant commit
-    now[0] = 34.0
+    now[0] = 64.0
     assert commits.due() and commits.added(25) == 5
 
 
