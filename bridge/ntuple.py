@@ -88,18 +88,22 @@ def _cells(text: str, n_cells: int) -> np.ndarray:
 WORD_BITS = 60             # bits of one packed number (nt_batch_step/2): a multiple of 2 and of 6
 
 
+def words_per_state(n_cells: int, bits: int) -> int:
+    """Packed numbers of WORD_BITS bits that hold ``n_cells`` cells of ``bits`` bits."""
+    return -(-bits * n_cells // WORD_BITS)
+
+
 def packing(net: NTupleNet) -> tuple[int, int]:
     """How a successor's cells cross from nt_batch_step/2: (bits a cell, numbers a successor)."""
     bits = 2 if net.values <= 4 else 6
-    return bits, -(-bits * net.n_cells // WORD_BITS)
+    return bits, words_per_state(net.n_cells, bits)
 
 
 def unpack(words: list[int], n_cells: int, bits: int) -> np.ndarray:
     """Rows of ``n_cells`` cells from nt_batch_step/2's packed numbers (each successor's cells read as
     one number, ``bits`` a cell, the first cell most significant, cut into numbers of WORD_BITS bits,
     the least significant first)."""
-    per = -(-bits * n_cells // WORD_BITS)
-    packed = np.asarray(words, dtype=np.int64).reshape(-1, per)
+    packed = np.asarray(words, dtype=np.int64).reshape(-1, words_per_state(n_cells, bits))
     at = bits * np.arange(n_cells - 1, -1, -1)          # the first cell is the most significant
     return (packed[:, at // WORD_BITS] >> (at % WORD_BITS)) & ((1 << bits) - 1)
 

@@ -486,11 +486,11 @@ check_cells(Game, P, M, T) :-
 check_code(Game, P, M, T) :-
     (   nb_getval(check_code, true)
     ->  game:other_player(Game, M, Other),
-        forall(member(V, [M, Other]), check_code(Game, P, V, T, M))
+        forall(member(V, [M, Other]), check_view_code(Game, P, V, T))
     ;   true
     ).
 
-check_code(Game, P, V, T, _) :-
+check_view_code(Game, P, V, T) :-
     safely('tuple_code/4', game:tuple_code(Game, P, V, Code), Outcome),
     safely('tuple_cells/4', game:learner_cells(Game, P, V, Cells), Read),
     (   Outcome = error(Msg)

@@ -228,7 +228,8 @@ packed(cells(Bits), Game, P, Viewer, Code) :-
 pack_cell(Bits, Limit, C, A0, A) :-
     (   integer(C), C >= 0, C < Limit
     ->  A is (A0 << Bits) \/ C
-    ;   format(atom(Msg), "cells/4 gives ~q; the n-tuple learner needs whole numbers from 0 to 63", [C]),
+    ;   Top is Limit - 1,
+        format(atom(Msg), "cells/4 gives ~q; this agent reads cells of whole numbers from 0 to ~d", [C, Top]),
         bad_input(Msg)
     ).
 
