@@ -116,7 +116,7 @@ def rat_race(db: sqlite_utils.Database) -> Iterator[str]:
     yield "full games: educable race run --player believer --boards 10;  picture: educable race show --seed 1 --png t.png"
 
 
-C4_DEMO_GAMES = 20_000      # about a minute of Connect Four self-play on one core
+C4_DEMO_GAMES = 20_000      # about 25 s of Connect Four self-play on one core
 
 
 def ntuple(db: sqlite_utils.Database) -> Iterator[str]:
