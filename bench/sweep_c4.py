@@ -30,6 +30,9 @@ Settings (every other option is the learner's Connect Four default, after GBG's 
            adjacency) instead of the 8 around it
   fixed    as floor, GBG's fixed set of 70 8-tuples (learners/tuples/connect4_gbg70.txt) for every seed:
            Connect Four's default since this sweep, so `fixed` is what the documented command trains
+  quiet    as fixed, nothing learned on an exploring move (--no-learn-explore: GBG's learnFromRM false)
+  openings as fixed, half the games start from a random first move (--random-openings 0.5: GBG's
+           chooseStart01), so that the agent as second sees every opening
 
 Measured (500,000 games a point, two points at a time, ~315 games/s each; won of 50 as first vs perfect,
 seeds 1 and 2): gbg 0 and 15, floor 24 and 21, wide 0 and 25; move accuracy vs perfect gbg 93.1%/95.4%,
@@ -63,11 +66,25 @@ SETTINGS: dict[str, dict] = {
     "wide": {"epsilon": 0.2, "epsilon_end": 0.1},
     "straight": {"epsilon": 0.1, "epsilon_end": 0.05, "neighbours": "4"},
     "fixed": {"epsilon": 0.1, "epsilon_end": 0.05, "tuples_file": "learners/tuples/connect4_gbg70.txt"},
+    "quiet": {"epsilon": 0.1, "epsilon_end": 0.05, "tuples_file": "learners/tuples/connect4_gbg70.txt",
+              "learn_explore": False},
+    "openings": {"epsilon": 0.1, "epsilon_end": 0.05, "tuples_file": "learners/tuples/connect4_gbg70.txt",
+                 "random_openings": 0.5},
 }
 JUDGE_SEED = 0          # the same opponents' dice for every point
 ANNEAL = {"alpha": 3.7, "alpha_end": 0.37}     # --anneal: the step falls to a tenth over the extra games
 ANNEAL_SEED = 100       # --anneal's games are run with seed ANNEAL_SEED + the point's seed
 STOP_GRACE = 300        # seconds a point stopped at --minutes may take to commit and exit
+
+
+def stored_options(setting: str) -> dict:
+    """A setting's options as `train` takes them and the agent stores them: a tuples file read into its
+    cells, as train --tuples-file reads it."""
+    from bridge.ntuple import read_tuples
+    options = dict(SETTINGS[setting])
+    if "tuples_file" in options:
+        options["tuple_cells"] = read_tuples(str(Path(__file__).parent.parent / options.pop("tuples_file")))
+    return options
 
 
 def train_point(setting: str, seed: int, n_games: int, db_path: str, workers: int, anneal: int = 0) -> dict:
@@ -81,10 +98,7 @@ def train_point(setting: str, seed: int, n_games: int, db_path: str, workers: in
     from learners.training import Stopped
     stop_on_sigterm()                     # as `educable train` takes it
     db = open_kb(Path(db_path))
-    options = dict(SETTINGS[setting])
-    if "tuples_file" in options:          # as train --tuples-file reads it
-        from bridge.ntuple import read_tuples
-        options["tuple_cells"] = read_tuples(str(Path(__file__).parent.parent / options.pop("tuples_file")))
+    options = stored_options(setting)
     try:
         r = commands.train(db, GAME, "ntuple", AGENT, n_games, "self", "both", seed, options, workers=workers)
         if anneal:
@@ -245,7 +259,6 @@ def main() -> None:
 def judge_given(db_path: str, args: argparse.Namespace) -> dict:
     """A knowledge base trained elsewhere, judged as a point; its setting and seed read from the
     agent's stored options and its last run."""
-    from bridge.ntuple import read_tuples
     from kb.db import open_kb
     from kb import store
     db = open_kb(Path(db_path))
@@ -253,10 +266,9 @@ def judge_given(db_path: str, args: argparse.Namespace) -> dict:
     if agent is None:
         raise SystemExit(f"{db_path}: no agent {AGENT}")
     params = agent["params"]
-    fits = [name for name, opts in SETTINGS.items() if all(params.get(k) == v for k, v in opts.items())]
+    fits = [name for name in SETTINGS
+            if all(params.get(k) == v for k, v in stored_options(name).items())]
     setting = max(fits, key=lambda name: len(SETTINGS[name]), default="other")     # the most specific that fits
-    if setting == "floor" and params.get("tuple_cells") == read_tuples(SETTINGS["fixed"]["tuples_file"]):
-        setting = "fixed"                 # GBG's tuples, stored as the cells themselves
     if params.get("alpha_end") is not None and params.get("alpha") is not None and params["alpha_end"] < params["alpha"]:
         setting = "annealed"              # its last run's step fell (--anneal, or a user's --alpha-end)
     last = db.execute("SELECT results FROM runs WHERE agent = ? ORDER BY id DESC LIMIT 1", [AGENT]).fetchone()

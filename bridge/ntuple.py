@@ -448,7 +448,7 @@ def play_batch(game: str, net: NTupleNet, lock: Lockstep, batch: int, first: int
         cells = unpack(out["codes"], net.n_cells, bits)
         with cell_values_checked():
             choice, ended = lock.ply(offsets_of(out["counts"]), cells, np.array(out["outcomes"], dtype=np.int64),
-                                     movers, active, learn, first / max(1, n_games - 1))
+                                     movers, active, learn, first / max(1, n_games - 1), opening=queries == 1)
         for i in np.nonzero(ended != ONGOING_CODE)[0].tolist():
             result[i], mover_at_end[i] = ended[i], movers[i]
         choices = [int(c) if a else -1 for c, a in zip(choice.tolist(), active.tolist())]

@@ -95,6 +95,13 @@ class NTupleOptions:
                               off="one-set")
     tcl: bool = option(False, "Temporal-coherence step sizes (TCL-EXP: a weight pushed back and forth slows "
                        "down), as GBG's Connect Four agent (on on boards of 30 cells or more).")
+    learn_explore: bool = option(True, "Learn on an exploring move: the mover's previous afterstate learns "
+                                 "toward its best move's value even when the move it makes is random. Off: "
+                                 "nothing is learned on an exploring move, as GBG's learnFromRM false.",
+                                 off="no-learn-explore")
+    random_openings: float = option(0.0, "Share of training games whose first move is random and taken as the "
+                                    "start position (nothing is learned on it), as GBG's chooseStart01 (0.5).",
+                                    low=0.0, high=1.0)
 
     def check(self) -> "NTupleOptions":
         """Raise ValueError naming the first bad option."""
@@ -114,6 +121,8 @@ class NTupleOptions:
         for name in ("epsilon", "epsilon_end"):
             if not 0.0 <= getattr(self, name) <= 1.0:
                 raise ValueError(f"--{name.replace('_', '-')} must be in [0, 1], not {getattr(self, name)}")
+        if not 0.0 <= self.random_openings <= 1.0:
+            raise ValueError(f"--random-openings must be in [0, 1], not {self.random_openings}")
         if self.neighbours not in ("8", "4"):
             raise ValueError(f"--neighbours must be 8 or 4, not {self.neighbours!r}")
         if self.values is not None and not 2 <= self.values <= 64:
@@ -368,14 +377,16 @@ def _td(w, tcn, tca, hist, hist_g, count, newest, target, step, lam):
 
 @njit(cache=True)
 def _graph_games(start, target, winner, mover, feats, w, tcn, tca, n_games, seed, done, total,
-                 eps0, eps1, alpha0, alpha1, lam, horizon, learn_sides, opp_start, opp_edges, max_plies):
+                 eps0, eps1, alpha0, alpha1, lam, horizon, learn_sides, opp_start, opp_edges, max_plies,
+                 learn_explore, open_p):
     """Play ``n_games`` on a state graph, learning as it goes; returns each game's winner.
 
     ``feats[t, p]`` are afterstate t's feature rows as player p sees it;
     ``learn_sides[g % len]`` has bit p set when the agent plays side p in
     game g (the other side plays uniformly among ``opp_edges[opp_start[s]:
     opp_start[s+1]]``, or any move where that is empty).  A game still going after ``max_plies``
-    moves is scored a draw."""
+    moves is scored a draw.  With probability ``open_p`` a game's first move is random and taken as
+    its start; without ``learn_explore`` nothing is learned on an exploring move."""
     np.random.seed(seed)
     n_feat = feats.shape[2]
     hist = np.zeros((2, horizon, n_feat), dtype=np.int64)
@@ -392,6 +403,8 @@ def _graph_games(start, target, winner, mover, feats, w, tcn, tca, n_games, seed
         count[:] = 0
         s = 0
         plies = 0
+        if open_p > 0.0 and winner[0] == -1 and np.random.random() < open_p:
+            s = target[start[0] + np.random.randint(start[1] - start[0])]     # a random opening: the start
         while winner[s] == -1 and plies < max_plies:
             plies += 1
             m = mover[s]
@@ -401,9 +414,10 @@ def _graph_games(start, target, winner, mover, feats, w, tcn, tca, n_games, seed
                     vals[ee - e0] = _afterstate_value(w, feats, winner, target[ee], m)
                 k = _pick_best(vals, e1 - e0)
                 e, v = e0 + k, vals[k]
-                if count[m] > 0:            # learn toward the best move's value, explored or not
+                explore = np.random.random() < eps
+                if count[m] > 0 and (learn_explore or not explore):   # toward the best move's value
                     _td(w, tcn, tca, hist[m], hist_g[m], count[m], newest[m], v, step, lam)
-                if np.random.random() < eps:
+                if explore:
                     e = e0 + np.random.randint(e1 - e0)
                     count[m] = 0            # an exploring move cuts the trace
                 t = target[e]
@@ -479,16 +493,17 @@ def train_on_graph(net: NTupleNet, start: np.ndarray, target: np.ndarray, winner
                         mover.astype(np.int64), feats, net.weights, net.tc_n, net.tc_a, n_games, seed, done, total,
                         options.epsilon, options.epsilon_end, options.alpha, options.alpha_end, options.lam,
                         horizon_for(options.lam), np.asarray(learn_sides, dtype=np.int64), o_start, o_edges,
-                        ENDLESS_PLIES)
+                        ENDLESS_PLIES, options.learn_explore, options.random_openings)
 
 
 @njit(cache=True)
 def _batch_ply(w, tcn, tca, succ_off, succ_feats, succ_out, movers, active, learn, eps, step, lam,
-               hist, hist_g, count, newest, choice, finished):
+               hist, hist_g, count, newest, choice, finished, learn_explore, open_p):
     """One ply of a batch of games expanded lazily: each active game's mover picks a successor
     (learning as in _graph_games); ``succ_out`` is a successor's outcome for the mover (1, 0, -1)
     or ONGOING_CODE.  Writes ``choice`` (index among the game's successors) and, for a game that
-    ends, its outcome for the mover in ``finished`` (else ONGOING_CODE), with the final updates."""
+    ends, its outcome for the mover in ``finished`` (else ONGOING_CODE), with the final updates.
+    On a game's first ply, ``open_p`` is the chance of a random opening taken as the start."""
     horizon = hist.shape[2]
     vals = np.empty(max(1, np.max(succ_off[1:] - succ_off[:-1])))
     for i in range(movers.shape[0]):
@@ -497,14 +512,17 @@ def _batch_ply(w, tcn, tca, succ_off, succ_feats, succ_out, movers, active, lear
             continue
         m = movers[i]
         j0, j1 = succ_off[i], succ_off[i + 1]
-        if (learn[i] >> m) & 1:
+        if open_p > 0.0 and np.random.random() < open_p:
+            j = j0 + np.random.randint(j1 - j0)          # a random opening, taken as the start
+        elif (learn[i] >> m) & 1:
             for jj in range(j0, j1):
                 vals[jj - j0] = _batch_value(w, succ_feats, succ_out, jj)
             k = _pick_best(vals, j1 - j0)
             j, v = j0 + k, vals[k]
-            if count[i, m] > 0:
+            explore = np.random.random() < eps
+            if count[i, m] > 0 and (learn_explore or not explore):
                 _td(w, tcn, tca, hist[i, m], hist_g[i, m], count[i, m], newest[i, m], v, step, lam)
-            if np.random.random() < eps:
+            if explore:
                 j = j0 + np.random.randint(j1 - j0)
                 count[i, m] = 0
             if succ_out[j] == ONGOING_CODE:
@@ -553,15 +571,17 @@ class Lockstep:
         self.count[:] = 0
 
     def ply(self, succ_off: np.ndarray, succ_cells: np.ndarray, succ_out: np.ndarray, movers: np.ndarray,
-            active: np.ndarray, learn: np.ndarray, frac: float) -> tuple[np.ndarray, np.ndarray]:
-        """Each active game's choice (successor index) and, where the game ended, the outcome for its mover."""
+            active: np.ndarray, learn: np.ndarray, frac: float, opening: bool = False) -> tuple[np.ndarray, np.ndarray]:
+        """Each active game's choice (successor index) and, where the game ended, the outcome for its
+        mover; ``opening``: the games' first ply (where --random-openings applies)."""
         o = self.options
         eps = o.epsilon + (o.epsilon_end - o.epsilon) * frac
         step = (o.alpha + (o.alpha_end - o.alpha) * frac) / self.net.features
         counts = np.diff(succ_off)
         feats = self.net.indices(succ_cells, np.repeat(np.where(active, movers, 0), counts))
         _batch_ply(self.net.weights, self.net.tc_n, self.net.tc_a, succ_off, feats, succ_out, movers, active, learn, eps, step, o.lam,
-                   self.hist, self.hist_g, self.count, self.newest, self.choice, self.finished)
+                   self.hist, self.hist_g, self.count, self.newest, self.choice, self.finished, o.learn_explore,
+                   o.random_openings if opening else 0.0)
         n = len(movers)
         return self.choice[:n], self.finished[:n]
 

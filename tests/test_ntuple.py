@@ -537,3 +537,78 @@ def test_a_batch_step_keeps_the_turn_where_a_box_is_completed(kb):
             extra_turns += succ[choice][2] == mover and results[choice] is None
             state = succ[choice]
     assert extra_turns > 0
+
+
+def toy_graph(edges: dict[int, list[int]], winner: list[int], mover: list[int]):
+    """A game graph as the trainer takes it (CSR edges; each state its own feature for either player)."""
+    n = len(winner)
+    start = np.concatenate([[0], np.cumsum([len(edges.get(s, [])) for s in range(n)])]).astype(np.int64)
+    target = np.array([t for s in range(n) for t in edges.get(s, [])], dtype=np.int64)
+    feats = np.repeat(np.arange(n, dtype=np.int64).reshape(n, 1, 1), 2, axis=1)
+    return start, target, np.array(winner, dtype=np.int64), np.array(mover, dtype=np.int64), feats
+
+
+def toy_train(graph, n_games: int, **options) -> tuple[np.ndarray, np.ndarray]:
+    """Self-play on a toy graph with one weight a state: (the weights, each game's winner)."""
+    from types import SimpleNamespace
+    from learners.ntuple import NTupleOptions, train_on_graph
+    start, target, winner, mover, feats = graph
+    net = SimpleNamespace(weights=np.zeros(len(winner)), tc_n=np.zeros(1), tc_a=np.zeros(1))
+    opts = NTupleOptions(alpha=0.5, alpha_end=0.5, **options).check()
+    won = train_on_graph(net, start, target, winner, mover, feats, opts, n_games, 7, 0, n_games, [3], None)
+    return net.weights, won
+
+
+# x (0) opens with a or b (1, 2); o moves to c (3); x ends it: win (4) or draw (5)
+TWO_MOVES_EACH = ({0: [1, 2], 1: [3], 2: [3], 3: [4, 5]}, [-1, -1, -1, -1, 0, 2], [0, 1, 1, 0, 0, 0])
+
+
+def test_without_learning_on_exploring_moves_only_the_final_updates_learn():
+    graph = toy_graph(*TWO_MOVES_EACH)
+    # every move explores: x's openings learn toward c's best move (a win) only when exploring moves learn
+    taught, _ = toy_train(graph, 200, epsilon=1.0)
+    assert taught[1] > 0.3 and taught[2] > 0.3
+    quiet, _ = toy_train(graph, 200, epsilon=1.0, learn_explore=False)
+    assert quiet[1] == quiet[2] == 0.0
+    assert quiet[3] < -0.1                        # o's afterstate c still learns the result at the end
+    # no move explores: the option changes nothing
+    greedy = [toy_train(graph, 200, epsilon=0.0, learn_explore=flag)[0] for flag in (True, False)]
+    np.testing.assert_array_equal(*greedy)
+    assert greedy[0][1] + greedy[0][2] > 0.3
+
+
+def test_a_random_opening_is_taken_as_the_start_position():
+    # x's one move wins (1) or loses (2): greedy x always wins; a random opening wins half the games
+    win_or_lose = toy_graph({0: [1, 2]}, [-1, 0, 1], [0, 0, 0])
+    for share, low, high in ((0.0, 4000, 4000), (1.0, 1800, 2200), (0.5, 2800, 3200)):
+        _, won = toy_train(win_or_lose, 4000, epsilon=0.0, random_openings=share)
+        assert low <= int(np.sum(won == 0)) <= high, share
+    # x's opening is not learned as x's afterstate: a and b keep their weights, o's c learns the result
+    weights, _ = toy_train(toy_graph(*TWO_MOVES_EACH), 200, epsilon=0.0, random_openings=1.0)
+    assert weights[1] == weights[2] == 0.0 and weights[3] < -0.1
+
+
+def test_lockstep_games_take_random_openings_and_skip_learning_on_exploring_moves():
+    from learners.ntuple import NTupleNet, NTupleOptions, Lockstep, ONGOING_CODE
+    games = 400
+    net = NTupleNet([[0], [1]], [[0, 1]], 3, 2)
+    movers, active, learn = np.zeros(games, dtype=np.int64), np.ones(games, dtype=bool), np.full(games, 3)
+    # two successors a game: the first ends it won for the mover, the second goes on
+    off = np.arange(0, 2 * games + 1, 2, dtype=np.int64)
+    cells = np.tile([[1, 0], [0, 1]], (games, 1))
+    out = np.tile([1, ONGOING_CODE], games).astype(np.int64)
+    for share, opening, low, high in ((1.0, True, 150, 250), (1.0, False, 0, 0), (0.0, True, 0, 0)):
+        lock = Lockstep(net, NTupleOptions(epsilon=0.0, random_openings=share).check(), games, 3)
+        choice, ended = lock.ply(off, cells, out, movers, active, learn, 0.0, opening=opening)
+        assert low <= int(np.sum(choice == 1)) <= high, (share, opening)
+        assert (ended[choice == 0] == 1).all()
+        assert (lock.count[:, 0] == 0).all()           # a random opening is the start: nothing to learn from
+    # a game that went on (one successor, going on) then explores: its afterstate learns only if allowed
+    for flag in (True, False):
+        net.weights[:] = 0.0
+        lock = Lockstep(net, NTupleOptions(epsilon=1.0, learn_explore=flag).check(), games, 3)
+        one = np.arange(games + 1, dtype=np.int64)
+        lock.ply(one, np.tile([[0, 1]], (games, 1)), np.full(games, ONGOING_CODE), movers, active, learn, 0.0)
+        before = net.weights.copy()
+        lock.ply(off, cells, out, movers, active, learn, 0.0)
+        assert bool((net.weights != before).any()) == flag
