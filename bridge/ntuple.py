@@ -322,7 +322,7 @@ def start(db: sqlite_utils.Database, name: str, game: str, options: dict[str, An
         net, opts = new_net(game, options_from({**board_defaults(n_cells), **options, "seed": seed}), sample)
         return net, opts, None
     net, stored = net_from_row(db, row, coherence=True)
-    per_run = {"alpha", "alpha_end", "epsilon", "epsilon_end", "lam", "tcl"}
+    per_run = {"alpha", "alpha_end", "epsilon", "epsilon_end", "lam", "tcl", "learn_explore", "random_openings"}
     merged = options_from({**stored.as_dict(), **options})
     changed = [k for k, v in merged.as_dict().items() if k not in per_run and stored.as_dict()[k] != v]
     if changed:

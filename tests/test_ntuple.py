@@ -119,6 +119,12 @@ def test_a_later_run_continues_and_counts_its_games(kb):
     after = dict(((t, p), w) for t, p, w, *_ in store.load_ntuple(kb, "h")[1])
     assert set(before) <= set(after) and before != after
     assert store.get_agent(kb, "h")["games_trained"] == 200
+    # the schedules may change from run to run, and are stored as the last run's; the tuples may not
+    commands.train(kb, "hexapawn", "ntuple", "h", 10, "self", "both", 3, {"random_openings": 0.5, "learn_explore": False})
+    assert {k: store.get_agent(kb, "h")["params"][k] for k in ("random_openings", "learn_explore")} == \
+        {"random_openings": 0.5, "learn_explore": False}
+    with pytest.raises(commands.BadInput, match="fixed when it is made"):
+        commands.train(kb, "hexapawn", "ntuple", "h", 10, "self", "both", 3, {"length": 2})
 
 
 def test_a_continued_run_keeps_the_temporal_coherence_sums(kb, db_path):
