@@ -229,6 +229,8 @@ def main() -> None:
     ap.add_argument("--per-opening", type=int, default=0, metavar="N", help="with --judge: also judge from every "
                     "opening, N games an opening against each perfect player (judge --per-opening), into --openings-out")
     ap.add_argument("--openings-out", default="bench/results/c4_openings.jsonl")
+    ap.add_argument("--label", metavar="SETTING", help="with --judge: name the points' setting thus (default: "
+                    "the setting the agent's stored options fit)")
     ap.add_argument("--train", nargs=3, metavar=("SETTING", "SEED", "DB"), help=argparse.SUPPRESS)
     ap.add_argument("--judge-point", metavar="DB", help=argparse.SUPPRESS)
     args = ap.parse_args()
@@ -271,6 +273,7 @@ def judge_given(db_path: str, args: argparse.Namespace) -> dict:
     setting = max(fits, key=lambda name: len(SETTINGS[name]), default="other")     # the most specific that fits
     if params.get("alpha_end") is not None and params.get("alpha") is not None and params["alpha_end"] < params["alpha"]:
         setting = "annealed"              # its last run's step fell (--anneal, or a user's --alpha-end)
+    setting = args.label or setting
     last = db.execute("SELECT results FROM runs WHERE agent = ? ORDER BY id DESC LIMIT 1", [AGENT]).fetchone()
     results = json.loads(last[0]) if last else {}
     row = {"setting": setting, "seed": params.get("seed"), "workers": (results.get("lazy") or {}).get("workers"),
