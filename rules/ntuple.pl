@@ -170,16 +170,32 @@ nt_batch_step(Choices, json([movers-Movers, counts-Counts, outcomes-Outs, codes-
     nb_getval(nt_batch, batch(Game, Packer, Words, States0)),
     nb_getval(nt_succ, Succ0),
     players(Game, Players),
-    advance_all(States0, Succ0, Choices, States),
+    Packer = _-Turns,
+    advance_all(States0, Succ0, Choices, Game, Players, Turns, States),
     expand_all(States, Game, Players, Packer, Words, Movers, Counts, Outs, [], Codes, [], SuccLists),
     nb_setval(nt_batch, batch(Game, Packer, Words, States)),
     nb_setval(nt_succ, SuccLists).
 
-advance_all([], _, _, []).
-advance_all([S|Ss], Succ0, [C|Cs], [S1|Ss1]) :-
+%   The last step kept each successor as its move and outcome, not its
+%   position (copying every position between queries cost more than making
+%   the chosen one again).
+advance_all([], _, _, _, _, _, []).
+advance_all([S|Ss], Succ0, [C|Cs], Game, Players, Turns, [S1|Ss1]) :-
     (   Succ0 = [Succ|Rest] -> true ; Succ = [], Rest = [] ),
-    (   C < 0 -> S1 = S ; nth0(C, Succ, S1) ),
-    advance_all(Ss, Rest, Cs, Ss1).
+    (   C < 0
+    ->  S1 = S
+    ;   nth0(C, Succ, Mv-Out),
+        S = P/M-_,
+        successor(Turns, Game, Players, P, M, Mv, P1, M1),
+        S1 = P1/M1-Out
+    ),
+    advance_all(Ss, Rest, Cs, Game, Players, Turns, Ss1).
+
+successor(alternate, Game, Players, P, M, Mv, P1, M1) :-
+    next(Game, P, M, Mv, P1),
+    (   Players = [M, M1] -> true ; Players = [M1, M] ).
+successor(own, Game, _, P, M, Mv, P1, M1) :-
+    step(Game, P, M, Mv, P1, M1).
 
 %   Every game's mover, successor count and successors, its successors'
 %   outcomes and packed cells added to the lists Outs and Codes (ending in
@@ -192,14 +208,14 @@ expand_all([S|Ss], Game, Players, Packer, Words, [M|Ms], [N|Ns], Outs, OutsT, Co
 
 %   A state is Pos/Mover-Outcome: the outcome found when it was a successor
 %   (-9: the game goes on), or `unknown` at the start, which is asked.  Its
-%   successors are found as State-Outcome-Code.  Where the game's file has no
+%   successors are found as Move-Outcome-Code.  Where the game's file has no
 %   next_mover/5, the turn passes (Turns `alternate`) without asking it.
 expand(P/M-Known, Game, Players, Packer-Turns, I, N, Found) :-
     (   (   Known == unknown -> over(Game, P, M, _) ; Known =\= -9 )
     ->  I = -1, N = 0, Found = []
     ;   nth0(I, Players, M),
         (   Players = [M, Other] -> true ; Players = [Other, M] ),
-        findall(P1/M1-Out-Code,
+        findall(Mv-Out-Code,
                 ( legal(Game, P, M, Mv),
                   (   Turns == alternate
                   ->  next(Game, P, M, Mv, P1), M1 = Other

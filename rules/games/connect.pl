@@ -186,11 +186,23 @@ game:over(G, p(_, X, O), Mover, Result) :-
 
 %   B has N bits in a row across (shift 1), up (S) or diagonally (S + 1, S - 1).
 line_in(B, N, S) :-
-    (   run(N, B, B, 1) -> true
-    ;   run(N, B, B, S) -> true
-    ;   S1 is S + 1, run(N, B, B, S1) -> true
-    ;   S0 is S - 1, run(N, B, B, S0)
+    (   N =:= 4
+    ->  (   four(B, 1) -> true
+        ;   four(B, S) -> true
+        ;   S1 is S + 1, four(B, S1) -> true
+        ;   S0 is S - 1, four(B, S0)
+        )
+    ;   (   run(N, B, B, 1) -> true
+        ;   run(N, B, B, S) -> true
+        ;   S1 is S + 1, run(N, B, B, S1) -> true
+        ;   S0 is S - 1, run(N, B, B, S0)
+        )
     ).
+
+%   Four in a row along D: pairs, then pairs of pairs (two shifts where run/4 takes three).
+four(B, D) :-
+    P is B /\ (B >> D),
+    P /\ (P >> (2 * D)) =\= 0.
 
 run(1, _, M, _) :- !, M =\= 0.
 run(K, B, M, D) :-
