@@ -191,6 +191,8 @@ advance_all([S|Ss], Succ0, [C|Cs], Game, Players, Turns, [S1|Ss1]) :-
     ),
     advance_all(Ss, Rest, Cs, Game, Players, Turns, Ss1).
 
+%   The position and mover after Mv: the other player moves next (Turns
+%   `alternate`), or the game's own next_mover/5 says who (`own`).
 successor(alternate, Game, Players, P, M, Mv, P1, M1) :-
     next(Game, P, M, Mv, P1),
     (   Players = [M, M1] -> true ; Players = [M1, M] ).
@@ -214,13 +216,9 @@ expand(P/M-Known, Game, Players, Packer-Turns, I, N, Found) :-
     (   (   Known == unknown -> over(Game, P, M, _) ; Known =\= -9 )
     ->  I = -1, N = 0, Found = []
     ;   nth0(I, Players, M),
-        (   Players = [M, Other] -> true ; Players = [Other, M] ),
         findall(Mv-Out-Code,
                 ( legal(Game, P, M, Mv),
-                  (   Turns == alternate
-                  ->  next(Game, P, M, Mv, P1), M1 = Other
-                  ;   step(Game, P, M, Mv, P1, M1)
-                  ),
+                  successor(Turns, Game, Players, P, M, Mv, P1, M1),
                   ( over(Game, P1, M1, R) -> result_value(R, M, Out) ; Out = -9 ),
                   packed(Packer, Game, P1, M, Code) ),
                 Found),

@@ -186,23 +186,19 @@ game:over(G, p(_, X, O), Mover, Result) :-
 
 %   B has N bits in a row across (shift 1), up (S) or diagonally (S + 1, S - 1).
 line_in(B, N, S) :-
-    (   N =:= 4
-    ->  (   four(B, 1) -> true
-        ;   four(B, S) -> true
-        ;   S1 is S + 1, four(B, S1) -> true
-        ;   S0 is S - 1, four(B, S0)
-        )
-    ;   (   run(N, B, B, 1) -> true
-        ;   run(N, B, B, S) -> true
-        ;   S1 is S + 1, run(N, B, B, S1) -> true
-        ;   S0 is S - 1, run(N, B, B, S0)
-        )
+    (   along(N, B, 1) -> true
+    ;   along(N, B, S) -> true
+    ;   S1 is S + 1, along(N, B, S1) -> true
+    ;   S0 is S - 1, along(N, B, S0)
     ).
 
-%   Four in a row along D: pairs, then pairs of pairs (two shifts where run/4 takes three).
-four(B, D) :-
+%   N in a row along D.  Four: pairs, then pairs of pairs (two shifts where
+%   run/4 takes three).
+along(4, B, D) :- !,
     P is B /\ (B >> D),
     P /\ (P >> (2 * D)) =\= 0.
+along(N, B, D) :-
+    run(N, B, B, D).
 
 run(1, _, M, _) :- !, M =\= 0.
 run(K, B, M, D) :-
