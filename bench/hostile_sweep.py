@@ -16,6 +16,7 @@ import itertools
 import json
 import os
 import shutil
+import signal
 import sqlite3
 import subprocess
 import sys
@@ -33,7 +34,7 @@ VALUES = ["", " ", "x" * 5000, "../../etc/passwd", "/dev/zero", "FIFO", "-1", "n
           "<script>alert(1)</script>", "'; DROP TABLE agents;--", "tictactoe(0,0,0)", "connect(99,99,99)",
           "hexapawn(1,1)", "nim()", "mcts:0", "alphabeta:99", "mcts:10+", "alphabeta:2+", "perfect", "ünï",
           "$(touch pwned)", "`touch pwned`", "a\tb", "x.o/.x./..o", "xxx/ooo/...", "1-4", "tictactoe", "p",
-          "random", "connect(4,7,6)", "%s%s%n", "{}", "[]", "0", "2147483648"]
+          "random", "connect(4,7,6)", "%s%s%n", "{}", "[]", "0", "2147483648", "²", "٣", "mcts:²", "alphabeta:٣+n"]
 
 COMMANDS = [
     ["show", "{v}"], ["show", "tictactoe", "{v}"], ["query", "tictactoe", "{v}"], ["query", "{v}", ".../.../..."],
@@ -120,6 +121,11 @@ def classify(args: list[str], cwd: Path, db: Path, env: dict | None = None, stdi
         classes.append("silent wait over 10 s")
     if timed_out:
         classes.append("ran past the case's time")
+    if rc == 0 and "--json" in args:
+        try:
+            json.loads(out)
+        except ValueError:
+            classes.append("--json output that is not JSON")
     if list(cwd.rglob("pwned*")):
         classes.append("a file written by input")
         for p in cwd.rglob("pwned*"):
@@ -168,6 +174,90 @@ def cases(folder: Path, base: Path):
         yield command, db, None, "edited"
 
 
+PILE = (ROOT / "examples" / "pile.pl").read_text()
+LEGAL = "game:legal(pile, Stones, _, Take) :-"
+GAME_FILES = {   # a folder of its own each: (file, text); the commands below run with it as EDUCABLE_GAMES
+    "prints": ("pile.pl", PILE.replace(LEGAL, 'game:legal(pile, _, _, _) :- format("hello~n"), fail.\n' + LEGAL)),
+    "board": ("pile.pl", PILE.replace("game:board_lines(pile, Stones, _, [Line]) :-",
+                                      'game:board_lines(pile, _, _, "abc") :- !.\ngame:board_lines(pile, Stones, _, [Line]) :-')),
+    "halts": ("pile.pl", PILE.replace(LEGAL, "game:legal(pile, S, _, _) :- S < 9, halt.\n" + LEGAL)),
+    "aborts": ("pile.pl", PILE.replace(LEGAL, "game:legal(pile, S, _, _) :- S < 9, abort.\n" + LEGAL)),
+    "divides": ("pile.pl", PILE.replace(LEGAL, "game:legal(pile, S, _, _) :- S < 9, X is 1/0, X > 0.\n" + LEGAL)),
+    "abolishes": ("pile.pl", PILE.replace(":- module(pile, []).", ":- module(pile, []).\n:- abolish(game:other_player/3).")),
+    "expands": ("aaa.pl", ":- module(aaa, []).\nuser:term_expansion(game:game(_), []).\n"),
+    "latin": ("latin.pl", ":- module(latin, []).\n% caf\xe9\ngame:game(latin).\n"),
+}
+GAME_FILE_COMMANDS = [["games"], ["check", "pile", "--json"], ["solve", "pile", "--json"], ["show", "pile"],
+                      ["solve", "tictactoe", "--json"], ["eval", "pile", "random", "--vs", "random", "--games", "4"]]
+QUITTERS = "import sys\ndef exits(v, g, n):\n    sys.exit(3)\ndef interrupts(v, g, n):\n    raise KeyboardInterrupt\n"
+CLASS_CASES = [   # (args, edit of the copied knowledge base or None)
+    (["train", "nim(0)", "--learner", "ga", "--agent", "g0", "--cycles", "2"], None),
+    (["sweep", "train", "hexapawn", "--learner", "punish", "--grid", "games=0,2", "--seeds", "1", "--workers", "1"], None),
+    (["sweep", "train", "hexapawn", "--learner", "punish", "--grid", "plot=x.png", "--seeds", "1", "--workers", "1"], None),
+    (["sweep", "race", "--player", "quitters:exits,random", "--boards", "2", "--turns", "20", "--workers", "1"], None),
+    (["race", "run", "--player", "quitters:exits", "--boards", "2", "--turns", "20"], None),
+    (["race", "run", "--player", "quitters:interrupts", "--boards", "2", "--turns", "20"], None),
+    (["train", "connect(4,7,6)", "--learner", "ntuple", "--agent", "c", "--games", "10", "--until-perfect"], None),
+    (["train", "connect(4,7,6)", "--learner", "qlearn", "--agent", "c", "--games", "10", "--until-perfect"], None),
+    (["solve", "tictactoe", "--max-positions", ""], None),
+    (["show", "boxes(2,2)", "1 aaaa a"], None),
+    (["gdl", "import", str(ROOT / "examples" / "gdl" / "nim_gdl.kif"), "--name", "", "--into", "gdlout"], None),
+    (["query", "tictactoe", ".../.../...", "--agent", "n"], "UPDATE agents SET learner = 'zz' WHERE name = 'n'"),
+    (["query", "tictactoe", ".../.../..."], "UPDATE agents SET learner = 'zz' WHERE name = 'n'"),
+    (["race", "run", "--resume", "1"], "UPDATE race_runs SET boards = 'abc', status = 'stopped'"),
+    (["race", "run", "--resume", "1"], "UPDATE race_runs SET turns = 99999999999999, status = 'stopped'"),
+    (["race", "run", "--resume", "1"], "UPDATE race_runs SET seed = 'q', status = 'stopped'"),
+]
+
+
+def class_cases(folder: Path, base: Path):
+    """A case or more for each class of wrong answer issue 50 named, after the sweep of 1,562."""
+    (folder / "quitters.py").write_text(QUITTERS)
+    subprocess.run([EXE, "race", "run", "--boards", "2", "--turns", "20"], check=True, capture_output=True,
+                   env={**os.environ, "EDUCABLE_DB": str(base)})
+    for args, edit in CLASS_CASES:
+        db = folder / "cls.db"
+        shutil.copy(base, db)
+        if edit:
+            with sqlite3.connect(db) as conn:
+                conn.executescript(edit)
+        yield args, db, {"PYTHONPATH": str(folder)}, "class"
+    for kind, (name, text) in GAME_FILES.items():
+        games = folder / f"gf-{kind}"
+        games.mkdir()
+        (games / name).write_bytes(text.encode("latin-1") if kind == "latin" else text.encode())
+        for args in GAME_FILE_COMMANDS:
+            yield args, folder / "kb.db", {"EDUCABLE_GAMES": str(games)}, "game file"
+
+
+def signal_cases(folder: Path, base: Path) -> Counter:
+    """Ctrl-C (to the whole process group, as a terminal sends it) on commands running on two
+    workers, and two `solve` on one new file, 20 pairs: their classes."""
+    out: Counter = Counter()
+    for args in (["race", "run", "--boards", "400", "--workers", "2"],
+                 ["train", "connect(4,7,6)", "--learner", "ntuple", "--agent", "w", "--games", "100000", "--workers", "2"]):
+        for wait in (4, 8, 12):
+            db = folder / "sig.db"
+            shutil.copy(base, db)
+            p = subprocess.Popen([EXE, *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                                 start_new_session=True, env={**os.environ, "EDUCABLE_DB": str(db)})
+            time.sleep(wait)
+            os.killpg(p.pid, signal.SIGINT)
+            _, err = p.communicate(timeout=120)
+            out["ctrl-c cases"] += 1
+            if "Traceback" in err or "internal error" in err or p.returncode != 130:
+                out["ctrl-c not one clean line"] += 1
+    for i in range(20):
+        db = folder / f"pair{i}.db"
+        procs = [subprocess.Popen([EXE, "solve", "hexapawn", "--db", str(db)], stdout=subprocess.DEVNULL,
+                                  stderr=subprocess.PIPE, text=True) for _ in range(2)]
+        codes = [p.wait(timeout=120) for p in procs]
+        out["solve pairs"] += 1
+        if codes != [0, 0]:
+            out["solve pairs with a failure"] += 1
+    return out
+
+
 def races(folder: Path, base: Path, n: int) -> Counter:
     """``n`` races of an n-tuple training and a rule import making one new agent: merged agents."""
     out: Counter = Counter()
@@ -202,7 +292,8 @@ def main() -> None:
     base = prepared(folder)
     results, counts, kinds = [], Counter(), Counter()
     t0 = time.perf_counter()
-    for n, (case_args, db, env, kind) in enumerate(itertools.islice(cases(folder, base), args.limit), 1):
+    every = itertools.chain(cases(folder, base), class_cases(folder, base))
+    for n, (case_args, db, env, kind) in enumerate(itertools.islice(every, args.limit), 1):
         r = classify(case_args, folder, db, env)
         r["kind"] = kind
         results.append(r)
@@ -213,7 +304,9 @@ def main() -> None:
         if n % 100 == 0:
             print(f"{n} cases, {time.perf_counter() - t0:.0f} s", flush=True)
     race = races(folder, base, args.races)
+    signals = signal_cases(folder, base)
     summary = {"cases": len(results), "by_kind": dict(kinds), "problems": dict(counts), "races": dict(race),
+               "signals": dict(signals),
                "exit_codes": dict(Counter(r["rc"] for r in results)), "seconds": round(time.perf_counter() - t0)}
     Path(args.out).parent.mkdir(parents=True, exist_ok=True)
     Path(args.out).write_text(json.dumps({"summary": summary, "problem_cases": [r for r in results if r["classes"]]},

@@ -88,6 +88,8 @@ def check_game(game: str, limit: int, playouts: int, seed: int) -> dict[str, Any
     result["file"] = relative_paths(result["file"])
     for note in result["problems"] + result["warnings"] + result["advice"]:
         note["where"] = relative_paths(note["where"])
+        if isinstance(note.get("message"), str):
+            note["message"] = relative_paths(note["message"])
     return result
 
 

@@ -153,11 +153,17 @@ def agent_values(db: sqlite_utils.Database, game: str, state: games.State,
     """The learned values for the state's moves of the agents ``names`` (BadInput for one that is not
     a learned agent of the game), or of the game's QUERY_AGENTS most recently trained; and how many
     of the game's learned agents are not shown."""
-    rows = [row for row in store.list_agents(db, game) if row["learner"] in agents.LEARNERS]
+    every = store.list_agents(db, game)
+    rows = [row for row in every if row["learner"] in agents.LEARNERS]
     if names:
         by_name = {row["name"]: row for row in rows}
+        stored = {row["name"]: row for row in every}
         for name in names:
             if name not in by_name:
+                if name in stored:
+                    agents.learner_of(stored[name])     # an unknown learner says so
+                    raise BadInput(f"'{name}' is a rule-set agent: it has no learned values to show "
+                                   f"(educable agents {name} --rules shows its rules)")
                 agents.check_agent(db, game, name)      # the one-line reason: unknown, another game, ...
                 raise BadInput(f"'{name}' has no learned values to show (it is a built-in player)")
         chosen = [by_name[name] for name in dict.fromkeys(names)]
@@ -165,6 +171,10 @@ def agent_values(db: sqlite_utils.Database, game: str, state: games.State,
         chosen = sorted(rows, key=lambda r: (r["updated"] or r["created"] or ""), reverse=True)[:QUERY_AGENTS]
     out = [{"agent": row["name"], "learner": row["learner"], "values": agents.move_values(db, row, state)}
            for row in chosen]
+    if not names:                       # an agent no learner of this educable reads is named, not dropped
+        out += [{"agent": row["name"], "learner": row["learner"], "values": {},
+                 "note": f"made by learner '{row['learner']}', which this educable does not know"}
+                for row in every if row["learner"] not in agents.known_learners()]
     return out, len(rows) - len(chosen)
 
 
@@ -459,7 +469,7 @@ def doctor(path: Path, repair: bool = False) -> tuple[list[Any], int, list[str]]
     """Examine the knowledge base file at ``path`` (kb/doctor.py): its problems, how many were
     repaired (``repair``: what can be recomputed is deleted) and the games solved again after."""
     from kb import doctor as doctor_mod
-    from kb.db import open_kb
+    from kb.db import open_kb, open_kb_read_only
 
     if not path.is_file():
         raise BadInput(f"{path}: no such knowledge base file")
@@ -473,7 +483,7 @@ def doctor(path: Path, repair: bool = False) -> tuple[list[Any], int, list[str]]
 
     problems = doctor_mod.examine(path, agents.known_learners(), is_game)
     if not problems:
-        problems = rule_set_problems(open_kb(path), is_game)
+        problems = rule_set_problems(open_kb_read_only(path), is_game)
     repaired = doctor_mod.repair(path, problems) if repair else 0
     rebuilt = []
     if repaired:                                  # solve again what --repair deleted

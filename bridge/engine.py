@@ -100,6 +100,8 @@ class Engine:
         self.rules_dir = rules_dir
         list(self._prolog.query(f"set_prolog_flag(encoding, utf8), set_prolog_flag(stack_limit, {STACK_LIMIT}), "
                                 f"set_prolog_flag(table_space, {TABLE_SPACE})", maxresult=1))
+        # What a game file's rules print goes to stderr: stdout is educable's own (--json must stay JSON).
+        list(self._prolog.query("set_stream(user_error, alias(user_output)), set_output(user_error)", maxresult=1))
         self._prolog.consult(str(rules_dir / "bridge.pl"))
         self.load(rules_dir / "core.pl")
         self.broken: dict[str, str] = {}      # a game file that did not load -> its first error
@@ -116,6 +118,13 @@ class Engine:
         if not shipped and not self._guarded:
             self._query("guard:guard_protocol")      # a game file of the user's: every call under limits
             self._guarded = True
+        if not shipped:
+            from bridge.files import read_text      # here: bridge.files imports this module
+            try:
+                read_text(path, "game file")       # a regular file of UTF-8 text, said in one line otherwise
+            except BadInput as exc:
+                self.broken[relative_paths(str(path), self.rules_dir)] = relative_paths(str(exc), self.rules_dir)
+                return
         if not shipped and path.suffix == ".pl":
             error = preflight(path, self.rules_dir)
             if error:
@@ -178,6 +187,8 @@ class Engine:
         except Exception as exc:          # pyswip's own error
             if "$aborted" in str(exc):
                 raise Aborted from None
+            if "educable_interrupted" in str(exc):      # Ctrl-C reached a goal run outside bridge_call
+                raise KeyboardInterrupt from None
             raise
         finally:
             with self._lock:

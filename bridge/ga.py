@@ -43,6 +43,8 @@ _SPACES: dict[int, RuleSpace] = {}
 def rule_space(game: str, db: sqlite_utils.Database | None = None, keep: bool = True) -> RuleSpace:
     """What rules can say in ``game``, over its state graph (from ``db`` when given; built once per
     process; ``keep=False``: not stored in ``db`` if it is not there yet)."""
+    if not games.moves(games.initial(game)):      # asked before the graph is compiled and stored: a refusal writes nothing
+        raise BadInput(f"{game} is over at its start: there is no move for a rule to choose")
     graph = graphs.state_graph(db, game, what="rule sets need every position", keep=keep)
     space = _SPACES.get(id(graph))
     if space is None or space.graph is not graph:

@@ -111,7 +111,11 @@ def play(state: State, move_text: str) -> State:
 
 def board(state: State) -> list[str]:
     """The board drawn for people, one string a line."""
-    return engine().call(f"{_pos(state)}, game:board_lines({quote(state.game)}, P, M, Out)")
+    lines = engine().call(f"{_pos(state)}, game:board_lines({quote(state.game)}, P, M, Out)")
+    if not (isinstance(lines, list) and lines and all(isinstance(x, str) for x in lines)):
+        raise BadInput(f"board_lines/4 of {state.game} gives {str(lines)[:60]!r}, not a list of texts, one a line "
+                       f"(educable check {state.game} says more)")
+    return lines
 
 
 def canonical(state: State) -> str:

@@ -24,7 +24,7 @@ from pathlib import Path
 from bridge import games
 from bridge.compile import ProgressFn, TooLarge, compile_graph, symmetry_count, too_large
 from bridge.limits import max_positions
-from bridge.engine import RULES_DIR, engine, quote
+from bridge.engine import RULES_DIR, BadInput, engine, quote
 from kb import store
 from learners import retrograde
 from learners.graph import StateGraph
@@ -136,3 +136,9 @@ def subgraph(game: str, key: str, limit: int = QUERY_LIMIT) -> tuple[StateGraph,
                           "an exact answer needs every position below this one", start=key)
     graph.value = retrograde.solve(graph)
     return graph, time.perf_counter() - t0
+
+
+def cannot_judge(game: str, why: str) -> BadInput:
+    """The refusal of --until-perfect on a game that cannot be judged exactly (``why``): the run would
+    never stop early, and say nothing of it."""
+    return BadInput(f"--until-perfect stops when the exact judgement says perfect, and {game} {why}; give --games alone")

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import os
 
-from bridge.engine import BadInput
+from bridge.textinput import whole_number
 
 ENV_MAX = "EDUCABLE_MAX_POSITIONS"
 DEFAULT_MAX_POSITIONS = 5_000_000     # about 3 GB of Prolog trie and Python arrays at the peak: fits 24 GB with room
@@ -18,13 +18,16 @@ def max_positions(value: int | str | None = None) -> int:
     if value is None:
         value = os.environ.get(ENV_MAX)
         source = ENV_MAX
-    if value is None or value == "":
-        return DEFAULT_MAX_POSITIONS
-    try:
-        n = int(value)
-    except (TypeError, ValueError):
-        raise BadInput(f"{source} must be a whole number, not {value!r}") from None
+        if not value:                   # unset, or set to nothing: the default
+            return DEFAULT_MAX_POSITIONS
+    if isinstance(value, int):
+        value = str(value)
     lo, hi = LIMIT_RANGE
-    if not lo <= n <= hi:
-        raise BadInput(f"{source} must be between {lo:,} and {hi:,} (got {n:,})")
-    return n
+    return whole_number(value.strip(), source, lo, hi, "positions")
+
+
+# The rat race's ranges: the command line's options and a resumed run's stored row are held to the same.
+RACE_SEED_STRIDE = 1_000_000           # board i's seed is SEED * RACE_SEED_STRIDE + i
+RACE_MAX_SEED = 2**32 // RACE_SEED_STRIDE - 1     # board seeds stay within numpy's 32-bit seeds
+RACE_MAX_BOARDS = 100_000
+RACE_MAX_TURNS = 10_000_000

@@ -158,10 +158,14 @@ def run(db: sqlite_utils.Database, game: str, name: str, options: dict[str, Any]
                 graph = graphs.solved_graph(db, game, limit)[0]
             except TooLarge:
                 pass            # and if not, run_lazily says why it cannot fold
+        if graph is None and until_perfect:
+            raise graphs.cannot_judge(game, "is too large to judge exactly")
         if graph is None:
             if row is None:     # the defaults where there is no graph: nothing to fold, negamax (bounds needs every move)
                 opts = options_from({"fold": False, "update": "negamax", **options})
             return run_lazily(db, game, name, opts, row, vs, side, n_games, seed, progress, commits)
+    if until_perfect and not graph.acyclic():
+        raise graphs.cannot_judge(game, "has positions that repeat, which have no exact judgement")
     table = make_table(graph, opts)
     if row is not None:
         table.restore(store.load_values(db, name, bounds=table.bounds))

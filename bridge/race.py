@@ -21,6 +21,7 @@ import numpy as np
 
 from bridge import cluster
 from bridge.engine import BadInput, engine
+from bridge.limits import RACE_MAX_BOARDS, RACE_MAX_SEED, RACE_MAX_TURNS, RACE_SEED_STRIDE
 from kb import store
 from kb.db import transaction
 from learners.race import players
@@ -32,7 +33,7 @@ from learners.training import Stopped
 if TYPE_CHECKING:
     import sqlite_utils      # in annotations only: kb.db imports it when a database is opened
 
-SEED_STRIDE = 1_000_000
+SEED_STRIDE = RACE_SEED_STRIDE
 BATCH = 10                     # boards stepped together for a numpy batch player (long arrays pay)
 
 
@@ -180,18 +181,31 @@ def resumed(db: sqlite_utils.Database, run_id: int) -> tuple[int, str, int, int,
         the_spec = RaceSpec(**json.loads(row["params"])["spec"])
     except (ValueError, TypeError, KeyError):
         raise store.bad_row("race_runs", f"run {run_id}", "its params do not hold the race's spec") from None
-    have = [Result(seed=r["seed"], score=r["score"], turns=r["turns"], peak=r["peak"], moves=r["moves"],
-                   best_genomes=json.loads(r["genomes"]))
-            for r in db.query("SELECT seed, score, turns, peak, moves, genomes FROM race_boards WHERE run = ?", [run_id])]
+    for column, lo, hi in (("seed", 0, RACE_MAX_SEED), ("boards", 1, RACE_MAX_BOARDS), ("turns", 1, RACE_MAX_TURNS)):
+        if not isinstance(row[column], int) or isinstance(row[column], bool) or not lo <= row[column] <= hi:
+            raise store.bad_row("race_runs", f"run {run_id}",
+                                f"{column} {str(row[column])[:40]!r} is not a whole number from {lo:,} to {hi:,}")
+    if not isinstance(row["player"], str):
+        raise store.bad_row("race_runs", f"run {run_id}", "its player is not a name")
+    have = []
+    for r in db.query("SELECT seed, score, turns, peak, moves, genomes FROM race_boards WHERE run = ?", [run_id]):
+        numbers = (r["seed"], r["score"], r["turns"], r["peak"], r["moves"])
+        try:
+            genomes = json.loads(r["genomes"])
+        except (TypeError, ValueError):
+            genomes = None
+        if not all(isinstance(x, int) for x in numbers) or not isinstance(genomes, list):
+            raise store.bad_row("race_boards", f"run {run_id}, board seed {str(r['seed'])[:20]}",
+                                "its numbers or genomes cannot be read")
+        have.append(Result(seed=r["seed"], score=r["score"], turns=r["turns"], peak=r["peak"], moves=r["moves"],
+                           best_genomes=genomes))
     return row["id"], row["player"], row["boards"], row["seed"], row["turns"], the_spec, have
 
 
 def stored_boards(db: sqlite_utils.Database, run_id: int) -> int:
-    """How many boards stored run ``run_id`` races in all (BadInput if there is no such run)."""
-    row = next(iter(db.query("SELECT boards FROM race_runs WHERE id = ?", [run_id])), None)
-    if row is None:
-        raise BadInput(f"no race run {run_id} (see educable race results)")
-    return int(row["boards"])
+    """How many boards stored run ``run_id`` races in all (BadInput if there is no such run, or it
+    cannot be resumed; KBError for a row edited out of range)."""
+    return resumed(db, run_id)[2]
 
 
 def longest_first(db: sqlite_utils.Database, player: str, seeds: list[int]) -> list[int]:

@@ -32,6 +32,7 @@ if TYPE_CHECKING:
 DEFAULT_MEASURE = {"punish": "losses", "qlearn": "games_to_perfect", "ntuple": "games_to_perfect",
                    "ga": "best.as_first.vs_random.loss"}
 MAX_RUNS = 100_000
+SET_BY_SWEEP = ("seed", "db", "json", "agent", "plot")     # train options a sweep gives each run itself
 
 
 # -- the grid ---------------------------------------------------------------------------
@@ -53,8 +54,8 @@ def parse_grid(items: list[str]) -> dict[str, list[str]]:
         repeated = sorted({v for v in vals if vals.count(v) > 1})
         if repeated:
             raise BadInput(f"--grid {name} lists {repeated[0]} twice; each setting is run once (with --seeds for more)")
-        if name in ("seed", "db", "json", "agent"):
-            raise BadInput(f"--grid {name}: the sweep sets --{name} itself")
+        if name.replace("_", "-") in SET_BY_SWEEP:
+            raise BadInput(f"--grid {name}: the sweep sets --{name} itself (use --seeds N for seeds 0..N-1)")
         grid[name] = vals
     runs = math.prod(len(v) for v in grid.values())
     if runs > MAX_RUNS:
@@ -88,7 +89,7 @@ def tiny(request: dict[str, Any]) -> dict[str, Any]:
     """A request cut to one game (or one cycle): the sweep's check of a setting."""
     if not registry.plays_games(request["learner"]):
         return {**request, "given": {**request["given"], "cycles": 1}}
-    return {**request, "n_games": 1}
+    return {**request, "n_games": min(request["n_games"], 1)}     # 0 (or less) stays, to be refused as train refuses it
 
 
 # -- one run (also the workers' entry point) ----------------------------------------------
@@ -148,11 +149,18 @@ def measure(result: dict[str, Any], name: str) -> float | None:
 
 
 # -- sweeps ---------------------------------------------------------------------------------
+_STARTED_HERE: set[int] = set()     # sweeps this process stored and has not run yet: a refusal removes them
+
+
 def start(db: sqlite_utils.Database, command: str, args: dict[str, Any], grid: Any, seeds: int, measure_name: str) -> int:
+    """Store a new sweep (its runs are stored as they finish); its id.  Until its first run is
+    kept, a refusal (execute) removes it again, so that a mistake leaves the knowledge base as it was."""
     with transaction(db):
-        return db.conn.execute(
+        sweep_id = db.conn.execute(
             "INSERT INTO sweeps (command, args, grid, seeds, measure, status, started) VALUES (?, ?, ?, ?, ?, ?, ?)",
             (command, json.dumps(args), json.dumps(grid), seeds, measure_name, "running", store.now())).lastrowid
+    _STARTED_HERE.add(sweep_id)
+    return sweep_id
 
 
 def keep_run(db: sqlite_utils.Database, sweep_id: int, setting: Any, seed: int, value: float | None,
@@ -237,6 +245,11 @@ def execute(db: sqlite_utils.Database, sweep_id: int, engine: Any, fn: Callable,
         if progress:
             progress(1)
 
+    new = sweep_id in _STARTED_HERE
+    _STARTED_HERE.discard(sweep_id)
+    status_before = db.conn.execute("SELECT status FROM sweeps WHERE id = ?", (sweep_id,)).fetchone()[0]
+    kept_before = len(finished(db, sweep_id))
+    finish(db, sweep_id, "running")
     try:
         cluster.run_tasks(engine, tagged, [(fn, setting, seed, args) for setting, seed, args in tasks], task_result)
     except KeyboardInterrupt:
@@ -244,7 +257,13 @@ def execute(db: sqlite_utils.Database, sweep_id: int, engine: Any, fn: Callable,
         kept = len(finished(db, sweep_id))
         raise Stopped(kept, "runs", f"educable sweep resume {sweep_id} finishes the sweep") from None
     except BadInput as exc:             # a race player that breaks, say
-        finish(db, sweep_id, f"stopped: {exc}")
+        if len(finished(db, sweep_id)) > kept_before:
+            finish(db, sweep_id, f"stopped: {exc}")
+        elif new:                       # refused before any run finished: the knowledge base as it was
+            with transaction(db):
+                db.conn.execute("DELETE FROM sweeps WHERE id = ?", (sweep_id,))
+        else:
+            finish(db, sweep_id, status_before)
         raise
     finish(db, sweep_id, "complete")
 

@@ -64,6 +64,42 @@ def open_kb(path: str | os.PathLike | None = None) -> sqlite_utils.Database:
     return db
 
 
+def read_only_uri(path: Path) -> str:
+    """An SQLite URI that opens ``path`` for reading only: ``mode=ro``, or ``immutable=1`` where the
+    file or its folder cannot be written (a read-only mount, ``chattr +i``), since SQLite's read-only
+    mode still needs to write a journal's lock files there."""
+    from urllib.parse import quote     # '#', '?', '%' in a file name quoted
+
+    writable = os.access(path, os.W_OK) and os.access(path.parent, os.W_OK) and not _immutable(path)
+    return f"file:{quote(str(path.resolve()))}?{'mode=ro' if writable else 'immutable=1'}"
+
+
+def _immutable(path: Path) -> bool:
+    """The file carries Linux's immutable attribute (root may pass os.access yet not write it)."""
+    try:
+        import fcntl
+        import struct
+        with open(path, "rb") as fh:
+            flags = fcntl.ioctl(fh.fileno(), 0x80086601, struct.pack("l", 0))   # FS_IOC_GETFLAGS
+        return bool(struct.unpack("l", flags)[0] & 0x10)                         # FS_IMMUTABLE_FL
+    except (OSError, ImportError, struct.error):
+        return False
+
+
+def open_kb_read_only(path: str | os.PathLike | None = None) -> sqlite_utils.Database:
+    """Open an existing knowledge base for reading only (``doctor``): nothing is migrated or written,
+    so a read-only or immutable file can be checked.  KBError in one line when it cannot be read."""
+    import sqlite_utils
+
+    p = resolve_path(path)
+    try:
+        conn = sqlite3.connect(read_only_uri(p), uri=True, timeout=5.0, isolation_level=None)
+        conn.execute("SELECT count(*) FROM sqlite_master").fetchone()
+    except sqlite3.DatabaseError as exc:
+        raise KBError(describe(exc, p)) from None
+    return sqlite_utils.Database(conn)
+
+
 def _migrate(db: sqlite_utils.Database, p: Path) -> None:
     version = db.execute("PRAGMA user_version").fetchone()[0]
     if version > VERSION:
@@ -71,16 +107,37 @@ def _migrate(db: sqlite_utils.Database, p: Path) -> None:
     if version < 0 or (version == 0 and db.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]):
         raise KBError(f"{p}: an SQLite database that educable did not make (schema version {version}"
                       f"{' with tables of its own' if version == 0 else ''}); give another file with --db")
-    for number in range(version, VERSION):
-        # executescript commits any open transaction first, so each migration
-        # is one script that opens and commits its own.
-        try:
-            db.conn.executescript(
-                "BEGIN IMMEDIATE;" + MIGRATIONS[number] + f";PRAGMA user_version = {number + 1}; COMMIT;")
-        except BaseException:
-            if db.conn.in_transaction:
-                db.conn.execute("ROLLBACK")
-            raise
+    if version == VERSION:
+        return
+    # One transaction that holds the write lock from its start: the version is read again inside it,
+    # so that a second process opening the same new file waits, then finds the schema made (two
+    # `solve` started together on a file that does not exist yet once both made the tables).
+    conn = db.conn
+    conn.execute("BEGIN IMMEDIATE")
+    try:
+        for number in range(conn.execute("PRAGMA user_version").fetchone()[0], VERSION):
+            for statement in _statements(MIGRATIONS[number]):
+                conn.execute(statement)
+            conn.execute(f"PRAGMA user_version = {number + 1}")
+        conn.execute("COMMIT")
+    except BaseException:
+        if conn.in_transaction:
+            conn.execute("ROLLBACK")
+        raise
+
+
+def _statements(script: str) -> list[str]:
+    """An SQL script's statements, one by one (executescript would commit the open transaction)."""
+    out, pending = [], ""
+    for line in script.splitlines(keepends=True):
+        pending += line
+        if sqlite3.complete_statement(pending):
+            if pending.strip().strip(";").strip():
+                out.append(pending)
+            pending = ""
+    if pending.strip():
+        out.append(pending)
+    return out
 
 
 def describe(exc: sqlite3.Error, p: Path | str) -> str:

@@ -12,9 +12,9 @@ import json
 import sqlite3
 from dataclasses import dataclass
 from pathlib import Path
-from urllib.parse import quote
 from typing import Callable, Collection
 
+from kb.db import KBError, describe, read_only_uri
 from kb.schema import MIGRATIONS, VERSION
 from kb import store
 from kb.store import finite_number, json_object
@@ -51,9 +51,11 @@ def examine(path: Path, learners: Collection[str] | None = None,
     (the learner names this educable knows) and ``is_game``, also agents that no learner or game
     of this educable can read."""
     try:
-        conn = sqlite3.connect(f"file:{quote(str(path))}?mode=ro", uri=True, timeout=5.0)   # '#', '?', '%' quoted
+        conn = sqlite3.connect(read_only_uri(path), uri=True, timeout=5.0)
         verdict = conn.execute("PRAGMA integrity_check").fetchall()
     except sqlite3.DatabaseError as exc:
+        if "locked" in str(exc) or "busy" in str(exc):     # sound, but another process is writing it
+            raise KBError(describe(exc, path)) from None
         return [Problem(str(path), f"SQLite cannot read it ({exc})",
                         "restore a copy, try `sqlite3 FILE .recover`, or move it away to start afresh")]
     problems: list[Problem] = []
@@ -198,6 +200,7 @@ def repair(path: Path, problems: list[Problem]) -> int:
                 args = args[n:]
         conn.execute("COMMIT")
     except BaseException:
-        conn.execute("ROLLBACK")
+        if conn.in_transaction:        # SQLite rolls back by itself on some errors (a full disk)
+            conn.execute("ROLLBACK")
         raise
     return len(fixable)

@@ -12,6 +12,21 @@ WINDOW = 10
 ENDLESS_PLIES = 2000    # moves after which a game in training is scored a draw (rules/game.pl's endless_plies/1)
 
 
+_SIGNALLED: list[int] = []      # the stopping signals that reached this process (noted by the command line)
+
+
+def note_signal(signum: int) -> None:
+    """A real Ctrl-C or SIGTERM arrived (the command line's handler says so before it raises
+    KeyboardInterrupt), as opposed to code that raised KeyboardInterrupt itself."""
+    _SIGNALLED.append(signum)
+
+
+def signalled() -> bool:
+    """Whether a stopping signal reached this process: a KeyboardInterrupt without one is a bug
+    of the code that raised it (a race player's, say), not the user's Ctrl-C."""
+    return bool(_SIGNALLED)
+
+
 def summarise(results: list[str], agent_sides: list[list[str]]) -> dict:
     """Losses, last loss and the learning curve of a run.
 

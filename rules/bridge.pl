@@ -93,6 +93,8 @@ taken_module(File, Module, Owner) :-
     ).
 
 load_game_file(File, Errors, Warnings) :-
+    absolute_file_name(File, Abs),
+    others_clauses(Abs, Before),
     setup_call_cleanup(
         asserta((user:message_hook(Term, Kind, _) :-
                     memberchk(Kind, [error, warning]),
@@ -111,15 +113,57 @@ load_game_file(File, Errors, Warnings) :-
     ;   Errors0 == [], taken_name(File, Game, Other)
     ->  format(string(D), "~w: defines game ~q, which ~w defines already (rename one of them)", [File, Game, Other]),
         Errors = [D]
+    ;   Errors0 == [], others_clauses(Abs, After), changed_other(Before, After, PI, Other)
+    ->  format(string(D), "~w: changes ~q of ~w (a game file may add clauses to the protocol's predicates, never change another file's)",
+               [File, PI, Other]),
+        Errors = [D]
     ;   Errors = Errors0
     ),
-    (   Errors == [] -> true ; catch(unload_file(File), _, true) ),
+    (   Errors == [] -> confine_hooks(Abs) ; catch(unload_file(File), _, true) ),
+    others_clauses(Abs, Now),                                  % what it changed comes back
+    forall(( changed_other(Before, Now, _, Damaged), Damaged \== Abs ),
+           catch(with_output_to(string(_), load_files(Damaged, [if(true)])), _, true)),
     (   retract(load_message(restore_core))                   % what it replaced comes back
     ->  retractall(load_message(restore_core)),
         module_property(game, file(GameFile)),
         with_output_to(string(_), load_files(GameFile, [if(true)]))
     ;   true
     ).
+
+%   Before and after a game file loads: for every other file loaded from
+%   source (educable's rules, the games, earlier game files; not SWI-Prolog's
+%   own), how many clauses each of its static predicates holds from it.  A
+%   file that abolished, retracted or redefined one of them changed a count.
+others_clauses(Self, Counts) :-
+    findall(F-(M:N/A)-C,
+            ( source_file(F), F \== Self, \+ system_source(F),
+              source_file(M:H, F),
+              \+ predicate_property(M:H, dynamic),
+              \+ predicate_property(M:H, imported_from(_)),
+              functor(H, N, A),
+              aggregate_all(count, ( catch(nth_clause(M:H, _, R), _, fail), clause_property(R, file(F)) ), C) ),
+            Counts0),
+    sort(Counts0, Counts).
+
+system_source(F) :-
+    current_prolog_flag(home, Home),
+    sub_atom(F, 0, _, _, Home).
+
+%   PI of file Other holds other clauses After than Before.
+changed_other(Before, After, PI, Other) :-
+    member(Other-PI-C, Before),
+    \+ memberchk(Other-PI-C, After),
+    !.
+
+%   A game file's term_expansion/goal_expansion hooks in user or system served
+%   its own load; left in place they would rewrite every file loaded after it
+%   (and hide that file's game).  Its clauses of those hooks are erased.
+confine_hooks(File) :-
+    forall(( member(M, [user, system]), member(N/A, [term_expansion/2, term_expansion/4, goal_expansion/2, goal_expansion/4]),
+             functor(H, N, A),
+             catch(clause(M:H, _, Ref), _, fail),
+             clause_property(Ref, file(File)) ),
+           erase(Ref)).
 
 %   File names a game (a ground game/1 clause) that a file loaded before it
 %   names too: two files would share one game's rules.

@@ -34,6 +34,7 @@ timed_predicate('symmetry/3').
 timed_predicate('cells/4').
 timed_predicate('tuple_cells/4').
 timed_predicate('tuple_code/4').
+timed_predicate('board_lines/4').
 
 %   Required parts of the protocol: a game without one cannot be played.
 required(players/2).
@@ -277,7 +278,25 @@ check_state(Game, P, M, Succs) :-
     findall(P1-M1, member(_-(P1/M1), Pairs), Succs),
     check_cells(Game, P, M, T),
     check_code(Game, P, M, T),
+    check_board(Game, P, M, T),
     check_symmetry(Game, P, M, T, Result, Pairs).
+
+%   board_lines/4 gives a list of texts, one a line (show, play and the page
+%   print each element as a line: a string given alone printed a character a line).
+check_board(Game, P, M, T) :-
+    safely('board_lines/4', game:board_lines(Game, P, M, Lines), Outcome),
+    (   Outcome = error(Msg)
+    ->  problem(Game, board_lines, board_lines/4, T, Msg)
+    ;   Outcome == false
+    ->  problem(Game, board_lines, board_lines/4, T, "board_lines/4 fails (it must draw every position)")
+    ;   is_list(Lines), Lines \== [], forall(member(L, Lines), line_text(L))
+    ->  true
+    ;   format(string(Msg), "board_lines/4 gives ~q, not a list of texts (one a line, e.g. [\"x.o\", \".x.\"])", [Lines]),
+        problem(Game, board_lines, board_lines/4, T, Msg)
+    ).
+
+line_text(L) :- atom(L), !.
+line_text(L) :- string(L).
 
 %   The state's text; a description of the term when position_text/4 fails.
 state_text(Game, P, M, T) :-

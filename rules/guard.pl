@@ -53,6 +53,10 @@ guard_protocol :-
     (   current_predicate_wrapper(system:sleep(_), educable_limit, _, _) -> true
     ;   wrap_predicate(system:sleep(T), educable_limit, Sleep, guard:capped_sleep(T, Sleep))
     ),
+    forall(member(Head-Name, [halt(_)-halt, abort-abort]),     % halt/0 calls halt/1
+           (   current_predicate_wrapper(system:Head, educable_limit, _, _) -> true
+           ;   wrap_predicate(system:Head, educable_limit, _, guard:forbidden(Name))
+           )),
     forall(guarded(Name/Arity),
            ( functor(Head, Name, Arity),
              (   current_predicate_wrapper(game:Head, educable_limit, _, _) -> true
@@ -73,13 +77,36 @@ guarded_step(Game, Goal) :-
     ;   guard_inferences(Limit),
         b_setval(guard_step, true),
         nb_setval(guard_slept, 0),
-        once(call_with_inference_limit(Goal, Limit, Result)),
+        catch(once(call_with_inference_limit(Goal, Limit, Result)), E,
+              ( rule_fault(E) -> Result = E ; throw(E) )),
         b_setval(guard_step, false),
         (   Result == inference_limit_exceeded
         ->  once(Goal)
+        ;   rule_fault(Result)                    % again with every call limited: the error names its rule
+        ->  once(Goal), throw(Result)
         ;   true
         )
     ).
+
+%   An error a game file's rule raised (arithmetic, type, existence, ...), as
+%   opposed to educable's own refusals, Ctrl-C and running out of memory.
+rule_fault(E) :-
+    nonvar(E),
+    E = error(Formal, _),
+    \+ ( nonvar(Formal), Formal = resource_error(_) ).
+
+%   A rule's error stops the command with one line that names the predicate,
+%   the file and line of its first clause and the position.
+rule_error(PI, Head, E) :-
+    (   rule_fault(E)
+    ->  message_to_codes(E, What),
+        refuse(PI, Head, What, "an error in the game file's rule")
+    ;   throw(E)
+    ).
+
+message_to_codes(E, Text) :-
+    (   catch(bridge:message_text(E, T0), _, fail) -> true ; format(string(T0), "~q", [E]) ),
+    format(string(Text), "raised ~w", [T0]).
 
 %   Run Wrapped (the game file's own clauses for Head) under the limits,
 %   unless the game is a shipped one or the call is part of a guarded step.
@@ -99,7 +126,7 @@ limited_call(PI, Head, Wrapped) :-
     guard_inferences(Limit),
     nb_setval(guard_slept, 0),
     Count = count(0),
-    call_with_inference_limit(Wrapped, Limit, Result),
+    catch(call_with_inference_limit(Wrapped, Limit, Result), E, rule_error(PI, Head, E)),
     (   Result == inference_limit_exceeded
     ->  format(string(What), "did not finish within ~D inferences", [Limit]),
         refuse(PI, Head, What, "a rule that never ends, or one far too slow to play (educable check says more)")
@@ -129,6 +156,16 @@ capped_sleep(Seconds, Wrapped) :-
         )
     ;   call(Wrapped)
     ).
+
+%   halt/0,1 and abort/0 from a rule: an error that names the rule, so that
+%   the command stops with one line and `check` reports the rule.  (A halt
+%   cancelled by bridge.pl's at_halt hook inside a long check once went on
+%   to end the process; abort/0 cannot be caught at all.)  educable itself
+%   never calls either while a game file is loaded: its process ends from Python.
+forbidden(Name) :-
+    bridge:halt_origin(Where),
+    format(string(Msg), "~w: a rule called ~w (a game file may not end educable)", [Where, Name]),
+    throw(educable_error(Msg)).
 
 shipped(Game) :-
     (   trusted(Game, Known) -> Known == true

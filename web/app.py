@@ -20,6 +20,7 @@ from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
+from bridge.textinput import is_whole_number
 from web.engine import EngineThread
 
 HERE = Path(__file__).resolve().parent
@@ -89,7 +90,7 @@ def text_param(request: Request, name: str, required: bool = True) -> str | None
     if value is None and required:
         raise Refused(400, f"missing parameter {name!r}")
     if value is not None:
-        from cli import check_text
+        from bridge.textinput import check_text
         try:
             check_text(name, value)
         except _user_errors() as exc:
@@ -214,7 +215,7 @@ async def api_query(request: Request) -> Any:
     from bridge import commands
     game, position = text_param(request, "game"), text_param(request, "position")
     depth = request.query_params.get("depth", "5")
-    if not depth.isdigit():
+    if not is_whole_number(depth):
         raise Refused(400, "depth must be a whole number of plies from 1 to 12")
     return await request.app.state.engine.run(commands.query, game, position, int(depth),
                                               request.query_params.getlist("agent"), db=True)

@@ -25,8 +25,20 @@ import numpy as np
 from learners.race import core, players
 from learners.race.core import AGE, BOARD, GID, GOALS, SERIAL, X, Y
 from learners.race.track import Track
+from learners.training import signalled
 
 Player = Callable[[np.ndarray, np.ndarray, np.ndarray], np.ndarray]
+
+
+# What a player's code may raise that is its fault: any error, sys.exit() (SystemExit), and a
+# KeyboardInterrupt it raised itself (no Ctrl-C reached the process: training.signalled()).
+PLAYER_FAULTS = (Exception, SystemExit, KeyboardInterrupt)
+
+
+def own_fault(exc: BaseException) -> None:
+    """Re-raise ``exc`` when it is the user's Ctrl-C rather than the player's fault."""
+    if isinstance(exc, KeyboardInterrupt) and signalled():
+        raise exc
 
 
 class PlayerError(Exception):
@@ -121,7 +133,8 @@ class Race:
         else:
             try:
                 feats = np.asarray(decode(genomes))
-            except Exception as exc:
+            except PLAYER_FAULTS as exc:
+                own_fault(exc)
                 raise PlayerError(f"player {self.name}'s decoder raised {type(exc).__name__}: {exc} "
                                   f"(board seed {self.tracks[0].seed})") from exc
         if self.feats is None:
@@ -181,7 +194,8 @@ class Race:
                 t = core.drive(k.move, k.decode, self.turn, until, self.seeds, self.P, self.Q, self.S, self.sp,
                                self.moves_buf, self.enter, self.wall, self.grid, self.starts, self.n_starts,
                                self.st, self.pool, self.feats, self.free, self.new_ids, self.cum, self.err)
-            except Exception as exc:
+            except PLAYER_FAULTS as exc:
+                own_fault(exc)
                 raise PlayerError(f"player {self.name} raised {type(exc).__name__}: {exc} "
                                   f"(board seeds {self._seed_range()})") from exc
             if t < 0:
@@ -199,7 +213,8 @@ class Race:
         board = self.board
         try:
             moves = np.asarray(self.player(views, self.feats[self.gid], noise))
-        except Exception as exc:                       # a player's own bug: name it and the boards
+        except PLAYER_FAULTS as exc:                   # a player's own bug: name it and the boards
+            own_fault(exc)
             raise PlayerError(f"player {self.name} raised {type(exc).__name__}: {exc} "
                               f"(board seeds {self._seed_range()}, turn {self.turn})") from exc
         whole = moves.dtype.kind in "iu" or (moves.dtype.kind == "f" and np.array_equal(moves, np.round(moves)))

@@ -179,7 +179,16 @@ game:parse_position(G, Text, Lines-Owners, Mover) :-
         ),
         atom_chars(OA, Chars), length(Chars, NB),
         maplist([Ch, O]>>( Ch == '.' -> O = n ; memberchk(Ch, [a, b]), O = Ch ), Chars, Owners)
-    ->  true
+    ->  (   nth1(B, Owners, Owner), sides(R, C, B, Sides),
+            (   Owner == n -> subtract(Sides, Lines, []) ; \+ subtract(Sides, Lines, []) )
+        ->  game:shown(Text, Q),
+            (   Owner == n
+            ->  format(atom(M), "impossible ~w position ~w: box ~d has its four sides drawn, so somebody owns it", [G, Q, B])
+            ;   format(atom(M), "impossible ~w position ~w: box ~d is owned by ~w, but its four sides are not all drawn", [G, Q, B, Owner])
+            ),
+            game:bad_input(M)
+        ;   true
+        )
     ;   game:shown(Text, Q),
         length(Dots, NB), maplist(=('.'), Dots), atomic_list_concat(Dots, Empty),
         format(atom(M), "bad ~w position ~w: want the drawn lines (1-~d) joined by , or - for none, each box's owner (a, b or .) and the side to move, e.g. '1,7 ~w b'",
