@@ -20,7 +20,9 @@ from typing import Any, Callable
 import click
 
 from bridge import limits, registry
+from bridge.limits import RACE_MAX_BOARDS, RACE_MAX_SEED, RACE_MAX_TURNS
 from bridge.engine import GAMES_ENV, BadInput, PrologError, ResourceLimit, RuleFileError
+from bridge.textinput import check_argv, check_text
 from bridge.wording import plural
 from kb.db import KBError, describe, open_kb, resolve_path
 from learners.training import Stopped
@@ -42,18 +44,6 @@ def fail(message: str, code: int = 2, kind: str = "error") -> None:
 def debugging() -> bool:
     """--debug was given (or EDUCABLE_DEBUG is set): show tracebacks of unexpected errors."""
     return bool(os.environ.get(DEBUG_ENV))
-
-
-def check_text(name: str, value: Any) -> None:
-    """An argument or option typed on the command line: valid UTF-8 and no control characters
-    (they reach names, positions and Prolog goals); BadInput otherwise."""
-    if not isinstance(value, str):
-        return
-    what = name.replace("_path", "").replace("_", "-")
-    if any("\udc80" <= c <= "\udcff" for c in value):
-        raise BadInput(f"{what}: {value.encode('utf-8', 'surrogateescape')!r} is not valid UTF-8")
-    if any(not c.isprintable() for c in value):
-        raise BadInput(f"{what}: {value!r} contains a control character")
 
 
 def handle_errors(fn: Callable) -> Callable:
@@ -100,12 +90,19 @@ def handle_errors(fn: Callable) -> Callable:
 
 
 def stop_on_sigterm() -> Any:
-    """SIGTERM stops a command as Ctrl-C does (a training run keeps what it committed); returns the
-    handler it replaces, or False off the main thread."""
+    """SIGTERM stops a command as Ctrl-C does (a training run keeps what it committed), and both are
+    noted as real signals (training.note_signal: a KeyboardInterrupt a race player raises itself is
+    its fault, not the user's); returns the SIGTERM handler it replaces, or False off the main thread."""
+    from learners.training import note_signal
+
     def interrupt(signum: int, frame: Any) -> None:
+        note_signal(signum)
         raise KeyboardInterrupt
     try:
-        return signal.signal(signal.SIGTERM, interrupt)
+        previous = signal.signal(signal.SIGTERM, interrupt)
+        if signal.getsignal(signal.SIGINT) is signal.default_int_handler:
+            signal.signal(signal.SIGINT, interrupt)
+        return previous
     except ValueError:
         return False
 
@@ -188,6 +185,10 @@ class OneLineGroup(click.Group):
     def main(self, *args: Any, **kwargs: Any) -> Any:  # noqa: D102
         kwargs["standalone_mode"] = False
         try:
+            check_argv(list(args[0]) if args and args[0] is not None else sys.argv[1:])
+        except BadInput as exc:
+            fail(str(exc))
+        try:
             rv = super().main(*args, **kwargs)
         except click.exceptions.UsageError as exc:
             hint = f" (see educable {exc.ctx.command_path.split(' ', 1)[1] + ' ' if exc.ctx and ' ' in exc.ctx.command_path else ''}--help)"
@@ -217,7 +218,8 @@ def output_file(path: str | None, suffixes: tuple[str, ...]) -> str | None:
 
 
 SEED = click.IntRange(0, 2**32 - 1)       # numpy's and Prolog's generators both take these
-MAX_GAMES = 10_000_000                     # a run keeps every game's result in memory
+MAX_GAMES = 10_000_000
+                     # a run keeps every game's result in memory
 
 
 @click.group(cls=OneLineGroup, context_settings={"help_option_names": ["-h", "--help"]})
@@ -440,6 +442,9 @@ def query(game: str, position: str, depth: int, agent_names: tuple[str, ...], db
         if best and best["moves"]:
             words = f"{_result_words(m['exact'])} in {best['moves']} moves"      # the winner's moves, this one counted
         click.echo(f"  {m['move']:<6} {m['next']:<14} {words:<22}{vals}")
+    for a in learned:
+        if a.get("note"):
+            click.echo(f"  ({a['agent']}: {a['note']})")
     if data["agents_more"] and not agent_names:
         click.echo(f"  ({data['agents_more']} more agents of {game}: name them with --agent NAME)")
 
@@ -843,6 +848,10 @@ def train(ctx: click.Context, game: str, learner: str, agent: str, seed: int, pl
                 "perfect as first (exact)": [float(c["as_first"]["perfect"]) for c in cps],
                 "perfect as second (exact)": [float(c["as_second"]["perfect"]) for c in cps],
             }, every, title, ylabel="exact, at checkpoints")
+        elif data.get("strength"):
+            from learners.plot import strength_png
+            strength_png(plot_path, [(p["games"], p["accuracy"]) for p in data["strength"]], title,
+                         "best moves on the 300 fixed positions")
         else:
             curve_png(plot_path, {f"{agent} losses": data["curve"]}, 10, title, ylabel="losses per 10 games")
         data["plot"] = plot_path
@@ -857,6 +866,11 @@ def train(ctx: click.Context, game: str, learner: str, agent: str, seed: int, pl
         e = data["enumeration"]
         click.echo(f"  full table: {e['boards']:,} boards x {e['actions']} actions = {e['entries']:,} entries; "
                    f"{e['reachable_boards']:,} boards reachable ({e['reachable_states']:,} states)")
+    lazy = data.get("lazy") or {}
+    if lazy.get("rounds"):
+        click.echo(f"  on {lazy['workers']} workers that keep the net: {lazy['rounds']:,} rounds; the whole net "
+                   f"({lazy['bytes_first_round'] / 1e6:,.1f} MB) sent once, then {lazy['bytes_per_round'] / 1e6:,.2f} MB "
+                   "a round")
     if data["exact"] is None:
         click.echo(f"  {data['exact_skipped']}")
     for side_name in ("as_first", "as_second") if data["exact"] is not None else ():
@@ -1044,7 +1058,8 @@ def runs_cmd(run_id: int | None, agent: str | None, db_path: str, as_json: bool)
         click.echo(f"run {data['id']}: {data['agent']} ({data['learner']}), {data['games']:,} games in "
                    f"{data['seconds']:.1f} s, started {data['started']}")
         for p in data["points"]:
-            click.echo(f"  {p['games']:>10,} games  lost {p['lost']:>9,}  drawn {p['draws']:>9,}  at {p['at']}")
+            click.echo(f"  {p['games']:>10,} games  lost {p['lost']:>9,}  drawn {p['draws']:>9,}  at {p['at']}"
+                       f"{strength_words(p.get('strength'))}")
         return
     data = commands.list_runs(db, agent)
     if as_json:
@@ -1053,6 +1068,17 @@ def runs_cmd(run_id: int | None, agent: str | None, db_path: str, as_json: bool)
         ident = f"{r['id']:>5}" if r["id"] is not None else "  now"
         took = f"in {r['seconds']:.1f} s" if r["seconds"] is not None else "going on (or stopped), as committed"
         click.echo(f"{ident}  {r['agent']:<16} {r['learner']:<8} {r['games']:>10,} games {took}  started {r['started']}")
+
+
+def strength_words(strength: dict | None) -> str:
+    """A curve point's strength in a few words ('' where none was measured)."""
+    if not strength:
+        return ""
+    if strength.get("kind") == "accuracy":
+        return f"  best moves on the fixed positions {100 * strength['accuracy']:.1f}%"
+    sides = [f"{side.replace('as_', 'as ')} {'perfect' if strength[side]['perfect'] else strength[side]['guaranteed']}"
+             for side in ("as_first", "as_second") if isinstance(strength.get(side), dict)]
+    return "  exactly: " + ", ".join(sides) if sides else ""
 
 
 @main.group()
@@ -1185,9 +1211,9 @@ def race() -> None:
 @race.command("run")
 @click.option("--player", default="colorscore", show_default=True,
               help="colorscore (the challenge's sample), believer (ours), random, or module:function.")
-@click.option("--boards", default=50, show_default=True, type=click.IntRange(max=100_000),
+@click.option("--boards", default=50, show_default=True, type=click.IntRange(max=RACE_MAX_BOARDS),
               help="Boards (tracks) to race on (at most 100,000).")
-@click.option("--seed", default=0, show_default=True, type=click.IntRange(0, 2**32 // 1_000_000 - 1),
+@click.option("--seed", default=0, show_default=True, type=click.IntRange(0, RACE_MAX_SEED),
               help="Board i's seed is SEED*1000000+i.")
 @click.option("--workers", default=1, show_default=True, type=click.IntRange(1, 64),
               help="Worker processes of a local Dask cluster (1-64; 1: in this process).")
@@ -1195,7 +1221,7 @@ def race() -> None:
               help="Run on the Dask scheduler at ADDRESS (e.g. tcp://10.0.0.5:8786); default: $EDUCABLE_SCHEDULER, else local.")
 @click.option("--resume", default=None, type=ROW_ID, metavar="RUN",
               help="Finish stored run RUN (its player, boards, seed and turns): race the boards it is missing.")
-@click.option("--turns", default=None, type=click.IntRange(max=10_000_000),
+@click.option("--turns", default=None, type=click.IntRange(max=RACE_MAX_TURNS),
               help="Turns a game (default: the spec's 10,000; at most 10,000,000).")
 @db_option
 @json_option
@@ -1365,7 +1391,7 @@ def sweep_train(ctx: click.Context, game: str, grid_items: tuple[str, ...], seed
     if not 1 <= seeds <= 10_000:
         raise BadInput(f"--seeds must be from 1 to 10,000, not {seeds}")
     fixed = list(ctx.args)
-    for bad in ("--seed", "--db", "--json", "--agent", "--plot"):
+    for bad in (f"--{name}" for name in sweep_mod.SET_BY_SWEEP):
         if any(a == bad or a.startswith(bad + "=") for a in fixed):
             raise BadInput(f"{bad} is set by the sweep itself (use --seeds N for seeds 0..N-1)")
     grid = sweep_mod.parse_grid(list(grid_items))
@@ -1470,10 +1496,10 @@ def report_sweep(sweep_id: int, title: str, measure: str, values: dict[str, list
 @sweep.command("race")
 @click.option("--player", "player_list", required=True, multiple=True,
               help="Players to compare, separated by commas (or --player given again).")
-@click.option("--boards", default=100, show_default=True, type=click.IntRange(1, 100_000), help="Boards each player races.")
-@click.option("--seed", default=0, show_default=True, type=click.IntRange(0, 2**32 // 1_000_000 - 1),
+@click.option("--boards", default=100, show_default=True, type=click.IntRange(1, RACE_MAX_BOARDS), help="Boards each player races.")
+@click.option("--seed", default=0, show_default=True, type=click.IntRange(0, RACE_MAX_SEED),
               help="Board i's seed is SEED*1000000+i (the same boards for every player).")
-@click.option("--turns", default=None, type=click.IntRange(1, 10_000_000), help="Turns a game (default: the spec's 10,000).")
+@click.option("--turns", default=None, type=click.IntRange(1, RACE_MAX_TURNS), help="Turns a game (default: the spec's 10,000).")
 @sweep_engine_options
 @db_option
 @json_option
@@ -1547,7 +1573,6 @@ def sweep_resume(sweep_id: int, plot_path: str | None, workers: int, scheduler: 
         for n in row["grid"]:
             race_mod.check_player(n)
     with cluster_mod.engine(workers, cluster_mod.scheduler_address(scheduler)) as engine:
-        sweep_mod.finish(db, sweep_id, "running")
         if row["command"] == "race":
             run_race_sweep(db, engine, sweep_id, row["grid"], row["seeds"], args["seed"], args["turns"],
                            plot_path, as_json)

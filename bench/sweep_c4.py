@@ -226,6 +226,10 @@ def main() -> None:
     ap.add_argument("--keep", metavar="DIR", help="keep each point's knowledge base as DIR/SETTING-seedN.db")
     ap.add_argument("--judge", nargs="+", metavar="DB", help="judge agent c4 of these knowledge bases instead")
     ap.add_argument("--out", default="bench/out/c4_sweep.jsonl", help="append each point's figures here (JSON lines)")
+    ap.add_argument("--wrap", type=int, nargs="*", default=[], metavar="ITERATIONS",
+                    help="with --per-opening: also judge the agent wrapped in the AlphaZero-style search, "
+                         "mcts:ITERATIONS+c4, and in alphabeta:DEPTH+c4 for each --wrap-depth, from every opening")
+    ap.add_argument("--wrap-depth", type=int, nargs="*", default=[], metavar="DEPTH")
     ap.add_argument("--per-opening", type=int, default=0, metavar="N", help="with --judge: also judge from every "
                     "opening, N games an opening against each perfect player (judge --per-opening), into --openings-out")
     ap.add_argument("--openings-out", default="bench/results/c4_openings.jsonl")
@@ -280,24 +284,30 @@ def judge_given(db_path: str, args: argparse.Namespace) -> dict:
            "stopped": bool(results.get("stopped")), "db": db_path, **judged(db_path, args)}
     report(row, args.out)
     if args.per_opening:
-        per_opening(db_path, setting, params.get("seed"), agent["games_trained"], args.per_opening, args.openings_out)
+        for player in [AGENT, *(f"mcts:{n}+{AGENT}" for n in args.wrap),
+                       *(f"alphabeta:{d}+{AGENT}" for d in args.wrap_depth)]:
+            per_opening(db_path, setting, params.get("seed"), agent["games_trained"], args.per_opening,
+                        args.openings_out, player)
     return row
 
 
-def per_opening(db_path: str, setting: str, seed: int, games: int, n: int, out: str) -> None:
-    """`educable judge` from every opening (``n`` games an opening against each perfect player, with
-    the fixed-position accuracy), appended to ``out`` with the point's setting and seed."""
-    command = ["judge", GAME, AGENT, "--games", "10", "--openings", "0", "--per-opening", str(n)]
+def per_opening(db_path: str, setting: str, seed: int, games: int, n: int, out: str, player: str = AGENT) -> None:
+    """`educable judge` of ``player`` (the agent, or the agent wrapped in a search) from every opening
+    (``n`` games an opening against each perfect player, with the fixed-position accuracy), appended
+    to ``out`` with the point's setting and seed and the seconds a move it took."""
+    command = ["judge", GAME, player, "--games", str(n), "--openings", "0", "--per-opening", str(n)]
     exe = str(Path(sys.executable).parent / "educable")
+    started = time.perf_counter()
     r = subprocess.run([exe, *command, "--json", "--db", db_path], capture_output=True, text=True, check=True)
+    wall = time.perf_counter() - started
     j = json.loads(r.stdout)
-    row = {"setting": setting, "seed": seed, "games_trained": games,
+    row = {"setting": setting, "seed": seed, "games_trained": games, "player": player, "judge_minutes": round(wall / 60, 1),
            "command": "educable " + " ".join(f"'{c}'" if "(" in c else c for c in command),
            "accuracy_in_games": {k: v["accuracy"] for k, v in j["accuracy"].items()}, "fixed_positions": j["fixed"],
            "summary": j["by_opening"]["summary"], "openings": j["by_opening"]["openings"]}
     with open(out, "a") as f:
         f.write(json.dumps(row) + "\n")
-    print(f"  {setting} seed {seed} from every opening: " + "; ".join(
+    print(f"  {setting} seed {seed}, {player}, from every opening: " + "; ".join(
         f"vs {who} won as first {100 * v['won_as_first']:.0f}%, as second at value {100 * v['second_at_value']:.0f}%"
         for who, v in row["summary"].items()) + f"; fixed positions {100 * j['fixed']['accuracy']:.0f}%", flush=True)
 

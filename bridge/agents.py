@@ -17,6 +17,7 @@ from bridge import games, graphs, perfect
 from bridge.compile import TooLarge, known_lower_bound
 from bridge.engine import BadInput, engine, quote
 from bridge.registry import LEARNERS, RULE_SETS, learner_module
+from bridge.textinput import is_whole_number, whole_number
 from kb import store
 from learners import exact
 from learners.graph import StateGraph
@@ -52,7 +53,7 @@ def split_member(name: str) -> tuple[str, int | None]:
     if "#" not in name:
         return name, None
     base, _, k = name.partition("#")
-    if not (k.isascii() and k.isdigit()) or len(k) > 9 or int(k) < 1:
+    if not is_whole_number(k) or len(k) > 9 or int(k) < 1:
         raise BadInput(f"bad member {name!r}: use NAME#k with k = 1 for the best")
     return base, int(k)
 
@@ -63,18 +64,20 @@ MINIMAX_LIMIT = 1_000_000     # positions the tabled minimax in Prolog may meet 
 
 def search_chooser(name: str) -> str | None:
     """The Prolog term of a built-in search opponent written ``alphabeta:DEPTH``, ``mcts:PLAYOUTS``,
-    ``alphabeta:DEPTH+AGENT`` (the horizon valued by AGENT) or ``mcts:PLAYOUTS+AGENT`` (new leaves
-    valued by AGENT); None when ``name`` is not of that form; BadInput when its number is bad."""
+    ``alphabeta:DEPTH+AGENT`` (the horizon valued by AGENT) or ``mcts:ITERATIONS+AGENT`` (AlphaZero-style
+    PUCT around AGENT, as GBG's MCTS wrapper: rules/search.pl); None when ``name`` is not of that form;
+    BadInput when its number is bad."""
     kind, sep, number = name.partition(":")
     if not sep or kind not in SEARCHERS:
         return None
     number, plus, guide = number.partition("+")
     lo, hi, unit = SEARCHERS[kind]
-    if not number.isdigit() or not lo <= int(number) <= hi:
-        raise BadInput(f"{kind}:N takes a whole number of {unit} from {lo} to {hi:,} (got {number!r})")
+    whole_number(number, f"{kind}:N", lo, hi, unit)
     if plus:
         if not guide:
             raise BadInput(f"{kind}:{number}+AGENT: name the agent after the + (e.g. {kind}:{number}+c4)")
+        if kind == "mcts":                  # AlphaZero-style, as GBG's MCTS wrapper (rules/search.pl, puct/2)
+            return f"puct({int(number)}, agent({quote(guide)}))"
         return f"{kind}({int(number)}, agent({quote(guide)}))"
     return f"{kind}({int(number)})"
 

@@ -49,7 +49,7 @@ def client(workers: int, scheduler: str | None = None) -> Iterator[Any]:
             c.close()
         return
     import warnings
-    with warnings.catch_warnings():
+    with warnings.catch_warnings(), sigint_ignored():
         warnings.simplefilter("ignore")          # e.g. "port 8787 is already in use" for a dashboard not started
         cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=None,
                                worker_dashboard_address=None, silence_logs=logging.CRITICAL)
@@ -59,6 +59,25 @@ def client(workers: int, scheduler: str | None = None) -> Iterator[Any]:
     finally:
         c.close()
         cluster.close()
+
+
+@contextmanager
+def sigint_ignored() -> Iterator[None]:
+    """Ctrl-C ignored while the local cluster's processes start, so that they inherit it ignored: the
+    terminal sends SIGINT to the whole process group, and a worker process that takes it prints
+    Dask's 30-line KeyboardInterrupt traceback.  This process alone handles Ctrl-C (it keeps what was
+    committed and closes the cluster, which stops the workers)."""
+    import signal
+    import threading
+
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
 
 
 @contextmanager
@@ -72,17 +91,21 @@ def engine(workers: int, scheduler: str | None = None) -> Iterator[Any]:
         yield c
 
 
-def run_tasks(c: Any, fn: Callable, tasks: Iterable[tuple], keep: Callable[[Any], None]) -> None:
+def run_tasks(c: Any, fn: Callable, tasks: Iterable[tuple], keep: Callable[[Any], None],
+              pins: list[str] | None = None) -> None:
     """Run ``fn(*task)`` for every task, on the engine ``c`` (None: here, one after another);
     ``keep(result)`` as each finishes, in the order they finish (the caller commits it).  Tasks
-    are submitted in the order given: give the longest first."""
+    are submitted in the order given: give the longest first.  ``pins``: the worker address each
+    task should run on (a task that works on what an earlier one left on that worker; should that
+    worker be gone, it runs elsewhere and says so itself)."""
     if c is None:
         for task in tasks:
             keep(fn(*task))
         return
     from distributed import as_completed
 
-    futures = [c.submit(fn, *task, pure=False) for task in tasks]
+    where = [dict(workers=[pin], allow_other_workers=True) for pin in pins] if pins else None
+    futures = [c.submit(fn, *task, pure=False, **(where[i] if where else {})) for i, task in enumerate(tasks)]
     try:
         for future in as_completed(futures):
             keep(future.result())

@@ -11,7 +11,9 @@ its stored weights.
 """
 from __future__ import annotations
 
+import json
 import time
+from dataclasses import dataclass
 from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Iterator, Sequence
@@ -22,6 +24,7 @@ from bridge import cluster, files, games, graphs
 from bridge.compile import TooLarge
 from bridge.engine import ROWS_PER_CALL, BadInput, engine, quote
 from bridge.options import checked, existing_agent
+from bridge.perfect import GAME as PERFECT_GAME, POSITIONS
 from kb import store
 from learners import exact
 from learners.graph import ONGOING, StateGraph
@@ -204,15 +207,68 @@ def save(db: sqlite_utils.Database, name: str, game: str, net: NTupleNet, opts: 
     store.save_ntuple(db, name, game, NAME, params, net.tuples, weight_rows(net), games_added, run, point)
 
 
-def curve_point(started: str, winners: list[int], masks: list[int]) -> store.CurvePoint:
-    """The run's learning curve so far: (started, games, lost, draws), a game lost when its winner
-    (player index, 2 a draw) is not a side the agent played (in self-play, every decisive game)."""
+def curve_point(started: str, winners: list[int], masks: list[int], strength: dict | None = None) -> store.CurvePoint:
+    """The run's learning curve so far: (started, games, lost, draws, strength), a game lost when its
+    winner (player index, 2 a draw) is not a side the agent played (in self-play, every decisive
+    game); ``strength`` what the agent has reached (exact_strength, FixedPositions.strength)."""
     w = np.asarray(winners, dtype=np.int64)
     mask = np.asarray(masks, dtype=np.int64)[np.arange(len(w)) % len(masks)]
     decisive = w != 2
     theirs = ((mask >> np.where(decisive, w, 0)) & 1) == 0          # the winner is not the agent's side
     lost = decisive & ((mask == 3) | theirs)
-    return started, len(w), int(lost.sum()), int((~decisive).sum())
+    return started, len(w), int(lost.sum()), int((~decisive).sum()), strength
+
+
+def exact_strength(point: dict | None) -> dict | None:
+    """An exact checkpoint (exact.checkpoint) as a curve point's strength: what the agent guarantees
+    on each side and whether that is perfect, and the share of sides that are (0, 0.5 or 1)."""
+    if point is None:
+        return None
+    sides = {side: {k: point[side][k] for k in ("guaranteed", "perfect")} for side in ("as_first", "as_second")}
+    share = sum(s["perfect"] for s in sides.values()) / 2
+    return {"kind": "exact", "games": point["games"], "share": share, **sides}
+
+
+class FixedPositions:
+    """Connect Four's fixed positions (bridge/data/c4_positions.jsonl: from random, noisy and perfect
+    play, every move's value found by the perfect player) made ready to measure a net on, in numpy:
+    each position's afterstates as cells (one Prolog query, at the start of a run), so that the move
+    accuracy at a commit costs milliseconds.  The move a net plays is the one `query` and `play`
+    show: the best afterstate value for the mover (a won end 1, a drawn one 0)."""
+
+    def __init__(self, game: str) -> None:
+        items = [json.loads(line) for line in POSITIONS.read_text().splitlines()]
+        lines = ", ".join("[" + ", ".join(quote(m) for m in item["moves"]) + "]" for item in items)
+        out = engine().call(f"ntuple:nt_afterstates({quote(game)}, [{lines}], Out)")
+        self.movers, self.fixed, self.rows, self.good, self.texts = [], [], [], [], []
+        self.lines = [item["moves"] for item in items]
+        cells: list[str] = []
+        for item, (mover, children) in zip(items, out):
+            best = max(item["values"].values())
+            self.movers.append(mover)
+            self.texts.append([t for t, _, _ in children])
+            self.fixed.append([np.nan if r == "none" else float(r) for _, r, _ in children])
+            self.rows.append([len(cells) + j for j in range(sum(r == "none" for _, r, _ in children))])
+            self.good.append([item["values"].get(t) == best for t, _, _ in children])
+            cells += [c for _, r, c in children if r == "none"]
+        self.cells = _cells("".join(cells), len(cells[0]) if cells else 0)
+        self.viewer = np.repeat(self.movers, [len(r) for r in self.rows]).astype(np.int64)
+
+    def choices(self, net: NTupleNet) -> list[int]:
+        """The move (its index among the position's legal moves) ``net`` plays in each position: the
+        best afterstate value for the mover, the first of equals."""
+        values = score(net.value(self.cells, self.viewer)) if len(self.cells) else np.zeros(0, np.int64)
+        out = []
+        for fixed, rows in zip(self.fixed, self.rows):
+            it = iter(values[rows].tolist())
+            scored = [int(score(f)) if not np.isnan(f) else next(it) for f in fixed]
+            out.append(int(np.argmax(scored)))
+        return out
+
+    def strength(self, net: NTupleNet) -> dict:
+        """The share of positions where ``net`` plays a move of the best value."""
+        right = sum(good[k] for good, k in zip(self.good, self.choices(net)))
+        return {"kind": "accuracy", "positions": len(self.good), "accuracy": round(right / len(self.good), 4)}
 
 
 def load(db: sqlite_utils.Database, row: dict) -> None:
@@ -363,7 +419,11 @@ def run(db: sqlite_utils.Database, game: str, name: str, options: dict[str, Any]
     except TooLarge as exc:
         if vs == "adversary":
             raise BadInput(f"--vs adversary needs the whole state graph: {exc}") from None
+        if until_perfect:
+            raise graphs.cannot_judge(game, "is too large to judge exactly") from None
         return run_lazily(db, game, name, net, opts, vs, side, n_games, seed, progress, commits, workers, scheduler)
+    if until_perfect and not graph.acyclic():
+        raise graphs.cannot_judge(game, "has positions that repeat, which have no exact judgement")
     feats = graph_features(graph, net)
     masks = side_masks(vs, side)
     opponent = None if vs in ("self", "random", "adversary") else csr(
@@ -388,18 +448,20 @@ def run(db: sqlite_utils.Database, game: str, name: str, options: dict[str, Any]
         if progress:
             progress(chunk)
         t = time.perf_counter()
-        if commits.due():
-            commits.commit(len(winners), lambda new: save(db, name, game, net, opts, new, None,
-                                                                     curve_point(commits.started, winners, masks)))
         point = exact.checkpoint(graph, greedy_support(graph, net, feats), len(winners)) if graph.acyclic() else None
         if point is not None:                   # positions that repeat have no exact judgement
             checkpoints.append(point)
+        if commits.due():
+            strength = exact_strength(checkpoints[-1] if checkpoints else None)
+            commits.commit(len(winners), lambda new: save(db, name, game, net, opts, new, None,
+                                                                     curve_point(commits.started, winners, masks, strength)))
         judged += time.perf_counter() - t
         if until_perfect and point and point["as_first"]["perfect"] and point["as_second"]["perfect"]:
             break
     seconds = time.perf_counter() - t0 - judged
     extra = {"checkpoints": checkpoints, "checkpoint_seconds": round(judged, 4), "net": describe(net)}
-    return finished(db, name, game, net, opts, graph.players, masks, winners, seconds, extra, commits)
+    return finished(db, name, game, net, opts, graph.players, masks, winners, seconds, extra, commits,
+                    exact_strength(checkpoints[-1] if checkpoints else None))
 
 
 def describe(net: NTupleNet) -> dict[str, Any]:
@@ -411,14 +473,15 @@ def describe(net: NTupleNet) -> dict[str, Any]:
 
 def finished(db: sqlite_utils.Database, name: str, game: str, net: NTupleNet, opts: NTupleOptions,
              players: list[str], masks: list[int], winners: list[int], seconds: float, extra: dict[str, Any],
-             commits: Commits) -> TrainingRun:
-    """A run's report from its games' winners, with the save that stores the net."""
+             commits: Commits, strength: dict | None = None) -> TrainingRun:
+    """A run's report from its games' winners, with the save that stores the net (and its last curve
+    point, with the ``strength`` the agent reached)."""
     results = ["draw" if w == 2 else players[w] for w in winners]
     sides = [[players[p] for p in (0, 1) if masks[i % len(masks)] >> p & 1] for i in range(len(winners))]
 
     def save_run(record: dict) -> None:
         save(db, name, game, net, opts, commits.added(len(winners)), {**record, "started": commits.started},
-             curve_point(commits.started, winners, masks))
+             curve_point(commits.started, winners, masks, strength))
 
     return TrainingRun(results, sides, seconds, opts.as_dict(), save_run, extra)
 
@@ -456,17 +519,12 @@ def play_batch(game: str, net: NTupleNet, lock: Lockstep, batch: int, first: int
     return winners, queries
 
 
-def selfplay_task(game: str, shape: tuple[list[list[int]], list[list[int]], int, int, int],
-                  state: tuple[np.ndarray, np.ndarray, np.ndarray], options: dict[str, Any], n: int, first: int,
-                  n_games: int, masks: list[int], seed: int
-                  ) -> tuple[int, tuple[np.ndarray, list[np.ndarray]], list[int], int]:
-    """A Dask task: from ``state`` (the weights and temporal-coherence sums), play and learn games
-    ``first`` .. ``first + n`` of a run in batches; (first, the change it made to ``state`` as
-    (indices, the change of each array there), the winners, Prolog queries).  The change is sparse:
-    a round touches a small part of a large net, and only that part travels back."""
-    tuples, perms, values, n_cells, sets = shape
-    net = NTupleNet(tuples, perms, values, n_cells, state[0].copy(), sets=sets)
-    net.tc_n, net.tc_a = state[1].copy(), state[2].copy()
+def play_and_diff(game: str, net: NTupleNet, options: dict[str, Any], n: int, first: int, n_games: int,
+                  masks: list[int], seed: int) -> tuple[tuple[np.ndarray, list[np.ndarray]], list[int], int]:
+    """Play and learn games ``first`` .. ``first + n`` of a run on ``net`` in batches; the change they
+    made to it as (indices, the change of each array there), the winners and the Prolog queries.  The
+    change is sparse: a round touches a small part of a large net, and only that part travels."""
+    before = (net.weights.copy(), net.tc_n.copy(), net.tc_a.copy())
     lock = Lockstep(net, checked(NTupleOptions, options, NAME), LOCKSTEP, seed)
     winners: list[int] = []
     queries = 0
@@ -475,11 +533,71 @@ def selfplay_task(game: str, shape: tuple[list[list[int]], list[list[int]], int,
         winners += w
         queries += q
     after = (net.weights, net.tc_n, net.tc_a)
-    touched = np.flatnonzero(after[0] != state[0])
+    touched = np.flatnonzero(after[0] != before[0])
     if net.coherent:
-        touched = np.union1d(touched, np.flatnonzero(after[2] != state[2]))
-    change = [(a[touched] - b[touched]) if a.size == after[0].size else np.zeros(0) for a, b in zip(after, state)]
-    return first, (touched, change), winners, queries
+        touched = np.union1d(touched, np.flatnonzero(after[2] != before[2]))
+    change = [(a[touched] - b[touched]) if a.size == after[0].size else np.zeros(0) for a, b in zip(after, before)]
+    return (touched, change), winners, queries
+
+
+class NetMissing(Exception):
+    """A worker asked to go on with a net it does not hold (it was restarted): send it the whole net."""
+
+
+_KEPT: dict[tuple[str, int], NTupleNet] = {}     # on a worker: (run, slot) -> its copy of the net
+
+
+def kept_selfplay_task(run: str, slot: int, game: str, shape: tuple, options: dict[str, Any],
+                       whole: tuple[np.ndarray, np.ndarray, np.ndarray] | None,
+                       merged: tuple[np.ndarray, list[np.ndarray]] | None, n: int, first: int, n_games: int,
+                       masks: list[int], seed: int) -> tuple[int, tuple[np.ndarray, list[np.ndarray]], list[int], int]:
+    """A Dask task on the worker that holds slot ``slot`` of run ``run``: its copy of the net stays
+    there between rounds.  ``whole`` (the weights and coherence sums) starts it; after that only the
+    last round's merged change arrives (``merged``: indices and the merged values there, the same for
+    every worker), which makes the copy equal to the client's net again.  Then it plays its games
+    and sends back only its own sparse change (play_and_diff)."""
+    key = (run, slot)
+    if whole is not None:
+        tuples, perms, values, n_cells, sets = shape
+        net = NTupleNet(tuples, perms, values, n_cells, whole[0].copy(), sets=sets)
+        net.tc_n, net.tc_a = whole[1].copy(), whole[2].copy()
+        _KEPT[key] = net
+    elif key not in _KEPT:
+        raise NetMissing(f"worker lost the net of slot {slot}")
+    net = _KEPT[key]
+    if merged is not None:
+        where, values_there = merged
+        for array, v in zip((net.weights, net.tc_n, net.tc_a), values_there):
+            if v.size:
+                array[where] = v
+    change, winners, queries = play_and_diff(game, net, options, n, first, n_games, masks, seed)
+    return first, change, winners, queries
+
+
+def drop_kept(run: str) -> int:
+    """On a worker: forget the nets of run ``run`` (its end); how many there were."""
+    keys = [k for k in _KEPT if k[0] == run]
+    for k in keys:
+        del _KEPT[k]
+    return len(keys)
+
+
+def merged_values(arrays: Sequence[np.ndarray], changes: Sequence[tuple[np.ndarray, list[np.ndarray]]]
+                  ) -> tuple[np.ndarray, list[np.ndarray]]:
+    """What every worker needs after a round's merge: the indices any worker touched and the merged
+    arrays' values there (an array a worker does not change travels empty)."""
+    where = np.unique(np.concatenate([touched for touched, _ in changes])) if changes else np.zeros(0, np.int64)
+    sized = [any(d.size for _, change in changes for d in change[i:i + 1]) for i in range(len(arrays))]
+    return where, [a[where] if size else np.zeros(0) for a, size in zip(arrays, sized)]
+
+
+def nbytes(obj: Any) -> int:
+    """The bytes of the arrays in ``obj`` (nested tuples and lists): what a message carries."""
+    if isinstance(obj, np.ndarray):
+        return obj.nbytes
+    if isinstance(obj, (tuple, list)):
+        return sum(nbytes(x) for x in obj)
+    return 0
 
 
 ROUND_GAMES = 16 * LOCKSTEP    # games each worker plays from the same weights before they are merged
@@ -518,32 +636,125 @@ def run_lazily(db: sqlite_utils.Database, game: str, name: str, net: NTupleNet, 
     queries = 0
     t0 = time.perf_counter()
     committing = 0.0
+    moved = Moved()
+    fixed = FixedPositions(game) if game == PERFECT_GAME else None    # the strength curve's measure
+    measured: list[dict] = []
     with cluster.engine(workers, scheduler) as client:
         lock = Lockstep(net, opts, LOCKSTEP, seed) if client is None else None
-        while len(winners) < n_games:
-            done = len(winners)
-            if lock is not None:
-                new, q = play_batch(game, net, lock, min(LOCKSTEP, n_games - done), done, n_games, masks)
-            else:
-                sizes = [min(ROUND_GAMES, max(0, n_games - done - k * ROUND_GAMES)) for k in range(workers)]
-                shape = (net.tuples, net.perms, net.values, net.n_cells, net.sets)
-                state = client.scatter((net.weights, net.tc_n, net.tc_a), broadcast=True)
-                tasks = [(game, shape, state, opts.as_dict(), n, done + k * ROUND_GAMES, n_games, masks,
-                          seed * 1_000_003 + done + k * ROUND_GAMES) for k, n in enumerate(sizes) if n]
-                parts: list[tuple] = []
-                cluster.run_tasks(client, selfplay_task, tasks, parts.append)
-                parts.sort(key=lambda part: part[0])          # merged in game order: the same seed, the same net
-                new, q = [w for part in parts for w in part[2]], sum(part[3] for part in parts)
-                merge_changes((net.weights, net.tc_n, net.tc_a), [part[1] for part in parts])
-            winners += new
-            queries += q
-            if progress:
-                progress(len(new))
-            if commits.due():
-                t = time.perf_counter()
-                commits.commit(len(winners), lambda new: save(db, name, game, net, opts, new, None,
-                                                                     curve_point(commits.started, winners, masks)))
-                committing += time.perf_counter() - t
+        rounds = None if client is None else Rounds(client, workers, game, net, opts, masks, n_games, seed, moved)
+        try:
+            while len(winners) < n_games:
+                done = len(winners)
+                if rounds is None:
+                    new, q = play_batch(game, net, lock, min(LOCKSTEP, n_games - done), done, n_games, masks)
+                else:
+                    new, q = rounds.play(done)
+                winners += new
+                queries += q
+                if progress:
+                    progress(len(new))
+                if commits.due():
+                    t = time.perf_counter()
+                    strength = fixed.strength(net) if fixed is not None else None
+                    if strength is not None:
+                        measured.append({"games": len(winners), **strength})
+                    commits.commit(len(winners), lambda new: save(db, name, game, net, opts, new, None,
+                                                                         curve_point(commits.started, winners, masks,
+                                                                                     strength)))
+                    committing += time.perf_counter() - t
+        finally:
+            if rounds is not None:
+                rounds.close()
     seconds = time.perf_counter() - t0 - committing
-    extra = {"lazy": {"prolog_queries": queries, "lockstep": LOCKSTEP, "workers": workers}, "net": describe(net)}
-    return finished(db, name, game, net, opts, players, masks, winners, seconds, extra, commits)
+    last = fixed.strength(net) if fixed is not None else None
+    if last is not None:
+        measured.append({"games": len(winners), **last})
+    extra = {"lazy": {"prolog_queries": queries, "lockstep": LOCKSTEP, "workers": workers, **moved.report()},
+             "net": describe(net), "strength": measured}
+    return finished(db, name, game, net, opts, players, masks, winners, seconds, extra, commits, last)
+
+
+@dataclass
+class Moved:
+    """The bytes that crossed between the client and the workers, round by round."""
+
+    rounds: int = 0
+    to_workers: int = 0
+    from_workers: int = 0
+    first_round: int = 0            # the whole net, sent once to each worker
+
+    def report(self) -> dict[str, Any]:
+        if not self.rounds:
+            return {}
+        later = max(1, self.rounds - 1)
+        return {"rounds": self.rounds, "bytes_first_round": self.first_round,
+                "bytes_per_round": round((self.to_workers + self.from_workers - self.first_round) / later)}
+
+
+class Rounds:
+    """Self-play on Dask workers that keep the net: worker slot k holds its own copy between rounds
+    (kept_selfplay_task), plays ROUND_GAMES games a round from it with a seed of its own, and sends
+    back its sparse change; the client merges the changes (merge_changes: a weight k workers changed
+    takes the mean of their changes) and the next round's tasks carry only the merged values at the
+    indices any worker touched.  The whole net travels once, at the start (and again to a worker
+    that was restarted).  The same seed gives the same net as one process merging the same rounds."""
+
+    def __init__(self, client: Any, workers: int, game: str, net: NTupleNet, opts: NTupleOptions,
+                 masks: list[int], n_games: int, seed: int, moved: Moved) -> None:
+        import uuid
+        self.client, self.workers, self.game, self.net, self.opts = client, workers, game, net, opts
+        self.masks, self.n_games, self.seed, self.moved = masks, n_games, seed, moved
+        self.run = uuid.uuid4().hex
+        self.shape = (net.tuples, net.perms, net.values, net.n_cells, net.sets)
+        self.holding: set[int] = set()          # slots whose worker holds the net as the client has it
+        self.merged: tuple[np.ndarray, list[np.ndarray]] | None = None
+
+    def arrays(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        return self.net.weights, self.net.tc_n, self.net.tc_a
+
+    def play(self, done: int) -> tuple[list[int], int]:
+        """One round from game ``done``: the winners of its games, in game order, and the queries."""
+        sizes = [min(ROUND_GAMES, max(0, self.n_games - done - k * ROUND_GAMES)) for k in range(self.workers)]
+        slots = [k for k, n in enumerate(sizes) if n]
+        while True:
+            try:
+                parts = self._round(done, sizes, slots)
+                break
+            except NetMissing:                  # a worker restarted: every slot gets the whole net again
+                self.holding.clear()
+        parts.sort(key=lambda part: part[0])    # merged in game order: the same seed, the same net
+        changes = [part[1] for part in parts]
+        merge_changes(self.arrays(), changes)
+        self.merged = merged_values(self.arrays(), changes)
+        self.moved.rounds += 1
+        self.moved.from_workers += nbytes(changes)
+        return [w for part in parts for w in part[2]], sum(part[3] for part in parts)
+
+    def _round(self, done: int, sizes: list[int], slots: list[int]) -> list[tuple]:
+        addresses = sorted(self.client.scheduler_info()["workers"])
+        whole = None
+        if any(k not in self.holding for k in slots):
+            whole = self.arrays()
+        tasks, pins = [], []
+        for k in slots:
+            start = whole if k not in self.holding else None
+            merged = None if start is not None else self.merged
+            sent = nbytes(start) + nbytes(merged)
+            self.moved.to_workers += sent
+            if start is not None:
+                self.moved.first_round += sent
+            first = done + k * ROUND_GAMES
+            tasks.append((self.run, k, self.game, self.shape, self.opts.as_dict(), start, merged, sizes[k], first,
+                          self.n_games, self.masks, self.seed * 1_000_003 + first))
+            pins.append(addresses[k % len(addresses)])
+        parts: list[tuple] = []
+        cluster.run_tasks(self.client, kept_selfplay_task, tasks, parts.append, pins)
+        self.holding.update(slots)
+        return parts
+
+    def close(self) -> None:
+        """Free the workers' copies of the net."""
+        try:
+            self.client.run(drop_kept, self.run)
+        except Exception:                       # a worker gone or the cluster closing: its memory goes with it
+            pass

@@ -232,6 +232,11 @@ MIGRATIONS: list[str] = [
         PRIMARY KEY (agent, started, games)
     );
     """,
+    # 11: what a run has reached at each commit, beside its losses: on a game solvable within the
+    # limit the exact judgement, on Connect Four the move accuracy on the fixed positions
+    """
+    ALTER TABLE curve_points ADD COLUMN strength TEXT;   -- JSON, or NULL where nothing was measured
+    """,
 ]
 
 VERSION = len(MIGRATIONS)

@@ -21,7 +21,7 @@ BUILTIN_AGENTS = ("random", "minimax")
 
 # an n-tuple weight's row: tuple, pattern, weight, and its temporal-coherence sums (None without them)
 WeightRow = tuple[int, str, float, float | None, float | None]
-CurvePoint = tuple[str, int, int, int]       # (run started, games so far, lost, draws)
+CurvePoint = tuple[str, int, int, int, "dict | None"]   # (run started, games so far, lost, draws, strength)
 
 
 def now() -> str:
@@ -369,8 +369,10 @@ def save_ntuple(db: sqlite_utils.Database, name: str, game: str, learner: str, p
     with transaction(db):
         conn = _upsert_agent(db, name, game, learner, params, games_added, run)
         if point is not None:
-            conn.execute("INSERT OR REPLACE INTO curve_points (agent, started, games, lost, draws, at) "
-                         "VALUES (?, ?, ?, ?, ?, ?)", (name, *point, now()))
+            started, games, lost, draws, strength = point
+            conn.execute("INSERT OR REPLACE INTO curve_points (agent, started, games, lost, draws, at, strength) "
+                         "VALUES (?, ?, ?, ?, ?, ?, ?)", (name, started, games, lost, draws, now(),
+                                                          None if strength is None else json.dumps(strength)))
         conn.execute("DELETE FROM ntuple_tuples WHERE agent = ?", (name,))
         conn.execute("DELETE FROM ntuple_weights WHERE agent = ?", (name,))
         conn.executemany("INSERT INTO ntuple_tuples (agent, tuple, cells) VALUES (?, ?, ?)",
@@ -443,9 +445,14 @@ def read_ntuple(conn: Any, agent: str, params: dict[str, Any]) -> tuple[list[lis
 
 
 def curve(db: sqlite_utils.Database, agent: str, started: str) -> list[dict[str, Any]]:
-    """A run's learning curve as committed so far: games, lost and draws (cumulative) and when."""
-    return [dict(r) for r in db.query("SELECT games, lost, draws, at FROM curve_points WHERE agent = ? AND "
-                                      "started = ? ORDER BY games", [agent, started])]
+    """A run's learning curve as committed so far: games, lost and draws (cumulative), when, and the
+    strength it had reached then (a JSON object: the exact judgement or the fixed positions' move
+    accuracy; None where nothing was measured)."""
+    rows = [dict(r) for r in db.query("SELECT games, lost, draws, at, strength FROM curve_points WHERE agent = ? "
+                                      "AND started = ? ORDER BY games", [agent, started])]
+    for r in rows:
+        r["strength"] = json_object(r["strength"]) if r["strength"] is not None else None
+    return rows
 
 
 def load_values(db: sqlite_utils.Database, agent: str, bounds: bool = False) -> list[tuple]:

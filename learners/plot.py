@@ -31,6 +31,22 @@ def curve_png(path: str | Path, series: dict[str, list[float]], x_step: int, tit
     return path
 
 
+def strength_png(path: str | Path, points: list[tuple[int, float]], title: str, ylabel: str) -> Path:
+    """Plot what a run reached at each commit (games, a share from 0 to 1) into ``path``."""
+    fig, ax = plt.subplots(figsize=(7, 4), dpi=110)
+    ax.plot([g for g, _ in points], [v for _, v in points], marker="o", markersize=3, linewidth=1.4)
+    ax.set_ylim(0, 1)
+    ax.set_title(title)
+    ax.set_xlabel("games played")
+    ax.set_ylabel(ylabel)
+    ax.grid(alpha=0.3)
+    fig.tight_layout()
+    path = Path(path)
+    fig.savefig(path)
+    plt.close(fig)
+    return path
+
+
 def intervals_png(path: str | Path, groups: dict[str, list[float]], centres: dict[str, tuple[float, float, float]],
                   title: str, ylabel: str) -> Path:
     """Each group's values as points, its centre (a median, a geometric mean) with its 95% interval."""

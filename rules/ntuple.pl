@@ -20,7 +20,7 @@
            nt_weights(a, [[13, 0.5]]),
            initial(tictactoe, P, M), candidates(agent(a), tictactoe, P, M, Ms).
 */
-:- module(ntuple, [nt_load/6, nt_weights/2, nt_value/4, nt_cells/4,
+:- module(ntuple, [nt_load/6, nt_weights/2, nt_value/4, nt_cells/4, nt_afterstates/3,
                    nt_batch_start/4, nt_batch_step/2, nt_random_images/3]).
 :- use_module(game).
 :- use_module(play).
@@ -42,6 +42,7 @@ nt_load(Agent, Game, Values, Sets, Tuples, Perms) :-
     retractall(nt_agent(Agent, _, _, _)),
     retractall(nt_tuple(Agent, _, _, _)),
     retractall(nt_perm(Agent, _)),
+    retractall(nt_plan_(Agent, _, _, _)),
     retractall(nt_w(_, Agent, _)),
     assertz(nt_agent(Agent, Game, Values, Sets)),
     length(Tuples, N),
@@ -69,13 +70,32 @@ nt_value(Agent, Player, Cells, Value) :-
     nt_agent(Agent, Game, K, Sets),
     (   Sets =:= 1 -> Set = 0 ; players(Game, Ps), nth0(Set, Ps, Player) ),
     C =.. [c|Cells],
-    aggregate_all(sum(W),
-                  ( nt_perm(Agent, P), nt_tuple(Agent, Set, Offset, Args),
-                    tuple_index(Args, P, C, K, 1, 0, I0),
-                    I is Offset + I0,
-                    ( nt_w(I, Agent, W0) -> W = W0 ; W = 0.0 ) ),
-                  Sum),
+    nt_plan(Agent, Set, Perms, Tuples),
+    perms_sum(Perms, Tuples, Agent, C, K, 0.0, Sum),
     Value is tanh(Sum).
+
+%   The symmetries and one set's Offset-Args tuples as two lists, made once
+%   an agent's set is first valued (a search values thousands of positions:
+%   walking three dynamic predicates a position cost twice as much).
+:- dynamic nt_plan_/4.
+nt_plan(Agent, Set, Perms, Tuples) :-
+    (   nt_plan_(Agent, Set, Perms0, Tuples0)
+    ->  Perms = Perms0, Tuples = Tuples0
+    ;   findall(P, nt_perm(Agent, P), Perms),
+        findall(Offset-Args, nt_tuple(Agent, Set, Offset, Args), Tuples),
+        assertz(nt_plan_(Agent, Set, Perms, Tuples))
+    ).
+
+perms_sum([], _, _, _, _, Sum, Sum).
+perms_sum([P|Ps], Tuples, Agent, C, K, Sum0, Sum) :-
+    tuples_sum(Tuples, P, Agent, C, K, Sum0, Sum1),
+    perms_sum(Ps, Tuples, Agent, C, K, Sum1, Sum).
+
+tuples_sum([], _, _, _, _, Sum, Sum).
+tuples_sum([Offset-Args|Ts], P, Agent, C, K, Sum0, Sum) :-
+    tuple_index(Args, P, C, K, 1, Offset, I),
+    (   nt_w(I, Agent, W) -> Sum1 is Sum0 + W ; Sum1 = Sum0 ),
+    tuples_sum(Ts, P, Agent, C, K, Sum1, Sum).
 
 tuple_index([], _, _, _, _, I, I).
 tuple_index([A|As], P, C, K, Mult, I0, I) :-
@@ -113,6 +133,35 @@ nt_cells(Game, Keys, Viewer, Cells) :-
     need_cells(Game),
     foldl(key_codes(Game, Viewer), Keys, Codes, []),
     string_codes(Cells, Codes).
+
+%!  nt_afterstates(+Game, +Lines:list(list), -Out:list) is det.
+%   For each line of moves (their texts) from the start: [I, Children], I the
+%   index of the player to move at its end and Children, for each legal move,
+%   [MoveText, Result, Cells]: Result is the game's end for the mover (1 won,
+%   0 drawn, -1 lost) when the move ends it, else `none` with Cells the
+%   afterstate's learner_cells/4 from the mover's side (as nt_cells/4 writes
+%   them).  One query for a set of positions a run measures itself on.
+nt_afterstates(Game, Lines, Out) :-
+    need_cells(Game),
+    players(Game, Ps),
+    maplist(line_afterstates(Game, Ps), Lines, Out).
+
+line_afterstates(Game, Ps, Texts, [I, Children]) :-
+    initial(Game, P0, M0),
+    foldl(play_text(Game), Texts, P0-M0, P-M),
+    nth0(I, Ps, M),
+    findall([T, R, C],
+            ( legal(Game, P, M, Mv), step(Game, P, M, Mv, P1, M1), move_text(Game, Mv, T),
+              (   over(Game, P1, M1, W)
+              ->  result_value(W, M, R), C = ""
+              ;   R = none, learner_cells(Game, P1, M, Cells), cell_codes(Cells, Codes, []),
+                  string_codes(C, Codes)
+              ) ),
+            Children).
+
+play_text(Game, Text, P-M, P1-M1) :-
+    parse_move(Game, Text, Mv),
+    step(Game, P, M, Mv, P1, M1).
 
 key_codes(Game, Viewer, Key, Codes, Tail) :-
     parse_position(Game, Key, P, _),

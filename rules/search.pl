@@ -17,9 +17,17 @@
     - mcts(Playouts): Monte Carlo tree search (UCT, exploration constant
       sqrt 2) with Playouts random games from the position; its candidate
       is the most visited move.
-    - mcts(Playouts, Agent): the same search, but a new leaf is valued by
-      Agent (leaf_value/5: an n-tuple agent's value of the position for
-      the player who moved into it) instead of a random game.
+    - puct(Iterations, Agent): AlphaZero-style search around a learned
+      agent, as GBG's MCTS wrapper (MCTSWrapperAgent) does it: no random
+      games; a node is expanded by valuing each of its children with Agent
+      (leaf_value/5: the mover's value of the position it moves into, each
+      side by its own weights; a finished child by its result: 1, 0, -1);
+      the node's value is the best of those, its move priors their softmax;
+      selection by PUCT, Q + c * P * sqrt(sum N) / (1 + N), with c = 1 and Q
+      the mean value of the move's visits (0 while unvisited); the move
+      played is the most visited (ties: the higher prior).  Each iteration
+      walks from the root to one node not yet expanded (or a finished one),
+      so Iterations 1 plays as Agent alone.  `mcts:N+AGENT` names it.
 
     Both use the seeded random generator only where the game's own play
     does (mcts's playouts), so a seed repeats a game exactly.
@@ -42,9 +50,10 @@ play:scored_moves(alphabeta(Depth, Agent), Game, Pos, Mover, Scored) :-
 play:candidates(mcts(Playouts), Game, Pos, Mover, [Move]) :-
     search_scores(mcts(Playouts), Game, Pos, Mover, Scored),
     max_member(_-Move, Scored).
-play:candidates(mcts(Playouts, Agent), Game, Pos, Mover, [Move]) :-
-    search_scores(mcts(Playouts, Agent), Game, Pos, Mover, Scored),
-    max_member(_-Move, Scored).
+play:candidates(puct(Iterations, Agent), Game, Pos, Mover, [Move]) :-
+    puct_root(Game, Agent, Pos, Mover, Iterations, Edges),
+    findall(N-P-M, member(edge(M, P, N, _, _, _, _, _), Edges), Ranked),
+    max_member(_-_-Move, Ranked).
 
 %!  leaf_value(+Chooser, +Game, +Pos, +Player, -Value) is semidet.
 %   A learner whose agents value positions defines this: Value in -1..1 is
@@ -66,6 +75,9 @@ search_scores(alphabeta(Depth, Leaf), Game, Pos, Mover, Scored) :-
     root_scores(Children, s(Game, Leaf, Mover), Mover, D1, -10000, Scored).
 search_scores(mcts(Playouts), Game, Pos, Mover, Scored) :-
     search_scores(mcts(Playouts, rollout), Game, Pos, Mover, Scored).
+search_scores(puct(Iterations, Agent), Game, Pos, Mover, Scored) :-
+    puct_root(Game, Agent, Pos, Mover, Iterations, Edges),
+    findall(N-M, member(edge(M, _, N, _, _, _, _, _), Edges), Scored).
 search_scores(mcts(Playouts, Leaf), Game, Pos, Mover, Scored) :-
     new_node(Game, Pos, Mover, Root),
     uct_loop(Playouts, Game, Leaf, Root),
@@ -155,10 +167,9 @@ uct_loop(N, Game, Leaf, Root) :-
     N1 is N - 1,
     uct_loop(N1, Game, Leaf, Root).
 
-%   One playout through Node (select, expand, value the new leaf, back up);
-%   Outcome is the game's result (a random game's, with Leaf = rollout), or
-%   value(Player, V): Leaf's value V of the new leaf for Player.  Each child
-%   on the path is credited by its parent.
+%   One playout through Node (select, expand, play a random game from the
+%   new leaf, back up); Outcome is the game's result.  Each child on the
+%   path is credited by its parent.
 playout(Game, Leaf, Node, Outcome) :-
     Node = node(_, _, Children, Pos, Mover, Result),
     (   Result \== none
@@ -177,18 +188,15 @@ playout(Game, Leaf, Node, Outcome) :-
         credit(Child, Outcome, Mover)
     ).
 
-leaf(rollout, Game, Pos, Mover, _, Winner) :- !,
+leaf(rollout, Game, Pos, Mover, _, Winner) :-
     rollout(Game, Pos, Mover, Winner).
-leaf(Agent, Game, Pos, _, Moved, value(Moved, V)) :-
-    play:leaf_value(Agent, Game, Pos, Moved, V).
 
 %   Credit Child, which Mover moved into, with Outcome: a win 2, a draw 1, a
-%   loss 0; a value V for a player, 1 + V from that player's side.
+%   loss 0.
 credit(Child, Outcome, Mover) :-
     arg(1, Child, V0), V is V0 + 1, setarg(1, Child, V),
     arg(2, Child, W0),
-    (   Outcome = value(P, X) -> ( P == Mover -> W is W0 + 1 + X ; W is W0 + 1 - X )
-    ;   Outcome == Mover -> W is W0 + 2
+    (   Outcome == Mover -> W is W0 + 2
     ;   Outcome == draw -> W is W0 + 1
     ;   W = W0
     ),
@@ -226,4 +234,85 @@ rollout(Game, Pos, Mover, Left, Winner) :-
         step(Game, Pos, Mover, M, P1, M1),
         Left1 is Left - 1,
         rollout(Game, P1, M1, Left1, Winner)
+    ).
+
+% ------------------------------------------------------------------ PUCT
+%   A node is pnode(Expanded, Edges, Pos, Mover, Result); once expanded,
+%   Edges is a list of edge(Move, Prior, Visits, ValueSum, Pos1, Mover1,
+%   Result1, Child): ValueSum adds the values of the move's visits for the
+%   node's Mover, and Child is `none` until the move is first walked.  The
+%   tree is one term updated in place with setarg/3 in a deterministic loop.
+
+puct_c(1.0).                         % GBG's c_puct
+
+%   The root's edges after Iterations walks.
+puct_root(Game, Agent, Pos, Mover, Iterations, Edges) :-
+    Root = pnode(false, [], Pos, Mover, none),
+    puct_loop(Iterations, Game, Agent, Root),
+    arg(2, Root, Edges).
+
+puct_loop(0, _, _, _) :- !.
+puct_loop(N, Game, Agent, Root) :-
+    puct_walk(Game, Agent, Root, _),
+    N1 is N - 1,
+    puct_loop(N1, Game, Agent, Root).
+
+%   One walk from Node: V is the value it finds, for Node's Mover.
+puct_walk(Game, Agent, Node, V) :-
+    Node = pnode(Expanded, Edges, _, Mover, Result),
+    (   Result \== none
+    ->  result_value(Result, Mover, V)
+    ;   Expanded == false
+    ->  puct_expand(Game, Agent, Node, V)
+    ;   puct_select(Edges, Edge),
+        Edge = edge(_, _, N, W, P1, M1, R1, Child0),
+        (   Child0 == none
+        ->  Child = pnode(false, [], P1, M1, R1), setarg(8, Edge, Child)
+        ;   Child = Child0
+        ),
+        puct_walk(Game, Agent, Child, V1),
+        (   M1 == Mover -> V = V1 ; V is -V1 ),
+        N1 is N + 1, W1 is W + V,
+        setarg(3, Edge, N1), setarg(4, Edge, W1)
+    ).
+
+%   Expand Node: each child valued for Mover (finished ones by their
+%   result), priors the softmax of those values; V the best of them.
+puct_expand(Game, Agent, Node, V) :-
+    Node = pnode(_, _, Pos, Mover, _),
+    findall(e(M, Val, P1, M1, R1),
+            ( legal(Game, Pos, Mover, M), step(Game, Pos, Mover, M, P1, M1),
+              (   over(Game, P1, M1, R) -> R1 = R, result_value(R, Mover, Val)
+              ;   R1 = none, play:leaf_value(Agent, Game, P1, Mover, Val)
+              ) ),
+            Es),
+    Es \== [],
+    aggregate_all(max(X), member(e(_, X, _, _, _), Es), V),
+    aggregate_all(sum(E), ( member(e(_, X, _, _, _), Es), E is exp(X - V) ), Z),
+    findall(edge(M, Prior, 0, 0.0, P1, M1, R1, none),
+            ( member(e(M, X, P1, M1, R1), Es), Prior is exp(X - V) / Z ),
+            Edges),
+    setarg(2, Node, Edges),
+    setarg(1, Node, true).
+
+result_value(draw, _, 0) :- !.
+result_value(Winner, Mover, 1) :- Winner == Mover, !.
+result_value(_, _, -1).
+
+%   The edge of highest Q + c * P * sqrt(sum N + 1e-8) / (1 + N); the first
+%   of equals (GBG's EPS 1e-8: before any visit, the highest prior).
+puct_select(Edges, Best) :-
+    aggregate_all(sum(N), member(edge(_, _, N, _, _, _, _, _), Edges), Total),
+    puct_c(C),
+    Sq is C * sqrt(Total + 1.0e-8),
+    puct_best(Edges, Sq, none, -1.0e300, Best).
+
+puct_best([], _, Best, _, Best).
+puct_best([E|Es], Sq, Best0, Score0, Best) :-
+    E = edge(_, P, N, W, _, _, _, _),
+    (   N > 0 -> Q is W / N ; Q = 0.0 ),
+    Score is Q + P * Sq / (1 + N),
+    (   Score > Score0
+    ->  puct_best(Es, Sq, E, Score, Best)
+    ;   puct_best(Es, Sq, Best0, Score0, Best)
     ).

@@ -174,3 +174,23 @@ def test_an_interrupted_sweep_keeps_its_runs_and_resumes(tmp_path):
     assert sorted(resumed["settings"][0]["values"]) == sorted(full["scores"]) and rows_stored(db, "sweep_runs") == 30
     with sqlite3.connect(db) as conn:
         assert conn.execute("SELECT status FROM sweeps").fetchone()[0] == "complete"
+
+
+def test_connect_four_on_scheduler_workers_that_keep_the_net_equals_a_local_run(scheduler, tmp_path):
+    """Self-play on the scheduler's two worker processes, each given the whole net once and keeping
+    it, learns the same weights as the same seed on a local cluster (tests/test_ntuple.py follows
+    the kept nets over two rounds against a merge recomputed in one process)."""
+    address, _ = scheduler
+    args = ["train", "connect(4,7,6)", "--learner", "ntuple", "--agent", "k", "--games", "1200", "--tuples", "8",
+            "--length", "4", "--seed", "3", "--workers", "2", "--json"]
+    there = json.loads(educable(tmp_path / "there.db", *args, "--scheduler", address).stdout)
+    here = json.loads(educable(tmp_path / "here.db", *args).stdout)
+    assert there["lazy"]["rounds"] == here["lazy"]["rounds"] >= 1
+    assert there["lazy"]["bytes_first_round"] == here["lazy"]["bytes_first_round"] > 0
+
+    def weights(db):
+        with sqlite3.connect(db) as conn:
+            return conn.execute("SELECT tuple, pattern, weight FROM ntuple_weights ORDER BY tuple, pattern").fetchall()
+    a, b = weights(tmp_path / "there.db"), weights(tmp_path / "here.db")
+    assert len(a) == len(b) > 0
+    assert all(x[:2] == y[:2] and abs(x[2] - y[2]) < 1e-9 for x, y in zip(a, b))

@@ -312,38 +312,47 @@ def test_a_search_guided_by_an_unfit_agent_is_refused_in_one_line(db_path, oppon
     assert words in out.output and len(out.output.strip().splitlines()) == 1
 
 
-def test_self_play_on_two_dask_workers_merges_each_weight_as_the_mean_of_its_changes(kb, monkeypatch):
-    """--workers 2 on a game too large to enumerate: both workers start a round from the same
-    weights; a weight one worker changed takes its change, one both changed the mean of the two
-    (each Δ recomputed here in this process), not their sum."""
+def test_self_play_on_two_dask_workers_that_keep_the_net_equals_merging_rounds_here(kb, monkeypatch):
+    """--workers 2 on a game too large to enumerate, two rounds: each worker keeps its copy of the
+    net between rounds and receives only the merged values; the stored net equals one recomputed
+    here from the same start, round by round: both workers play a round from the same weights, a
+    weight one worker changed takes its change, one both changed the mean of the two (not their
+    sum), and the next round starts from that.  After the first round only sparse changes travel."""
+    from learners.ntuple import NTupleNet
     monkeypatch.setattr(ntuple, "ROUND_GAMES", 64)
     opts = {"tuples": 6, "length": 4}
-    r = commands.train(kb, "connect(4,7,6)", "ntuple", "w", 128, "self", "both", 5, opts, workers=2)
-    assert r["games"] == 128 and r["lazy"]["workers"] == 2
+    r = commands.train(kb, "connect(4,7,6)", "ntuple", "w", 256, "self", "both", 5, opts, workers=2)
+    lazy = r["lazy"]
+    assert r["games"] == 256 and lazy["workers"] == 2 and lazy["rounds"] == 2
+    assert 0 < lazy["bytes_per_round"] < lazy["bytes_first_round"]      # (on GBG's net, a few percent: bench)
     net, stored = ntuple.net_from_row(kb, store.get_agent(kb, "w"), coherence=True)
-    shape = (net.tuples, net.perms, net.values, net.n_cells, net.sets)
     assert stored.tcl                    # Connect Four's default: the coherence sums are merged too, and stored
-    merged = (net.weights, net.tc_n, net.tc_a)
+    got = (net.weights, net.tc_n, net.tc_a)
     net.start_coherence(True)
-    start = tuple(np.zeros_like(a) for a in (net.weights, net.tc_n, net.tc_a))
-    parts = []
-    for first in (0, 64):
-        _, (touched, deltas), winners, _ = ntuple.selfplay_task("connect(4,7,6)", shape, start, stored.as_dict(),
-                                                                64, first, 128, [3], 5 * 1_000_003 + first)
-        assert len(winners) == 64
-        parts.append((touched, deltas))
-    hits = np.zeros(net.weights.size)
-    for touched, _ in parts:
-        hits[touched] += 1
-    assert (hits == 2).any() and (hits == 1).any()
-    mean, summed = [a.copy() for a in start], [a.copy() for a in start]
-    for touched, deltas in parts:
-        for m, t, d in zip(mean, summed, deltas):
-            m[touched] += d / hits[touched]
-            t[touched] += d
-    for got, want in zip(merged, mean):
-        np.testing.assert_allclose(got, want, atol=1e-12)
-    assert not np.allclose(net.weights, summed[0])
+    here = [np.zeros_like(a) for a in (net.weights, net.tc_n, net.tc_a)]
+    overlapped = False
+    for done in (0, 128):
+        parts = []
+        for first in (done, done + 64):
+            copy = NTupleNet(net.tuples, net.perms, net.values, net.n_cells, here[0].copy(), sets=net.sets)
+            copy.tc_n, copy.tc_a = here[1].copy(), here[2].copy()
+            change, winners, _ = ntuple.play_and_diff("connect(4,7,6)", copy, stored.as_dict(), 64, first, 256, [3],
+                                                      5 * 1_000_003 + first)
+            assert len(winners) == 64
+            parts.append(change)
+        hits = np.zeros(net.weights.size)
+        for touched, _ in parts:
+            hits[touched] += 1
+        overlapped |= bool((hits == 2).any())
+        summed = here[0].copy()
+        for touched, deltas in parts:
+            summed[touched] += deltas[0]
+            for array, d in zip(here, deltas):
+                array[touched] += d / hits[touched]
+    assert overlapped
+    for g, want in zip(got, here):
+        np.testing.assert_allclose(g, want, atol=1e-12)
+    assert not np.allclose(net.weights, summed)
 
 
 def test_connect_four_tuple_cells_mark_the_empty_cells_a_piece_drops_into_next(kb):
@@ -618,3 +627,137 @@ def test_lockstep_games_take_random_openings_and_skip_learning_on_exploring_move
         before = net.weights.copy()
         lock.ply(off, cells, out, movers, active, learn, 0.0)
         assert bool((net.weights != before).any()) == flag
+
+
+def reference_puct(state, iterations, value_for):
+    """AlphaZero-style search as GBG's MCTS wrapper describes it, written here from that description
+    over the game's moves and results (bridge.games) and a leaf evaluator ``value_for(state, player)``:
+    a node expands by valuing each child for its mover (a finished child: 1 won, 0 drawn, -1 lost),
+    priors the softmax of those values, its value their best; selection by Q + P·sqrt(ΣN + 1e-8)/(1 + N)
+    (c = 1, Q 0 while unvisited, the first of equals); values pass up negated where the turn passed.
+    The root's visit counts by move."""
+    import math
+
+    def result_value(result, mover):
+        return 0.0 if result == "draw" else 1.0 if result == mover else -1.0
+
+    def node(s):
+        return {"state": s, "result": games.result(s), "edges": None}
+
+    def walk(n):
+        s = n["state"]
+        if n["result"] is not None:
+            return result_value(n["result"], s.mover)
+        if n["edges"] is None:
+            kids = games.moves(s)
+            vals = [result_value(games.result(c), s.mover) if games.result(c) is not None else value_for(c, s.mover)
+                    for _, c in kids]
+            best = max(vals)
+            z = sum(math.exp(v - best) for v in vals)
+            n["edges"] = [{"move": m, "p": math.exp(v - best) / z, "n": 0, "w": 0.0, "child": c, "node": None}
+                          for (m, c), v in zip(kids, vals)]
+            return best
+        sq = math.sqrt(sum(e["n"] for e in n["edges"]) + 1e-8)
+        pick, top = None, -math.inf
+        for e in n["edges"]:
+            u = (e["w"] / e["n"] if e["n"] else 0.0) + e["p"] * sq / (1 + e["n"])
+            if u > top:
+                pick, top = e, u
+        if pick["node"] is None:
+            pick["node"] = node(pick["child"])
+        v1 = walk(pick["node"])
+        v = v1 if pick["child"].mover == s.mover else -v1
+        pick["n"] += 1
+        pick["w"] += v
+        return v
+
+    root = node(state)
+    for _ in range(iterations):
+        walk(root)
+    return {e["move"]: e["n"] for e in root["edges"]}
+
+
+@pytest.mark.parametrize("game, games_trained", [("tictactoe", 300), ("boxes(2,2)", 200)])
+def test_the_puct_wrapper_visits_as_a_reference_search_written_here(kb, game, games_trained):
+    """mcts:N+AGENT (rules/search.pl, puct/2) against reference_puct over the same agent's leaf
+    values: the same visit counts at the root after 1, 9 and 120 iterations, from the start and from
+    positions of a random game (dots and boxes: a player who closes a box moves again, so the
+    sign does not simply alternate)."""
+    import random
+    from bridge.engine import engine, quote
+    assert cli("train", game, "--learner", "ntuple", "--agent", "pz", "--games", str(games_trained)).exit_code == 0
+    agents.chooser(kb, game, "mcts:5+pz")             # loads the agent into Prolog
+    g = quote(game)
+
+    def value_for(state, player):
+        return engine().call(f"game:parse_position({g}, {quote(state.key)}, P, _), "
+                             f"play:leaf_value(agent(pz), {g}, P, {quote(player)}, Out)")
+
+    rng = random.Random(4)
+    state, states = games.initial(game), []
+    while games.result(state) is None:
+        states.append(state)
+        state = rng.choice(games.moves(state))[1]
+    for s in states[:4]:
+        for n in (1, 9, 120):
+            got = dict(engine().call(f"game:parse_position({g}, {quote(s.key)}, P, M), "
+                                     f"search:search_scores(puct({n}, agent(pz)), {g}, P, M, S), "
+                                     f"findall([T, V], (member(V-Mv, S), game:move_text({g}, Mv, T)), Out)"))
+            assert got == reference_puct(s, n, value_for), (s.key, n)
+
+
+def test_the_puct_wrapper_with_one_iteration_plays_as_the_agent_and_lifts_a_weak_one(kb):
+    """mcts:1+AGENT plays the agent's own move everywhere (the exact judgements agree); with more
+    iterations a weak tic-tac-toe agent that loses as second guarantees the draw."""
+    assert cli("train", "tictactoe", "--learner", "ntuple", "--agent", "weak", "--games", "150").exit_code == 0
+    alone = commands.evaluate_exact(kb, "tictactoe", "weak")
+    one = commands.evaluate_exact(kb, "tictactoe", "mcts:1+weak")
+    assert [alone[s]["guaranteed"] for s in ("as_first", "as_second")] == \
+        [one[s]["guaranteed"] for s in ("as_first", "as_second")]
+    assert alone["as_second"]["guaranteed"] == "loss"
+    lifted = commands.evaluate_exact(kb, "tictactoe", "mcts:200+weak")
+    assert lifted["as_first"]["perfect"] and lifted["as_second"]["perfect"]
+
+
+def test_connect_four_fixed_positions_are_measured_as_the_agent_plays_them(kb):
+    """The strength curve's measure on Connect Four (FixedPositions, in numpy) picks, in every fixed
+    position where the agent's best move is unique, the move Prolog's own n-tuple chooser scores
+    best; the accuracy it stores with each commit is read back by `runs`."""
+    from bridge.engine import engine, quote
+    r = commands.train(kb, "connect(4,7,6)", "ntuple", "c4m", 1500, "self", "both", 2, {"tuples": 12, "length": 4})
+    assert r["strength"] and r["strength"][-1]["games"] == 1500
+    fixed = ntuple.FixedPositions("connect(4,7,6)")
+    net, _ = ntuple.net_from_row(kb, store.get_agent(kb, "c4m"))
+    agents.chooser(kb, "connect(4,7,6)", "c4m")
+    g = quote("connect(4,7,6)")
+    checked = 0
+    for line, texts, k in zip(fixed.lines, fixed.texts, fixed.choices(net)):
+        state = games.initial("connect(4,7,6)")
+        for m in line:
+            state = games.play(state, m)
+        scored = engine().call(f"game:parse_position({g}, {quote(state.key)}, P, M), "
+                               f"play:scored_moves(agent(c4m), {g}, P, M, S), "
+                               f"findall([V, T], (member(V-Mv, S), game:move_text({g}, Mv, T)), Out)")
+        best = max(v for v, _ in scored)
+        top = [t for v, t in scored if v == best]
+        if len(top) == 1:
+            assert texts[k] == top[0], line
+            checked += 1
+    assert checked > 200
+    right = sum(good[k] for good, k in zip(fixed.good, fixed.choices(net)))
+    assert r["strength"][-1]["accuracy"] == round(right / 300, 4)
+    points = commands.run_detail(kb, commands.list_runs(kb, "c4m")[0]["id"])["points"]
+    assert points[-1]["strength"] == {"kind": "accuracy", "positions": 300, "accuracy": r["strength"][-1]["accuracy"]}
+
+
+def test_tic_tac_toe_curve_reaches_perfect_where_the_run_says(kb):
+    """The strength stored with a tic-tac-toe run's last curve point is the run's own end judgement
+    (perfect as both sides after 2,000 games with the defaults, as the README says)."""
+    r = commands.train(kb, "tictactoe", "ntuple", "ttc", 2000, "self", "both", 0, {})
+    points = commands.run_detail(kb, commands.list_runs(kb, "ttc")[0]["id"])["points"]
+    last = points[-1]["strength"]
+    assert points[-1]["games"] == 2000 and last["kind"] == "exact"
+    for side in ("as_first", "as_second"):
+        assert last[side]["perfect"] == r["exact"][side]["perfect"]
+        assert last[side]["guaranteed"] == r["exact"][side]["guaranteed"]
+    assert last["share"] == 1.0

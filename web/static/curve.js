@@ -52,6 +52,15 @@ function draw(data) {
   line(2, "drawn");
   s.append(svg("text", {x: L + 8, y: T + 16, class: "legend lost"}, "lost"));
   s.append(svg("text", {x: L + 48, y: T + 16, class: "legend drawn"}, "drawn"));
+  const reached = strength(data.points || []);
+  if (reached.length) {
+    const pts = reached.map(([g, v]) => `${x(g).toFixed(1)},${y(v).toFixed(1)}`);
+    s.append(svg("polyline", {points: pts.join(" "), class: "strength", id: "strength-line"}));
+    for (const [g, v] of reached) s.append(svg("circle", {cx: x(g).toFixed(1), cy: y(v).toFixed(1), r: 2.5, class: "strength"}));
+    const kind = (data.points.find((p) => p.strength) || {}).strength.kind;
+    s.append(svg("text", {x: L + 100, y: T + 16, class: "legend strength"},
+      kind === "accuracy" ? "strength: best moves on the fixed positions" : "strength: sides played perfectly (exact)"));
+  }
   box.replaceChildren(s);
   box.dataset.points = String((data.points || []).length);
   const cps = (data.results && data.results.checkpoints) || [];
@@ -62,6 +71,19 @@ function draw(data) {
       ": as first " + (last.as_first.perfect ? "perfect" : last.as_first.guaranteed) +
       ", as second " + (last.as_second.perfect ? "perfect" : last.as_second.guaranteed);
   }
+}
+
+// what the agent had reached at each commit: [games, share] (move accuracy, or the share of sides
+// on which the exact judgement says perfect)
+function strength(points) {
+  const out = [];
+  for (const p of points) {
+    const st = p.strength;
+    if (!st) continue;
+    const v = st.kind === "accuracy" ? st.accuracy : st.share;
+    if (typeof v === "number") out.push([p.games, v]);
+  }
+  return out;
 }
 
 async function refresh() {
