@@ -12,6 +12,8 @@ demo: setup
 	@$(VENV)/bin/educable demo
 
 test: setup
+	@$(VENV)/bin/ruff check --quiet cli.py bridge kb learners web
+	@$(VENV)/bin/mypy --no-error-summary
 	@$(PY) -m pytest -q -n 2
 
 bench: setup

@@ -9,19 +9,20 @@ import functools
 import json
 import math
 import os
-import sqlite3
 import random
 import signal
+import sqlite3
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 import click
 
 from bridge import limits, registry
-from bridge.limits import RACE_MAX_BOARDS, RACE_MAX_SEED, RACE_MAX_TURNS
 from bridge.engine import GAMES_ENV, BadInput, PrologError, ResourceLimit, RuleFileError
+from bridge.limits import RACE_MAX_BOARDS, RACE_MAX_SEED, RACE_MAX_TURNS
 from bridge.textinput import check_argv, check_text
 from bridge.wording import plural
 from kb.db import KBError, describe, open_kb, resolve_path
@@ -486,7 +487,7 @@ class CompileBar:
         click.echo(f"\r{line}   ", nl=False, err=True)
         self.drawn = True
 
-    def __enter__(self) -> "CompileBar":
+    def __enter__(self) -> CompileBar:
         return self
 
     def __exit__(self, *exc: Any) -> None:
@@ -675,7 +676,7 @@ def judge(game: str, agent: str, n_games: int, seed: int, openings: int, per_ope
       educable judge 'connect(4,7,6)' c4 --openings 1 --json
     """
     from bridge import commands
-    from bridge.perfect import judge_steps
+    from bridge.judge import judge_steps
     db = open_kb(db_path)
     steps = judge_steps(n_games, openings) + 2 * 8 * max(0, per_opening)
     with Progress(steps, f"judging {agent}", as_json) as progress:
@@ -720,7 +721,7 @@ class TrainCommand(click.Command):
             self.params, self.epilog = self.common, ("Each learner has options of its own: educable train GAME "
                                                      f"--learner NAME --help ({', '.join(registry.TRAINABLE)}).")
             return super().parse_args(ctx, args)
-        learner = learner or next(p.default for p in self.common if p.name == "learner")
+        learner = learner or str(next(p.default for p in self.common if p.name == "learner"))
         if learner not in registry.TRAINABLE:
             raise click.UsageError(f"--learner: unknown learner '{learner}' (known: {', '.join(registry.TRAINABLE)})",
                                    ctx)
@@ -896,7 +897,7 @@ def print_rule_sets(game: str, agent: str, cycles: int, data: dict[str, Any], pl
 
         def window_share(key: str) -> list[float]:
             out = []
-            for a, b in zip(starts, marks):
+            for a, b in zip(starts, marks, strict=True):
                 moves = sum(per["rule_moves"][a:b]) + sum(per["random_moves"][a:b])
                 out.append(sum(per[key][a:b]) / moves if moves else 0.0)
             return out
@@ -1061,10 +1062,10 @@ def runs_cmd(run_id: int | None, agent: str | None, db_path: str, as_json: bool)
             click.echo(f"  {p['games']:>10,} games  lost {p['lost']:>9,}  drawn {p['draws']:>9,}  at {p['at']}"
                        f"{strength_words(p.get('strength'))}")
         return
-    data = commands.list_runs(db, agent)
+    runs = commands.list_runs(db, agent)
     if as_json:
-        return emit_json(data)
-    for r in data:
+        return emit_json(runs)
+    for r in runs:
         ident = f"{r['id']:>5}" if r["id"] is not None else "  now"
         took = f"in {r['seconds']:.1f} s" if r["seconds"] is not None else "going on (or stopped), as committed"
         click.echo(f"{ident}  {r['agent']:<16} {r['learner']:<8} {r['games']:>10,} games {took}  started {r['started']}")
@@ -1129,7 +1130,8 @@ def rules_import(file: str, agent: str, game: str | None, replace: bool, db_path
     Example:
       educable rules import examples/never_lose_as_x.pl --agent careful
     """
-    from bridge import agents as agents_mod, ga
+    from bridge import agents as agents_mod
+    from bridge import ga
 
     agents_mod.check_name(agent)
     with Progress(rules_in(file), f"checking the rules of {file}", as_json) as progress:
@@ -1386,7 +1388,8 @@ def sweep_train(ctx: click.Context, game: str, grid_items: tuple[str, ...], seed
           --grid reward=0,1 --grid punish=last,all --seeds 25
       educable sweep train tictactoe --learner ga --cycles 500 --grid fitness=pairs,exact --seeds 5 --json
     """
-    from bridge import cluster as cluster_mod, sweep as sweep_mod
+    from bridge import cluster as cluster_mod
+    from bridge import sweep as sweep_mod
 
     if not 1 <= seeds <= 10_000:
         raise BadInput(f"--seeds must be from 1 to 10,000, not {seeds}")
@@ -1514,7 +1517,9 @@ def sweep_race(player_list: tuple[str, ...], boards: int, seed: int, turns: int 
       educable sweep race --player colorscore,believer --boards 100 --seed 3
       educable sweep race --player believer,mymodule:player --boards 1000 --scheduler tcp://10.0.0.5:8786
     """
-    from bridge import cluster as cluster_mod, race as race_mod, sweep as sweep_mod
+    from bridge import cluster as cluster_mod
+    from bridge import race as race_mod
+    from bridge import sweep as sweep_mod
     from learners.race import players as players_mod
 
     names = [p.strip() for given in player_list for p in given.split(",") if p.strip()]
@@ -1562,7 +1567,9 @@ def sweep_resume(sweep_id: int, plot_path: str | None, workers: int, scheduler: 
       educable sweep resume 3
       educable sweep resume 3 --workers 2 --json
     """
-    from bridge import cluster as cluster_mod, race as race_mod, sweep as sweep_mod
+    from bridge import cluster as cluster_mod
+    from bridge import race as race_mod
+    from bridge import sweep as sweep_mod
 
     db = open_kb(db_path)
     row = sweep_mod.stored(db, sweep_id)

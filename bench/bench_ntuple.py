@@ -136,7 +136,7 @@ def c4_strength(db_path: str, agent: str, n_games: int, mcts_games: int, seed: i
     positions of ``accuracy_games`` games (default ``n_games``) in self-play, against random and
     against perfect, results from the openings of up to ``openings`` moves; beside GBG's figures
     (copied, not run)."""
-    from bridge import perfect
+    from bridge import judge, perfect
     db = open_kb(Path(db_path))
     game = "connect(4,7,6)"
     from kb import store
@@ -151,7 +151,7 @@ def c4_strength(db_path: str, agent: str, n_games: int, mcts_games: int, seed: i
     report: dict = {"games_trained": trained, "training_hours": round(secs / 3600, 3),
                     "games_per_second": round(rate) if rate else None}
     t = time.perf_counter()
-    vs_perfect = perfect.play_series(db, game, (agent, perfect.NAME), n_games, seed)
+    vs_perfect = judge.play_series(db, game, (agent, perfect.NAME), n_games, seed)
     wins = vs_perfect.get("x", 0)
     report["vs_perfect_as_first"] = {"games": n_games, "wins": wins, "draws": vs_perfect.get("draw", 0)}
     print(f"  as first vs perfect (random tie-breaks): {wins}/{n_games} won, {vs_perfect.get('draw', 0)} drawn "
@@ -163,7 +163,7 @@ def c4_strength(db_path: str, agent: str, n_games: int, mcts_games: int, seed: i
         print(f"  vs mcts:1000: as first {r['as_first']['win']}/{mcts_games} won, as second {r['as_second']['win']}/"
               f"{mcts_games} won (target 95% as first)  [{time.perf_counter() - t:.0f} s]", flush=True)
     t = time.perf_counter()
-    j = perfect.judge(db, game, agent, accuracy_games or n_games, seed, openings=openings)
+    j = judge.judge(db, game, agent, accuracy_games or n_games, seed, openings=openings)
     report["accuracy"] = {k: v["accuracy"] for k, v in j["accuracy"].items()}
     report["vs_perfect_openings"] = j["vs_perfect"]
     acc = ", ".join(f"{k} {100 * v:.1f}%" for k, v in report["accuracy"].items())

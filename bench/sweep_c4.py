@@ -116,7 +116,7 @@ def judge_point(db_path: str, judge_games: int, mcts_games: int, search: int) ->
     ``search``, also won and drawn as first vs perfect by alphabeta:SEARCH+c4 (the agent valuing the
     horizon of a search that many plies deep)."""
     from bench_ntuple import c4_strength
-    from bridge import perfect
+    from bridge import judge, perfect
     from kb.db import open_kb
     r = c4_strength(db_path, AGENT, judge_games, mcts_games, JUDGE_SEED, accuracy_games=max(1, judge_games // 2),
                     openings=0)
@@ -128,7 +128,7 @@ def judge_point(db_path: str, judge_games: int, mcts_games: int, search: int) ->
         row["mcts_games"] = mcts_games
         row["mcts_won_as_first"] = r["vs_mcts1000"]["as_first"]["win"]
     if search:
-        guided = perfect.play_series(open_kb(Path(db_path)), GAME, (f"alphabeta:{search}+{AGENT}", perfect.NAME),
+        guided = judge.play_series(open_kb(Path(db_path)), GAME, (f"alphabeta:{search}+{AGENT}", perfect.NAME),
                                      judge_games, JUDGE_SEED)
         row.update(search=search, search_won_as_first=guided.get("x", 0), search_drawn_as_first=guided.get("draw", 0))
     return row

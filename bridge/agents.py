@@ -23,7 +23,7 @@ from learners import exact
 from learners.graph import StateGraph
 
 if TYPE_CHECKING:
-    import sqlite_utils      # in annotations only: kb.db imports it when a database is opened
+    import sqlite_utils  # in annotations only: kb.db imports it when a database is opened
 
 RESERVED = set(store.BUILTIN_AGENTS) | {"self", "adversary", "human", *perfect.PLAYERS}
 NAME_PATTERN = re.compile(r"[A-Za-z][A-Za-z0-9_.-]{0,63}$")
@@ -245,7 +245,7 @@ class Opponents:
         return store.get_agent(self.db, name)
 
 
-def move_values(db: sqlite_utils.Database, row: dict, state: "games.State") -> dict[str, float]:
+def move_values(db: sqlite_utils.Database, row: dict, state: games.State) -> dict[str, float]:
     """A learned agent's value for each legal move of ``state``."""
     load(db, row)
     pairs, _best = engine().call(

@@ -37,8 +37,8 @@ def board_view(game: str, position: str | None = None) -> dict[str, Any]:
     if here and all(isinstance(c, int) for c in here) and all(len(c) == len(here) for c in cells):
         columns, top = _layout(game, len(here))
         out["grid"] = {"columns": columns, "rows": math.ceil(len(here) / columns), "top": top, "cells": here}
-        for m, after in zip(out["moves"], cells[1:]):
-            m["changed"] = [i for i, (a, b) in enumerate(zip(here, after)) if a != b]
+        for m, after in zip(out["moves"], cells[1:], strict=True):
+            m["changed"] = [i for i, (a, b) in enumerate(zip(here, after, strict=True)) if a != b]
     return out
 
 

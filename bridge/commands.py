@@ -6,21 +6,23 @@ base; the CLI only parses arguments and prints what these return.
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Callable
+from typing import TYPE_CHECKING, Any
 
 from bridge import agents, games, graphs, limits, perfect, registry
 from bridge import compile as compile_mod
+from bridge import judge as judging
 from bridge.compile import ProgressFn as CompileProgressFn
 from bridge.engine import BadInput, PrologError, engine
 from kb import store
 from learners import exact, training
+from learners.graph import CyclicGraph, StateGraph
 from learners.options import stored_names
 from learners.sampling import wilson_interval
-from learners.graph import CyclicGraph, StateGraph
 
 if TYPE_CHECKING:
-    import sqlite_utils      # in annotations only: kb.db imports it when a database is opened
+    import sqlite_utils  # in annotations only: kb.db imports it when a database is opened
 
 ProgressFn = Callable[[int], None]
 
@@ -28,14 +30,14 @@ ProgressFn = Callable[[int], None]
 def list_games(db: sqlite_utils.Database | None = None) -> list[dict[str, Any]]:
     """Every game under rules/games/ with its players and, if solved, its stored summary; a game
     file that did not load, or a game that cannot start, is listed with ``broken`` saying why."""
-    out = []
+    out: list[dict[str, Any]] = []
     for g in games.games():
         why = games.unplayable(g)
         if why is not None:
             out.append({"game": g, "broken": f"{why} (educable check '{g}' says more)"})
             continue
         try:
-            row = {"game": g, "players": games.players(g), "initial": games.initial(g).key}
+            row: dict[str, Any] = {"game": g, "players": games.players(g), "initial": games.initial(g).key}
         except (LookupError, BadInput, PrologError) as exc:
             out.append({"game": g, "broken": f"its players/2 or initial/3 is missing or fails ({exc})"})
             continue
@@ -347,7 +349,7 @@ def evaluate_series(db: sqlite_utils.Database, game: str, agent: str, vs: str, n
         else:
             mine, theirs, names = second, first, (vs, agent)
         if from_python:
-            counts = perfect.play_series(db, game, names, n, seed + i)
+            counts = judging.play_series(db, game, names, n, seed + i)
         else:
             choosers = {first: me, second: them} if side == "as_first" else {first: them, second: me}
             counts = games.play_series(game, choosers, n, seed + i)
@@ -373,10 +375,10 @@ def judge(db: sqlite_utils.Database, game: str, agent: str, n_games: int, seed: 
         raise BadInput("--openings must be 0, 1 or 2 (moves made before the agent takes over)")
     if not 0 <= per_opening <= 10_000:
         raise BadInput("--per-opening must be from 0 to 10,000 games")
-    out = perfect.judge(db, game, agent, n_games, seed, openings, progress)
-    out["fixed"] = perfect.fixed_accuracy(db, game, agent) if perfect.POSITIONS.is_file() else None
+    out = judging.judge(db, game, agent, n_games, seed, openings, progress)
+    out["fixed"] = judging.fixed_accuracy(db, game, agent) if perfect.POSITIONS.is_file() else None
     if per_opening:
-        out["by_opening"] = perfect.judge_openings(db, game, agent, per_opening, seed, progress)
+        out["by_opening"] = judging.judge_openings(db, game, agent, per_opening, seed, progress)
     return out
 
 

@@ -5,14 +5,15 @@ Later learners add their section to STEPS.
 from __future__ import annotations
 
 import time
+from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import TYPE_CHECKING, Callable, Iterator
+from typing import TYPE_CHECKING
 
 from bridge import commands, ga
 from bridge.compile import TooLarge
 
 if TYPE_CHECKING:
-    import sqlite_utils      # in annotations only: kb.db imports it when a database is opened
+    import sqlite_utils  # in annotations only: kb.db imports it when a database is opened
 
 DemoStep = Callable[["sqlite_utils.Database"], Iterator[str]]
 STEPS: list[DemoStep] = []

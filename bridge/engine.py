@@ -8,13 +8,16 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import signal
 import socket
-import shutil
 import subprocess
 import threading
 from pathlib import Path
 from typing import Any
+
+from bridge.errors import BadInput, PrologError, ResourceLimit, RuleFileError
+from bridge.files import read_text
 
 RULES_DIR = Path(__file__).resolve().parent.parent / "rules"
 # Prolog's limits, set here rather than left at pyswip's defaults (1 GB of
@@ -32,27 +35,11 @@ ROWS_PER_CALL = 20_000
 ABORTED = "a rule called abort (a game file may not abort educable; the command stopped)"
 
 
-class PrologError(Exception):
-    """A Prolog goal raised an error that is not about the user's input."""
-
-
-class BadInput(ValueError):
-    """The user's input (a position, move, name or number) is not acceptable."""
-
-
-class ResourceLimit(Exception):
-    """Prolog ran out of the stack or table space educable gives it."""
-
-
 class Aborted(Exception):
     """A goal called abort/0, which no catch/3 in Prolog stops (only a game file would)."""
 
 
-class RuleFileError(Exception):
-    """A rule file did not load cleanly; the message names file and line."""
-
-
-def quote(text: str) -> str:
+def quote(text: object) -> str:
     """Quote ``text`` as a Prolog atom, safe to splice into a goal (control characters, NUL
     included, become \\xHH\\ escapes)."""
     out = str(text).replace("\\", "\\\\").replace("'", "\\'")
@@ -95,6 +82,7 @@ class Engine:
         self._guarded = False                   # rules/guard.pl's limits are in place
         self._running = False                   # a query is running (interrupt() may stop it) ...
         self._raised = False                    # ... and a stop was raised in it
+        self._signal_socket: tuple[Any, Any] | None = None      # watch_signals' wake-up socket, kept open
         self._lock = threading.Lock()
         watch_signals(self)
         self.rules_dir = rules_dir
@@ -119,7 +107,6 @@ class Engine:
             self._query("guard:guard_protocol")      # a game file of the user's: every call under limits
             self._guarded = True
         if not shipped:
-            from bridge.files import read_text      # here: bridge.files imports this module
             try:
                 read_text(path, "game file")       # a regular file of UTF-8 text, said in one line otherwise
             except BadInput as exc:
@@ -212,7 +199,7 @@ class Engine:
 STOPPING_SIGNALS = (signal.SIGINT, signal.SIGTERM)
 
 
-def watch_signals(engine: "Engine") -> None:
+def watch_signals(engine: Engine) -> None:
     """Let Ctrl-C and SIGTERM stop a goal Prolog is running.  Python runs its signal handlers only
     between its own steps, never inside Prolog, so an endless game rule would ignore both; Python
     does note each signal on a wake-up socket at once, and a thread watching that socket interrupts

@@ -10,7 +10,7 @@ import os
 import stat
 from pathlib import Path
 
-from bridge.engine import BadInput
+from bridge.errors import BadInput
 
 MAX_INPUT_BYTES = 16 * 1024 * 1024      # a rule file of 100,000 rules is about 5 MB
 

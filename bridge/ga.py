@@ -9,8 +9,9 @@ imported by hand makes an agent of learner ``rules`` with one member.
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Callable
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -21,12 +22,12 @@ from bridge.options import checked, existing_agent
 from kb import store
 from learners import exact, ga
 from learners.ga import GAOptions, Population
-from learners.rulespace import RuleSpace
 from learners.options import declared, run_option, stored_names
+from learners.rulespace import RuleSpace
 from learners.training import Commits, Stopped
 
 if TYPE_CHECKING:
-    import sqlite_utils      # in annotations only: kb.db imports it when a database is opened
+    import sqlite_utils  # in annotations only: kb.db imports it when a database is opened
 
 NAME = "ga"
 IMPORTED = "rules"
@@ -292,7 +293,7 @@ def export_rules(db: sqlite_utils.Database, name: str, path: str) -> dict[str, A
         layout = f"cells 1..{space.n_cells} in order"
     else:
         layout = (f"rows of {width} as `educable show` draws them, '/' between rows"
-                  + (f" (cell 1's row last)" if upward else ""))
+                  + (" (cell 1's row last)" if upward else ""))
     symbols = (STANDARD_SYMBOLS if space.symbols == ".mt" else
                f"%              0-{space.n_values - 1}  the cell's value     *  anything")
     origin = f", agent {base}#{k} ({row['learner']}, weight {members[k - 1]['weight']:g})"

@@ -7,7 +7,7 @@ interactive play and queries; training uses the state graph (bridge/graphs.py).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 
 import numpy as np
@@ -30,7 +30,7 @@ def games() -> list[str]:
     return sorted(engine().call("findall(G, game:game(G), Out)"))
 
 
-@lru_cache(maxsize=None)
+@cache
 def check_game(game: str) -> str:
     """Return ``game`` if it is a game (listed, or a member of a family such as connect(3,5,4)) that
     can be played (two players, a start), else raise BadInput saying why."""
@@ -58,7 +58,7 @@ def known_game(game: str) -> str:
     return game
 
 
-@lru_cache(maxsize=None)
+@cache
 def players(game: str) -> list[str]:
     """The players in turn order."""
     return engine().call(f"game:players({quote(check_game(game))}, Out)")
@@ -151,7 +151,7 @@ def policy_table(graph: StateGraph, chooser: str) -> list[list[str]]:
     return _batched(f"graph:keys_policy({quote(graph.game)}, {chooser}, {{keys}}, Out)", graph.keys)
 
 
-@lru_cache(maxsize=None)
+@cache
 def layout(game: str) -> tuple[int, str] | None:
     """How the game lays its cells out, if it says (layout/3): cells a row, and 'top' or 'bottom'
     for where `show` draws cell 1's row."""

@@ -14,29 +14,28 @@ stale, and it is rebuilt on next use.  Within a process each is loaded once.
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 import hashlib
 import time
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from bridge import games
 from bridge.compile import ProgressFn, TooLarge, compile_graph, symmetry_count, too_large
-from bridge.limits import max_positions
 from bridge.engine import RULES_DIR, BadInput, engine, quote
+from bridge.limits import max_positions
 from kb import store
 from learners import retrograde
 from learners.graph import StateGraph
 
 if TYPE_CHECKING:
-    import sqlite_utils      # in annotations only: kb.db imports it when a database is opened
+    import sqlite_utils  # in annotations only: kb.db imports it when a database is opened
 
 GRAPH_FORMAT = "2"      # bump when compilation changes what a stored graph holds
 _CACHE: dict[tuple, tuple[str, StateGraph]] = {}
 
 
-@lru_cache(maxsize=None)
+@cache
 def rules_hash(game: str) -> str:
     """A hash of the files that define ``game``'s rules (its own file, a GDL game's sheet, and the
     protocol); read once per process (every graph lookup asks for it)."""
@@ -123,7 +122,7 @@ def exact_results(db: sqlite_utils.Database, game: str, keys: list[str]) -> dict
     folded = has_symmetry(game)
     lookup = games.canonical_keys(game, keys) if folded else keys
     values = store.stored_values(db, game, folded, sorted(set(lookup)))
-    return {k: values[c][1] for k, c in zip(keys, lookup) if c in values}
+    return {k: values[c][1] for k, c in zip(keys, lookup, strict=True) if c in values}
 
 
 QUERY_LIMIT = 100_000      # positions below a queried position searched exactly (a few seconds) before a depth-limited search

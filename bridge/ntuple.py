@@ -13,10 +13,11 @@ from __future__ import annotations
 
 import json
 import time
-from dataclasses import dataclass
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Callable, Iterator, Sequence
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -24,17 +25,31 @@ from bridge import cluster, files, games, graphs
 from bridge.compile import TooLarge
 from bridge.engine import ROWS_PER_CALL, BadInput, engine, quote
 from bridge.options import checked, existing_agent
-from bridge.perfect import GAME as PERFECT_GAME, POSITIONS
+from bridge.perfect import GAME as PERFECT_GAME
+from bridge.perfect import POSITIONS
 from kb import store
 from learners import exact
 from learners.graph import ONGOING, StateGraph
-from learners.ntuple import (MAX_LENGTH, MAX_TUPLES, ONGOING_CODE, Lockstep, NTupleNet, NTupleOptions, board_defaults, default_shape,
-                             derive_permutations, offsets_of, random_walk_tuples, score, train_on_graph)
+from learners.ntuple import (
+    MAX_LENGTH,
+    MAX_TUPLES,
+    ONGOING_CODE,
+    Lockstep,
+    NTupleNet,
+    NTupleOptions,
+    board_defaults,
+    default_shape,
+    derive_permutations,
+    offsets_of,
+    random_walk_tuples,
+    score,
+    train_on_graph,
+)
 from learners.options import declared, run_option
 from learners.training import ENDLESS_PLIES, Commits, TrainingRun
 
 if TYPE_CHECKING:
-    import sqlite_utils      # in annotations only: kb.db imports it when a database is opened
+    import sqlite_utils  # in annotations only: kb.db imports it when a database is opened
 
 NAME = "ntuple"
 OPTIONS = declared(NTupleOptions, NAME) + (      # the tuples' seed is the first run's --seed
@@ -165,6 +180,8 @@ def net_from_row(db: sqlite_utils.Database, row: dict, coherence: bool = False) 
     opts = options_from(params)
     tuples, weights = store.load_ntuple(db, row["name"], params)
     perms, n_cells = params["perms"], params["n_cells"]
+    if opts.values is None:          # a stored agent always has its cell values (read_ntuple checks them)
+        raise store.bad_row("agents", f"agent {row['name']!r}", "its params give no cell values")
     try:
         net = NTupleNet(tuples, perms, opts.values, n_cells, sets=2 if opts.per_player else 1)
     except ValueError as exc:
@@ -195,9 +212,9 @@ def weight_rows(net: NTupleNet) -> list[store.WeightRow]:
         nz = np.nonzero(learned)[0]
         digits = (nz[:, None] // net.values ** np.arange(len(cells))[None, :]) % net.values + 48
         texts = digits.astype(np.uint8).view(f"S{len(cells)}").ravel()
-        sums = zip(net.tc_n[lo + nz].tolist(), net.tc_a[lo + nz].tolist()) if coherent else [(None, None)] * len(nz)
+        sums = zip(net.tc_n[lo + nz].tolist(), net.tc_a[lo + nz].tolist(), strict=True) if coherent else [(None, None)] * len(nz)
         rows += ((t, b.decode("latin-1"), w, n, a) for b, w, (n, a) in
-                 zip(texts, net.weights[lo + nz].tolist(), sums))
+                 zip(texts, net.weights[lo + nz].tolist(), sums, strict=True))
     return rows
 
 
@@ -243,7 +260,7 @@ class FixedPositions:
         self.movers, self.fixed, self.rows, self.good, self.texts = [], [], [], [], []
         self.lines = [item["moves"] for item in items]
         cells: list[str] = []
-        for item, (mover, children) in zip(items, out):
+        for item, (mover, children) in zip(items, out, strict=True):
             best = max(item["values"].values())
             self.movers.append(mover)
             self.texts.append([t for t, _, _ in children])
@@ -259,7 +276,7 @@ class FixedPositions:
         best afterstate value for the mover, the first of equals."""
         values = score(net.value(self.cells, self.viewer)) if len(self.cells) else np.zeros(0, np.int64)
         out = []
-        for fixed, rows in zip(self.fixed, self.rows):
+        for fixed, rows in zip(self.fixed, self.rows, strict=True):
             it = iter(values[rows].tolist())
             scored = [int(score(f)) if not np.isnan(f) else next(it) for f in fixed]
             out.append(int(np.argmax(scored)))
@@ -267,7 +284,7 @@ class FixedPositions:
 
     def strength(self, net: NTupleNet) -> dict:
         """The share of positions where ``net`` plays a move of the best value."""
-        right = sum(good[k] for good, k in zip(self.good, self.choices(net)))
+        right = sum(good[k] for good, k in zip(self.good, self.choices(net), strict=True))
         return {"kind": "accuracy", "positions": len(self.good), "accuracy": round(right / len(self.good), 4)}
 
 
@@ -453,8 +470,8 @@ def run(db: sqlite_utils.Database, game: str, name: str, options: dict[str, Any]
             checkpoints.append(point)
         if commits.due():
             strength = exact_strength(checkpoints[-1] if checkpoints else None)
-            commits.commit(len(winners), lambda new: save(db, name, game, net, opts, new, None,
-                                                                     curve_point(commits.started, winners, masks, strength)))
+            curve = curve_point(commits.started, winners, masks, strength)
+            commits.commit(len(winners), lambda new: save(db, name, game, net, opts, new, None, curve))  # noqa: B023 (called at once)
         judged += time.perf_counter() - t
         if until_perfect and point and point["as_first"]["perfect"] and point["as_second"]["perfect"]:
             break
@@ -514,8 +531,8 @@ def play_batch(game: str, net: NTupleNet, lock: Lockstep, batch: int, first: int
                                      movers, active, learn, first / max(1, n_games - 1), opening=queries == 1)
         for i in np.nonzero(ended != ONGOING_CODE)[0].tolist():
             result[i], mover_at_end[i] = ended[i], movers[i]
-        choices = [int(c) if a else -1 for c, a in zip(choice.tolist(), active.tolist())]
-    winners = [2 if r == 0 else m if r == 1 else 1 - m for r, m in zip(result.tolist(), mover_at_end.tolist())]
+        choices = [int(c) if a else -1 for c, a in zip(choice.tolist(), active.tolist(), strict=True)]
+    winners = [2 if r == 0 else m if r == 1 else 1 - m for r, m in zip(result.tolist(), mover_at_end.tolist(), strict=True)]
     return winners, queries
 
 
@@ -536,7 +553,7 @@ def play_and_diff(game: str, net: NTupleNet, options: dict[str, Any], n: int, fi
     touched = np.flatnonzero(after[0] != before[0])
     if net.coherent:
         touched = np.union1d(touched, np.flatnonzero(after[2] != before[2]))
-    change = [(a[touched] - b[touched]) if a.size == after[0].size else np.zeros(0) for a, b in zip(after, before)]
+    change = [(a[touched] - b[touched]) if a.size == after[0].size else np.zeros(0) for a, b in zip(after, before, strict=True)]
     return (touched, change), winners, queries
 
 
@@ -567,7 +584,7 @@ def kept_selfplay_task(run: str, slot: int, game: str, shape: tuple, options: di
     net = _KEPT[key]
     if merged is not None:
         where, values_there = merged
-        for array, v in zip((net.weights, net.tc_n, net.tc_a), values_there):
+        for array, v in zip((net.weights, net.tc_n, net.tc_a), values_there, strict=True):
             if v.size:
                 array[where] = v
     change, winners, queries = play_and_diff(game, net, options, n, first, n_games, masks, seed)
@@ -588,7 +605,7 @@ def merged_values(arrays: Sequence[np.ndarray], changes: Sequence[tuple[np.ndarr
     arrays' values there (an array a worker does not change travels empty)."""
     where = np.unique(np.concatenate([touched for touched, _ in changes])) if changes else np.zeros(0, np.int64)
     sized = [any(d.size for _, change in changes for d in change[i:i + 1]) for i in range(len(arrays))]
-    return where, [a[where] if size else np.zeros(0) for a, size in zip(arrays, sized)]
+    return where, [a[where] if size else np.zeros(0) for a, size in zip(arrays, sized, strict=True)]
 
 
 def nbytes(obj: Any) -> int:
@@ -614,7 +631,7 @@ def merge_changes(arrays: Sequence[np.ndarray], changes: Sequence[tuple[np.ndarr
     uniq, hits = np.unique(every, return_counts=True)
     for touched, change in changes:             # a worker's indices are distinct (selfplay_task)
         share = hits[np.searchsorted(uniq, touched)]
-        for array, d in zip(arrays, change):
+        for array, d in zip(arrays, change, strict=True):
             if d.size:
                 array[touched] += d / share
 
@@ -646,6 +663,7 @@ def run_lazily(db: sqlite_utils.Database, game: str, name: str, net: NTupleNet, 
             while len(winners) < n_games:
                 done = len(winners)
                 if rounds is None:
+                    assert lock is not None
                     new, q = play_batch(game, net, lock, min(LOCKSTEP, n_games - done), done, n_games, masks)
                 else:
                     new, q = rounds.play(done)
@@ -658,9 +676,8 @@ def run_lazily(db: sqlite_utils.Database, game: str, name: str, net: NTupleNet, 
                     strength = fixed.strength(net) if fixed is not None else None
                     if strength is not None:
                         measured.append({"games": len(winners), **strength})
-                    commits.commit(len(winners), lambda new: save(db, name, game, net, opts, new, None,
-                                                                         curve_point(commits.started, winners, masks,
-                                                                                     strength)))
+                    curve = curve_point(commits.started, winners, masks, strength)
+                    commits.commit(len(winners), lambda new: save(db, name, game, net, opts, new, None, curve))  # noqa: B023 (called at once)
                     committing += time.perf_counter() - t
         finally:
             if rounds is not None:

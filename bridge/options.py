@@ -2,15 +2,21 @@
 from __future__ import annotations
 
 from dataclasses import fields
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 from bridge.engine import BadInput
 from kb import store
 
 if TYPE_CHECKING:
-    import sqlite_utils      # in annotations only: kb.db imports it when a database is opened
+    import sqlite_utils  # in annotations only: kb.db imports it when a database is opened
 
-T = TypeVar("T")
+T = TypeVar("T", bound="Checked")
+
+
+class Checked(Protocol):
+    """An options dataclass: its check() validates it and fills in what follows from the rest."""
+
+    def check(self) -> Any: ...
 
 
 def option_names(cls: type) -> frozenset[str]:

@@ -8,8 +8,9 @@ from __future__ import annotations
 
 import math
 import time
+from collections.abc import Callable
 from dataclasses import asdict, dataclass
-from typing import TYPE_CHECKING, Any, Callable
+from typing import TYPE_CHECKING, Any
 
 from bridge import games
 from bridge.engine import ROWS_PER_CALL, BadInput, engine, quote
@@ -19,7 +20,7 @@ from learners.options import declared, option
 from learners.training import Commits, TrainingRun
 
 if TYPE_CHECKING:
-    import sqlite_utils      # in annotations only: kb.db imports it when a database is opened
+    import sqlite_utils  # in annotations only: kb.db imports it when a database is opened
 
 NAME = "punish"
 

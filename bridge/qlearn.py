@@ -7,7 +7,8 @@ stored table.
 from __future__ import annotations
 
 import time
-from typing import TYPE_CHECKING, Any, Callable
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -17,14 +18,13 @@ from bridge.engine import ROWS_PER_CALL, BadInput, engine, quote
 from bridge.options import checked, existing_agent
 from kb import store
 from learners import exact
-from learners.graph import StateGraph
-from learners.graph import DRAW
-from learners.qlearn import LazyStates, QOptions, QTable, grow_table, train
+from learners.graph import DRAW, StateGraph
 from learners.options import declared, run_option
+from learners.qlearn import LazyStates, QOptions, QTable, grow_table, train
 from learners.training import Commits, TrainingRun
 
 if TYPE_CHECKING:
-    import sqlite_utils      # in annotations only: kb.db imports it when a database is opened
+    import sqlite_utils  # in annotations only: kb.db imports it when a database is opened
 
 NAME = "qlearn"
 OPTIONS = declared(QOptions, NAME) + (
@@ -159,11 +159,12 @@ def run(db: sqlite_utils.Database, game: str, name: str, options: dict[str, Any]
             except TooLarge:
                 pass            # and if not, run_lazily says why it cannot fold
         if graph is None and until_perfect:
-            raise graphs.cannot_judge(game, "is too large to judge exactly")
+            raise graphs.cannot_judge(game, "is too large to judge exactly") from None
         if graph is None:
             if row is None:     # the defaults where there is no graph: nothing to fold, negamax (bounds needs every move)
                 opts = options_from({"fold": False, "update": "negamax", **options})
             return run_lazily(db, game, name, opts, row, vs, side, n_games, seed, progress, commits)
+    assert graph is not None
     if until_perfect and not graph.acyclic():
         raise graphs.cannot_judge(game, "has positions that repeat, which have no exact judgement")
     table = make_table(graph, opts)
@@ -239,7 +240,7 @@ def expander(game: str, players: list[str]) -> Callable[[list[str]], list[tuple[
     def expand(keys: list[str]) -> list[tuple[int, int, list[str], list[str]]]:
         nodes = engine().call(f"graph:keys_expand({quote(game)}, [{', '.join(quote(k) for k in keys)}], Out)")
         out, at = [], 0
-        for mover, result, count in zip(nodes["movers"], nodes["results"], nodes["counts"]):
+        for mover, result, count in zip(nodes["movers"], nodes["results"], nodes["counts"], strict=True):
             winner = -1 if result is None else DRAW if result == "draw" else pidx[result]
             out.append((pidx[mover], winner, nodes["moves"][at:at + count], nodes["next"][at:at + count]))
             at += count

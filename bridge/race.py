@@ -13,9 +13,10 @@ from __future__ import annotations
 import json
 import math
 import time
+from collections.abc import Callable
 from dataclasses import asdict
 from functools import lru_cache
-from typing import TYPE_CHECKING, Any, Callable
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -31,7 +32,7 @@ from learners.race.track import generate
 from learners.training import Stopped
 
 if TYPE_CHECKING:
-    import sqlite_utils      # in annotations only: kb.db imports it when a database is opened
+    import sqlite_utils  # in annotations only: kb.db imports it when a database is opened
 
 SEED_STRIDE = RACE_SEED_STRIDE
 BATCH = 10                     # boards stepped together for a numpy batch player (long arrays pay)
@@ -50,7 +51,7 @@ def board_seeds(seed: int, boards: int) -> list[int]:
     return [seed * SEED_STRIDE + i for i in range(boards)]
 
 
-def check_player(name: str) -> Callable:
+def check_player(name: str) -> Callable | players.Kernel:
     try:
         return players.find(name)
     except LookupError as exc:

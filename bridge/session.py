@@ -6,16 +6,15 @@ registered an after-game hook) learns from it and is saved.
 """
 from __future__ import annotations
 
+import random
 from typing import TYPE_CHECKING
 
-import random
-
-from bridge import agents, games, perfect
+from bridge import agents, games, judge
 from bridge.engine import BadInput
 from kb import store
 
 if TYPE_CHECKING:
-    import sqlite_utils      # in annotations only: kb.db imports it when a database is opened
+    import sqlite_utils  # in annotations only: kb.db imports it when a database is opened
 
 class PlaySession:
     """A game of ``game`` with the person on side ``human`` against agent ``opponent``."""
@@ -29,7 +28,7 @@ class PlaySession:
             raise BadInput(f"--as must be one of {first}, {second} for {game}")
         self.opponent = opponent
         agents.check_agent(db, game, opponent)
-        self.chooser = perfect.chooser_for(db, game, opponent, random.Random(seed))
+        self.chooser = judge.chooser_for(db, game, opponent, random.Random(seed))
         games.seed_random(seed)
         self.state = games.initial(game)
         self.keys = [self.state.key]
@@ -86,7 +85,7 @@ def reply(db: sqlite_utils.Database, game: str, position: str, opponent: str, mo
     state = games.parse(game, position)
     if games.result(state) is not None:
         raise BadInput(f"the game is over in {position}: no move to play")
-    chooser = perfect.chooser_for(db, game, opponent, random.Random(seed))
+    chooser = judge.chooser_for(db, game, opponent, random.Random(seed))
     games.seed_random(seed)
     move = chooser(state, list(moves or []))
     after = games.play(state, move)

@@ -16,9 +16,10 @@ import itertools
 import json
 import math
 import tempfile
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Callable
+from typing import TYPE_CHECKING, Any
 
 from bridge import cluster, registry
 from bridge.engine import BadInput
@@ -27,7 +28,7 @@ from kb.db import transaction
 from learners.training import Stopped
 
 if TYPE_CHECKING:
-    import sqlite_utils      # in annotations only: kb.db imports it when a database is opened
+    import sqlite_utils  # in annotations only: kb.db imports it when a database is opened
 
 DEFAULT_MEASURE = {"punish": "losses", "qlearn": "games_to_perfect", "ntuple": "games_to_perfect",
                    "ga": "best.as_first.vs_random.loss"}
@@ -66,7 +67,7 @@ def parse_grid(items: list[str]) -> dict[str, list[str]]:
 def settings(grid: dict[str, list[str]]) -> list[dict[str, str]]:
     """Every combination of the grid's values, in the order given."""
     names = list(grid)
-    return [dict(zip(names, combo)) for combo in itertools.product(*(grid[n] for n in names))]
+    return [dict(zip(names, combo, strict=True)) for combo in itertools.product(*(grid[n] for n in names))]
 
 
 def check_train(game: str, runs: list[tuple[dict[str, str], dict[str, Any]]], measure_name: str | None) -> str:
@@ -111,7 +112,7 @@ def run_train(game: str, request: dict[str, Any], seed: int) -> dict[str, Any]:
         return json.loads(json.dumps(data))
 
 
-_QUIET = []
+_QUIET: list[bool] = []
 
 
 def quiet_exit() -> None:
@@ -158,7 +159,7 @@ def start(db: sqlite_utils.Database, command: str, args: dict[str, Any], grid: A
     with transaction(db):
         sweep_id = db.conn.execute(
             "INSERT INTO sweeps (command, args, grid, seeds, measure, status, started) VALUES (?, ?, ?, ?, ?, ?, ?)",
-            (command, json.dumps(args), json.dumps(grid), seeds, measure_name, "running", store.now())).lastrowid
+            (command, json.dumps(args), json.dumps(grid), seeds, measure_name, "running", store.now())).lastrowid or 0
     _STARTED_HERE.add(sweep_id)
     return sweep_id
 

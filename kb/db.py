@@ -8,9 +8,10 @@ from __future__ import annotations
 
 import os
 import sqlite3
+from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import TYPE_CHECKING, Iterator
+from typing import TYPE_CHECKING
 
 from kb.schema import MIGRATIONS, VERSION
 
@@ -55,7 +56,7 @@ def open_kb(path: str | os.PathLike | None = None) -> sqlite_utils.Database:
     try:
         conn = sqlite3.connect(p, timeout=5.0, isolation_level=None)
         conn.execute("PRAGMA foreign_keys = ON")
-        import sqlite_utils      # here, not at the top: a command that opens no database does not pay for it
+        import sqlite_utils  # here, not at the top: a command that opens no database does not pay for it
 
         db = sqlite_utils.Database(conn)
         _migrate(db, p)
@@ -68,7 +69,7 @@ def read_only_uri(path: Path) -> str:
     """An SQLite URI that opens ``path`` for reading only: ``mode=ro``, or ``immutable=1`` where the
     file or its folder cannot be written (a read-only mount, ``chattr +i``), since SQLite's read-only
     mode still needs to write a journal's lock files there."""
-    from urllib.parse import quote     # '#', '?', '%' in a file name quoted
+    from urllib.parse import quote  # '#', '?', '%' in a file name quoted
 
     writable = os.access(path, os.W_OK) and os.access(path.parent, os.W_OK) and not _immutable(path)
     return f"file:{quote(str(path.resolve()))}?{'mode=ro' if writable else 'immutable=1'}"

@@ -10,13 +10,13 @@ from __future__ import annotations
 
 import json
 import sqlite3
+from collections.abc import Callable, Collection
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable, Collection
 
+from kb import store
 from kb.db import KBError, describe, read_only_uri
 from kb.schema import MIGRATIONS, VERSION
-from kb import store
 from kb.store import finite_number, json_object
 
 
@@ -192,7 +192,7 @@ def repair(path: Path, problems: list[Problem]) -> int:
     conn.execute("BEGIN IMMEDIATE")
     try:
         for p in fixable:
-            statements = p.repair.split("; ")
+            statements = (p.repair or "").split("; ")
             args = list(p.args)
             for sql in statements:
                 n = sql.count("?")

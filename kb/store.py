@@ -6,8 +6,9 @@ from __future__ import annotations
 
 import json
 import math
+from collections.abc import Iterable
 from datetime import datetime, timezone
-from typing import TYPE_CHECKING, Any, Iterable
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -15,7 +16,7 @@ from kb.db import KBError, transaction
 from learners.graph import DRAW, ONGOING, StateGraph
 
 if TYPE_CHECKING:
-    import sqlite_utils      # in annotations only: kb.db imports it when a database is opened
+    import sqlite_utils  # in annotations only: kb.db imports it when a database is opened
 
 BUILTIN_AGENTS = ("random", "minimax")
 
@@ -185,7 +186,7 @@ def record_match(db: sqlite_utils.Database, game: str, first: str, second: str,
     """Store one game played; returns its id."""
     with transaction(db):
         cur = db.conn.execute(INSERT_MATCH, (game, first, second, json.dumps(moves), result, source, now()))
-    return int(cur.lastrowid)
+    return int(cur.lastrowid or 0)        # an INSERT always sets it
 
 
 def record_series(db: sqlite_utils.Database, game: str, first: str, second: str,

@@ -129,13 +129,13 @@ def adversary_moves(graph: StateGraph, victim: Support, me: int) -> Support:
         if winner[s] != -1:
             chance[s] = 1.0 if winner[s] == me else 0.0
         elif mover[s] == me:
-            edges = range(start[s], start[s + 1])
-            best = max(chance[target[e]] for e in edges)
-            sup[s] = [e for e in edges if chance[target[e]] >= best - 1e-12]
+            mine = range(start[s], start[s + 1])
+            best = max(chance[target[e]] for e in mine)
+            sup[s] = [e for e in mine if chance[target[e]] >= best - 1e-12]
             chance[s] = best
         else:
-            edges = victim[s]
-            chance[s] = sum(chance[target[e]] for e in edges) / len(edges)
+            theirs = victim[s]
+            chance[s] = sum(chance[target[e]] for e in theirs) / len(theirs)
     return sup
 
 

@@ -10,9 +10,8 @@ from __future__ import annotations
 
 import math
 import weakref
-
+from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
-from typing import Callable
 
 import numpy as np
 
@@ -77,7 +76,7 @@ class GAOptions:
     wildcards: float | None = option(None, "Ours: chance a new rule's cell is '*' (anything); default: every symbol "
                                            "alike, as Gaia's (1/4 on a 3-value board).", low=0.0, high=1.0)
 
-    def check(self) -> "GAOptions":
+    def check(self) -> GAOptions:
         """Raise ValueError naming the first bad option."""
         if self.agents < 2 or self.agents % 2:
             raise ValueError(f"--agents must be an even number of at least 2 (agents play in pairs), not {self.agents}")
@@ -151,7 +150,7 @@ class Population:
     champion: tuple[np.ndarray, ...] | None = field(default=None, repr=False)  # the last cycle's best (cond, action, priority, rule_weight)
 
     @classmethod
-    def random(cls, space: RuleSpace, opts: GAOptions, rng: np.random.Generator) -> "Population":
+    def random(cls, space: RuleSpace, opts: GAOptions, rng: np.random.Generator) -> Population:
         a, r = opts.agents, opts.rules
         cond, action, priority = space.random_rules(rng, a * r, opts.priorities, opts.nudge, opts.turn_rules,
                                                     opts.wildcards)
@@ -190,7 +189,7 @@ def play_pairs(space: RuleSpace, pop: Population, pairs: np.ndarray, n_games: in
     cond, action, priority, weight = pop.cond, pop.action, pop.priority, pop.rule_weight
     if pop.champion is not None and (sides == pop.size).any():
         cond, action, priority, weight = (np.concatenate([x, c[None]]) for x, c in
-                                          zip((cond, action, priority, weight), pop.champion))
+                                          zip((cond, action, priority, weight), pop.champion, strict=True))
     g = len(sides)
     forbid = space.forbid_masks(cond)                          # (A, R, 3)
     state = np.zeros(g, dtype=np.int64)
@@ -207,6 +206,7 @@ def play_pairs(space: RuleSpace, pop: Population, pairs: np.ndarray, n_games: in
         move = np.empty(len(active), dtype=np.int64)
         fixed = ag < 0
         if fixed.any():
+            assert opponent is not None          # a side with no agent plays the opponent's moves
             fs = st[fixed]
             move[fixed] = np.where(opponent[fs], rng.random((len(fs), opponent.shape[1])), -1.0).argmax(axis=1)
         ruled = ~fixed
@@ -282,7 +282,7 @@ def couples(parents: np.ndarray, n: int, how: str, rng: np.random.Generator) -> 
     """``n`` couples of distinct parents: neighbours in weight order (round and round), or at random."""
     k = len(parents)
     if how == "random":
-        return [tuple(int(x) for x in rng.choice(parents, 2, replace=False)) for _ in range(n)]
+        return [(int(a), int(b)) for a, b in (rng.choice(parents, 2, replace=False) for _ in range(n))]
     out = []
     for i in range(n):
         j = (2 * i) % k if k % 2 == 0 else i % k
@@ -408,7 +408,7 @@ def best_rules(pop: Population) -> tuple[np.ndarray, ...]:
     return tuple(x[0].copy() for x in (pop.cond, pop.action, pop.priority, pop.rule_weight))
 
 
-_JUDGES: "weakref.WeakKeyDictionary[RuleSpace, ExactJudge]" = weakref.WeakKeyDictionary()
+_JUDGES: weakref.WeakKeyDictionary[RuleSpace, ExactJudge] = weakref.WeakKeyDictionary()
 
 
 def exact_judge(space: RuleSpace) -> ExactJudge:

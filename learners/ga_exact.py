@@ -19,10 +19,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from learners.jit import njit
 import numpy as np
 
 from learners.graph import DRAW, ONGOING
+from learners.jit import njit
 from learners.rulespace import CHUNK, RuleSpace
 
 
@@ -172,7 +172,7 @@ class ExactJudge:
             forbid = space.forbid_masks(cond[np.fromiter(missing.values(), dtype=np.int64)])
             for i in range(0, len(new), CHUNK):
                 hit = space.matches(space.state_masks[:, None, space.live], forbid[i:i + CHUNK, None, :])
-                for key, row in zip(new[i:i + CHUNK], hit):
+                for key, row in zip(new[i:i + CHUNK], hit, strict=True):
                     self._matched[key] = space.live[row]
         return [self._matched[key] for key in keys]
 

@@ -42,7 +42,7 @@ class StateGraph:
     moves: list[str]
     orbit: np.ndarray
     folded: bool = False
-    value: np.ndarray = field(default=None, repr=False)  # type: ignore[assignment]
+    value: np.ndarray = field(default=None, repr=False)  # type: ignore[arg-type]  # None until solved
     _order: list[int] | None = field(init=False, repr=False, default=None)
     _cycle: CyclicGraph | None = field(init=False, repr=False, default=None)
 

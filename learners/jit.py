@@ -12,9 +12,10 @@ from __future__ import annotations
 
 import sys
 import threading
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
-_pending: dict[str, list["_Kernel"]] = {}      # module name -> its stand-ins not yet compiled
+_pending: dict[str, list[_Kernel]] = {}      # module name -> its stand-ins not yet compiled
 _lock = threading.Lock()
 
 
@@ -28,6 +29,7 @@ class _Kernel:
     def __call__(self, *args: Any) -> Any:
         if self.compiled is None:
             _compile_module(self.fn.__module__)
+        assert self.compiled is not None        # _compile_module compiled every function of the module
         return self.compiled(*args)
 
     def __reduce__(self) -> tuple:

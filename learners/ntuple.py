@@ -48,13 +48,14 @@ from __future__ import annotations
 
 import math
 import random
+from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
-from typing import Sequence
+
+import numpy as np
 
 from learners.jit import njit
 from learners.options import option
 from learners.training import ENDLESS_PLIES
-import numpy as np
 
 MAX_TUPLES = 1000            # tuples of one agent (--tuples, --tuples-file)
 MAX_LENGTH = 16             # cells of one tuple
@@ -103,7 +104,7 @@ class NTupleOptions:
                                     "start position (nothing is learned on it), as GBG's chooseStart01 (0.5).",
                                     low=0.0, high=1.0)
 
-    def check(self) -> "NTupleOptions":
+    def check(self) -> NTupleOptions:
         """Raise ValueError naming the first bad option."""
         if self.tuples is not None and not 1 <= self.tuples <= MAX_TUPLES:
             raise ValueError(f"--tuples must be from 1 to {MAX_TUPLES}, not {self.tuples}")
@@ -251,7 +252,7 @@ class NTupleNet:
     perms: list[list[int]]
     values: int
     n_cells: int
-    weights: np.ndarray = field(default=None, repr=False)  # type: ignore[assignment]
+    weights: np.ndarray = field(default=None, repr=False)  # type: ignore[arg-type]  # made in __post_init__
     sets: int = 1
 
     def __post_init__(self) -> None:
@@ -575,8 +576,10 @@ class Lockstep:
         """Each active game's choice (successor index) and, where the game ended, the outcome for its
         mover; ``opening``: the games' first ply (where --random-openings applies)."""
         o = self.options
-        eps = o.epsilon + (o.epsilon_end - o.epsilon) * frac
-        step = (o.alpha + (o.alpha_end - o.alpha) * frac) / self.net.features
+        eps_end = o.epsilon if o.epsilon_end is None else o.epsilon_end      # check() fills both in
+        alpha_end = o.alpha if o.alpha_end is None else o.alpha_end
+        eps = o.epsilon + (eps_end - o.epsilon) * frac
+        step = (o.alpha + (alpha_end - o.alpha) * frac) / self.net.features
         counts = np.diff(succ_off)
         feats = self.net.indices(succ_cells, np.repeat(np.where(active, movers, 0), counts))
         _batch_ply(self.net.weights, self.net.tc_n, self.net.tc_a, succ_off, feats, succ_out, movers, active, learn, eps, step, o.lam,

@@ -64,8 +64,8 @@ This module never asks Prolog anything: it sees only the StateGraph.
 from __future__ import annotations
 
 import random
+from collections.abc import Callable, Generator, Iterator, Sequence
 from dataclasses import asdict, dataclass
-from typing import Callable, Iterator, Sequence
 
 import numpy as np
 
@@ -114,7 +114,7 @@ class QOptions:
                                "(needs --table reachable and --illegal resample).",
                         default_text="on where the game declares symmetries")
 
-    def check(self) -> "QOptions":
+    def check(self) -> QOptions:
         """Raise ValueError naming the first bad option."""
         if self.update not in UPDATES:
             raise ValueError(f"--update must be one of {', '.join(UPDATES)}, not {self.update!r}")
@@ -199,8 +199,8 @@ class QTable:
         shape = (self.n_rows, width)
         self.q = np.full(shape, -1.0) if self.bounds else np.zeros(shape)
         self.n = np.zeros(shape, dtype=np.int64)
-        self.hi = np.ones(shape) if self.bounds else None
-        self.vr = np.zeros(shape) if self.bounds else None
+        self.hi = np.ones(shape) if self.bounds else np.zeros((0, 0))     # only bounds keep them
+        self.vr = np.zeros(shape) if self.bounds else np.zeros((0, 0))
 
     def _fold(self, class_keys: Sequence[str]) -> None:
         """One row per class of symmetric states, one column per class of positions a move of the
@@ -260,10 +260,10 @@ class QTable:
         if self.bounds:
             rs, acts = np.nonzero(self.n > 0)
             return [(self.x_label(int(r)), self.a_label(int(r), int(a)), float(self.q[r, a]), int(self.n[r, a]),
-                     float(self.hi[r, a]), float(self.vr[r, a])) for r, a in zip(rs, acts)]
+                     float(self.hi[r, a]), float(self.vr[r, a])) for r, a in zip(rs, acts, strict=True)]
         rs, acts = np.nonzero((self.n > 0) | (self.q != 0))
         return [(self.x_label(int(r)), self.a_label(int(r), int(a)), float(self.q[r, a]), int(self.n[r, a]))
-                for r, a in zip(rs, acts)]
+                for r, a in zip(rs, acts, strict=True)]
 
     def restore(self, entries: Sequence[tuple]) -> int:
         """Put stored entries back (as ``entries`` gives them); returns how many did not fit this graph (ignored)."""
@@ -383,7 +383,7 @@ class LazyStates:
             for rows, fill in ((self.q, 0.0), (self.n, 0), (self.nxt, -1)):
                 for row in rows:
                     if row is not None:
-                        row.append(fill)
+                        row.append(fill)  # type: ignore[arg-type]  # each table's rows take their own fill
         return a
 
     def expand(self, states: Sequence[int]) -> None:
@@ -392,7 +392,7 @@ class LazyStates:
         if not todo:
             return
         self.queries += 1
-        for s, (mover, winner, moves, nexts) in zip(todo, self._expand([self.keys[s] for s in todo])):
+        for s, (mover, winner, moves, nexts) in zip(todo, self._expand([self.keys[s] for s in todo]), strict=True):
             self.expanded[s] = True
             self.mover[s], self.winner[s], self.terminal[s] = mover, winner, winner != -1
             acts = [self.action(t) for t in moves]
@@ -400,7 +400,7 @@ class LazyStates:
             for a in acts:
                 row[a] = UNNUMBERED
             self.nxt[s], self.legal[s] = row, acts
-            self.successor_keys[s] = dict(zip(acts, nexts))
+            self.successor_keys[s] = dict(zip(acts, nexts, strict=True))
 
     def follow(self, s: int, a: int) -> int:
         """The state action a leads to from s, numbered now if this is the first time it is taken
@@ -465,9 +465,9 @@ def train(table: QTable, learner_sides: Sequence[Sequence[int]], opponent: list[
         if o.illegal != "resample" or o.table != "reachable":
             raise ValueError("a game too large to enumerate is learned with --illegal resample and "
                              "--table reachable only (the others need every move and board in advance)")
-        q, n, mover, winner, terminal, nxt = lazy.q, lazy.n, lazy.mover, lazy.winner, lazy.terminal, lazy.nxt
+        q, n, mover, winner, terminal, nxt = lazy.q, lazy.n, lazy.mover, lazy.winner, lazy.terminal, lazy.nxt  # type: ignore[assignment]  # rows filled as states are met
         legal = lazy.legal  # type: ignore[assignment]
-        rows = _Identity()
+        rows = _Identity()  # type: ignore[assignment]  # row s is state s
         cols = _Rows(rows)
         opp = None
         expanded = lazy.expanded
@@ -477,7 +477,7 @@ def train(table: QTable, learner_sides: Sequence[Sequence[int]], opponent: list[
     if learns_bounds and lazy is not None:
         raise ValueError("--update bounds needs the whole graph (a game too large to enumerate takes negamax)")
     if learns_bounds:
-        hi, vr = table.hi.tolist(), table.vr.tolist()    # type: ignore[union-attr]
+        hi, vr = table.hi.tolist(), table.vr.tolist()
     gamma, fixed_alpha, illegal_mode = o.gamma, o.alpha, o.illegal
     if fixed_alpha is None and rule == 3:
         fixed_alpha = 1.0                  # negamax: a deterministic game needs no averaging
@@ -566,10 +566,12 @@ def train(table: QTable, learner_sides: Sequence[Sequence[int]], opponent: list[
 
     choose = hopeful if learns_bounds else (lambda r, cs, acts: greedy(q[r], cs, acts))
 
-    def play(i: int) -> Iterator[int]:
+    def play(i: int) -> Generator[int, None, int]:
         """Game i; yields a state when it must be expanded first; its result is the return value."""
         sides = learner_sides[i % len(learner_sides)]
-        eps = o.epsilon + (o.epsilon_end - o.epsilon) * (i / max(1, n_games - 1))
+        eps0 = o.epsilon or 0.0                                             # check() fills both in
+        eps_end = eps0 if o.epsilon_end is None else o.epsilon_end
+        eps = eps0 + (eps_end - eps0) * (i / max(1, n_games - 1))
         s = 0
         pending: list[tuple[int, int] | None] = [None, None]
         made: list[tuple[int, int, int, int]] = []   # negamax: (row, action, state, player), replayed backwards
@@ -583,7 +585,7 @@ def train(table: QTable, learner_sides: Sequence[Sequence[int]], opponent: list[
                 for p in sides:
                     if pending[p] is not None:
                         reward = reward_for(result, p)
-                        update(*pending[p], reward, -1)
+                        update(*pending[p], reward, -1)  # type: ignore[misc, call-arg]  # set before the game reaches here
                 break
             plies += 1
             if plies > ENDLESS_PLIES:          # a game still going is scored a draw
@@ -598,7 +600,7 @@ def train(table: QTable, learner_sides: Sequence[Sequence[int]], opponent: list[
                 s = y if y >= 0 else lazy.follow(s, a)  # type: ignore[union-attr]
                 continue
             if pending[p] is not None:
-                update(*pending[p], 0.0, s)
+                update(*pending[p], 0.0, s)  # type: ignore[call-arg]  # set before the game reaches here
                 pending[p] = None
             r, cs = rows[s], cols[s]
             acts = legal[s] if illegal_mode == "resample" else all_actions
@@ -619,7 +621,7 @@ def train(table: QTable, learner_sides: Sequence[Sequence[int]], opponent: list[
                 result = 1 - p
                 other = 1 - p
                 if other in sides and pending[other] is not None:
-                    update(*pending[other], WIN, -1)
+                    update(*pending[other], WIN, -1)  # type: ignore[call-arg]  # set before the game reaches here
                 break
             if rule >= 3:
                 made.append((r, a, s, p))
@@ -639,8 +641,8 @@ def train(table: QTable, learner_sides: Sequence[Sequence[int]], opponent: list[
         table.q[:] = q
         table.n[:] = n
         if learns_bounds:
-            table.hi[:] = hi                  # type: ignore[index]
-            table.vr[:] = vr                  # type: ignore[index]
+            table.hi[:] = hi
+            table.vr[:] = vr
 
     batch = max(1, n_games // 100)
     reported = [0]

@@ -141,7 +141,7 @@ class RuleSpace:
                     forced[i] = self.action_index[str(empty)]
             valid = self.valid_actions(c)
             pick = np.where(valid, rng.random(valid.shape), -1.0).argmax(axis=1)
-            ok = valid.any(axis=1)
+            ok = np.asarray(valid.any(axis=1))
             has_force = forced >= 0
             ok[has_force] = valid[has_force, forced[has_force]]
             pick[has_force] = forced[has_force]

@@ -4,9 +4,9 @@ from __future__ import annotations
 import signal
 import threading
 import time
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import Callable, Iterator
 
 WINDOW = 10
 ENDLESS_PLIES = 2000    # moves after which a game in training is scored a draw (rules/game.pl's endless_plies/1)
@@ -35,7 +35,7 @@ def summarise(results: list[str], agent_sides: list[list[str]]) -> dict:
     where every decisive game is one of its sides losing).  Game numbers
     start at 1; the curve is losses per WINDOW games.
     """
-    lost = [r != "draw" and (r not in sides or len(sides) == 2) for r, sides in zip(results, agent_sides)]
+    lost = [r != "draw" and (r not in sides or len(sides) == 2) for r, sides in zip(results, agent_sides, strict=True)]
     last = max((i + 1 for i, x in enumerate(lost) if x), default=None)
     curve = [sum(lost[i:i + WINDOW]) for i in range(0, len(lost), WINDOW)]
     counts: dict[str, int] = {}
@@ -133,7 +133,7 @@ def stops_held() -> Iterator[None]:
         for s, handler in previous.items():
             signal.signal(s, handler)
         if held:
-            handler = previous[held[0]]
+            handler = previous[signal.Signals(held[0])]
             if callable(handler):
                 handler(held[0], None)
             elif handler == signal.SIG_DFL:

@@ -10,8 +10,9 @@ from __future__ import annotations
 
 import json
 import sqlite3
+from collections.abc import Awaitable, Callable
 from pathlib import Path
-from typing import Any, Awaitable, Callable
+from typing import Any
 
 import jinja2
 from starlette.applications import Starlette

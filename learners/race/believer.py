@@ -90,7 +90,7 @@ def beliefs(genome, out):
 def describe(features: np.ndarray) -> tuple[list[tuple], float]:
     """What ``beliefs`` decoded, readable: per colour ("empty",), ("wall",), ("avoid",), ("trap", dx, dy)
     (the cell it marks) or ("teleporter", dx, dy) (a trusted jump); and the explore rate."""
-    out = []
+    out: list[tuple] = []
     for c in range(16):
         f = int(features[FLAGS + c + 1])
         if f & WALL_BIT:

@@ -205,7 +205,7 @@ def finish_turn(t, seeds, P, Q, S, sp, moves, enter, wall, starts, n_starts, st,
 @numba.njit(cache=True, error_model="numpy")
 def gather(t, seeds, P, S, sp, st, grid, views, noise):
     """Every specimen's view (``views[i, dx+r, dy+r]``, -1 out of bounds) and its two player draws."""
-    w, h, r = P[P_WIDTH], P[P_HEIGHT], P[P_RADIUS]
+    w, r = P[P_WIDTH], P[P_RADIUS]
     gw = w + 2 * r
     side = 2 * r + 1
     cur = S[S_CUR]

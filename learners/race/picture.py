@@ -1,8 +1,8 @@
 """A picture of a track: each cell's colour number and meaning, start rows, specimens."""
 from __future__ import annotations
 
+from collections.abc import Iterable
 from pathlib import Path
-from typing import Iterable
 
 import matplotlib
 
@@ -29,7 +29,7 @@ def _figure(track: Track, title: str):
                     color="white" if k == WALL else "#555555")
     dy_, dx_ = np.nonzero(track.deadly & (kinds != WALL))
     ax.scatter(dx_ + 0.5, dy_ + 0.5, marker="x", color="#d62728", s=18, lw=1, label="deadly (trapped)")
-    for y, x in zip(*np.nonzero(kinds == TELEPORTER)):
+    for y, x in zip(*np.nonzero(kinds == TELEPORTER), strict=True):
         ox, oy = track.offset[track.colour[y, x]]
         ax.annotate("", xy=(x + 0.5 + ox, y + 0.5 + oy), xytext=(x + 0.5, y + 0.5),
                     arrowprops=dict(arrowstyle="->", color="#1f5fbf", lw=0.5, alpha=0.5))

@@ -17,16 +17,17 @@ takes a built-in name or ``module:function``.
 from __future__ import annotations
 
 import importlib
-from typing import Callable
+from collections.abc import Callable
 
 import numba
 import numpy as np
 
+
 def batch(fn: Callable | None = None, *, decode: Callable | None = None) -> Callable:
     """Mark a batch player (it takes whole arrays); ``decode`` turns genomes into its features at birth."""
     def mark(f: Callable) -> Callable:
-        f.batch = True
-        f.decode = decode
+        f.batch = True  # type: ignore[attr-defined]  # marks on the player function itself
+        f.decode = decode  # type: ignore[attr-defined]
         return f
     return mark(fn) if fn is not None else mark
 
@@ -137,7 +138,7 @@ def per_specimen(fn: Callable) -> Callable:
         out = np.empty((len(views), 2), dtype=np.int64)
         for i in range(len(views)):
             draws = iter(noise[i].tolist())
-            out[i] = fn(views[i], genomes[i], lambda: next(draws, 0.5))
+            out[i] = fn(views[i], genomes[i], lambda draws=draws: next(draws, 0.5))
         return out
     return run
 
@@ -154,7 +155,7 @@ def builtin_name(name: str) -> str:
     return key if key in BUILTIN else name
 
 
-def find(name: str) -> Callable:
+def find(name: str) -> Callable | Kernel:
     """A built-in player by name (any case, or an alias), or ``module:function``; LookupError says
     what was not found."""
     name = BUILTIN.get(builtin_name(name), name)

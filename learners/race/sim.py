@@ -17,8 +17,8 @@ written either way plays the same games.
 """
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Callable
 
 import numpy as np
 
@@ -59,6 +59,11 @@ class Result:
 
 class Race:
     """Boards raced together; ``step()`` plays one turn on all of them, ``run()`` a whole game."""
+
+    sp: np.ndarray            # the specimens' rows, genome slots and features (_allocate makes them)
+    pool: np.ndarray
+    free: np.ndarray
+    new_ids: np.ndarray
 
     def __init__(self, tracks: list[Track], player, name: str = "player", capacity: int = 4096) -> None:
         self.tracks, self.player, self.name = tracks, player, name
@@ -188,6 +193,7 @@ class Race:
 
     def _drive(self, until: int) -> None:
         k = self.kernel
+        assert k is not None                  # only a compiled player is driven here
         while self.turn < until and self.S[core.S_N]:
             self._room()
             try:

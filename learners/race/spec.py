@@ -30,7 +30,7 @@ class RaceSpec:
     start_reach: int = 100
 
     @classmethod
-    def from_pairs(cls, pairs: list[list]) -> "RaceSpec":
+    def from_pairs(cls, pairs: list[list]) -> RaceSpec:
         """From race_spec/1's [Name, Value] pairs; ValueError names an unknown or inconsistent one."""
         known = {f.name for f in fields(cls)}
         values = {}

@@ -79,9 +79,9 @@ def _draw(rng: np.random.Generator, seed: int, spec: RaceSpec, attempts: int) ->
     colour = rng.integers(0, spec.colours, size=(h, w)).astype(np.int8)
     goal_cols = w - spec.goal_x
     colour[:, spec.goal_x:] = groups[EMPTY][rng.integers(len(groups[EMPTY]), size=(h, goal_cols))]
-    k = kind[colour]
-    deadly = k == WALL
-    ys, xs = np.nonzero(k == TRAP)
+    kinds = kind[colour]
+    deadly = kinds == WALL
+    ys, xs = np.nonzero(kinds == TRAP)
     ty, tx = ys + offset[colour[ys, xs], 1], xs + offset[colour[ys, xs], 0]
     inside = (ty >= 0) & (ty < h) & (tx >= 0) & (tx < w)
     deadly[ty[inside], tx[inside]] = True

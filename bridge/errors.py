@@ -1,0 +1,19 @@
+"""The errors of educable's library that a front end turns into one line (bridge.engine re-exports
+them).  A module of its own with no imports, so that any module can raise them without importing
+the Prolog engine."""
+
+
+class PrologError(Exception):
+    """A Prolog goal raised an error that is not about the user's input."""
+
+
+class BadInput(ValueError):
+    """The user's input (a position, move, name or number) is not acceptable."""
+
+
+class ResourceLimit(Exception):
+    """Prolog ran out of the stack or table space educable gives it."""
+
+
+class RuleFileError(Exception):
+    """A rule file did not load cleanly; the message names file and line."""
