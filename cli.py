@@ -14,7 +14,7 @@ import signal
 import sqlite3
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -58,7 +58,7 @@ def handle_errors(fn: Callable) -> Callable:
                 check_text(name, value)
             return fn(*args, **kwargs)
         except USER_ERRORS as exc:
-            fail(str(exc))
+            fail(hinted(str(exc), kwargs.get("db_path")))
         except Stopped as stop:
             kept = (f"{stop.kept} {stop.unit} committed before the stop are kept ({stop.how})" if stop.kept
                     else "nothing had been committed yet (a run commits every few seconds)")
@@ -88,6 +88,63 @@ def handle_errors(fn: Callable) -> Callable:
             if previous is not False:
                 signal.signal(signal.SIGTERM, previous if previous is not None else signal.SIG_DFL)
     return wrapper
+
+
+def hinted(message: str, db_path: str | None) -> str:
+    """A refusal, with the hint a newcomer needs where there is one: a game no file defines but the
+    knowledge base has agents of (its file is in a folder not given)."""
+    if message.startswith("unknown game '"):
+        from kb.db import agents_of_game, resolve_path
+        game = message.split("'")[1]
+        names = agents_of_game(db_path, game)
+        if names:
+            return (f"unknown game '{game}': {resolve_path(db_path)} holds {len(names)} agent(s) of it "
+                    f"({', '.join(names[:3])}{', ...' if len(names) > 3 else ''}), but no loaded file defines it; "
+                    "give its folder: educable --games-dir FOLDER ... (or set EDUCABLE_GAMES)")
+    return message
+
+
+GLOBAL_FLAGS = ("--debug",)            # main's own options, accepted after the command too
+GLOBAL_VALUED = ("--games-dir",)
+
+
+def global_options_first(args: list[str], commands: Mapping[str, Any]) -> list[str]:
+    """``args`` with main's options (--debug, --games-dir) moved before the command wherever they
+    were typed, and --db typed before the command moved after it (each command takes it)."""
+    at = next((i for i, a in enumerate(args) if a in commands), None)
+    if at is None:
+        return args
+    before, after = args[:at], args[at:]
+    front, rest, db = [], [], []
+    i = 0
+    while i < len(after):
+        a = after[i]
+        if a == "--":
+            rest += after[i:]
+            break
+        if a in GLOBAL_FLAGS:
+            front.append(a)
+        elif a in GLOBAL_VALUED and i + 1 < len(after):
+            front += [a, after[i + 1]]
+            i += 1
+        elif any(a.startswith(g + "=") for g in GLOBAL_VALUED):
+            front.append(a)
+        else:
+            rest.append(a)
+        i += 1
+    kept = []
+    i = 0
+    while i < len(before):
+        if before[i] == "--db" and i + 1 < len(before):
+            db += before[i:i + 2]
+            i += 2
+            continue
+        if before[i].startswith("--db="):
+            db.append(before[i])
+        else:
+            kept.append(before[i])
+        i += 1
+    return [*kept, *front, *rest, *db]
 
 
 def stop_on_sigterm() -> Any:
@@ -185,12 +242,14 @@ class OneLineGroup(click.Group):
 
     def main(self, *args: Any, **kwargs: Any) -> Any:  # noqa: D102
         kwargs["standalone_mode"] = False
+        given = kwargs.pop("args") if "args" in kwargs else (args[0] if args else None)
+        argv = list(given) if given is not None else sys.argv[1:]
         try:
-            check_argv(list(args[0]) if args and args[0] is not None else sys.argv[1:])
+            check_argv(argv)
         except BadInput as exc:
             fail(str(exc))
         try:
-            rv = super().main(*args, **kwargs)
+            rv = super().main(global_options_first(argv, self.commands), *args[1:], **kwargs)
         except click.exceptions.UsageError as exc:
             hint = f" (see educable {exc.ctx.command_path.split(' ', 1)[1] + ' ' if exc.ctx and ' ' in exc.ctx.command_path else ''}--help)"
             fail(exc.format_message().replace("\n", " ") + hint)

@@ -78,10 +78,11 @@ GBG_C4_GAMES_PER_SECOND = 6_000_000 / (3.6 * 3600)     # copied: 6 million games
 TARGET_GAMES_PER_SECOND = {1: 1000, 2: 1800}          # issue: twice the games an hour (one core; two workers)
 
 
-def lazy_throughput(game: str, n_games: int, seed: int, workers: int = 1) -> None:
+def lazy_throughput(game: str, n_games: int, seed: int, workers: int = 1) -> float:
     """Self-play games a second on a game too large to enumerate (one Prolog query a ply for a batch
     of games), counted over the training alone and over the whole command (commits included), against
-    the target and GBG's Connect Four figure (copied, not run)."""
+    the target and GBG's Connect Four figure (copied, not run); on several workers (that keep the
+    net), the bytes moved and the seconds a round.  Returns the whole command's games a second."""
     db = open_kb(Path(tempfile.mkdtemp()) / "bench.db")
     t0 = time.perf_counter()
     r = commands.train(db, game, "ntuple", "lazy", n_games, "self", "both", seed, {}, workers=workers)
@@ -94,6 +95,12 @@ def lazy_throughput(game: str, n_games: int, seed: int, workers: int = 1) -> Non
     if target:
         print(f"  target {target:,} games/s: {whole / target:.2f}x of it ({'met' if whole >= target else 'missed'})")
     print(f"  GBG (copied, not run) {GBG_C4_GAMES_PER_SECOND:.0f} games/s on one core: {whole / GBG_C4_GAMES_PER_SECOND:.2f}x")
+    lazy = r["lazy"]
+    if lazy.get("rounds"):
+        print(f"  {lazy['rounds']} rounds of {workers} x {ntuple.ROUND_GAMES:,} games, {r['seconds'] / lazy['rounds']:.1f} s a "
+              f"round; the whole net {lazy['bytes_first_round'] / 1e6:.1f} MB once, then {lazy['bytes_per_round'] / 1e6:.2f} "
+              "MB a round (both ways)")
+    return whole
 
 
 ADVERSARY = {
@@ -185,7 +192,8 @@ def main() -> None:
     ap.add_argument("--every", type=int, default=50, help="judge exactly every this many games")
     ap.add_argument("--lazy", type=int, default=0, metavar="GAMES",
                     help="measure self-play games/s on a game too large to enumerate (Connect Four) instead")
-    ap.add_argument("--workers", type=int, default=1, help="with --lazy: Dask workers (a local cluster)")
+    ap.add_argument("--workers", type=int, nargs="+", default=[1],
+                    help="with --lazy: Dask workers (a local cluster); several: each in turn, with the ratio to the first")
     ap.add_argument("--adversary", action="store_true", help="hexapawn as black against the adversary instead")
     ap.add_argument("--c4-db", metavar="PATH", help="judge the Connect Four agent --agent of this knowledge base "
                     "against the issue's targets (a copy: the judgement records its games)")
@@ -200,7 +208,10 @@ def main() -> None:
             print(json.dumps(report))
         return None
     if args.lazy:
-        return lazy_throughput(args.game, args.lazy, 0, args.workers)
+        rates = [lazy_throughput(args.game, args.lazy, 0, w) for w in args.workers]
+        for w, rate in zip(args.workers[1:], rates[1:], strict=True):
+            print(f"{w} workers against {args.workers[0]}: {rate / rates[0]:.2f}x the games a second")
+        return None
     db = open_kb(Path(tempfile.mkdtemp()) / "bench.db")
     graph = graphs.state_graph(db, args.game, None)
     settings = SWEEP if args.sweep else SETTINGS

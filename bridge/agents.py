@@ -19,6 +19,7 @@ from bridge.engine import BadInput, engine, quote
 from bridge.registry import LEARNERS, RULE_SETS, learner_module
 from bridge.textinput import is_whole_number, whole_number
 from kb import store
+from kb.db import file_of
 from learners import exact
 from learners.graph import StateGraph
 
@@ -188,7 +189,7 @@ def agent_row(db: sqlite_utils.Database, game: str, name: str) -> dict:
         learned = [a["name"] for a in store.list_agents(db, game)]
         known = ", ".join(list(store.BUILTIN_AGENTS) + ["alphabeta:DEPTH", "mcts:PLAYOUTS"]
                           + (list(perfect.PLAYERS) if game == perfect.GAME else []) + learned)
-        raise BadInput(f"unknown agent '{name}' for {game} (known: {known})")
+        raise BadInput(f"unknown agent '{name}' for {game} in {file_of(db)} (known: {known})")
     if row["game"] != game:
         raise BadInput(f"agent '{name}' plays {row['game']}, not {game}")
     return row

@@ -117,6 +117,17 @@ def query(db: sqlite_utils.Database, game: str, position: str, depth: int = DEFA
         "canonical": games.canonical(state), "result": over, "moves": [],
     }
     keys = [state.key] + [nxt.key for _, nxt in successors]
+    if game == perfect.GAME and over is None and perfect.available():
+        # the perfect player alone: never compile below the position (past the limit) nor search first
+        values = perfect.position_values(state.key)
+        first, second = games.players(game)
+        name = {"win": state.mover, "draw": "draw", "loss": second if state.mover == first else first}
+        out.update(perfect=values, exact_source="the perfect player (bitbully)",
+                   exact=name[max(values.values(), key=lambda v: v["score"])["result"]])
+        out["moves"] = [{"move": move, "next": nxt.key, "exact": name[values[move]["result"]], "plies": None}
+                        for move, nxt in successors]
+        out["agents"], out["agents_more"] = agent_values(db, game, state, agent_names)
+        return out
     exact_of, out["exact_source"] = graphs.exact_results(db, game, keys), "stored"
     if exact_of is not None and not set(keys) <= set(exact_of):
         exact_of = None          # a position the solved game never reaches from its start: searched below
@@ -135,17 +146,6 @@ def query(db: sqlite_utils.Database, game: str, position: str, depth: int = DEFA
         out["exact"] = exact_of[state.key]
         for move, nxt in successors:
             out["moves"].append({"move": move, "next": nxt.key, "exact": exact_of[nxt.key]})
-    if game == perfect.GAME and over is None and perfect.available():
-        values = perfect.position_values(state.key)
-        out["perfect"] = values
-        if out["exact_source"].startswith("depth-limited"):
-            first, second = games.players(game)
-            other = second if state.mover == first else first
-            name = {"win": state.mover, "draw": "draw", "loss": other}
-            out["exact_source"] = "the perfect player (bitbully)"
-            out["exact"] = name[max(values.values(), key=lambda v: v["score"])["result"]]
-            for m in out["moves"]:
-                m["exact"], m["plies"] = name[values[m["move"]]["result"]], None
     out["agents"], out["agents_more"] = agent_values(db, game, state, agent_names)
     return out
 

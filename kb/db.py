@@ -65,6 +65,25 @@ def open_kb(path: str | os.PathLike | None = None) -> sqlite_utils.Database:
     return db
 
 
+def file_of(db: sqlite_utils.Database) -> str:
+    """The file a knowledge base was opened from, as a user would name it."""
+    row = db.conn.execute("PRAGMA database_list").fetchone()
+    return os.path.relpath(row[2]) if row and row[2] else "(in memory)"
+
+
+def agents_of_game(path: str | os.PathLike | None, game: str) -> list[str]:
+    """The agents a knowledge base file holds for ``game`` (read only; none when it cannot be read):
+    the hint for a game whose file was not loaded."""
+    p = resolve_path(path)
+    if not p.is_file():
+        return []
+    try:
+        conn = sqlite3.connect(read_only_uri(p), uri=True, timeout=1.0)
+        return [r[0] for r in conn.execute("SELECT name FROM agents WHERE game = ? ORDER BY name", (game,))]
+    except sqlite3.Error:
+        return []
+
+
 def read_only_uri(path: Path) -> str:
     """An SQLite URI that opens ``path`` for reading only: ``mode=ro``, or ``immutable=1`` where the
     file or its folder cannot be written (a read-only mount, ``chattr +i``), since SQLite's read-only

@@ -215,3 +215,28 @@ def test_long_work_says_so_every_few_seconds_when_stderr_is_no_terminal(db_path)
     except subprocess.TimeoutExpired as stopped:
         err = stopped.stderr.decode() if isinstance(stopped.stderr, bytes) else (stopped.stderr or "")
     assert "tictactoe(4,4,4): compiling the state graph:" in err and "positions found" in err, err
+
+
+def test_global_options_are_taken_before_or_after_the_command(tmp_path):
+    """--games-dir and --debug belong to educable itself, --db to each command: typed on the other
+    side of the command name they used to be 'No such option'."""
+    import shutil
+    exe = str(Path(sys.executable).parent / "educable")
+    games = tmp_path / "games"
+    games.mkdir()
+    shutil.copy(ROOT / "examples" / "pile.pl", games)
+    db = str(tmp_path / "kb.db")
+
+    def run(*args):
+        return subprocess.run([exe, *args], capture_output=True, text=True, timeout=120, cwd=tmp_path)
+    p = run("solve", "pile", "--games-dir", str(games), "--db", db)
+    assert p.returncode == 0 and "pile: 20 reachable positions" in p.stdout, p.stderr
+    p = run("--db", db, "--games-dir", str(games), "train", "pile", "--agent", "pp", "--games", "10")
+    assert p.returncode == 0, p.stderr
+    p = run("--db", db, "agents", "--debug")
+    assert p.returncode == 0 and "pp" in p.stdout, p.stderr
+    p = run("eval", "pile", "pp", "--vs", "random", "--games", "2", "--db", db)       # no --games-dir: the hint
+    assert p.returncode == 2 and p.stderr.count("\n") == 1, p.stderr
+    assert "holds 1 agent(s) of it (pp)" in p.stderr and "--games-dir FOLDER" in p.stderr
+    p = run("query", "tictactoe", ".../.../...", "--agent", "nobody", "--db", db)
+    assert p.returncode == 2 and "unknown agent 'nobody' for tictactoe in kb.db" in p.stderr, p.stderr

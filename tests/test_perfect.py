@@ -6,7 +6,8 @@ import random
 import pytest
 from conftest import cli
 
-from bridge import commands, games, perfect
+from bridge import commands, games, graphs, perfect
+from kb import store
 from bridge.session import PlaySession
 
 C4 = "connect(4,7,6)"
@@ -34,10 +35,14 @@ def test_move_values_agree_with_educables_exact_search_near_the_end(kb):
             state, moves = games.play(state, move), moves + [move]
         if games.result(state) is not None:
             continue
-        q = commands.query(kb, C4, state.key)
-        assert q["exact_source"] == "searched"
-        ours = {m["move"]: (0 if m["exact"] == "draw" else 1 if m["exact"] == state.mover else -1) for m in q["moves"]}
-        assert ours == {m: perfect.sign(v) for m, v in perfect.scores(moves).items()}
+        sub, _ = graphs.subgraph(C4, state.key)          # educable's own exact search below the position
+        exact = {m: store.exact_name(sub, sub.index[nxt.key]) for m, nxt in games.moves(state)}
+        ours = {m: (0 if r == "draw" else 1 if r == state.mover else -1) for m, r in exact.items()}
+        theirs = {m: perfect.sign(v) for m, v in perfect.scores(moves).items()}
+        assert ours == theirs
+        q = commands.query(kb, C4, state.key)          # query asks the perfect player alone, and shows it
+        assert q["exact_source"] == "the perfect player (bitbully)"
+        assert {m["move"]: m["exact"] for m in q["moves"]} == exact
         checked += 1
 
 
@@ -62,9 +67,9 @@ def test_the_fixed_positions_values_agree_with_educables_exact_search_near_the_e
         state = games.initial(C4)
         for m in item["moves"]:
             state = games.play(state, m)
-        q = commands.query(kb, C4, state.key)
-        assert q["exact_source"] == "searched"
-        ours = {m["move"]: (0 if m["exact"] == "draw" else 1 if m["exact"] == state.mover else -1) for m in q["moves"]}
+        sub, _ = graphs.subgraph(C4, state.key)          # educable's own exact search below the position
+        ours = {m: (0 if (r := store.exact_name(sub, sub.index[nxt.key])) == "draw" else 1 if r == state.mover else -1)
+                for m, nxt in games.moves(state)}
         assert ours == item["values"], item["moves"]
         checked += 1
     assert checked >= 5
