@@ -1090,6 +1090,53 @@ def serve(port: int, host: str, read_only: bool, open_browser: bool, db_path: st
     uvicorn.Server(config).run(sockets=[sock])
 
 
+@main.command("tournament")
+@click.argument("game")
+@click.argument("players", nargs=-1, required=True)
+@click.option("--games", "n_games", default=20, show_default=True, type=click.IntRange(2, 100_000),
+              help="Games a pairing, half with each side first.")
+@click.option("--seed", default=0, show_default=True, type=SEED, help="Random seed; the same seed gives the same tournament.")
+@db_option
+@json_option
+@handle_errors
+def tournament(game: str, players: tuple[str, ...], n_games: int, seed: int, db_path: str, as_json: bool) -> None:
+    """A round robin of PLAYERS (agents and built-in players) on GAME: every pair plays --games games,
+    half with each side first; ratings (Bradley–Terry on the Elo scale, mean 0, with 95% intervals),
+    a cross table of scores, and on a game small enough to solve each player's exact judgement.
+    Stored in the knowledge base (table tournaments; every game in matches).
+
+    
+    Examples:
+      educable tournament tictactoe random minimax td --games 100
+      educable tournament 'connect(4,7,6)' c4 'mcts:800+c4' 'alphabeta:5+c4' --games 10 --json
+    """
+    from bridge import tournament as tournament_mod
+
+    db = open_kb(db_path)
+    pairings = len(players) * (len(players) - 1) // 2
+    with Progress(pairings * n_games, f"tournament of {len(players)} players", as_json) as progress:
+        data = tournament_mod.run(db, game, list(players), n_games, seed, progress)
+    if as_json:
+        return emit_json(data)
+    width = max(len(p) for p in players)
+    click.echo(f"tournament {data['tournament']}: {game}, {len(players)} players, {n_games} games a pairing, seed {seed}")
+    click.echo(f"  {'player':<{width}}  {'rating':>7}  {'95% interval':<17} {'score':>6}" +
+               ("  exactly as first / as second" if any("exact" in r for r in data["ratings"]) else ""))
+    for r in data["ratings"]:
+        rating = f"{r['rating']:>7.0f}" if r["rating"] is not None else f"{'-':>7}"
+        interval = f"[{r['interval95'][0]:.0f}, {r['interval95'][1]:.0f}]" if r["interval95"] else f"({r['why']})"
+        exact = ""
+        if "exact" in r:
+            exact = "  " + " / ".join("perfect" if r["exact"][s]["perfect"] else r["exact"][s]["guaranteed"]
+                                      for s in ("as_first", "as_second"))
+        click.echo(f"  {r['player']:<{width}}  {rating}  {interval:<17} {100 * r['score']:>5.1f}%{exact}")
+    click.echo("  cross table (the row's score against the column):")
+    click.echo(f"  {'':<{width}}" + "".join(f" {p[:8]:>8}" for p in players))
+    for a in players:
+        click.echo(f"  {a:<{width}}" + "".join(f" {'':>8}" if a == b else f" {100 * data['cross'][a][b]:>7.1f}%"
+                                               for b in players))
+
+
 @main.command("runs")
 @click.argument("run_id", required=False, type=int, metavar="[RUN]")
 @click.option("--agent", default=None, help="Only this agent's runs.")

@@ -230,6 +230,8 @@ def main() -> None:
                     help="with --per-opening: also judge the agent wrapped in the AlphaZero-style search, "
                          "mcts:ITERATIONS+c4, and in alphabeta:DEPTH+c4 for each --wrap-depth, from every opening")
     ap.add_argument("--wrap-depth", type=int, nargs="*", default=[], metavar="DEPTH")
+    ap.add_argument("--wrapped-only", action="store_true", help="with --judge: judge only the wrapped players "
+                    "(another process judges the agent alone)")
     ap.add_argument("--per-opening", type=int, default=0, metavar="N", help="with --judge: also judge from every "
                     "opening, N games an opening against each perfect player (judge --per-opening), into --openings-out")
     ap.add_argument("--openings-out", default="bench/results/c4_openings.jsonl")
@@ -281,10 +283,12 @@ def judge_given(db_path: str, args: argparse.Namespace) -> dict:
     last = db.execute("SELECT results FROM runs WHERE agent = ? ORDER BY id DESC LIMIT 1", [AGENT]).fetchone()
     results = json.loads(last[0]) if last else {}
     row = {"setting": setting, "seed": params.get("seed"), "workers": (results.get("lazy") or {}).get("workers"),
-           "stopped": bool(results.get("stopped")), "db": db_path, **judged(db_path, args)}
-    report(row, args.out)
+           "stopped": bool(results.get("stopped")), "db": db_path}
+    if not args.wrapped_only:
+        row.update(judged(db_path, args))
+        report(row, args.out)
     if args.per_opening:
-        for player in [AGENT, *(f"mcts:{n}+{AGENT}" for n in args.wrap),
+        for player in [*([] if args.wrapped_only else [AGENT]), *(f"mcts:{n}+{AGENT}" for n in args.wrap),
                        *(f"alphabeta:{d}+{AGENT}" for d in args.wrap_depth)]:
             per_opening(db_path, setting, params.get("seed"), agent["games_trained"], args.per_opening,
                         args.openings_out, player)

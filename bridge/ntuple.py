@@ -537,11 +537,18 @@ def play_batch(game: str, net: NTupleNet, lock: Lockstep, batch: int, first: int
 
 
 def play_and_diff(game: str, net: NTupleNet, options: dict[str, Any], n: int, first: int, n_games: int,
-                  masks: list[int], seed: int) -> tuple[tuple[np.ndarray, list[np.ndarray]], list[int], int]:
+                  masks: list[int], seed: int, before: Sequence[np.ndarray] | None = None
+                  ) -> tuple[tuple[np.ndarray, list[np.ndarray]], list[int], int]:
     """Play and learn games ``first`` .. ``first + n`` of a run on ``net`` in batches; the change they
     made to it as (indices, the change of each array there), the winners and the Prolog queries.  The
-    change is sparse: a round touches a small part of a large net, and only that part travels."""
-    before = (net.weights.copy(), net.tc_n.copy(), net.tc_a.copy())
+    change is sparse: a round touches a small part of a large net, and only that part travels.
+    ``before``: arrays of the net's sizes to keep its state at the start in (a worker keeps them from
+    round to round: allocating 220 MB afresh each round cost more than copying into them)."""
+    if before is None:
+        before = (net.weights.copy(), net.tc_n.copy(), net.tc_a.copy())
+    else:
+        for keep, array in zip(before, (net.weights, net.tc_n, net.tc_a), strict=True):
+            np.copyto(keep, array)
     lock = Lockstep(net, checked(NTupleOptions, options, NAME), LOCKSTEP, seed)
     winners: list[int] = []
     queries = 0
@@ -561,7 +568,7 @@ class NetMissing(Exception):
     """A worker asked to go on with a net it does not hold (it was restarted): send it the whole net."""
 
 
-_KEPT: dict[tuple[str, int], NTupleNet] = {}     # on a worker: (run, slot) -> its copy of the net
+_KEPT: dict[tuple[str, int], tuple[NTupleNet, list[np.ndarray]]] = {}   # on a worker: (run, slot) -> its net and buffers
 
 
 def kept_selfplay_task(run: str, slot: int, game: str, shape: tuple, options: dict[str, Any],
@@ -578,16 +585,16 @@ def kept_selfplay_task(run: str, slot: int, game: str, shape: tuple, options: di
         tuples, perms, values, n_cells, sets = shape
         net = NTupleNet(tuples, perms, values, n_cells, whole[0].copy(), sets=sets)
         net.tc_n, net.tc_a = whole[1].copy(), whole[2].copy()
-        _KEPT[key] = net
+        _KEPT[key] = net, [np.empty_like(a) for a in (net.weights, net.tc_n, net.tc_a)]
     elif key not in _KEPT:
         raise NetMissing(f"worker lost the net of slot {slot}")
-    net = _KEPT[key]
+    net, buffers = _KEPT[key]
     if merged is not None:
         where, values_there = merged
         for array, v in zip((net.weights, net.tc_n, net.tc_a), values_there, strict=True):
             if v.size:
                 array[where] = v
-    change, winners, queries = play_and_diff(game, net, options, n, first, n_games, masks, seed)
+    change, winners, queries = play_and_diff(game, net, options, n, first, n_games, masks, seed, buffers)
     return first, change, winners, queries
 
 

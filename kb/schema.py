@@ -237,6 +237,18 @@ MIGRATIONS: list[str] = [
     """
     ALTER TABLE curve_points ADD COLUMN strength TEXT;   -- JSON, or NULL where nothing was measured
     """,
+    # 12: round robins between agents and built-in players (educable tournament)
+    """
+    CREATE TABLE tournaments (
+        id          INTEGER PRIMARY KEY,
+        game        TEXT NOT NULL,
+        players     TEXT NOT NULL,          -- JSON list, in the order given
+        games       INTEGER NOT NULL,       -- games a pairing, half with each side first
+        seed        INTEGER NOT NULL,
+        results     TEXT NOT NULL,          -- JSON: pairings, ratings with intervals, cross table (as --json prints)
+        started     TEXT NOT NULL
+    );
+    """,
 ]
 
 VERSION = len(MIGRATIONS)
