@@ -46,6 +46,15 @@ def cli(*args, input=None):
     return CliRunner().invoke(main, list(args), input=input)
 
 
+def one_line(r, code=2, *words):
+    """A click result that is one line of output (no traceback) with exit ``code``, naming ``words``."""
+    lines = r.output.strip().splitlines()
+    assert r.exit_code == code, r.output
+    assert len(lines) == 1 and "Traceback" not in r.output, r.output
+    for w in words:
+        assert w in lines[0], lines[0]
+
+
 def cli_json(*args):
     """Run a command with --json; it must succeed, and its output is returned parsed."""
     import json

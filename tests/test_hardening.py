@@ -14,21 +14,13 @@ from click.testing import CliRunner
 
 from cli import main
 from bridge.engine import quote
-from conftest import interruptible, kb_dump
+from conftest import interruptible, kb_dump, one_line
 
 EXE = str(Path(sys.executable).parent / "educable")
 
 
 def run(*args):
     return CliRunner().invoke(main, list(args))
-
-
-def one_line(r, code=2, *words):
-    lines = r.output.strip().splitlines()
-    assert r.exit_code == code, r.output
-    assert len(lines) == 1 and "Traceback" not in r.output, r.output
-    for w in words:
-        assert w in lines[0], lines[0]
 
 
 CASES = [

@@ -16,19 +16,11 @@ from pathlib import Path
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from conftest import cli, interruptible, kb_dump
+from conftest import cli, interruptible, kb_dump, one_line
 
 EXE = str(Path(sys.executable).parent / "educable")
 DATA = Path(__file__).parent / "data"
 PILE = Path(__file__).resolve().parent.parent / "examples" / "pile.pl"
-
-
-def one_line(r, code=2, *words):
-    lines = r.output.strip().splitlines()
-    assert r.exit_code == code, r.output
-    assert len(lines) == 1 and "Traceback" not in r.output, r.output
-    for w in words:
-        assert w in lines[0], lines[0]
 
 
 def educable(*args, env=None, timeout=180, **kw):
