@@ -91,7 +91,7 @@ QUERY_AGENTS = 4       # agents whose values query shows when none is named: the
 
 
 def query(db: sqlite_utils.Database, game: str, position: str, depth: int = DEFAULT_DEPTH,
-          agent_names: list[str] | None = None) -> dict[str, Any]:
+          agent_names: list[str] | None = None, with_agents: bool = True) -> dict[str, Any]:
     """Everything known about a state: board, mover, moves with their values, and learned agents' values.
 
     Values come from the stored solved graph when the game is solved (exact);
@@ -126,7 +126,7 @@ def query(db: sqlite_utils.Database, game: str, position: str, depth: int = DEFA
                    exact=name[max(values.values(), key=lambda v: v["score"])["result"]])
         out["moves"] = [{"move": move, "next": nxt.key, "exact": name[values[move]["result"]], "plies": None}
                         for move, nxt in successors]
-        out["agents"], out["agents_more"] = agent_values(db, game, state, agent_names)
+        out["agents"], out["agents_more"] = agent_values(db, game, state, agent_names) if with_agents else ([], 0)
         return out
     exact_of, out["exact_source"] = graphs.exact_results(db, game, keys), "stored"
     if exact_of is not None and not set(keys) <= set(exact_of):
@@ -146,7 +146,7 @@ def query(db: sqlite_utils.Database, game: str, position: str, depth: int = DEFA
         out["exact"] = exact_of[state.key]
         for move, nxt in successors:
             out["moves"].append({"move": move, "next": nxt.key, "exact": exact_of[nxt.key]})
-    out["agents"], out["agents_more"] = agent_values(db, game, state, agent_names)
+    out["agents"], out["agents_more"] = agent_values(db, game, state, agent_names) if with_agents else ([], 0)
     return out
 
 
@@ -541,3 +541,47 @@ def run_detail(db: sqlite_utils.Database, run_id: int | None = None, agent: str 
     if run_id is None and not out["points"]:
         raise BadInput(f"no run of agent '{agent}' started at {started}")
     return out
+
+
+def learner_options() -> list[dict[str, Any]]:
+    """Every trainable learner with its options as it declares them (the one declaration the command
+    line, the sweeps, the manual and the page's training form are all built from)."""
+    out = []
+    for name, what in registry.TRAINABLE.items():
+        opts = []
+        for o in registry.learner_module(name).OPTIONS:
+            opts.append({"name": o.name, "flag": o.flag_name, "off_flag": o.off_flag if o.type is bool and o.off != "" else None,
+                         "type": o.type.__name__, "default": o.default, "default_words": o.default_words(),
+                         "help": o.help, "choices": list(o.choices) if o.choices else None, "low": o.low, "high": o.high,
+                         "range": o.range_text()})
+        out.append({"learner": name, "what": what, "plays_games": registry.plays_games(name), "options": opts})
+    return out
+
+
+def train_arguments(game: str, learner: str, agent: str, n_games: int, seed: int, options: dict[str, Any]) -> list[str]:
+    """The `educable train` command line for a training asked by the page: every option checked
+    against the learner's declaration (its value is checked by train itself, as typed)."""
+    declared = {o["name"]: o for o in next((x["options"] for x in learner_options() if x["learner"] == learner), [])}
+    if learner not in registry.TRAINABLE:
+        raise BadInput(f"unknown learner '{learner}' (known: {', '.join(registry.TRAINABLE)})")
+    args = ["train", game, "--learner", learner, "--agent", agent, "--seed", str(seed)]
+    args += ["--games", str(n_games)] if registry.plays_games(learner) else ["--cycles", str(n_games)]
+    for name, value in options.items():
+        if name == "cycles" and not registry.plays_games(learner):
+            continue                                # the count above is the cycles
+        o = declared.get(name)
+        if o is None:
+            raise BadInput(f"{learner} has no option '{name}'")
+        if o["type"] == "bool":
+            if not isinstance(value, bool):
+                raise BadInput(f"option '{name}' is on or off (true or false)")
+            if value:
+                args.append(f"--{o['flag']}")
+            elif o["off_flag"]:
+                args.append(f"--{o['off_flag']}")
+        elif value is not None and value != "":
+            if not isinstance(value, (str, int, float)) or isinstance(value, bool):
+                raise BadInput(f"option '{name}' takes a {o['type']}")
+            args += [f"--{o['flag']}", str(value)]
+    return args
+

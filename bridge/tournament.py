@@ -130,3 +130,15 @@ def judged(db: sqlite_utils.Database, game: str, players: list[str]) -> dict[str
         return out
     except BadInput:
         return None
+
+
+def stored(db: sqlite_utils.Database, limit: int = 20) -> list[dict[str, Any]]:
+    """The latest stored tournaments, newest first, each as `tournament --json` printed it."""
+    out = []
+    for row in db.query("SELECT id, results, started FROM tournaments ORDER BY id DESC LIMIT ?", [limit]):
+        results = store.json_object(row["results"])
+        if results is None:
+            raise store.bad_row("tournaments", f"tournament {row['id']}", "results is not a JSON object")
+        out.append({**results, "tournament": row["id"], "started": row["started"]})
+    return out
+

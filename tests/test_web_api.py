@@ -190,3 +190,24 @@ def test_home_shows_each_agents_last_exact_judgement(db_path, served):
     assert p.returncode == 0 and "as first: guarantees a draw (perfect)" in p.stdout.replace("exactly, ", ""), p.stdout
     html = served().get("/").text
     assert "as first: perfect, as second: perfect (after 2,000 games)" in html
+
+
+def test_jobs_start_only_from_the_page_itself_never_read_only_and_say_a_refusal_in_one_line(trained, served):
+    s = served()
+    body = {"kind": "train", "game": "tictactoe", "learner": "qlearn", "agent": "jobq", "games": 50, "seed": 1}
+    r = s.post("/api/jobs", body, headers={"Origin": "http://evil.example"})
+    assert r.status_code == 403 and "only the page itself" in r.json()["error"]
+    r = s.post("/api/jobs", {**body, "game": "nosuch"})
+    assert r.status_code == 400 and r.json()["error"].startswith("unknown game 'nosuch'")
+    r = s.post("/api/jobs", {**body, "options": {"nosuch": 1}})
+    assert r.status_code == 400 and "qlearn has no option 'nosuch'" in r.json()["error"]
+    r = s.post("/api/jobs", {**body, "options": {"alpha": "abc"}})
+    assert r.status_code == 400 and "--alpha" in r.json()["error"]
+    r = s.post("/api/jobs", body)
+    assert r.status_code == 200, r.text
+    learners = {x["learner"]: {o["name"] for o in x["options"]} for x in s.get("/api/learners").json()}
+    assert "alpha" in learners["qlearn"] and "cycles" in learners["ga"]
+    ro = served("--read-only")
+    r = ro.post("/api/jobs", body)
+    assert r.status_code == 403 and "read-only" in r.json()["error"]
+    assert ro.post("/api/jobs/stop", {"id": 1}).status_code == 403

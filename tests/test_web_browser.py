@@ -194,3 +194,74 @@ def test_a_live_curve_gains_points_while_a_training_runs(db_path, served, page):
     finally:
         trainer.terminate()
         trainer.wait(timeout=60)
+
+
+def test_a_training_started_and_stopped_by_clicks_keeps_what_it_learned(db_path, served, page):
+    """The lab's form (built from the learner's own option declarations) starts `educable train` as a
+    process of its own; its live curve gains points on the runs page; Stop ends it as Ctrl-C does,
+    and the agent keeps the games it committed."""
+    s = served()
+    page.goto(s.url + "/lab")
+    page.select_option("#train-form select[name=game]", "tictactoe")
+    page.select_option("#learner", "ntuple")
+    assert page.locator("#options [name=alpha]").count() == 1          # the learner's own option is in the form
+    page.fill("#train-form input[name=agent]", "clicked")
+    page.fill("#train-form input[name=games]", "3000000")
+    page.click("#start-train")
+    page.wait_for_selector("#jobs tr[data-running=yes]", timeout=60_000)
+    deadline = time.time() + 120
+    running = []
+    while not running and time.time() < deadline:
+        running = [r for r in s.get("/api/runs").json() if r["running"] and r["agent"] == "clicked"]
+        time.sleep(0.5)
+    assert running, "the run committed no curve point within two minutes"
+    shot(page, "lab-training")
+    page.click("#jobs button.stop")
+    page.wait_for_selector("#jobs tr[data-running=no]", timeout=90_000)
+    job = s.get("/api/jobs").json()[0]
+    assert job["exit_code"] == 130 and "kept" in job["last_line"], job
+    agent = [a for a in cli_json(db_path, "agents") if a["name"] == "clicked"][0]
+    assert agent["games_trained"] > 0
+
+
+def test_a_tournament_by_clicks_shows_the_table_tournament_json_stored(db_path, served, page):
+    train(db_path, "tictactoe", "--learner", "ntuple", "--agent", "td", "--games", "2000", "--seed", "1")
+    s = served()
+    page.goto(s.url + "/lab")
+    page.select_option("#tournament-form select[name=game]", "tictactoe")
+    page.fill("#tournament-form input[name=players]", "random minimax td")
+    page.fill("#tournament-form input[name=games]", "20")
+    page.click("#start-tournament")
+    page.wait_for_selector("#jobs tr[data-running=no]", timeout=120_000)
+    page.goto(s.url + "/lab")
+    stored = s.get("/api/tournaments").json()[0]
+    shown = page.evaluate("""() => Array.from(document.querySelectorAll('table.ratings tbody tr'))
+        .map(tr => [tr.cells[0].textContent, tr.cells[1].textContent])""")
+    assert [name for name, _ in shown] == [r["player"] for r in stored["ratings"]]
+    assert [rating for _, rating in shown] == [f"{r['rating']:.0f}" if r["rating"] is not None else "–"
+                                               for r in stored["ratings"]]
+    assert stored["players"] == ["random", "minimax", "td"] and stored["games"] == 20
+    shot(page, "lab-tournament")
+
+
+def test_a_stored_game_is_replayed_with_its_mistake_marked(db_path, served, page):
+    """x takes a corner, o answers on an edge (a draw thrown to a loss: the exact solver says only
+    the centre holds), then the game goes on: the replay marks that move and only that one."""
+    from kb.db import open_kb
+    from kb import store
+    db = open_kb(db_path)
+    match = store.record_match(db, "tictactoe", "me", "you", ["1", "2", "5", "3", "9"], "x", "play")
+    s = served()
+    page.goto(s.url + f"/replay?match={match}")
+    assert page.text_content("#mistake-count") == "1"
+    page.click("#forward")
+    page.wait_for_function("document.getElementById('replay').dataset.at === '1'")
+    section = page.locator("section.ply[data-ply='1']")
+    assert "mistake: a draw thrown to a loss" in section.text_content()
+    assert page.locator("section.ply .mistake").count() == 1
+    page.click("#forward")
+    assert page.url.endswith("#ply=2")
+    page.goto(s.url + "/matches")
+    page.goto(s.url + f"/replay?match={match}#ply=1")                  # a shared link opens there
+    page.wait_for_function("document.getElementById('replay').dataset.at === '1'")
+    shot(page, "replay")

@@ -8,9 +8,11 @@ page's own origin, and never with --read-only.
 """
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import json
 import sqlite3
-from collections.abc import Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
@@ -23,6 +25,7 @@ from starlette.staticfiles import StaticFiles
 
 from bridge.textinput import is_whole_number
 from web.engine import EngineThread
+from web.jobs import Jobs
 
 HERE = Path(__file__).resolve().parent
 TEMPLATES = jinja2.Environment(loader=jinja2.FileSystemLoader(HERE / "templates"), autoescape=True)
@@ -84,6 +87,15 @@ def page(template: str, handler: Callable[[Request], Awaitable[dict]]) -> Callab
 
 def _html(template: str, data: dict, status: int = 200) -> HTMLResponse:
     return HTMLResponse(TEMPLATES.get_template(template).render(**data), status_code=status)
+
+
+def check_typed(name: str, value: str) -> None:
+    """A text the page sent: valid UTF-8 without control characters, else 400 in one line."""
+    from bridge.textinput import check_text
+    try:
+        check_text(name, value)
+    except _user_errors() as exc:
+        raise Refused(400, one_line(exc)) from None
 
 
 def text_param(request: Request, name: str, required: bool = True) -> str | None:
@@ -197,6 +209,103 @@ async def sweeps_page(request: Request) -> dict:
     return {"sweeps": await request.app.state.engine.run(sweep.summaries, db=True)}
 
 
+def _lab(db: Any) -> dict:
+    from bridge import commands, tournament
+    games_list = [g["game"] for g in commands.list_games(db) if "broken" not in g]
+    return {"games": games_list, "learners": commands.learner_options(), "tournaments": tournament.stored(db, 10)}
+
+
+async def lab_page(request: Request) -> dict:
+    data = await request.app.state.engine.run(_lab, db=True)
+    return {**data, "jobs": request.app.state.jobs.list()}
+
+
+async def api_learners(request: Request) -> Any:
+    from bridge import commands
+    return await request.app.state.engine.run(commands.learner_options)
+
+
+async def api_jobs(request: Request) -> Any:
+    return request.app.state.jobs.list()
+
+
+async def api_start_job(request: Request) -> Any:
+    """A training run or a tournament, started as a process of its own (web/jobs.py)."""
+    from bridge import commands
+    body = await json_body(request)
+    kind = field(body, "kind", str)
+    game = field(body, "game", str)
+    seed = field(body, "seed", int, 0)
+    n = field(body, "games", int, 0)
+    for name, value in body.items():
+        if isinstance(value, str):
+            check_typed(name, value)
+    if kind == "train":
+        agent = field(body, "agent", str)
+        options = field(body, "options", dict, {})
+        for name, value in options.items():
+            if isinstance(value, str):
+                check_typed(name, value)
+        args = await request.app.state.engine.run(commands.train_arguments, game, field(body, "learner", str), agent,
+                                                  n, seed, options)
+    elif kind == "tournament":
+        players = field(body, "players", list)
+        if not players or not all(isinstance(p, str) and p for p in players):
+            raise Refused(400, "field 'players' must be a list of player names")
+        for p in players:
+            check_typed("players", p)
+        agent = None
+        args = ["tournament", game, *players, "--games", str(n), "--seed", str(seed)]
+    else:
+        raise Refused(400, "field 'kind' must be train or tournament")
+    loop = asyncio.get_running_loop()
+    try:
+        return await loop.run_in_executor(None, request.app.state.jobs.start, kind, args, agent)
+    except ValueError as exc:
+        raise Refused(400, one_line(exc)) from None
+
+
+async def api_stop_job(request: Request) -> Any:
+    body = await json_body(request)
+    loop = asyncio.get_running_loop()
+    try:
+        return await loop.run_in_executor(None, request.app.state.jobs.stop, field(body, "id", int))
+    except ValueError as exc:
+        raise Refused(404, one_line(exc)) from None
+
+
+async def api_tournaments(request: Request) -> Any:
+    from bridge import tournament
+    return await request.app.state.engine.run(tournament.stored, 20, db=True)
+
+
+def match_param(request: Request) -> int:
+    value = request.query_params.get("match", "")
+    if not is_whole_number(value) or not 1 <= int(value) < 2**63:
+        raise Refused(400, "match must be the number of a stored game (see /matches)")
+    return int(value)
+
+
+async def replay_page(request: Request) -> dict:
+    from bridge import replay
+    return {"replay": await request.app.state.engine.run(replay.replay, match_param(request), db=True)}
+
+
+async def api_replay(request: Request) -> Any:
+    from bridge import replay
+    return await request.app.state.engine.run(replay.replay, match_param(request), db=True)
+
+
+async def matches_page(request: Request) -> dict:
+    from bridge import replay
+    return {"matches": await request.app.state.engine.run(replay.recent_matches, db=True)}
+
+
+async def api_matches(request: Request) -> Any:
+    from bridge import replay
+    return await request.app.state.engine.run(replay.recent_matches, db=True)
+
+
 async def api_sweeps(request: Request) -> Any:
     from bridge import sweep
     return await request.app.state.engine.run(sweep.summaries, db=True)
@@ -266,7 +375,7 @@ async def api_curve(request: Request) -> Any:
                                               text_param(request, "started"), db=True)
 
 
-WRITES = {"/api/finish"}
+WRITES = {"/api/finish", "/api/jobs", "/api/jobs/stop"}
 
 
 async def not_found(request: Request, exc: Exception) -> Response:
@@ -290,6 +399,16 @@ def create_app(db_path: Path, read_only: bool = False) -> Starlette:
         Route("/runs/live", page("run.html", run_page)),
         Route("/runs/{run_id:int}", page("run.html", run_page)),
         Route("/sweeps", page("sweeps.html", sweeps_page)),
+        Route("/lab", page("lab.html", lab_page)),
+        Route("/matches", page("matches.html", matches_page)),
+        Route("/replay", page("replay.html", replay_page)),
+        Route("/api/learners", api(api_learners)),
+        Route("/api/jobs", api(api_jobs)),
+        Route("/api/jobs", api(api_start_job), methods=["POST"]),
+        Route("/api/jobs/stop", api(api_stop_job), methods=["POST"]),
+        Route("/api/tournaments", api(api_tournaments)),
+        Route("/api/matches", api(api_matches)),
+        Route("/api/replay", api(api_replay)),
         Route("/api/games", api(api_games)),
         Route("/api/agents", api(api_agents)),
         Route("/api/query", api(api_query)),
@@ -302,7 +421,15 @@ def create_app(db_path: Path, read_only: bool = False) -> Starlette:
         Route("/api/sweeps", api(api_sweeps)),
         Mount("/static", StaticFiles(directory=HERE / "static"), name="static"),
     ]
-    app = Starlette(routes=routes, exception_handlers={404: not_found, 405: not_allowed})
+    jobs = Jobs(db_path)
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        yield
+        jobs.close()                     # the server stops: its jobs stop too, keeping what they committed
+
+    app = Starlette(routes=routes, exception_handlers={404: not_found, 405: not_allowed}, lifespan=lifespan)
     app.state.engine = EngineThread(db_path)
     app.state.read_only = read_only
+    app.state.jobs = jobs
     return app
