@@ -95,39 +95,69 @@ def main() -> None:
         reply, _ = median_ms(lambda: expect(c.post("/api/move", json=body)), 50)
         against("reply of a Q-table agent, median", reply, "ms", 100)
         c4 = "......./......./......./......./......./...x..."
-        for who in ("c4", "perfect"):
+        for who, target in (("c4", 300), ("perfect", 100)):
             body = {"game": C4, "position": c4, "opponent": who, "moves": ["4"]}
             ms, _ = median_ms(lambda: expect(c.post("/api/move", json=body)), 20)
-            against(f"reply on Connect Four of {who}, median", ms, "ms", 300)
+            against(f"reply on Connect Four of {who}, median", ms, "ms", target)
+        c4_values(c)
         concurrent(url, args.clients, args.seconds)
+        concurrent(url, args.clients, min(args.seconds, 20.0), C4)
     finally:
         proc.terminate()
         proc.wait(timeout=30)
 
 
-def concurrent(url: str, clients: int, seconds: float) -> None:
-    """``clients`` threads each playing tic-tac-toe games against random (a view, then a move) for
-    ``seconds``: requests, errors, p50 and p99."""
+def c4_values(c: httpx.Client) -> None:
+    """The values of 50 Connect Four positions (from random games, each asked once: the perfect
+    player's values, and the agents'): median and p99 against 100 and 300 ms."""
+    import random
+    rng = random.Random(5)
+    positions = []
+    for _ in range(50):
+        cols = [0] * 7
+        rows = [["."] * 7 for _ in range(6)]
+        for ply in range(rng.randrange(1, 16)):
+            col = rng.choice([k for k in range(7) if cols[k] < 6])
+            rows[5 - cols[col]][col] = "xo"[ply % 2]
+            cols[col] += 1
+        positions.append("/".join("".join(r) for r in rows))
+    times = []
+    for key in positions:
+        t = time.perf_counter()
+        r = c.get("/api/query", params={"game": C4, "position": key})
+        times.append(1000 * (time.perf_counter() - t))
+        if r.status_code != 200 and "over" not in r.text and "cannot happen" not in r.text:
+            raise SystemExit(f"/api/query {key}: {r.status_code} {r.text[:200]}")
+    times.sort()
+    against("values of a Connect Four position, median of 50", statistics.median(times), "ms", 100)
+    against("  the same, p99", times[min(len(times) - 1, int(0.99 * len(times)))], "ms", 300)
+
+
+def concurrent(url: str, clients: int, seconds: float, game: str = "tictactoe") -> None:
+    """``clients`` threads each playing games against random (a view, then a move) for ``seconds``
+    (tic-tac-toe, or Connect Four against `perfect`): requests, errors, p50 and p99."""
     times: list[float] = []
     errors: list[str] = []
     stop = time.perf_counter() + seconds
 
     def client(k: int) -> None:
+        start = ".../.../..." if game == "tictactoe" else "/".join(["......."] * 6)
+        opponent = "random" if game == "tictactoe" else "perfect"
         with httpx.Client(base_url=url, timeout=30) as c:
-            position, n = ".../.../...", 0
+            position, n = start, 0
             while time.perf_counter() < stop:
                 t = time.perf_counter()
-                r = c.get("/api/view", params={"game": "tictactoe", "position": position})
+                r = c.get("/api/view", params={"game": game, "position": position})
                 times.append(time.perf_counter() - t)
                 if r.status_code != 200:
                     errors.append(r.text[:120])
                     return
                 board = r.json()["board"]
                 if board["result"] is not None:
-                    position = ".../.../..."
+                    position = start
                     continue
                 t = time.perf_counter()
-                r = c.post("/api/move", json={"game": "tictactoe", "position": position, "opponent": "random", "seed": n})
+                r = c.post("/api/move", json={"game": game, "position": position, "opponent": opponent, "seed": n})
                 times.append(time.perf_counter() - t)
                 if r.status_code != 200:
                     errors.append(r.text[:120])
@@ -141,7 +171,7 @@ def concurrent(url: str, clients: int, seconds: float) -> None:
     times.sort()
     p50 = 1000 * times[len(times) // 2]
     p99 = 1000 * times[min(len(times) - 1, int(0.99 * len(times)))]
-    print(f"{clients} clients for {seconds:g} s: {len(times):,} requests ({len(times) / seconds:,.0f}/s), "
+    print(f"{clients} clients on {game} for {seconds:g} s: {len(times):,} requests ({len(times) / seconds:,.0f}/s), "
           f"{len(errors)} errors{': ' + errors[0] if errors else ''}")
     line("  p50 of a request", p50, "ms")
     against("  p99 of a request", p99, "ms", 1000)

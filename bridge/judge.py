@@ -29,7 +29,7 @@ def chooser_for(db: Any, game: str, name: str, rng: random.Random) -> Chooser:
     """A move chooser for ``name`` in a game played from Python: the perfect player, or any agent
     (its Prolog chooser asked once a move)."""
     if name in PLAYERS:
-        return lambda state, moves: choose(moves, rng, by_value=name == RANDOM_ONCE_LOST)
+        return lambda state, moves: choose(state.key, rng, by_value=name == RANDOM_ONCE_LOST)
     term = agents.chooser(db, game, name)
     return lambda state, moves: games.choose(state, term)
 

@@ -65,7 +65,13 @@ def available() -> bool:
 def position_values(key: str) -> dict[str, dict[str, Any]]:
     """The perfect value of every legal move in the Connect Four position ``key`` (rows from the top
     separated by '/', x first): result for the player to move (win, draw, loss) and, for a win or
-    loss, in how many of the winner's own moves, counting this one; bitbully's score beside it."""
+    loss, in how many of the winner's own moves, counting this one; bitbully's score beside it.
+    Positions asked before are answered from memory (the page asks the same ones again)."""
+    return {move: dict(v) for move, v in _position_values(key).items()}
+
+
+@lru_cache(maxsize=100_000)
+def _position_values(key: str) -> dict[str, dict[str, Any]]:
     rows = [[{"x": 1, "o": 2}.get(c, 0) for c in row] for row in key.split("/")]
     board = _solver().Board(rows)
     stones = {1: sum(r.count(1) for r in rows), 2: sum(r.count(2) for r in rows)}
@@ -83,10 +89,12 @@ def sign(v: int) -> int:
     return (v > 0) - (v < 0)
 
 
-def choose(moves: list[str], rng: random.Random, by_value: bool = False) -> str:
-    """A move of best score after ``moves``, ties broken by ``rng``; ``by_value``: any move of the
-    best game-theoretic value (win, draw, loss), however soon or late it ends the game."""
-    s = scores(moves)
+def choose(key: str, rng: random.Random, by_value: bool = False) -> str:
+    """A move of best score in the position ``key``, ties broken by ``rng``; ``by_value``: any move of
+    the best game-theoretic value (win, draw, loss), however soon or late it ends the game.  Read from
+    the position itself: a page or a script that sends a position without the moves that led there
+    is answered for that position (before, an empty move list was read as the empty board)."""
+    s = {m: v["score"] for m, v in _position_values(key).items()}
     if by_value:
         s = {m: sign(v) for m, v in s.items()}
     best = max(s.values())

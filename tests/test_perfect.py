@@ -108,7 +108,24 @@ def test_perfect_random_plays_any_move_once_lost_and_perfect_delays(kb):
     s = perfect.scores(moves)
     assert max(s.values()) < 0 and len(set(s.values())) > 2
     rng = random.Random(1)
-    chosen = {perfect.choose(moves, rng, by_value=True) for _ in range(200)}
+    state = games.initial(C4)
+    for m in moves:
+        state = games.play(state, m)
+    chosen = {perfect.choose(state.key, rng, by_value=True) for _ in range(200)}
     assert chosen == set(s)
     latest = max(s.values())
-    assert {perfect.choose(moves, rng) for _ in range(50)} == {m for m, v in s.items() if v == latest}
+    assert {perfect.choose(state.key, rng) for _ in range(50)} == {m for m, v in s.items() if v == latest}
+
+
+def test_the_perfect_reply_reads_the_position_not_the_moves_sent_with_it(kb):
+    """POST /api/move with a position and no moves: the perfect player answered as if the board were
+    empty (it read the moves); now it plays a move of best score in the position itself."""
+    from bridge import session
+    moves = list("44455")
+    state = games.initial(C4)
+    for m in moves:
+        state = games.play(state, m)
+    best = max(perfect.scores(moves).values())
+    for seed in range(5):
+        got = session.reply(kb, C4, state.key, "perfect", None, seed)["move"]
+        assert perfect.scores(moves)[got] == best
