@@ -261,7 +261,7 @@ def main() -> None:
                   f"{args.settings} x seeds {args.seeds}, {args.jobs} at a time; judged by {judging}")
             todo = [(s, seed) for seed in args.seeds for s in args.settings]
             rows = list(pool.map(lambda p: run_point(p[0], p[1], args), todo))
-    summary(rows)
+    summary([r for r in rows if "won_as_first" in r])      # --wrapped-only judged no point alone
 
 
 def judge_given(db_path: str, args: argparse.Namespace) -> dict:
