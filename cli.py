@@ -243,7 +243,7 @@ class OneLineGroup(click.Group):
     def main(self, *args: Any, **kwargs: Any) -> Any:  # noqa: D102
         kwargs["standalone_mode"] = False
         given = kwargs.pop("args") if "args" in kwargs else (args[0] if args else None)
-        argv = list(given) if given is not None else sys.argv[1:]
+        argv = [os.fspath(a) for a in given] if given is not None else sys.argv[1:]    # a script may pass paths
         try:
             check_argv(argv)
         except BadInput as exc:
