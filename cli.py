@@ -22,6 +22,7 @@ import click
 
 from bridge import limits, registry
 from bridge.engine import GAMES_ENV, BadInput, PrologError, ResourceLimit, RuleFileError
+from bridge.errors import UnknownGame
 from bridge.limits import RACE_MAX_BOARDS, RACE_MAX_SEED, RACE_MAX_TURNS
 from bridge.textinput import check_argv, check_text
 from bridge.wording import plural
@@ -58,7 +59,7 @@ def handle_errors(fn: Callable) -> Callable:
                 check_text(name, value)
             return fn(*args, **kwargs)
         except USER_ERRORS as exc:
-            fail(hinted(str(exc), kwargs.get("db_path")))
+            fail(hinted(exc, kwargs.get("db_path")))
         except Stopped as stop:
             kept = (f"{stop.kept} {stop.unit} committed before the stop are kept ({stop.how})" if stop.kept
                     else "nothing had been committed yet (a run commits every few seconds)")
@@ -90,18 +91,17 @@ def handle_errors(fn: Callable) -> Callable:
     return wrapper
 
 
-def hinted(message: str, db_path: str | None) -> str:
+def hinted(exc: Exception, db_path: str | None) -> str:
     """A refusal, with the hint a newcomer needs where there is one: a game no file defines but the
     knowledge base has agents of (its file is in a folder not given)."""
-    if message.startswith("unknown game '"):
+    if isinstance(exc, UnknownGame):
         from kb.db import agents_of_game, resolve_path
-        game = message.split("'")[1]
-        names = agents_of_game(db_path, game)
+        names = agents_of_game(db_path, exc.game)
         if names:
-            return (f"unknown game '{game}': {resolve_path(db_path)} holds {len(names)} agent(s) of it "
+            return (f"unknown game '{exc.game}': {resolve_path(db_path)} holds {len(names)} agent(s) of it "
                     f"({', '.join(names[:3])}{', ...' if len(names) > 3 else ''}), but no loaded file defines it; "
                     "give its folder: educable --games-dir FOLDER ... (or set EDUCABLE_GAMES)")
-    return message
+    return str(exc)
 
 
 GLOBAL_FLAGS = ("--debug",)            # main's own options, accepted after the command too

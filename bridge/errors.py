@@ -11,6 +11,15 @@ class BadInput(ValueError):
     """The user's input (a position, move, name or number) is not acceptable."""
 
 
+class UnknownGame(BadInput):
+    """No loaded game file defines the game named; ``game`` is that name (a front end may add where
+    to look for its file)."""
+
+    def __init__(self, message: str, game: str) -> None:
+        super().__init__(message)
+        self.game = game
+
+
 class ResourceLimit(Exception):
     """Prolog ran out of the stack or table space educable gives it."""
 

@@ -13,6 +13,7 @@ from pathlib import Path
 import numpy as np
 
 from bridge.engine import BadInput, engine, quote
+from bridge.errors import UnknownGame
 from learners.graph import StateGraph
 
 
@@ -53,8 +54,8 @@ def known_game(game: str) -> str:
         broken = {Path(f).stem: (f, m) for f, m in engine().broken.items()}
         if game in broken:
             raise BadInput(f"game '{game}': {broken[game][0]} did not load: {broken[game][1]}")
-        raise BadInput(f"unknown game '{game}' (known: {', '.join(games())}; families take their numbers, "
-                       "e.g. connect(3,5,4), hexapawn(4,5), nim(2,4,6))")
+        raise UnknownGame(f"unknown game '{game}' (known: {', '.join(games())}; families take their numbers, "
+                          "e.g. connect(3,5,4), hexapawn(4,5), nim(2,4,6))", game)
     return game
 
 

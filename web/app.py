@@ -103,11 +103,7 @@ def text_param(request: Request, name: str, required: bool = True) -> str | None
     if value is None and required:
         raise Refused(400, f"missing parameter {name!r}")
     if value is not None:
-        from bridge.textinput import check_text
-        try:
-            check_text(name, value)
-        except _user_errors() as exc:
-            raise Refused(400, one_line(exc)) from None
+        check_typed(name, value)
     return value
 
 
