@@ -30,7 +30,7 @@ function stretches(points) {
 }
 
 function draw(data) {
-  const W = 720, H = 300, L = 56, B = 36, T = 12, R = 16;
+  const W = 720, H = 300, L = 56, B = 36, T = 30, R = 16;
   const s = svg("svg", {width: W, height: H, viewBox: `0 0 ${W} ${H}`, role: "img", "aria-label": "learning curve"});
   const rows = stretches(data.points || []);
   const maxG = rows.length ? rows[rows.length - 1][0] : 1;
@@ -50,15 +50,15 @@ function draw(data) {
   };
   line(1, "lost");
   line(2, "drawn");
-  s.append(svg("text", {x: L + 8, y: T + 16, class: "legend lost"}, "lost"));
-  s.append(svg("text", {x: L + 48, y: T + 16, class: "legend drawn"}, "drawn"));
+  s.append(svg("text", {x: L + 8, y: 16, class: "legend lost"}, "lost"));
+  s.append(svg("text", {x: L + 48, y: 16, class: "legend drawn"}, "drawn"));
   const reached = strength(data.points || []);
   if (reached.length) {
     const pts = reached.map(([g, v]) => `${x(g).toFixed(1)},${y(v).toFixed(1)}`);
     s.append(svg("polyline", {points: pts.join(" "), class: "strength", id: "strength-line"}));
     for (const [g, v] of reached) s.append(svg("circle", {cx: x(g).toFixed(1), cy: y(v).toFixed(1), r: 2.5, class: "strength"}));
     const kind = (data.points.find((p) => p.strength) || {}).strength.kind;
-    s.append(svg("text", {x: L + 100, y: T + 16, class: "legend strength"},
+    s.append(svg("text", {x: L + 100, y: 16, class: "legend strength"},
       kind === "accuracy" ? "strength: best moves on the fixed positions" : "strength: sides played perfectly (exact)"));
   }
   box.replaceChildren(s);

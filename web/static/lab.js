@@ -65,6 +65,7 @@ async function refresh() {
           refresh();
         });
         cell.append(b);
+        if (j.kind === "train") cell.append(" ", el("a", {href: "/runs"}, "its live curve"));
       } else if (j.kind === "tournament") {
         cell.append(el("a", {href: "/lab"}, "see its table"));
       }
