@@ -118,6 +118,7 @@ class Engine:
                 self.broken[relative_paths(str(path), self.rules_dir)] = relative_paths(error, self.rules_dir)
                 return
         goal = (f"bridge:bridge_load_gdl({quote(path)}, {quote(path.stem)}, Errors, Warnings)" if path.suffix == ".kif"
+                else f"bridge:bridge_load_shipped({quote(path)}, Errors, Warnings)" if shipped
                 else f"bridge:bridge_load_game({quote(path)}, Errors, Warnings)")
         try:
             answer = self._query(goal)
@@ -238,7 +239,44 @@ PREFLIGHT_SECONDS = 8       # a game file's directives may run this long in the 
 MESSAGE_CHARS = 300         # of a load error (one that prints a huge term is cut)
 
 
+PREFLIGHT_CACHE_ENV = "EDUCABLE_CACHE"      # the folder of remembered trial loads (default ~/.cache/educable)
+
+
 def preflight(path: Path, rules_dir: Path = RULES_DIR) -> str | None:
+    """The trial load of a game file from elsewhere (trial_load), remembered: a file whose bytes, path
+    and working folder, and educable's rule files, are those of an earlier trial is not tried again, so
+    that every command after the first pays nothing for it (a hanging directive cost each one
+    PREFLIGHT_SECONDS).  The cache is a folder of small files; one that cannot be read or written is
+    skipped, never an error."""
+    import hashlib
+    key = hashlib.sha256()
+    try:
+        key.update(path.read_bytes())
+        for rule_file in sorted(rules_dir.glob("*.pl")):
+            st = rule_file.stat()
+            key.update(f"{rule_file.name} {st.st_mtime_ns} {st.st_size};".encode())
+    except OSError:
+        return trial_load(path, rules_dir)
+    key.update(f"{path}|{Path.cwd()}|{PREFLIGHT_SECONDS}|{shutil.which('swipl')}".encode())
+    folder = Path(os.environ.get(PREFLIGHT_CACHE_ENV) or Path.home() / ".cache" / "educable") / "preflight"
+    remembered = folder / key.hexdigest()
+    try:
+        text = remembered.read_text(encoding="utf-8")
+        return text[1:] if text.startswith("!") else None
+    except (OSError, UnicodeDecodeError):
+        pass
+    error = trial_load(path, rules_dir)
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        scratch = remembered.with_suffix(f".{os.getpid()}")
+        scratch.write_text("" if error is None else "!" + error, encoding="utf-8")
+        scratch.replace(remembered)                  # whole or not at all, with commands running side by side
+    except OSError:
+        pass
+    return error
+
+
+def trial_load(path: Path, rules_dir: Path = RULES_DIR) -> str | None:
     """Load a Prolog game file from elsewhere in a plain ``swipl`` of its own first: its first load
     error, or why that process could not load it, or None when it loads.
 

@@ -2,6 +2,7 @@ import os
 import signal
 import sqlite3
 import sys
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -11,6 +12,9 @@ sys.path.insert(0, str(ROOT))
 # No progress line every 10 s on a stderr that is no terminal: what a command prints must not depend
 # on how busy the machine is (tests/test_cli.py tests the lines themselves).
 os.environ["EDUCABLE_HEARTBEAT"] = "0"
+# Trial loads of game files are remembered (bridge.engine.preflight): in a folder of this session's,
+# not the user's ~/.cache, so that no run of the suite sees another's.
+os.environ["EDUCABLE_CACHE"] = tempfile.mkdtemp(prefix="educable-cache-")
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 

@@ -521,6 +521,36 @@ def test_a_game_file_that_would_crash_or_hang_the_process_is_listed_broken(tmp_p
     assert r.returncode == 0 and '"positions": 5478' in r.stdout, r.stderr
 
 
+def test_a_trial_load_is_remembered_until_the_file_or_educable_changes(tmp_path):
+    """The trial load of a game file of the user's (a swipl process of its own) is remembered by the
+    file's bytes: a second command does not try it again (a file that hangs as it loads cost every
+    command 8 s), an edited file is tried anew, and a cache folder that cannot be written changes
+    nothing but the speed."""
+    games, cache = tmp_path / "games", tmp_path / "cache"
+    games.mkdir()
+    bad = games / "bad.pl"
+    bad.write_text(":- module(bad, []).\ngame:game(bad) :- .\n")                  # a syntax error
+    env = {**os.environ, "EDUCABLE_GAMES": str(games), "EDUCABLE_CACHE": str(cache)}
+
+    def broken_line():
+        r = subprocess.run([EXE, "games"], capture_output=True, text=True, env=env, timeout=120)
+        assert r.returncode == 0, r.stderr
+        return [line for line in r.stdout.splitlines() if line.startswith("bad ")]
+
+    first = broken_line()
+    assert len(first) == 1 and "BROKEN" in first[0] and "bad.pl:2" in first[0], first
+    remembered = list((cache / "preflight").iterdir())
+    assert len(remembered) == 1 and remembered[0].read_text().startswith("!")
+    remembered[0].write_text("!bad.pl:2: remembered, not tried again")           # what a second command says
+    assert "remembered, not tried again" in broken_line()[0]
+    bad.write_text(":- module(bad, []).\n\ngame:game(bad) :- .\n")               # edited: tried anew
+    assert "bad.pl:3" in broken_line()[0]
+    assert len(list((cache / "preflight").iterdir())) == 2
+    env["EDUCABLE_CACHE"] = str(bad)                   # a file, not a folder: nothing can be remembered there
+    bad.write_text(":- module(bad, []).\n\n\ngame:game(bad) :- .\n")
+    assert "bad.pl:4" in broken_line()[0]                                          # still right
+
+
 def count3_as(name: str, old: str = "", new: str = "") -> str:
     """tests/data/count3.pl as game ``name``, with ``old`` replaced by ``new`` (``old`` must occur)."""
     text = (Path(__file__).parent / "data" / "count3.pl").read_text()
