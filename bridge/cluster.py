@@ -29,10 +29,35 @@ def scheduler_address(given: str | None) -> str | None:
     return address
 
 
+def _refused(address: str) -> str | None:
+    """Why a TCP scheduler address cannot be reached, found at once (a refused connection, a name that
+    does not resolve, no port), where Dask's client would retry for CONNECT_SECONDS before saying so;
+    None when a connection opens, or for other schemes (tls://, ucx://), which Dask's client tries."""
+    import socket
+    from urllib.parse import urlsplit
+    if "://" in address and not address.startswith("tcp://"):
+        return None
+    try:
+        parts = urlsplit(address if "://" in address else f"tcp://{address}")
+        host, port = parts.hostname, parts.port
+    except ValueError as exc:
+        return f"not an address: {exc}"
+    if not host or port is None:
+        return "not an address: want tcp://HOST:PORT"
+    try:
+        with socket.create_connection((host, port), timeout=CONNECT_SECONDS):
+            return None
+    except OSError as exc:
+        return exc.strerror or type(exc).__name__
+
+
 @contextmanager
 def client(workers: int, scheduler: str | None = None) -> Iterator[Any]:
     """A Dask client: on a local cluster of ``workers`` processes, or on the scheduler at
     ``scheduler`` (BadInput in one line if it cannot be reached)."""
+    refused = _refused(scheduler) if scheduler else None
+    if refused:                                 # said at once, before distributed is even imported (a second)
+        raise BadInput(f"cannot reach the Dask scheduler at {scheduler} ({refused})")
     from distributed import Client, LocalCluster
 
     for name in ("distributed", "distributed.nanny", "distributed.worker", "distributed.scheduler",

@@ -314,10 +314,15 @@ nt_random_images(Game, N, json([counts-Counts, cells-Cells])) :-
     need_cells(Game),
     initial(Game, P0, M0),
     endless_plies(Plies),
-    findall(P/M, ( between(1, N, _), random_walk(Game, Plies, P0, M0, P, M) ), States),
+    sample_states(Most),
+    findall(P/M, limit(Most, ( between(1, N, _), random_walk(Game, Plies, P0, M0, P, M) )), States),
     maplist([P/M, C, L]>>state_images(Game, P, M, C, L), States, Counts, Lists),
     append(Lists, All),
     string_codes(Cells, All).
+
+%   States sampled at most: a game that never ends would give Games x 2,000
+%   (300 games of Connect Four give about 6,500; 20,000 say as much).
+sample_states(20000).
 
 %   Each state of a random game, at most Plies moves long (a game may never end).
 random_walk(_, _, P, M, P, M).

@@ -134,7 +134,7 @@ def test_a_killed_worker_does_not_change_the_result(scheduler, tmp_path):
 
 def test_an_interrupted_run_keeps_its_boards_and_resumes(tmp_path):
     db = tmp_path / "r.db"
-    n = "40"
+    n = "10"
     full = race_json(tmp_path / "full.db", "--player", "colorscore", "--boards", n, "--seed", "5", "--turns", "3000")
     code, err, kept = interrupted_after_first_row(db, "race_boards", "race", "run", "--player", "colorscore",
                                                   "--boards", n, "--seed", "5", "--turns", "3000")
@@ -163,15 +163,15 @@ def test_bad_cluster_input_one_line_nothing_stored(tmp_path, args, words):
 
 def test_an_interrupted_sweep_keeps_its_runs_and_resumes(tmp_path):
     db = tmp_path / "s.db"
-    args = ["--player", "colorscore", "--boards", "30", "--seed", "5", "--turns", "3000"]
+    args = ["--player", "colorscore", "--boards", "10", "--seed", "5", "--turns", "3000"]
     full = race_json(tmp_path / "full.db", *args)
     code, err, kept = interrupted_after_first_row(db, "sweep_runs", "sweep", "race", *args, "--workers", "1")
-    assert code == 130 and 1 <= kept < 30, err
+    assert code == 130 and 1 <= kept < 10, err
     assert f"{kept} runs committed before the stop are kept (educable sweep resume 1 finishes the sweep)" in err
     with sqlite3.connect(db) as conn:
         assert conn.execute("SELECT status FROM sweeps").fetchone()[0].startswith("stopped: interrupted")
     resumed = json.loads(educable(db, "sweep", "resume", "1", "--workers", "2", "--json").stdout)
-    assert sorted(resumed["settings"][0]["values"]) == sorted(full["scores"]) and rows_stored(db, "sweep_runs") == 30
+    assert sorted(resumed["settings"][0]["values"]) == sorted(full["scores"]) and rows_stored(db, "sweep_runs") == 10
     with sqlite3.connect(db) as conn:
         assert conn.execute("SELECT status FROM sweeps").fetchone()[0] == "complete"
 
