@@ -25,7 +25,7 @@ from bridge.engine import GAMES_ENV, BadInput, PrologError, ResourceLimit, RuleF
 from bridge.errors import UnknownGame
 from bridge.limits import RACE_MAX_BOARDS, RACE_MAX_SEED, RACE_MAX_TURNS
 from bridge.textinput import check_argv, check_text
-from bridge.wording import plural
+from bridge.wording import guarantee_words, results_words
 from kb.db import KBError, describe, open_kb, resolve_path
 from learners.training import Stopped
 
@@ -471,6 +471,10 @@ def query(game: str, position: str, depth: int, agent_names: tuple[str, ...], db
     connect(4,7,6) the perfect player (bitbully) gives every move's value
     and in how many moves it wins or loses.
 
+    An agent's values are on its learner's scale, said under the table: a
+    Q-learning or n-tuple agent's run from -1 (a loss) to +1 (a win), a
+    punishment agent's are weights that start at 1 and fall with each loss.
+
     \b
     Examples:
       educable query tictactoe 'x../.o./...'
@@ -505,6 +509,9 @@ def query(game: str, position: str, depth: int, agent_names: tuple[str, ...], db
     for a in learned:
         if a.get("note"):
             click.echo(f"  ({a['agent']}: {a['note']})")
+    for learner, scale in dict.fromkeys((a["learner"], a.get("scale")) for a in learned if a.get("scale")):
+        names = ", ".join(a["agent"] for a in learned if a["learner"] == learner)
+        click.echo(f"  ({names}: {scale})")
     if data["agents_more"] and not agent_names:
         click.echo(f"  ({data['agents_more']} more agents of {game}: name them with --agent NAME)")
 
@@ -683,9 +690,7 @@ def eval_cmd(game: str, agent: str, vs: str | None, exact: bool, n_games: int, s
         click.echo(f"{game}: {agent} judged exactly against a best-responding opponent (game value: {data['value']})")
         for side in ("as_first", "as_second"):
             g = data[side]
-            verdict = "perfect" if g["perfect"] else "not perfect"
-            extra = "" if g["subgame_perfect"] else f", {plural(g['mistakes'], 'reachable position')} with a losing choice"
-            click.echo(f"  {side.replace('_', ' ')}: guarantees a {g['guaranteed']} — {verdict}{extra}")
+            click.echo(f"  {side.replace('_', ' ')}: {guarantee_words(g)}")
         return
     kind = "exact probabilities" if exact else f"{n_games} games, seed {seed}"
     click.echo(f"{game}: {agent} vs {data['vs']} ({kind})")
@@ -919,9 +924,7 @@ def train(ctx: click.Context, game: str, learner: str, agent: str, seed: int, pl
         return emit_json(data)
     click.echo(f"{agent} ({learner}, {game}) played {data['games']} games vs {data['vs']} in {data['seconds']:.2f} s "
                f"({data['games_per_second']:.0f} games/s)")
-    last = "never" if data["last_loss"] is None else f"last at game {data['last_loss']}"
-    click.echo(f"  lost {data['losses']} ({last}); results: "
-               + ", ".join(f"{k} {v}" for k, v in sorted(data["results"].items())))
+    click.echo("  " + results_words(data))
     if "enumeration" in data:
         e = data["enumeration"]
         click.echo(f"  full table: {e['boards']:,} boards x {e['actions']} actions = {e['entries']:,} entries; "
@@ -934,10 +937,7 @@ def train(ctx: click.Context, game: str, learner: str, agent: str, seed: int, pl
     if data["exact"] is None:
         click.echo(f"  {data['exact_skipped']}")
     for side_name in ("as_first", "as_second") if data["exact"] is not None else ():
-        g = data["exact"][side_name]
-        perfect = " (perfect)" if g["perfect"] else ""
-        slips = "" if g["subgame_perfect"] else f"; {plural(g['mistakes'], 'position')} with a losing choice"
-        click.echo(f"  exactly, {side_name.replace('_', ' ')}: guarantees a {g['guaranteed']}{perfect}{slips}")
+        click.echo(f"  exactly, {side_name.replace('_', ' ')}: {guarantee_words(data['exact'][side_name])}")
     if plot_path:
         click.echo(f"  learning curve saved to {plot_path}")
 

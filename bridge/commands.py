@@ -171,8 +171,10 @@ def agent_values(db: sqlite_utils.Database, game: str, state: games.State,
         chosen = [by_name[name] for name in dict.fromkeys(names)]
     else:
         chosen = sorted(rows, key=lambda r: (r["updated"] or r["created"] or ""), reverse=True)[:QUERY_AGENTS]
-    out = [{"agent": row["name"], "learner": row["learner"], "values": agents.move_values(db, row, state)}
-           for row in chosen]
+    from bridge.registry import VALUE_SCALES
+    over = games.result(state) is not None          # a finished position has no moves to value
+    out = [{"agent": row["name"], "learner": row["learner"], "values": {} if over else agents.move_values(db, row, state),
+            "scale": VALUE_SCALES.get(row["learner"])} for row in chosen]
     if not names:                       # an agent no learner of this educable reads is named, not dropped
         out += [{"agent": row["name"], "learner": row["learner"], "values": {},
                  "note": f"made by learner '{row['learner']}', which this educable does not know"}

@@ -16,6 +16,15 @@ TRAINABLE: dict[str, str] = {
     "ga": "Gaia's \"Ejemplos de Vida\": rule sets evolved by a genetic algorithm",
 }
 
+# What a learned agent's value of a move means, for each learner whose agents have values (query, the page).
+VALUE_SCALES: dict[str, str] = {
+    "punish": "the weight of the position the move leads to: it starts at --beads (1) and each punished loss "
+              "takes --step off; the higher the better",
+    "qlearn": "Q(x, a), the reward the move is expected to bring: -1 a loss, 0 a draw, +1 a win",
+    "ntuple": "the network's value of the position after the move for the side moving: -1 a loss, 0 a draw, "
+              "+1 a win (tanh)",
+}
+
 
 def learner_module(learner: str) -> ModuleType:
     """The module of a learner named in LEARNERS, RULE_SETS or TRAINABLE, imported on first use."""

@@ -6,3 +6,26 @@ def plural(n: int, noun: str) -> str:
     if n == 1:
         return f"{n:,} {noun}"
     return f"{n:,} {noun}{'es' if noun.endswith(('s', 'sh', 'ch', 'x')) else 's'}"
+
+
+def guarantee_words(g: dict) -> str:
+    """One side of an exact judgement (learners.exact.Guarantee.as_dict) in words a newcomer reads right:
+    the worst result against any opponent, whether perfect play does better, and the reachable positions
+    where the agent may choose a move worse than the best."""
+    words = f"guarantees a {g['guaranteed']} against any opponent"
+    words += ", as perfect play does" if g["perfect"] else " (perfect play guarantees more)"
+    if not g["subgame_perfect"]:
+        words += f"; it may throw a position's value away in {plural(g['mistakes'], 'position')} it can reach"
+    return words
+
+
+def results_words(data: dict) -> str:
+    """A training run's games in words: who won them and, apart from self-play, how many the agent lost
+    (the last at which game); in self-play every win is a loss of the agent's other side."""
+    tally = ", ".join(f"drawn {v}" if k == "draw" else f"{k} won {v}" for k, v in sorted(data["results"].items()))
+    last = "" if data["last_loss"] is None else f", the last at game {data['last_loss']:,}"
+    if data["vs"] == "self":
+        if data["last_loss"] is None:
+            return f"results: {tally}"
+        return f"results: {tally} (self-play: every win is a loss of the agent's other side{last})"
+    return f"results: {tally}; the agent lost {data['losses'] or 'none'}{last}"
