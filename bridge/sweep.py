@@ -366,7 +366,39 @@ def summaries(db: sqlite_utils.Database) -> list[dict[str, Any]]:
                              "interval95": [_number(centre[1]), _number(centre[2])]})
         out.append({"id": sweep_id, "command": command, "measure": measure_name, "status": status,
                     "started": started, "centre": "geometric mean" if command == "race" else "median",
-                    "settings": settings})
+                    "settings": settings, "curves": curves(db, sweep_id) if command == "train" else None})
+    return out
+
+
+def curves(db: sqlite_utils.Database, sweep_id: int, points: int = 60) -> list[dict[str, Any]]:
+    """Each setting of a train sweep as a learning curve over its seeds: at up to ``points`` marks
+    (games played), the median share of games lost since the mark before (in self-play, lost by one
+    of the agent's sides) and its 95% interval over the seeds (median_interval, as the table's)."""
+    from learners.sampling import median_interval
+    from learners.training import WINDOW
+    runs: dict[str, list[list[int]]] = {}
+    for setting, result in db.conn.execute("SELECT setting, result FROM sweep_runs WHERE sweep = ? ORDER BY seed",
+                                           (sweep_id,)):
+        decoded_result = _json(result)
+        curve = decoded_result.get("curve") if isinstance(decoded_result, dict) else None
+        if isinstance(curve, list) and curve:
+            runs.setdefault(setting, []).append(curve)
+    out = []
+    for setting, seeds in runs.items():
+        windows = min(len(c) for c in seeds)              # the seeds' common length (a stopped run is shorter)
+        step = max(1, math.ceil(windows / points))
+        marks = list(range(step, windows + 1, step)) or [windows]
+        rows: dict[str, list] = {"games": [], "median": [], "low": [], "high": []}
+        before = 0
+        for mark in marks:
+            shares = [sum(c[before:mark]) / (WINDOW * (mark - before)) for c in seeds]
+            centre, low, high = median_interval(shares)
+            for key, value in zip(("games", "median", "low", "high"), (mark * WINDOW, centre, low, high), strict=True):
+                rows[key].append(round(value, 4) if key != "games" else value)
+            before = mark
+        decoded = _json(setting)
+        out.append({"setting": setting_text(decoded) if isinstance(decoded, dict) else str(decoded),
+                    "seeds": len(seeds), **rows})
     return out
 
 

@@ -34,6 +34,7 @@ timed_predicate('symmetry/3').
 timed_predicate('cells/4').
 timed_predicate('tuple_cells/4').
 timed_predicate('tuple_code/4').
+timed_predicate('setup_text/4').
 timed_predicate('board_lines/4').
 
 %   Required parts of the protocol: a game without one cannot be played.
@@ -102,6 +103,7 @@ reset :-
     nb_setval(check_exhaustive, false),
     nb_setval(check_cells, none),
     nb_setval(check_code, false),
+    nb_setval(check_setup, false),
     nb_setval(check_start, none),
     nb_setval(check_at, none),
     nb_setval(check_endless, []).
@@ -123,6 +125,7 @@ run_checks(Game, Limit, Playouts) :-
         ;   true
         ),
         (   has_clause(Game, tuple_code/4), \+ gdl:gdl_file(Game, _) -> nb_setval(check_code, true) ; true ),
+        (   has_clause(Game, setup_text/4), \+ gdl:gdl_file(Game, _) -> nb_setval(check_setup, true) ; true ),
         explore(Game, P0, M0, Limit, Playouts)
     ;   true
     ).
@@ -171,11 +174,30 @@ check_initial(Game, P0, M0) :-
 %   layout/3, where the game gives it: rows that divide the cells, and
 %   `top` or `bottom` for where cell 1's row is drawn.
 check_layout(Game, Cells) :-
+    check_drawing(Game, Cells),
     (   catch(game:layout(Game, Cols, Order), E, ( message(E, Msg), problem(Game, layout, layout/3, none, Msg), fail ))
     ->  (   integer(Cols), Cols > 0, Cells mod Cols =:= 0, memberchk(Order, [top, bottom])
         ->  true
         ;   format(string(Msg), "layout/3 gives ~q cells a row and ~q; cells/4 gives ~d cells: want a number of cells a row that divides them, and top or bottom", [Cols, Order, Cells]),
             problem(Game, layout, layout/3, none, Msg)
+        )
+    ;   true
+    ).
+
+%   drawn_as/2, where the game gives it: a drawing the page knows, whose
+%   cells are as many as cells/4 gives.
+check_drawing(Game, Cells) :-
+    (   catch(game:drawn_as(Game, How), E, ( message(E, Msg), problem(Game, drawn_as, drawn_as/2, none, Msg), fail ))
+    ->  (   How = dots_and_boxes(R, C), integer(R), integer(C), R > 0, C > 0
+        ->  Lines is (R + 1) * C + R * (C + 1), Boxes is R * C, Want is Lines + Boxes,
+            (   Cells =:= Want
+            ->  true
+            ;   format(string(Msg), "drawn_as/2 gives ~q, which draws ~d lines and ~d box(es) from ~d cells; cells/4 gives ~d",
+                       [How, Lines, Boxes, Want, Cells]),
+                problem(Game, drawn_as, drawn_as/2, none, Msg)
+            )
+        ;   format(string(Msg), "drawn_as/2 gives ~q: the page draws dots_and_boxes(Rows, Columns) only", [How]),
+            problem(Game, drawn_as, drawn_as/2, none, Msg)
         )
     ;   true
     ).
@@ -278,6 +300,7 @@ check_state(Game, P, M, Succs) :-
     findall(P1-M1, member(_-(P1/M1), Pairs), Succs),
     check_cells(Game, P, M, T),
     check_code(Game, P, M, T),
+    check_setup(Game, P, M, T),
     check_board(Game, P, M, T),
     check_symmetry(Game, P, M, T, Result, Pairs).
 
@@ -525,6 +548,31 @@ check_view_code(Game, P, V, T) :-
         Code \== Want
     ->  format(string(Msg), "tuple_code/4 gives ~q for ~w's view, but its cells read 2 bits a cell give ~d", [Code, V, Want]),
         problem(Game, tuple_code, tuple_code/4, T, Msg)
+    ;   true
+    ).
+
+%   setup_text/4, where the game defines it: the cells of a position as the
+%   first player sees them, with its mover, give a text that parse_position/4
+%   reads back to that position (what the page sets up by clicks is what
+%   was clicked).
+check_setup(Game, P, M, T) :-
+    (   nb_getval(check_setup, true),
+        game:players(Game, [First|_]),
+        guarded('cells/4', game:cells(Game, P, First, Cells))
+    ->  safely('setup_text/4', game:setup_text(Game, Cells, M, Text), Outcome),
+        game:position_text(Game, P, M, Want),
+        (   Outcome = error(Msg)
+        ->  problem(Game, setup_text, setup_text/4, T, Msg)
+        ;   Outcome == false
+        ->  problem(Game, setup_text, setup_text/4, T, "setup_text/4 fails here (it must give a text for every position's cells)")
+        ;   catch(( game:parse_position(Game, Text, Q, QM), game:position_text(Game, Q, QM, Got) ), E,
+                  ( message(E, Why), format(string(Got), "an error: ~w", [Why]) )),
+            ( Got \== Want ; QM \== M )
+        ->  format(string(Msg), "setup_text/4 gives ~q for this position's cells, which parse_position/4 reads as ~q, not ~q",
+                   [Text, Got, Want]),
+            problem(Game, setup_text, setup_text/4, T, Msg)
+        ;   true
+        )
     ;   true
     ).
 

@@ -25,6 +25,9 @@
             board_lines/4,          % +Game, +Pos, +Mover, -Lines
             symmetry/3,             % +Game, +Pos, -Pos1
             cells/4,                % +Game, +Pos, +Mover, -Cells
+            setup_text/4,           % +Game, +Cells, +Mover, -Text
+            drawn_as/2,             % +Game, -Drawing
+            rows_text/5,            % +Cells, +Columns, +Order, +Marks, -Text
             tuple_cells/4,          % +Game, +Pos, +Mover, -Cells
             tuple_code/4,           % +Game, +Pos, +Mover, -Code
             learner_cells/4,        % +Game, +Pos, +Mover, -Cells
@@ -79,6 +82,14 @@
 %   2 the opponent's (the CA425 practical's state x).  Optional: needed only by
 %   learners that enumerate every board (Q-learning's full table) and by
 %   rule-set agents, whose conditions are written over these cells.
+%!  setup_text(+Game, +Cells:list(integer), +Mover, -Text:atom) is det.
+%   The text form (as parse_position/4 reads it) of the board whose cells,
+%   as the first player sees them (cells/4's order: 0 empty, 1 the first
+%   player's, 2 the second's), are Cells, with Mover to move where the text
+%   can say so: how the page sets a position up by clicks.  Whether the
+%   position can happen is parse_position/4's to say, as for typed text.
+%   Optional: without it a position is typed.  check holds it to give back
+%   the position the cells were read from.
 %!  tuple_cells(+Game, +Pos, +Mover, -Cells:list(integer)) is det.
 %   The cells the n-tuple learner reads, where they should say more than
 %   cells/4 (same cells, same order; values 0-63).  Optional: without it
@@ -100,6 +111,12 @@
 %   draws cell 1's row at the top, `bottom` when at the bottom.  Rule-set
 %   conditions are written in the same rows.  Optional: without it, a
 %   square board from cell 1.
+%!  drawn_as(+Game, -Drawing) is semidet.
+%   How the page draws a board that is not a grid of pieces:
+%   dots_and_boxes(Rows, Columns), its cells/4 being each line (0 not
+%   drawn, 1 drawn: the horizontal ones row by row from the top, then the
+%   vertical ones) and then each box (0 nobody's, 1 and 2 as for pieces).
+%   Optional: without it, cells/4 in the rows of layout/3.
 %!  size_at_least(?Game, -Positions:integer) is nondet.
 %   A known lower bound on the game's reachable positions (from the
 %   literature), so that a game far too large to enumerate is refused at
@@ -126,6 +143,7 @@ indexed(position_text/4).   indexed(parse_move/3).      indexed(move_text/3).
 indexed(board_lines/4).     indexed(symmetry/3).        indexed(cells/4).
 indexed(line/2).            indexed(size_at_least/2).   indexed(layout/3).
 indexed(next_mover/5).      indexed(tuple_cells/4).     indexed(tuple_code/4).
+indexed(setup_text/4).      indexed(drawn_as/2).
 
 %   Head (a protocol goal) as the goal on its file's clauses, File its first argument.
 by_file(Head, File, ByFile) :-
@@ -285,12 +303,15 @@ image(Game, Pos, Pos1) :-
 
 %!  declares(+Game, +What) is semidet.
 %   Game's file defines the optional part What: cells (cells/4),
-%   tuple_cells, tuple_code or next_mover (a player may move again).  Asked of
+%   tuple_cells, tuple_code, setup_text or next_mover (a player may move again).  Asked of
 %   the game itself, at its start (a clause of another game's family may
 %   match any name).
 declares(Game, cells) :- initial(Game, P, M), catch(cells(Game, P, M, _), _, fail), !.
 declares(Game, tuple_cells) :- initial(Game, P, M), catch(tuple_cells(Game, P, M, _), _, fail), !.
 declares(Game, tuple_code) :- initial(Game, P, M), catch(tuple_code(Game, P, M, _), _, fail), !.
+declares(Game, setup_text) :-
+    initial(Game, P, M), players(Game, [First|_]),
+    catch(( cells(Game, P, First, Cells), setup_text(Game, Cells, M, _) ), _, fail), !.
 declares(Game, next_mover) :-          % a clause in Game's file (any file's, for a name no game/1 answers)
     owner(Game, File),
     (   var(File)
@@ -299,6 +320,24 @@ declares(Game, next_mover) :-          % a clause in Game's file (any file's, fo
         clause(ByFile, _)
     ),
     !.
+
+%!  rows_text(+Cells:list(integer), +Columns:integer, +Order, +Marks:list(atom), -Text:atom) is det.
+%   Cells (0, 1 or 2) as rows of Columns marks (Marks: the empty cell's,
+%   the first player's, the second's) separated by /, the top row first;
+%   Order says where cell 1's row is (`top` or `bottom`), as layout/3 does.
+%   The text form of the board games whose text is their rows.
+rows_text(Cells, Columns, Order, Marks, Text) :-
+    maplist([C, M]>>( I is C + 1, nth1(I, Marks, M) ), Cells, Chars),
+    rows_of(Chars, Columns, Rows0),
+    (   Order == bottom -> reverse(Rows0, Rows) ; Rows = Rows0 ),
+    maplist([R, A]>>atom_chars(A, R), Rows, Atoms),
+    atomic_list_concat(Atoms, /, Text).
+
+rows_of([], _, []) :- !.
+rows_of(Chars, N, [Row|Rows]) :-
+    length(Row, N),
+    append(Row, Rest, Chars),
+    rows_of(Rest, N, Rows).
 
 %!  learner_cells(+Game, +Pos, +Mover, -Cells:list(integer)) is det.
 %   What the n-tuple learner reads of a state: tuple_cells/4 where the game

@@ -39,6 +39,8 @@ guarded(symmetry/3).
 guarded(cells/4).
 guarded(tuple_cells/4).
 guarded(tuple_code/4).
+guarded(setup_text/4).
+guarded(drawn_as/2).
 guarded(position_text/4).
 guarded(parse_position/4).
 guarded(move_text/3).

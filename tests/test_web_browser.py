@@ -97,6 +97,7 @@ def test_a_whole_game_by_clicks_is_a_draw_against_minimax_and_the_values_are_que
     for m in expected["moves"]:
         assert shown[m["move"]][1] == "draw"                              # every first move draws
         assert shown[m["move"]][2] == f"{expected['agents'][0]['values'][m['move']]:.3f}"
+    assert "-1 a loss, 0 a draw, +1 a win" in page.text_content("#scales span[data-agent='q']")   # Q's rewards
     shot(page, "play-tictactoe")
     while not page.text_content("#status").startswith("game over"):
         table = values_table(page)
@@ -265,3 +266,115 @@ def test_a_stored_game_is_replayed_with_its_mistake_marked(db_path, served, page
     page.goto(s.url + f"/replay?match={match}#ply=1")                  # a shared link opens there
     page.wait_for_function("document.getElementById('replay').dataset.at === '1'")
     shot(page, "replay")
+
+
+def test_a_position_set_up_by_clicks_is_judged_by_the_games_rules_then_played(db_path, served, page):
+    """Tic-tac-toe's rules: x moves first, so with one x and one o it is x's move, with two x and one
+    o it is o's; Connect Four's: no piece above an empty cell.  The page says so as the squares are
+    clicked, and plays from the position it accepted (whose URL can be shared)."""
+    s = served()
+    page.goto(f"{s.url}/play?game=tictactoe&opponent=random&as=o")
+    wait_turn(page)
+    page.click("#edit")
+    status = "document.getElementById('editstatus').textContent"
+    page.wait_for_function(f"{status}.startsWith('legal')")
+    page.click("#editclear")
+    page.click("#board g[data-cell='0']")                               # x
+    page.click("#board g[data-cell='4']")
+    page.click("#board g[data-cell='4']")                               # o
+    page.select_option("#editmover", "x")
+    page.wait_for_function(f"{status} === 'legal: x to move — x../.o./...'")
+    page.click("#board g[data-cell='8']")                               # a second x: o's move
+    page.wait_for_function(f"{status}.includes('it is o to move, not x')")
+    assert page.is_disabled("#editplay")
+    page.select_option("#editmover", "o")
+    page.wait_for_function(f"{status} === 'legal: o to move — x../.o./..x'")
+    shot(page, "set-up-by-clicks")
+    page.click("#editplay")
+    page.wait_for_function("document.querySelectorAll('#board circle').length === 3")
+    wait_turn(page)
+    assert page.is_hidden("#editor")
+    assert "position=x..%2F.o.%2F..x" in page.url
+    cells = page.evaluate("() => Array.from(document.querySelectorAll('#board g')).map(g => g.querySelectorAll('circle').length)")
+    assert cells == [1, 0, 0, 0, 1, 0, 0, 0, 1]
+    assert set(values_table(page)) == {"2", "3", "4", "6", "7", "8"}
+    page.goto(f"{s.url}/play?game=connect(3,4,4)&opponent=random&as=o")
+    wait_turn(page)
+    page.click("#edit")
+    page.wait_for_function(f"{status}.startsWith('legal')")
+    page.click("#editclear")
+    page.click("#board g[data-cell='0']")                               # the top row, over an empty column
+    page.wait_for_function(f"{status}.includes('cannot float above an empty cell')")
+    assert "\n" not in page.text_content("#editstatus")
+    page.errors = [e for e in page.errors if "400" not in e]          # the refused requests themselves
+
+
+def test_dots_and_boxes_is_drawn_as_dots_lines_and_boxes_and_played_by_clicking_lines(db_path, served, page):
+    """boxes(2,2): 9 dots, 12 lines, 4 boxes.  With lines 1, 3 and 7 drawn (three sides of the top
+    left box), a's click on line 8 closes the box: it is a's, and a moves again (the rule)."""
+    s = served()
+    page.goto(f"{s.url}/play?game=boxes(2,2)&opponent=random&as=a&position=1,3,7%20....%20a")
+    wait_turn(page)
+    assert page.locator("#board circle.dot").count() == 9
+    assert page.locator("#board g.line").count() == 12
+    assert page.locator("#board g.box").count() == 4
+    drawn = page.evaluate("() => Array.from(document.querySelectorAll('#board g.line.drawn')).map(g => g.dataset.line)")
+    assert sorted(drawn, key=int) == ["1", "3", "7"]
+    page.click("#board g.line[data-line='8'] rect.hit")
+    page.wait_for_function("document.querySelectorAll('#board rect.owned').length === 1")
+    assert page.evaluate("() => document.querySelector('#board g.box[data-box=\"0\"] text').textContent") == "a"
+    assert page.text_content("#status") == "your move (a)"                # a closed a box: a moves again
+    assert page.evaluate("() => Array.from(document.querySelectorAll('#movelist li')).map(li => li.textContent)") == ["8"]
+    shot(page, "dots-and-boxes")
+
+
+def test_a_sweeps_settings_are_drawn_as_curves_with_their_intervals(db_path, served, page):
+    """Two settings of three seeds each, stored as a sweep stores them: each is drawn as its median
+    line (from 100% lost to 0%, the seeds agreeing at the start) with its interval shaded."""
+    from kb.db import open_kb
+    db = open_kb(db_path)
+    with db.conn:
+        db.conn.execute("INSERT INTO sweeps (id, command, args, grid, seeds, measure, status, started) "
+                        "VALUES (1, 'train', '{}', '{\"reward\": [\"0\", \"1\"]}', 3, 'losses', 'complete', '2026-01-01')")
+        for reward, curves in (("0", [[10, 6, 3], [10, 5, 1], [10, 7, 0]]), ("1", [[10, 9, 8], [10, 8, 8], [10, 9, 9]])):
+            for seed, curve in enumerate(curves):
+                db.conn.execute("INSERT INTO sweep_runs VALUES (1, ?, ?, ?, ?)",
+                                (json.dumps({"reward": reward}), seed, sum(curve), json.dumps({"curve": curve})))
+    s = served()
+    page.goto(s.url + "/sweeps")
+    page.wait_for_selector(".sweepcurve svg")
+    assert page.evaluate("() => Array.from(document.querySelectorAll('.sweepcurve polyline.median')).map(p => p.dataset.setting)") \
+        == ["reward=0", "reward=1"]
+    assert page.locator(".sweepcurve polygon.band").count() == 2
+    # reward=0: the medians of the seeds are 100%, 60% and 10% lost; the line falls in that proportion
+    ys = page.evaluate("() => document.querySelector('.sweepcurve polyline.median').getAttribute('points')"
+                       ".split(' ').map(p => Number(p.split(',')[1]))")
+    top, bottom = ys[0], ys[-1]
+    assert (ys[1] - top) / (bottom - top) == pytest.approx(0.4 / 0.9, abs=0.01)
+    shot(page, "sweeps")
+
+
+def test_a_connect_four_game_against_perfect_by_clicks_shows_every_moves_value(db_path, served, page):
+    """Connect Four is a first-player win only by the centre column (Allis, 1988): perfect play as x
+    opens there, and from then on every reply of o loses.  Clicked through to the end, each of o's
+    turns shows every playable column with its value ("x wins in N", N moves), and x wins."""
+    pytest.importorskip("bitbully")
+    s = served()
+    page.goto(f"{s.url}/play?game=connect(4,7,6)&opponent=perfect&as=o")
+    wait_turn(page)
+    assert page.evaluate("() => Array.from(document.querySelectorAll('#movelist li')).map(li => li.textContent)") == ["4"]
+    turns = 0
+    while not page.text_content("#status").startswith("game over"):
+        table = values_table(page)
+        full = page.evaluate("() => document.querySelectorAll('#board .movebuttons button').length")
+        assert len(table) == full and full >= 1
+        assert all(cells[1].startswith("x wins in ") for cells in table.values()), table
+        if turns == 0 and SHOTS:
+            page.wait_for_timeout(500)                                  # the piece has dropped
+            shot(page, "play-connect-four")
+        move, n = next(iter(table)), played(page)
+        page.click(f"#board .movebuttons button[data-move='{move}']")
+        wait_turn(page, n + 2)
+        turns += 1
+    assert page.text_content("#status") == "game over: x wins"
+    assert 3 <= turns <= 20

@@ -168,7 +168,9 @@ def _play_page(db: Any, game: str | None) -> dict:
         from bridge import games as games_mod
         games_mod.check_game(chosen)                    # the one line: unknown game, or why it is broken
     learned = [a["name"] for a in store.list_agents(db, chosen)] if chosen else []
-    return {"games": names, "game": chosen, "players": players or [], "learned": learned}
+    from bridge import boards
+    setup = chosen is not None and boards.can_set_up(chosen)
+    return {"games": names, "game": chosen, "players": players or [], "learned": learned, "setup": setup}
 
 
 # ---------------------------------------------------------------------------- handlers
@@ -333,6 +335,17 @@ async def api_view(request: Request) -> Any:
     return await request.app.state.engine.run(_view, game, position, request.query_params.getlist("agent"), db=True)
 
 
+async def api_setup(request: Request) -> Any:
+    """The board clicked together on the play page, read by the game's own rules (one line if it cannot happen)."""
+    from bridge import boards
+    game, mover = text_param(request, "game"), text_param(request, "mover")
+    text = text_param(request, "cells") or ""
+    if not all(part.strip() in ("0", "1", "2") for part in text.split(",")):
+        raise Refused(400, "parameter 'cells' must be the cells as 0, 1 or 2 separated by commas")
+    cells = [int(part) for part in text.split(",")]
+    return await request.app.state.engine.run(boards.set_up, game, cells, mover)
+
+
 async def api_move(request: Request) -> Any:
     from bridge import session
     body = await json_body(request)
@@ -409,6 +422,7 @@ def create_app(db_path: Path, read_only: bool = False) -> Starlette:
         Route("/api/agents", api(api_agents)),
         Route("/api/query", api(api_query)),
         Route("/api/view", api(api_view)),
+        Route("/api/setup", api(api_setup)),
         Route("/api/move", api(api_move), methods=["POST"]),
         Route("/api/finish", api(api_finish), methods=["POST"]),
         Route("/api/runs", api(api_runs)),

@@ -157,6 +157,9 @@ box_cell(_, n, 0) :- !.
 box_cell(Mover, Mover, 1) :- !.
 box_cell(_, _, 2).
 
+%   The page draws the dots, the lines and the boxes from these cells.
+game:drawn_as(G, dots_and_boxes(R, C)) :- size(G, R, C).
+
 game:position_text(G, Lines-Owners, Mover, Text) :-
     size(G, _, _),
     (   Lines == [] -> LA = '-' ; atomic_list_concat(Lines, ',', LA) ),

@@ -272,6 +272,12 @@ view_rows(R, W, RowMask4, Code, Cells) :-
 %   cells/4 in rows of W, the top row first (as show draws it).
 game:layout(G, W, top) :- geo(G, geo(_, W, _, _, _, _, _, _, _)).
 
+%   A board set up by clicks: its rows, the top row first (the counts of x
+%   and o say who moves; parse_position refuses a piece above a hole).
+game:setup_text(G, Cells, _, Text) :-
+    geo(G, geo(_, W, _, _, _, _, _, _, _)),
+    game:rows_text(Cells, W, top, ['.', x, o], Text).
+
 game:position_text(G, p(K, _, _), _, Text) :-
     views_of(G, W, H, _, _, RowMask4),
     Top is H - 1,

@@ -75,6 +75,13 @@ hex_cell(W, B, Mover, S, C) :-
     ;   C = 0
     ).
 
+%   A board set up by clicks: the squares of white's pawns (1 in Cells) and
+%   of black's (2), and who is to move.
+game:setup_text(hexapawn, Cells, Mover, Text) :-
+    findall(S, nth1(S, Cells, 1), W),
+    findall(S, nth1(S, Cells, 2), B),
+    game:position_text(hexapawn, W-B, Mover, Text).
+
 game:position_text(hexapawn, W-B, Mover, Text) :-
     atomic_list_concat(W, WA), atomic_list_concat(B, BA),
     side_letter(Mover, L),

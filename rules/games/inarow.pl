@@ -164,6 +164,11 @@ viewpoint(_, '.', 0) :- !.
 viewpoint(Me, Me, 1) :- !.
 viewpoint(_, _, 2).
 
+%   A board set up by clicks: its rows (the counts of x and o say who moves).
+game:setup_text(G, Cells, _, Text) :-
+    params(G, _, W, _),
+    game:rows_text(Cells, W, top, ['.', x, o], Text).
+
 game:position_text(G, B, _, Text) :-
     text_cells(G, B, Chars),
     atom_chars(Text, Chars).

@@ -155,6 +155,13 @@ game:cells(G, B, Mover, Cells) :-
 %   cells/4 in rows of W, cell 1's row (white's home) drawn at the bottom.
 game:layout(G, W, bottom) :- params(G, W, _).
 
+%   A board set up by clicks: its rows from black's side, and who is to move.
+game:setup_text(G, Cells, Mover, Text) :-
+    params(G, W, _),
+    game:rows_text(Cells, W, bottom, ['.', w, b], Board),
+    pawn(Mover, L),
+    format(atom(Text), "~w ~w", [Board, L]).
+
 game:position_text(G, B, Mover, Text) :-
     text_cells(G, B, Chars),
     atom_chars(Board, Chars),

@@ -74,6 +74,12 @@ viewpoint_cell(_, e, 0) :- !.
 viewpoint_cell(Me, Me, 1) :- !.
 viewpoint_cell(_, _, 2).
 
+%   A board set up by clicks: its rows, and who is to move (parse_position
+%   refuses a mover the counts of x and o do not allow).
+game:setup_text(tictactoe, Cells, Mover, Text) :-
+    game:rows_text(Cells, 3, top, ['.', x, o], Board),
+    format(atom(Text), "~w ~w", [Board, Mover]).
+
 game:position_text(tictactoe, B, _, Text) :-
     B =.. [b|Cells],
     maplist(cell_char, Cells, Cs),

@@ -86,13 +86,17 @@ function drawValues() {
   const source = document.getElementById("source");
   if (!query) {
     source.textContent = "";
+    document.getElementById("scales").replaceChildren();
     return;
   }
   source.textContent = "(" + query.exact_source + ")";
   const hr = el("tr");
   hr.append(el("th", {}, "move"), el("th", {}, "perfect play"));
-  for (const a of query.agents) hr.append(el("th", {class: "name", title: a.learner}, a.agent));
+  for (const a of query.agents) hr.append(el("th", {class: "name", title: a.learner + ": " + (a.scale || "")}, a.agent));
   head.append(hr);
+  const scales = document.getElementById("scales");            // what each agent's numbers mean
+  scales.replaceChildren(...query.agents.filter((a) => a.scale).map((a) =>
+    el("span", {class: "scale", "data-agent": a.agent}, a.agent + " (" + a.learner + "): " + a.scale + ". ")));
   const mover = query.to_move;
   const ranks = query.moves.map((m) => rank(m.exact, mover));
   const best = Math.max(...ranks.filter((r) => r !== null));
@@ -134,10 +138,85 @@ function drawValues() {
 
 // ------------------------------------------------------------------ the board
 
+// The grid as SVG: cells (0 empty, 1 and 2 the players' pieces as the first player sees them, other
+// numbers written out), onCell(i) on a click, look(i) = {picked, fresh} for the cells to mark.
+function boardSVG(grid, cells, players, onCell, look) {
+  const {columns, rows, top} = grid;
+  const size = Math.max(34, Math.min(72, Math.floor(440 / Math.max(columns, rows))));
+  const s = svg("svg", {width: columns * size + 2, height: rows * size + 2, viewBox: `0 0 ${columns * size + 2} ${rows * size + 2}`,
+    role: "img", "aria-label": game + " board"});
+  cells.forEach((v, i) => {
+    const r = Math.floor(i / columns), c = i % columns;
+    const y = (top ? r : rows - 1 - r) * size + 1, x = c * size + 1;
+    const {picked: isPicked, fresh} = look(i);
+    const g = svg("g", {class: "cell", "data-cell": i});
+    g.append(svg("rect", {x, y, width: size, height: size, class: isPicked ? "picked" : ""}));
+    if (v === 1 || v === 2) {
+      g.append(svg("circle", {cx: x + size / 2, cy: y + size / 2, r: size * 0.36, class: "p" + v + (fresh ? " new" : "")}));
+      g.append(svg("text", {x: x + size / 2, y: y + size / 2 + size * 0.12, class: "mark" + v, "font-size": size * 0.34},
+        players[v - 1].slice(0, 1).toUpperCase()));
+    } else if (v !== 0) {
+      g.append(svg("text", {x: x + size / 2, y: y + size / 2 + size * 0.12, class: "count", "font-size": size * 0.4}, String(v)));
+    }
+    g.addEventListener("click", () => onCell(i));
+    s.append(g);
+  });
+  return s;
+}
+
+// Dots and boxes: the dots, each line drawn or not (a line not drawn is a move: click it), each
+// box coloured by its owner.  Lines are numbered as the game file numbers them (cells/4's order).
+function dotsSVG(drawing, players, fresh) {
+  const {rows: R, columns: C, lines, boxes} = drawing;
+  const gap = Math.max(60, Math.min(110, Math.floor(420 / Math.max(R, C)))), pad = 16;
+  const s = svg("svg", {width: C * gap + 2 * pad, height: R * gap + 2 * pad, viewBox: `0 0 ${C * gap + 2 * pad} ${R * gap + 2 * pad}`,
+    role: "img", "aria-label": game + " board", class: "dots"});
+  const at = (r, c) => [pad + c * gap, pad + r * gap];
+  boxes.forEach((v, k) => {
+    const [x, y] = at(Math.floor(k / C), k % C);
+    const g = svg("g", {class: "box", "data-box": k});
+    g.append(svg("rect", {x: x + 4, y: y + 4, width: gap - 8, height: gap - 8, class: v ? "owned p" + v : "free"}));
+    if (v) g.append(svg("text", {x: x + gap / 2, y: y + gap / 2 + gap * 0.12, class: "mark" + v, "font-size": gap * 0.34}, players[v - 1]));
+    s.append(g);
+  });
+  const horizontal = (R + 1) * C;
+  lines.forEach((v, k) => {
+    let a, b;
+    if (k < horizontal) {
+      a = at(Math.floor(k / C), k % C);
+      b = at(Math.floor(k / C), k % C + 1);
+    } else {
+      const j = k - horizontal;
+      a = at(Math.floor(j / (C + 1)), j % (C + 1));
+      b = at(Math.floor(j / (C + 1)) + 1, j % (C + 1));
+    }
+    const move = v ? null : view.board.moves.find((m) => m.changed.includes(k));
+    const g = svg("g", {class: "line" + (v ? " drawn" : "") + (fresh.includes(k) ? " new" : ""), "data-line": k + 1});
+    const w = 8;                                    // the band around the line that takes a click
+    g.append(svg("rect", {x: Math.min(a[0], b[0]) - w, y: Math.min(a[1], b[1]) - w, width: Math.abs(b[0] - a[0]) + 2 * w,
+      height: Math.abs(b[1] - a[1]) + 2 * w, class: "hit"}));
+    g.append(svg("line", {x1: a[0], y1: a[1], x2: b[0], y2: b[1], class: "stroke"}));
+    if (move) {
+      g.append(svg("title", {}, "line " + move.move));
+      g.addEventListener("click", () => humanMove(move.move));
+    }
+    s.append(g);
+  });
+  for (let r = 0; r <= R; r++) for (let c = 0; c <= C; c++) {
+    const [x, y] = at(r, c);
+    s.append(svg("circle", {cx: x, cy: y, r: 5, class: "dot"}));
+  }
+  return s;
+}
+
 function drawBoard() {
   const box = document.getElementById("board");
   box.replaceChildren();
   const b = view.board;
+  if (b.drawing) {
+    box.append(dotsSVG(b.drawing, b.players, moves.length ? lastChanged : []));
+    return;
+  }
   if (!b.grid) {                                  // no cells to draw: the text board and a button a move
     box.append(el("pre", {class: "textboard"}, b.board.join("\n")));
     const buttons = el("div", {class: "movebuttons"});
@@ -149,27 +228,8 @@ function drawBoard() {
     box.append(buttons);
     return;
   }
-  const {columns, rows, top, cells} = b.grid;
-  const size = Math.max(34, Math.min(72, Math.floor(440 / Math.max(columns, rows))));
-  const s = svg("svg", {width: columns * size + 2, height: rows * size + 2, viewBox: `0 0 ${columns * size + 2} ${rows * size + 2}`,
-    role: "img", "aria-label": game + " board"});
   const last = moves.length ? lastChanged : [];
-  cells.forEach((v, i) => {
-    const r = Math.floor(i / columns), c = i % columns;
-    const y = (top ? r : rows - 1 - r) * size + 1, x = c * size + 1;
-    const g = svg("g", {class: "cell", "data-cell": i});
-    g.append(svg("rect", {x, y, width: size, height: size, class: picked.includes(i) ? "picked" : ""}));
-    if (v === 1 || v === 2) {
-      const piece = svg("circle", {cx: x + size / 2, cy: y + size / 2, r: size * 0.36, class: "p" + v + (last.includes(i) ? " new" : "")});
-      g.append(piece);
-      g.append(svg("text", {x: x + size / 2, y: y + size / 2 + size * 0.12, class: "mark" + v, "font-size": size * 0.34},
-        b.players[v - 1].slice(0, 1).toUpperCase()));
-    } else if (v !== 0) {
-      g.append(svg("text", {x: x + size / 2, y: y + size / 2 + size * 0.12, class: "count", "font-size": size * 0.4}, String(v)));
-    }
-    g.addEventListener("click", () => clickCell(i));
-    s.append(g);
-  });
+  const s = boardSVG(b.grid, b.grid.cells, b.players, clickCell, (i) => ({picked: picked.includes(i), fresh: last.includes(i)}));
   box.append(s);
   const buttons = el("div", {class: "movebuttons small"});
   buttons.append(document.createTextNode("or play: "));
@@ -323,6 +383,79 @@ function teachingNote() {
   else if (learned.includes(opponent)) teach.textContent = "This game will teach " + opponent +
     ": once it is over, " + opponent + " learns from it, as after educable play.";
   else teach.textContent = "The game is stored in the knowledge base once it is over.";
+}
+
+// ------------------------------------------------------------------ set-up by clicks
+
+let editCells = null;                         // the cells being clicked together (null: not editing)
+let editPosition = null;                      // their position's text, once the game's rules accept it
+let editAsked = 0;                            // checks asked: only the last one's answer is shown
+
+async function checkEdit() {
+  const mine = ++editAsked;
+  const st = document.getElementById("editstatus");
+  const mover = document.getElementById("editmover").value;
+  const q = new URLSearchParams({game, cells: editCells.join(","), mover});
+  editPosition = null;
+  document.getElementById("editplay").disabled = true;
+  try {
+    const b = await getJSON("/api/setup?" + q.toString());
+    if (mine !== editAsked) return;
+    editPosition = b.position;
+    st.className = "";
+    st.textContent = "legal: " + (b.result === null ? b.to_move + " to move" : "the game is over (" +
+      (b.result === "draw" ? "draw" : b.result + " has won") + ")") + " — " + b.position;
+    document.getElementById("editplay").disabled = b.result !== null;
+  } catch (e) {
+    if (mine !== editAsked) return;
+    st.className = "error";
+    st.textContent = e.message;
+  }
+}
+
+function drawEditor() {
+  const box = document.getElementById("board");
+  box.replaceChildren(boardSVG(view.board.grid, editCells, view.board.players, (i) => {
+    editCells[i] = (editCells[i] + 1) % 3;
+    drawEditor();
+    checkEdit();
+  }, () => ({picked: false, fresh: false})));
+}
+
+function startEditing() {
+  if (busy || !view || !view.board.grid) return;
+  editCells = view.board.grid.cells.map((v) => (v === 1 || v === 2 ? v : 0));
+  document.getElementById("editmover").value = view.board.to_move || document.getElementById("editmover").value;
+  document.getElementById("editor").hidden = false;
+  drawEditor();
+  checkEdit();
+}
+
+function stopEditing() {
+  editCells = null;
+  document.getElementById("editor").hidden = true;
+  drawBoard();
+}
+
+if (root.dataset.setup === "yes") {
+  document.getElementById("edit").addEventListener("click", startEditing);
+  document.getElementById("editmover").addEventListener("change", () => editCells && checkEdit());
+  document.getElementById("editclear").addEventListener("click", () => {
+    editCells = editCells.map(() => 0);
+    drawEditor();
+    checkEdit();
+  });
+  document.getElementById("editcancel").addEventListener("click", stopEditing);
+  document.getElementById("editplay").addEventListener("click", () => {
+    const position = editPosition;
+    if (position === null) return;
+    stopEditing();
+    const url = new URL(window.location.href);          // a position set up has a URL to share
+    url.searchParams.set("position", position);
+    window.history.replaceState(null, "", url.toString());
+    document.getElementById("postext").value = position;
+    newGame(position);
+  });
 }
 
 document.getElementById("undo").addEventListener("click", () => undo().catch((e) => showError(e.message)));
