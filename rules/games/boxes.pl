@@ -50,8 +50,19 @@ lines(R, C, N) :- N is (R + 1) * C + R * (C + 1).
 %   Box B (1-based, row by row) has its top left corner at dot (Y, X).
 box_corner(C, B, Y-X) :- Y is (B - 1) // C, X is (B - 1) mod C.
 
-%   The four sides of box B: top, bottom, left, right.
-sides(R, C, B, [Top, Bottom, Left, Right]) :-
+%   The four sides of box B: top, bottom, left, right (worked out once a
+%   board size: next/5 asks for every box at every move).
+:- dynamic sides_cache/4.
+
+sides(R, C, B, Sides) :-
+    (   sides_cache(R, C, B, Sides0)
+    ->  Sides = Sides0
+    ;   box_sides(R, C, B, Sides0),
+        assertz(sides_cache(R, C, B, Sides0)),
+        Sides = Sides0
+    ).
+
+box_sides(R, C, B, [Top, Bottom, Left, Right]) :-
     box_corner(C, B, Y-X), Y1 is Y + 1, X1 is X + 1,
     dots_line(R, C, Y-X, Y-X1, Top),
     dots_line(R, C, Y1-X, Y1-X1, Bottom),
@@ -101,13 +112,35 @@ game:over(G, Lines-Owners, _, Result) :-
 game:symmetry(G, Lines-Owners, Lines1-Owners1) :-
     size(G, R, C),
     transform(R, C, T),
-    maplist(map_line(R, C, T), Lines, L0), msort(L0, Lines1),
-    N is R * C,
-    numlist(1, N, Bs),
-    maplist(map_box(R, C, T), Bs, Bs1),
-    pairs_keys_values(Pairs, Bs1, Owners),
-    keysort(Pairs, Sorted),
-    pairs_values(Sorted, Owners1).
+    maps(R, C, T, LineMap, From),
+    maplist(mapped(LineMap), Lines, L0), msort(L0, Lines1),
+    OwnersT =.. [o|Owners],
+    maplist(mapped(OwnersT), From, Owners1).
+
+mapped(Term, I, V) :- arg(I, Term, V).
+
+%   Under transform T: LineMap's argument L is the line L goes to, and box
+%   J of the image is box From[J] of the board.  Worked out once a board
+%   size and transform (symmetry/3 is asked for every image of every
+%   position: check asks it tens of thousands of times).
+:- dynamic map_cache/5.
+
+maps(R, C, T, LineMap, From) :-
+    (   map_cache(R, C, T, LineMap0, From0)
+    ->  LineMap = LineMap0, From = From0
+    ;   lines(R, C, NL),
+        numlist(1, NL, Ls),
+        maplist(map_line(R, C, T), Ls, Ls1),
+        LineMap0 =.. [l|Ls1],
+        N is R * C,
+        numlist(1, N, Bs),
+        maplist(map_box(R, C, T), Bs, Bs1),
+        pairs_keys_values(Pairs, Bs1, Bs),
+        keysort(Pairs, Sorted),
+        pairs_values(Sorted, From0),
+        assertz(map_cache(R, C, T, LineMap0, From0)),
+        LineMap = LineMap0, From = From0
+    ).
 
 transform(R, C, t(FlipY, FlipX, Swap)) :-
     member(FlipY, [false, true]), member(FlipX, [false, true]),
