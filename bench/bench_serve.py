@@ -132,7 +132,28 @@ def c4_values(c: httpx.Client) -> None:
     times.sort()
     print(f"  ({len(times)} of {len(positions)} random positions are ones a game reaches)")
     against("values of a Connect Four position, median of 50", statistics.median(times), "ms", 100)
-    against("  the same, p99", times[min(len(times) - 1, int(0.99 * len(times)))], "ms", 300)
+    p99 = times[min(len(times) - 1, int(0.99 * len(times)))]
+    against("  the same, p99", p99, "ms", 300)
+    # the anchor: bitbully alone (its 12-ply book loaded once), the same positions scored in this process
+    try:
+        import bitbully
+    except ImportError:
+        return
+    agent, alone = bitbully.BitBully(), []
+    for key in positions:
+        try:
+            board = bitbully.Board([[{"x": 1, "o": 2}.get(ch, 0) for ch in row] for row in key.split("/")])
+        except Exception:              # noqa: BLE001  (a filling no game reaches: bitbully refuses it too)
+            continue
+        t = time.perf_counter()
+        agent.score_all_moves(board)
+        alone.append(1000 * (time.perf_counter() - t))
+    alone.sort()
+    alone_p99 = alone[min(len(alone) - 1, int(0.99 * len(alone)))]
+    line("  anchor: bitbully alone on the same positions, median", statistics.median(alone), "ms")
+    line("  anchor: bitbully alone, p99 (its search past the 12-ply book)", alone_p99, "ms")
+    print(f"  the page's p99 is {p99 / alone_p99:.2f}x bitbully's own: the rest of a request is "
+          f"{p99 - alone_p99:,.0f} ms at the worst position")
 
 
 def concurrent(url: str, clients: int, seconds: float, game: str = "tictactoe") -> None:
