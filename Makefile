@@ -14,7 +14,7 @@ demo: setup
 test: setup
 	@$(VENV)/bin/ruff check --quiet cli.py bridge kb learners web
 	@$(VENV)/bin/mypy --no-error-summary
-	@$(PY) -m pytest -q -n 2 --dist worksteal
+	@$(PY) -m pytest -q -n 2 --dist worksteal --durations=15
 
 bench: setup
 	@for b in bench/bench_*.py; do $(PY) $$b || exit 1; done

@@ -121,12 +121,13 @@ def c4_values(c: httpx.Client) -> None:
             rows[5 - cols[col]][col] = "xo"[ply % 2]
             cols[col] += 1
         positions.append("/".join("".join(r) for r in rows))
-    times = []
+    times, asked = [], {}
     for key in positions:
         t = time.perf_counter()
         r = c.get("/api/query", params={"game": C4, "position": key})
         if r.status_code == 200:               # a random filling can make a position no game reaches: refused
             times.append(1000 * (time.perf_counter() - t))
+            asked[key] = times[-1]
     if not times:
         raise SystemExit("no Connect Four position answered")
     times.sort()
@@ -139,7 +140,7 @@ def c4_values(c: httpx.Client) -> None:
         import bitbully
     except ImportError:
         return
-    agent, alone = bitbully.BitBully(), []
+    agent, alone, by_key = bitbully.BitBully(), [], {}
     for key in positions:
         try:
             board = bitbully.Board([[{"x": 1, "o": 2}.get(ch, 0) for ch in row] for row in key.split("/")])
@@ -148,6 +149,10 @@ def c4_values(c: httpx.Client) -> None:
         t = time.perf_counter()
         agent.score_all_moves(board)
         alone.append(1000 * (time.perf_counter() - t))
+        by_key[key] = alone[-1]
+    slowest = max(asked, key=asked.get)
+    print(f"  the slowest request: position {list(asked).index(slowest) + 1} of {len(asked)} asked, "
+          f"{asked[slowest]:,.0f} ms (bitbully alone {by_key.get(slowest, float('nan')):,.0f} ms)")
     alone.sort()
     alone_p99 = alone[min(len(alone) - 1, int(0.99 * len(alone)))]
     line("  anchor: bitbully alone on the same positions, median", statistics.median(alone), "ms")
