@@ -70,8 +70,30 @@ def position_values(key: str) -> dict[str, dict[str, Any]]:
     return {move: dict(v) for move, v in _position_values(key).items()}
 
 
-@lru_cache(maxsize=100_000)
+KNOWN_MOST = 100_000                  # positions whose values are kept in memory
+_KNOWN: dict[str, dict[str, dict[str, Any]]] = {}
+
+
+def remember(key: str, values: dict[str, dict[str, Any]]) -> None:
+    """Keep the values of ``key`` worked out elsewhere (the page solves in a process of its own, so
+    that a long search never holds up other requests), as if solved here."""
+    if len(_KNOWN) >= KNOWN_MOST:
+        _KNOWN.pop(next(iter(_KNOWN)))               # the oldest goes
+    _KNOWN[key] = {move: dict(v) for move, v in values.items()}
+
+
+def known(key: str) -> bool:
+    """Whether the values of ``key`` are in memory already."""
+    return key in _KNOWN
+
+
 def _position_values(key: str) -> dict[str, dict[str, Any]]:
+    if key not in _KNOWN:
+        remember(key, _solved(key))
+    return _KNOWN[key]
+
+
+def _solved(key: str) -> dict[str, dict[str, Any]]:
     rows = [[{"x": 1, "o": 2}.get(c, 0) for c in row] for row in key.split("/")]
     board = _solver().Board(rows)
     stones = {1: sum(r.count(1) for r in rows), 2: sum(r.count(2) for r in rows)}

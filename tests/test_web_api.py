@@ -255,3 +255,28 @@ def test_jobs_start_only_from_the_page_itself_never_read_only_and_say_a_refusal_
     r = ro.post("/api/jobs", body)
     assert r.status_code == 403 and "read-only" in r.json()["error"]
     assert ro.post("/api/jobs/stop", {"id": 1}).status_code == 403
+
+
+SLOW_C4 = "......./......./......./.ox...o/.xx.x.x/oox.oox"     # 14 moves in: bitbully searches past its book
+
+
+def test_a_long_connect_four_search_holds_up_no_other_request(db_path, served):
+    """The perfect player's search of a position past its opening book (most of a second, holding
+    Python's GIL) runs in a process of its own: a tic-tac-toe request sent while it runs is answered
+    first, and the values are bitbully's, as `query --json` gives them."""
+    pytest.importorskip("bitbully")
+    s = served()
+    done = []
+
+    def slow():
+        done.append(("c4", s.get("/api/query", game="connect(4,7,6)", position=SLOW_C4)))
+    worker = threading.Thread(target=slow)
+    worker.start()
+    import time
+    time.sleep(0.3)                                   # the Connect Four request is in: its search has begun
+    done.append(("tictactoe", s.get("/api/query", game="tictactoe", position=".../.../...")))
+    worker.join(timeout=120)
+    assert [name for name, _ in done] == ["tictactoe", "c4"]
+    assert all(r.status_code == 200 for _, r in done)
+    page = done[1][1].json()
+    assert page["perfect"] == cli_json(db_path, "query", "connect(4,7,6)", SLOW_C4)["perfect"]

@@ -24,7 +24,7 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from bridge.textinput import is_whole_number
-from web.engine import EngineThread
+from web.engine import EngineThread, SolverProcess
 from web.jobs import Jobs
 
 HERE = Path(__file__).resolve().parent
@@ -325,13 +325,36 @@ async def api_query(request: Request) -> Any:
     depth = request.query_params.get("depth", "5")
     if not is_whole_number(depth):
         raise Refused(400, "depth must be a whole number of plies from 1 to 12")
+    await solved_first(request, game, position)
     return await request.app.state.engine.run(commands.query, game, position, int(depth),
                                               request.query_params.getlist("agent"), db=True)
+
+
+def _open_key(game: str, position: str) -> str | None:
+    from bridge import games
+    state = games.parse(game, position)
+    return state.key if games.result(state) is None else None
+
+
+async def solved_first(request: Request, game: str | None, position: str | None) -> None:
+    """On Connect Four, the perfect player's values of ``position`` worked out in the solver's process
+    before the engine thread is asked (which then finds them remembered): a long search holds up no
+    other request.  Anything wrong with the position is left for the engine's own answer to say."""
+    from bridge import perfect
+    if game != perfect.GAME or not position or not perfect.available():
+        return
+    try:
+        key = await request.app.state.engine.run(_open_key, game, position)
+        if key is not None and not perfect.known(key):
+            perfect.remember(key, await request.app.state.solver.position_values(key))
+    except Exception:      # noqa: BLE001  (a bad position, or the solver's process gone: the engine answers)
+        return
 
 
 async def api_view(request: Request) -> Any:
     game = text_param(request, "game")
     position = text_param(request, "position", required=False) or None
+    await solved_first(request, game, position)
     return await request.app.state.engine.run(_view, game, position, request.query_params.getlist("agent"), db=True)
 
 
@@ -353,8 +376,10 @@ async def api_move(request: Request) -> Any:
     if not all(isinstance(m, str) for m in moves):
         raise Refused(400, "field 'moves' must be a list of move texts")
     seed = field(body, "seed", int, 0)
-    return await request.app.state.engine.run(session.reply, field(body, "game", str), field(body, "position", str),
-                                              field(body, "opponent", str), moves, seed, db=True)
+    game, position, opponent = field(body, "game", str), field(body, "position", str), field(body, "opponent", str)
+    if opponent.lower().startswith("perfect"):
+        await solved_first(request, game, position)
+    return await request.app.state.engine.run(session.reply, game, position, opponent, moves, seed, db=True)
 
 
 async def api_finish(request: Request) -> Any:
@@ -437,9 +462,11 @@ def create_app(db_path: Path, read_only: bool = False) -> Starlette:
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         yield
         jobs.close()                     # the server stops: its jobs stop too, keeping what they committed
+        app.state.solver.close()
 
     app = Starlette(routes=routes, exception_handlers={404: not_found, 405: not_allowed}, lifespan=lifespan)
     app.state.engine = EngineThread(db_path)
     app.state.read_only = read_only
     app.state.jobs = jobs
+    app.state.solver = SolverProcess()
     return app

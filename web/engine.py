@@ -43,3 +43,26 @@ class EngineThread:
 
     def close(self) -> None:
         self._pool.shutdown(wait=False, cancel_futures=True)
+
+
+class SolverProcess:
+    """The perfect Connect Four player's searches (bitbully), in a process of their own: a search past
+    its opening book takes up to a second and holds Python's GIL while it runs, so on the engine
+    thread it held up every other request.  Started on first use; its answers are remembered in this
+    process (bridge.perfect.remember), where the engine thread then finds them."""
+
+    def __init__(self) -> None:
+        self._pool: Any = None
+
+    async def position_values(self, key: str) -> Any:
+        import multiprocessing
+        from concurrent.futures import ProcessPoolExecutor
+
+        from bridge import perfect
+        if self._pool is None:
+            self._pool = ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("spawn"))
+        return await asyncio.get_running_loop().run_in_executor(self._pool, perfect.position_values, key)
+
+    def close(self) -> None:
+        if self._pool is not None:
+            self._pool.shutdown(wait=False, cancel_futures=True)
