@@ -78,14 +78,14 @@ def scheduler(tmp_path_factory):
     with Client(address, timeout="60s") as c:
         c.wait_for_workers(2, timeout=120)
     yield address, procs
-    for p in procs:
-        if p.poll() is None:
+    for p in [*procs[1:], procs[0]]:            # the workers first: with their scheduler gone first, a worker
+        if p.poll() is None:                    # waited out its reconnection timeouts (20 s) before it exited
             p.terminate()
-    for p in procs:
         try:
-            p.wait(timeout=20)
+            p.wait(timeout=5)
         except subprocess.TimeoutExpired:
             p.kill()
+            p.wait(timeout=20)
 
 
 def test_a_race_on_the_cluster_scores_as_a_local_run(scheduler, tmp_path):
