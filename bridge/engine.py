@@ -240,14 +240,16 @@ MESSAGE_CHARS = 300         # of a load error (one that prints a huge term is cu
 
 
 PREFLIGHT_CACHE_ENV = "EDUCABLE_CACHE"      # the folder of remembered trial loads (default ~/.cache/educable)
+TIMED_OUT = "loading it did not finish within"
 
 
 def preflight(path: Path, rules_dir: Path = RULES_DIR) -> str | None:
     """The trial load of a game file from elsewhere (trial_load), remembered: a file whose bytes, path
     and working folder, and educable's rule files, are those of an earlier trial is not tried again, so
-    that every command after the first pays nothing for it (a hanging directive cost each one
-    PREFLIGHT_SECONDS).  The cache is a folder of small files; one that cannot be read or written is
-    skipped, never an error."""
+    that every command after the first pays nothing for it.  A trial that ran out of time is not
+    remembered (a busy machine may have slowed a sound file): it is tried again.  The cache is a
+    folder of small files (EDUCABLE_CACHE, else ~/.cache/educable); one that cannot be read or written
+    is skipped, never an error."""
     import hashlib
     key = hashlib.sha256()
     try:
@@ -266,6 +268,8 @@ def preflight(path: Path, rules_dir: Path = RULES_DIR) -> str | None:
     except (OSError, UnicodeDecodeError):
         pass
     error = trial_load(path, rules_dir)
+    if error is not None and TIMED_OUT in error:
+        return error
     try:
         folder.mkdir(parents=True, exist_ok=True)
         scratch = remembered.with_suffix(f".{os.getpid()}")
@@ -296,7 +300,7 @@ def trial_load(path: Path, rules_dir: Path = RULES_DIR) -> str | None:
         p = subprocess.run([swipl, "-q", "--stack-limit=1g", "-g", goal, "-t", "halt(3)"], capture_output=True,
                            timeout=PREFLIGHT_SECONDS, stdin=subprocess.DEVNULL, cwd=Path.cwd())
     except subprocess.TimeoutExpired:
-        return (f"{path}: loading it did not finish within {PREFLIGHT_SECONDS} s (a directive that never ends or "
+        return (f"{path}: {TIMED_OUT} {PREFLIGHT_SECONDS} s (a directive that never ends or "
                 "allocates without end?)")
     if p.returncode < 0:
         return (f"{path}: loading it ends Prolog with {signal.Signals(-p.returncode).name} (a directive that "

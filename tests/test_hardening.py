@@ -522,10 +522,10 @@ def test_a_game_file_that_would_crash_or_hang_the_process_is_listed_broken(tmp_p
 
 
 def test_a_trial_load_is_remembered_until_the_file_or_educable_changes(tmp_path):
-    """The trial load of a game file of the user's (a swipl process of its own) is remembered by the
-    file's bytes: a second command does not try it again (a file that hangs as it loads cost every
-    command 8 s), an edited file is tried anew, and a cache folder that cannot be written changes
-    nothing but the speed."""
+    """The trial load of a game file of the user's (a swipl process of its own, about 70 ms) is
+    remembered by the file's bytes: a second command does not try it again, an edited file is tried
+    anew, and a cache folder that cannot be written changes nothing but the speed.  (A trial that ran
+    out of time is tried again: the allocating file of the test above.)"""
     games, cache = tmp_path / "games", tmp_path / "cache"
     games.mkdir()
     bad = games / "bad.pl"
