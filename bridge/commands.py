@@ -146,15 +146,17 @@ def query(db: sqlite_utils.Database, game: str, position: str, depth: int = DEFA
         out["exact"] = exact_of[state.key]
         for move, nxt in successors:
             out["moves"].append({"move": move, "next": nxt.key, "exact": exact_of[nxt.key]})
-    out["agents"], out["agents_more"] = agent_values(db, game, state, agent_names) if with_agents else ([], 0)
+    out["agents"], out["agents_more"] = (agent_values(db, game, state, agent_names, finished=over is not None)
+                                         if with_agents else ([], 0))
     return out
 
 
 def agent_values(db: sqlite_utils.Database, game: str, state: games.State,
-                 names: list[str] | None = None) -> tuple[list[dict[str, Any]], int]:
+                 names: list[str] | None = None, finished: bool = False) -> tuple[list[dict[str, Any]], int]:
     """The learned values for the state's moves of the agents ``names`` (BadInput for one that is not
     a learned agent of the game), or of the game's QUERY_AGENTS most recently trained; and how many
-    of the game's learned agents are not shown."""
+    of the game's learned agents are not shown.  A ``finished`` state has no moves to value: the
+    agents are listed (and checked) with no values."""
     every = store.list_agents(db, game)
     rows = [row for row in every if row["learner"] in agents.LEARNERS]
     if names:
@@ -172,8 +174,7 @@ def agent_values(db: sqlite_utils.Database, game: str, state: games.State,
     else:
         chosen = sorted(rows, key=lambda r: (r["updated"] or r["created"] or ""), reverse=True)[:QUERY_AGENTS]
     from bridge.registry import VALUE_SCALES
-    over = games.result(state) is not None          # a finished position has no moves to value
-    out = [{"agent": row["name"], "learner": row["learner"], "values": {} if over else agents.move_values(db, row, state),
+    out = [{"agent": row["name"], "learner": row["learner"], "values": {} if finished else agents.move_values(db, row, state),
             "scale": VALUE_SCALES.get(row["learner"])} for row in chosen]
     if not names:                       # an agent no learner of this educable reads is named, not dropped
         out += [{"agent": row["name"], "learner": row["learner"], "values": {},

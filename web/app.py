@@ -377,7 +377,8 @@ async def api_move(request: Request) -> Any:
         raise Refused(400, "field 'moves' must be a list of move texts")
     seed = field(body, "seed", int, 0)
     game, position, opponent = field(body, "game", str), field(body, "position", str), field(body, "opponent", str)
-    if opponent.lower().startswith("perfect"):
+    from bridge import perfect
+    if opponent.lower() in perfect.PLAYERS:
         await solved_first(request, game, position)
     return await request.app.state.engine.run(session.reply, game, position, opponent, moves, seed, db=True)
 
