@@ -357,7 +357,7 @@ def test_a_sweeps_settings_are_drawn_as_curves_with_their_intervals(db_path, ser
 def test_a_connect_four_game_against_perfect_by_clicks_shows_every_moves_value(db_path, served, page):
     """Connect Four is a first-player win only by the centre column (Allis, 1988): perfect play as x
     opens there, and from then on every reply of o loses.  Clicked through to the end, each of o's
-    turns shows every playable column with its value ("x wins in N", N moves), and x wins."""
+    turns shows every playable column with its value ("x wins in N moves"), and x wins."""
     pytest.importorskip("bitbully")
     s = served()
     page.goto(f"{s.url}/play?game=connect(4,7,6)&opponent=perfect&as=o")

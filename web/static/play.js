@@ -72,7 +72,7 @@ function rank(exact, mover) {
 
 function exactWords(m, query) {
   const p = query.perfect && query.perfect[m.move];
-  if (p && p.moves) return (m.exact === "draw" ? "draw" : m.exact + " wins") + " in " + p.moves;
+  if (p && p.moves) return (m.exact === "draw" ? "draw" : m.exact + " wins") + " in " + p.moves + " moves";   // the winner's
   if (m.exact === "draw" || m.exact === "unknown") return m.exact;
   return m.exact + " wins" + (m.plies ? " in " + m.plies : "");
 }
