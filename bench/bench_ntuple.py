@@ -78,11 +78,13 @@ GBG_C4_GAMES_PER_SECOND = 6_000_000 / (3.6 * 3600)     # copied: 6 million games
 TARGET_GAMES_PER_SECOND = {1: 1000, 2: 1800}          # issue: twice the games an hour (one core; two workers)
 
 
-def lazy_throughput(game: str, n_games: int, seed: int, workers: int = 1) -> float:
+def lazy_throughput(game: str, n_games: int, seed: int, workers: int = 1) -> tuple[float, float]:
     """Self-play games a second on a game too large to enumerate (one Prolog query a ply for a batch
     of games), counted over the training alone and over the whole command (commits included), against
     the target and GBG's Connect Four figure (copied, not run); on several workers (that keep the
-    net), the bytes moved and the seconds a round.  Returns the whole command's games a second."""
+    net), the bytes moved and the seconds a round.  Returns the whole command's games a second and
+    the training's once running: one worker's over the run, several workers' over the rounds after
+    the first (which sends the whole net, once a run of hundreds of rounds)."""
     db = open_kb(Path(tempfile.mkdtemp()) / "bench.db")
     t0 = time.perf_counter()
     r = commands.train(db, game, "ntuple", "lazy", n_games, "self", "both", seed, {}, workers=workers)
@@ -100,7 +102,14 @@ def lazy_throughput(game: str, n_games: int, seed: int, workers: int = 1) -> flo
         print(f"  {lazy['rounds']} rounds of {workers} x {ntuple.ROUND_GAMES:,} games, {r['seconds'] / lazy['rounds']:.1f} s a "
               f"round; the whole net {lazy['bytes_first_round'] / 1e6:.1f} MB once, then {lazy['bytes_per_round'] / 1e6:.2f} "
               "MB a round (both ways)")
-    return whole
+        after = lazy.get("seconds_a_round_after")
+        if after:
+            steady = workers * ntuple.ROUND_GAMES / after
+            print(f"  the first round {lazy['seconds_first_round']:.1f} s; each after it {after:.2f} s (median) = "
+                  f"{steady:.0f} games/s once running, of which the slower worker's games "
+                  f"{lazy['seconds_playing_a_round_after']:.2f} s")
+            return whole, steady
+    return whole, rate
 
 
 ADVERSARY = {
@@ -208,9 +217,16 @@ def main() -> None:
             print(json.dumps(report))
         return None
     if args.lazy:
-        rates = [lazy_throughput(args.game, args.lazy, 0, w) for w in args.workers]
-        for w, rate in zip(args.workers[1:], rates[1:], strict=True):
-            print(f"{w} workers against {args.workers[0]}: {rate / rates[0]:.2f}x the games a second")
+        runs: dict[int, list[tuple[float, float]]] = {}
+        for w in args.workers:          # a count given twice runs twice: alternate them on a noisy machine
+            runs.setdefault(w, []).append(lazy_throughput(args.game, args.lazy, 0, w))
+        base = args.workers[0]
+        medians = {w: tuple(statistics.median(r[i] for r in rs) for i in (0, 1)) for w, rs in runs.items()}
+        for w in list(runs)[1:]:
+            (whole, steady), (whole0, steady0) = medians[w], medians[base]
+            print(f"{w} workers against {base} (medians of {len(runs[w])} and {len(runs[base])} runs): "
+                  f"{whole / whole0:.2f}x the games a second over the whole command, {steady / steady0:.2f}x once "
+                  "running (training alone)")
         return None
     db = open_kb(Path(tempfile.mkdtemp()) / "bench.db")
     graph = graphs.state_graph(db, args.game, None)

@@ -12,10 +12,11 @@ its stored weights.
 from __future__ import annotations
 
 import json
+import statistics
 import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -536,66 +537,79 @@ def play_batch(game: str, net: NTupleNet, lock: Lockstep, batch: int, first: int
     return winners, queries
 
 
-def play_and_diff(game: str, net: NTupleNet, options: dict[str, Any], n: int, first: int, n_games: int,
-                  masks: list[int], seed: int, before: Sequence[np.ndarray] | None = None
-                  ) -> tuple[tuple[np.ndarray, list[np.ndarray]], list[int], int]:
-    """Play and learn games ``first`` .. ``first + n`` of a run on ``net`` in batches; the change they
-    made to it as (indices, the change of each array there), the winners and the Prolog queries.  The
-    change is sparse: a round touches a small part of a large net, and only that part travels.
-    ``before``: arrays of the net's sizes to keep its state at the start in (a worker keeps them from
-    round to round: allocating 220 MB afresh each round cost more than copying into them)."""
-    if before is None:
-        before = (net.weights.copy(), net.tc_n.copy(), net.tc_a.copy())
-    else:
-        for keep, array in zip(before, (net.weights, net.tc_n, net.tc_a), strict=True):
-            np.copyto(keep, array)
-    lock = Lockstep(net, checked(NTupleOptions, options, NAME), LOCKSTEP, seed)
+def play_touched(game: str, net: NTupleNet, options: dict[str, Any], n: int, first: int, n_games: int,
+                 masks: list[int], seed: int, dirty: np.ndarray | None = None
+                 ) -> tuple[tuple[np.ndarray, list[np.ndarray]], list[int], int]:
+    """Play and learn games ``first`` .. ``first + n`` of a run on ``net`` in batches; what they
+    touched as (the indices learning reached, each array's values there after the games; an array
+    without coherence travels empty), the winners and the Prolog queries.  A round touches a small
+    part of a large net, and only that part travels: the client, which holds the net as it was
+    before the games, turns it into changes (changes_from).  ``dirty``: one byte a weight, all 0,
+    that learning marks (a worker keeps it from round to round); it is left all 0 again."""
+    if dirty is None:
+        dirty = np.zeros(net.weights.size, dtype=np.uint8)
+    lock = Lockstep(net, checked(NTupleOptions, options, NAME), LOCKSTEP, seed, dirty)
     winners: list[int] = []
     queries = 0
     while len(winners) < n:
         w, q = play_batch(game, net, lock, min(LOCKSTEP, n - len(winners)), first + len(winners), n_games, masks)
         winners += w
         queries += q
-    after = (net.weights, net.tc_n, net.tc_a)
-    touched = np.flatnonzero(after[0] != before[0])
-    if net.coherent:
-        touched = np.union1d(touched, np.flatnonzero(after[2] != before[2]))
-    change = [(a[touched] - b[touched]) if a.size == after[0].size else np.zeros(0) for a, b in zip(after, before, strict=True)]
-    return (touched, change), winners, queries
+    touched = np.flatnonzero(dirty)
+    dirty[touched] = 0
+    values = [a[touched] if a.size == net.weights.size else np.zeros(0) for a in (net.weights, net.tc_n, net.tc_a)]
+    return (touched, values), winners, queries
+
+
+def changes_from(arrays: Sequence[np.ndarray], reports: Sequence[tuple[np.ndarray, list[np.ndarray]]]
+                 ) -> list[tuple[np.ndarray, list[np.ndarray]]]:
+    """The workers' reports of a round (play_touched: indices and values there) as changes of
+    ``arrays``, the net every worker started the round from: at each index, the value after less
+    the value before, keeping only the indices where a weight or a coherence sum moved."""
+    changes = []
+    for touched, values in reports:
+        deltas = [v - a[touched] if v.size else v for a, v in zip(arrays, values, strict=True)]
+        moved = deltas[0] != 0
+        if deltas[2].size:
+            moved |= deltas[2] != 0
+        changes.append((touched[moved], [d[moved] if d.size else d for d in deltas]))
+    return changes
 
 
 class NetMissing(Exception):
     """A worker asked to go on with a net it does not hold (it was restarted): send it the whole net."""
 
 
-_KEPT: dict[tuple[str, int], tuple[NTupleNet, list[np.ndarray]]] = {}   # on a worker: (run, slot) -> its net and buffers
+_KEPT: dict[tuple[str, int], tuple[NTupleNet, np.ndarray]] = {}   # on a worker: (run, slot) -> its net and marks
 
 
 def kept_selfplay_task(run: str, slot: int, game: str, shape: tuple, options: dict[str, Any],
                        whole: tuple[np.ndarray, np.ndarray, np.ndarray] | None,
                        merged: tuple[np.ndarray, list[np.ndarray]] | None, n: int, first: int, n_games: int,
-                       masks: list[int], seed: int) -> tuple[int, tuple[np.ndarray, list[np.ndarray]], list[int], int]:
+                       masks: list[int], seed: int
+                       ) -> tuple[int, tuple[np.ndarray, list[np.ndarray]], list[int], int, float]:
     """A Dask task on the worker that holds slot ``slot`` of run ``run``: its copy of the net stays
     there between rounds.  ``whole`` (the weights and coherence sums) starts it; after that only the
     last round's merged change arrives (``merged``: indices and the merged values there, the same for
     every worker), which makes the copy equal to the client's net again.  Then it plays its games
-    and sends back only its own sparse change (play_and_diff)."""
+    and sends back only the values it touched (play_touched)."""
     key = (run, slot)
     if whole is not None:
         tuples, perms, values, n_cells, sets = shape
         net = NTupleNet(tuples, perms, values, n_cells, whole[0].copy(), sets=sets)
         net.tc_n, net.tc_a = whole[1].copy(), whole[2].copy()
-        _KEPT[key] = net, [np.empty_like(a) for a in (net.weights, net.tc_n, net.tc_a)]
+        _KEPT[key] = net, np.zeros(net.weights.size, dtype=np.uint8)
     elif key not in _KEPT:
         raise NetMissing(f"worker lost the net of slot {slot}")
-    net, buffers = _KEPT[key]
+    net, dirty = _KEPT[key]
     if merged is not None:
         where, values_there = merged
         for array, v in zip((net.weights, net.tc_n, net.tc_a), values_there, strict=True):
             if v.size:
                 array[where] = v
-    change, winners, queries = play_and_diff(game, net, options, n, first, n_games, masks, seed, buffers)
-    return first, change, winners, queries
+    t0 = time.perf_counter()
+    report, winners, queries = play_touched(game, net, options, n, first, n_games, masks, seed, dirty)
+    return first, report, winners, queries, time.perf_counter() - t0
 
 
 def drop_kept(run: str) -> int:
@@ -606,12 +620,11 @@ def drop_kept(run: str) -> int:
     return len(keys)
 
 
-def merged_values(arrays: Sequence[np.ndarray], changes: Sequence[tuple[np.ndarray, list[np.ndarray]]]
-                  ) -> tuple[np.ndarray, list[np.ndarray]]:
-    """What every worker needs after a round's merge: the indices any worker touched and the merged
-    arrays' values there (an array a worker does not change travels empty)."""
-    where = np.unique(np.concatenate([touched for touched, _ in changes])) if changes else np.zeros(0, np.int64)
-    sized = [any(d.size for _, change in changes for d in change[i:i + 1]) for i in range(len(arrays))]
+def merged_values(arrays: Sequence[np.ndarray], changes: Sequence[tuple[np.ndarray, list[np.ndarray]]],
+                  where: np.ndarray) -> tuple[np.ndarray, list[np.ndarray]]:
+    """What every worker needs after a round's merge: the indices any worker changed (``where``, from
+    merge_changes) and the merged arrays' values there (an array no worker changes travels empty)."""
+    sized = [any(change[i].size for _, change in changes) for i in range(len(arrays))]
     return where, [a[where] if size else np.zeros(0) for a, size in zip(arrays, sized, strict=True)]
 
 
@@ -627,20 +640,27 @@ def nbytes(obj: Any) -> int:
 ROUND_GAMES = 16 * LOCKSTEP    # games each worker plays from the same weights before they are merged
 
 
-def merge_changes(arrays: Sequence[np.ndarray], changes: Sequence[tuple[np.ndarray, list[np.ndarray]]]) -> None:
-    """Apply the workers' changes of one round (each: the indices it touched, the change of each array
-    there) to ``arrays``: a weight one worker changed takes that change, one that k workers changed
-    the mean of theirs.  Summing them would move a weight every game reads (the opening's patterns)
-    k times as far as one worker found it should go, since each worker started from the same value."""
-    if not changes:
-        return
-    every = np.concatenate([touched for touched, _ in changes])
-    uniq, hits = np.unique(every, return_counts=True)
-    for touched, change in changes:             # a worker's indices are distinct (selfplay_task)
-        share = hits[np.searchsorted(uniq, touched)]
+def merge_changes(arrays: Sequence[np.ndarray], changes: Sequence[tuple[np.ndarray, list[np.ndarray]]],
+                  hits: np.ndarray | None = None) -> np.ndarray:
+    """Apply the workers' changes of one round (each: the distinct indices it changed, the change of
+    each array there) to ``arrays``: a weight one worker changed takes that change, one that k
+    workers changed the mean of theirs.  Summing them would move a weight every game reads (the
+    opening's patterns) k times as far as one worker found it should go, since each worker started
+    from the same value.  Returns the indices any worker changed, in order.  ``hits``: a counter a
+    weight, all 0 (the caller may keep it from round to round; it is left all 0): counting there
+    costs a pass over the touched indices, where sorting them cost ten times as much."""
+    if hits is None:
+        hits = np.zeros(arrays[0].size, dtype=np.uint16)
+    for touched, _ in changes:
+        hits[touched] += 1
+    for touched, change in changes:
+        share = hits[touched]
         for array, d in zip(arrays, change, strict=True):
             if d.size:
                 array[touched] += d / share
+    where = np.flatnonzero(hits)
+    hits[where] = 0
+    return where
 
 
 def run_lazily(db: sqlite_utils.Database, game: str, name: str, net: NTupleNet, opts: NTupleOptions, vs: str,
@@ -700,19 +720,25 @@ def run_lazily(db: sqlite_utils.Database, game: str, name: str, net: NTupleNet, 
 
 @dataclass
 class Moved:
-    """The bytes that crossed between the client and the workers, round by round."""
+    """The bytes that crossed between the client and the workers, and each round's seconds."""
 
     rounds: int = 0
     to_workers: int = 0
     from_workers: int = 0
     first_round: int = 0            # the whole net, sent once to each worker
+    seconds: list[float] = field(default_factory=list)
+    playing: list[float] = field(default_factory=list)     # a round's longest task, its games alone
 
     def report(self) -> dict[str, Any]:
         if not self.rounds:
             return {}
         later = max(1, self.rounds - 1)
+        timing = {"seconds_first_round": round(self.seconds[0], 2)} if self.seconds else {}
+        if len(self.seconds) > 1:
+            timing["seconds_a_round_after"] = round(statistics.median(self.seconds[1:]), 2)
+            timing["seconds_playing_a_round_after"] = round(statistics.median(self.playing[1:]), 2)
         return {"rounds": self.rounds, "bytes_first_round": self.first_round,
-                "bytes_per_round": round((self.to_workers + self.from_workers - self.first_round) / later)}
+                "bytes_per_round": round((self.to_workers + self.from_workers - self.first_round) / later), **timing}
 
 
 class Rounds:
@@ -732,12 +758,14 @@ class Rounds:
         self.shape = (net.tuples, net.perms, net.values, net.n_cells, net.sets)
         self.holding: set[int] = set()          # slots whose worker holds the net as the client has it
         self.merged: tuple[np.ndarray, list[np.ndarray]] | None = None
+        self.hits = np.zeros(net.weights.size, dtype=np.uint16)     # merge_changes's counter, kept
 
     def arrays(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         return self.net.weights, self.net.tc_n, self.net.tc_a
 
     def play(self, done: int) -> tuple[list[int], int]:
         """One round from game ``done``: the winners of its games, in game order, and the queries."""
+        t0 = time.perf_counter()
         sizes = [min(ROUND_GAMES, max(0, self.n_games - done - k * ROUND_GAMES)) for k in range(self.workers)]
         slots = [k for k, n in enumerate(sizes) if n]
         while True:
@@ -747,34 +775,47 @@ class Rounds:
             except NetMissing:                  # a worker restarted: every slot gets the whole net again
                 self.holding.clear()
         parts.sort(key=lambda part: part[0])    # merged in game order: the same seed, the same net
-        changes = [part[1] for part in parts]
-        merge_changes(self.arrays(), changes)
-        self.merged = merged_values(self.arrays(), changes)
+        reports = [part[1] for part in parts]
+        changes = changes_from(self.arrays(), reports)
+        where = merge_changes(self.arrays(), changes, self.hits)
+        self.merged = merged_values(self.arrays(), changes, where)
         self.moved.rounds += 1
-        self.moved.from_workers += nbytes(changes)
+        self.moved.from_workers += nbytes(reports)
+        self.moved.seconds.append(time.perf_counter() - t0)
+        self.moved.playing.append(max(part[4] for part in parts))
         return [w for part in parts for w in part[2]], sum(part[3] for part in parts)
 
     def _round(self, done: int, sizes: list[int], slots: list[int]) -> list[tuple]:
         addresses = sorted(self.client.scheduler_info()["workers"])
-        whole = None
-        if any(k not in self.holding for k in slots):
-            whole = self.arrays()
-        tasks, pins = [], []
+        pins = [addresses[k % len(addresses)] for k in slots]
+        starting = [k for k in slots if k not in self.holding]
+        whole = self.arrays() if starting else None
+        going_on = [k for k in slots if k in self.holding]
+        # scattered to the workers that need them, not embedded in the tasks: Dask would send a
+        # large argument through the scheduler and warn of a "large graph" every round
+        whole_sent = self._scatter(whole, [pins[slots.index(k)] for k in starting]) if whole is not None else None
+        merged_sent = (self._scatter(self.merged, [pins[slots.index(k)] for k in going_on])
+                       if going_on and self.merged is not None else None)
+        tasks = []
         for k in slots:
-            start = whole if k not in self.holding else None
-            merged = None if start is not None else self.merged
-            sent = nbytes(start) + nbytes(merged)
+            start = whole_sent if k not in self.holding else None
+            merged = None if start is not None else merged_sent
+            sent = nbytes(whole) if start is not None else nbytes(self.merged) if merged is not None else 0
             self.moved.to_workers += sent
             if start is not None:
                 self.moved.first_round += sent
             first = done + k * ROUND_GAMES
             tasks.append((self.run, k, self.game, self.shape, self.opts.as_dict(), start, merged, sizes[k], first,
                           self.n_games, self.masks, self.seed * 1_000_003 + first))
-            pins.append(addresses[k % len(addresses)])
         parts: list[tuple] = []
         cluster.run_tasks(self.client, kept_selfplay_task, tasks, parts.append, pins)
         self.holding.update(slots)
         return parts
+
+    def _scatter(self, data: Any, workers: list[str]) -> Any:
+        """``data`` placed on ``workers`` ahead of the tasks that read it: a future to pass them."""
+        [future] = self.client.scatter([data], workers=sorted(set(workers)), broadcast=True, hash=False)
+        return future
 
     def close(self) -> None:
         """Free the workers' copies of the net."""

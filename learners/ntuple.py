@@ -348,18 +348,23 @@ def _v(w, feats):
 
 
 @njit(cache=True)
-def _td(w, tcn, tca, hist, hist_g, count, newest, target, step, lam):
+def _td(w, tcn, tca, hist, hist_g, count, newest, target, step, lam, dirty):
     """One TD(λ) update of a player's latest afterstate toward ``target``, reaching back over its
     ``count`` earlier afterstates (ring ``hist`` of feature rows, newest at ``newest``).  With
     temporal coherence (``tcn`` as large as ``w``), each weight's step is scaled by
-    exp(β(|N|/A - 1)) of the changes asked of it so far."""
+    exp(β(|N|/A - 1)) of the changes asked of it so far.  ``dirty`` (as large as ``w``, or empty):
+    set to 1 at every weight the update reaches, so that a worker knows what it touched."""
     horizon = hist.shape[0]
     delta = target - _v(w, hist[newest])
     decay = 1.0
     tcl = tcn.shape[0] == w.shape[0]
+    mark = dirty.shape[0] == w.shape[0]
     for k in range(count):
         slot = (newest - k) % horizon
         change = step * delta * decay * hist_g[slot]
+        if mark:
+            for f in range(hist.shape[1]):
+                dirty[hist[slot, f]] = 1
         if tcl:
             for f in range(hist.shape[1]):
                 i = hist[slot, f]
@@ -389,6 +394,7 @@ def _graph_games(start, target, winner, mover, feats, w, tcn, tca, n_games, seed
     moves is scored a draw.  With probability ``open_p`` a game's first move is random and taken as
     its start; without ``learn_explore`` nothing is learned on an exploring move."""
     np.random.seed(seed)
+    unmarked = np.zeros(0, dtype=np.uint8)
     n_feat = feats.shape[2]
     hist = np.zeros((2, horizon, n_feat), dtype=np.int64)
     hist_g = np.zeros((2, horizon))
@@ -417,7 +423,7 @@ def _graph_games(start, target, winner, mover, feats, w, tcn, tca, n_games, seed
                 e, v = e0 + k, vals[k]
                 explore = np.random.random() < eps
                 if count[m] > 0 and (learn_explore or not explore):   # toward the best move's value
-                    _td(w, tcn, tca, hist[m], hist_g[m], count[m], newest[m], v, step, lam)
+                    _td(w, tcn, tca, hist[m], hist_g[m], count[m], newest[m], v, step, lam, unmarked)
                 if explore:
                     e = e0 + np.random.randint(e1 - e0)
                     count[m] = 0            # an exploring move cuts the trace
@@ -442,7 +448,7 @@ def _graph_games(start, target, winner, mover, feats, w, tcn, tca, n_games, seed
         for p in range(2):
             if count[p] > 0:
                 r = 0.0 if results[g] == 2 else (1.0 if results[g] == p else -1.0)
-                _td(w, tcn, tca, hist[p], hist_g[p], count[p], newest[p], r, step, lam)
+                _td(w, tcn, tca, hist[p], hist_g[p], count[p], newest[p], r, step, lam, unmarked)
     return results
 
 
@@ -499,12 +505,13 @@ def train_on_graph(net: NTupleNet, start: np.ndarray, target: np.ndarray, winner
 
 @njit(cache=True)
 def _batch_ply(w, tcn, tca, succ_off, succ_feats, succ_out, movers, active, learn, eps, step, lam,
-               hist, hist_g, count, newest, choice, finished, learn_explore, open_p):
+               hist, hist_g, count, newest, choice, finished, learn_explore, open_p, dirty):
     """One ply of a batch of games expanded lazily: each active game's mover picks a successor
     (learning as in _graph_games); ``succ_out`` is a successor's outcome for the mover (1, 0, -1)
     or ONGOING_CODE.  Writes ``choice`` (index among the game's successors) and, for a game that
     ends, its outcome for the mover in ``finished`` (else ONGOING_CODE), with the final updates.
-    On a game's first ply, ``open_p`` is the chance of a random opening taken as the start."""
+    On a game's first ply, ``open_p`` is the chance of a random opening taken as the start.
+    ``dirty``: marks the weights learning touched (see _td)."""
     horizon = hist.shape[2]
     vals = np.empty(max(1, np.max(succ_off[1:] - succ_off[:-1])))
     for i in range(movers.shape[0]):
@@ -522,7 +529,7 @@ def _batch_ply(w, tcn, tca, succ_off, succ_feats, succ_out, movers, active, lear
             j, v = j0 + k, vals[k]
             explore = np.random.random() < eps
             if count[i, m] > 0 and (learn_explore or not explore):
-                _td(w, tcn, tca, hist[i, m], hist_g[i, m], count[i, m], newest[i, m], v, step, lam)
+                _td(w, tcn, tca, hist[i, m], hist_g[i, m], count[i, m], newest[i, m], v, step, lam, dirty)
             if explore:
                 j = j0 + np.random.randint(j1 - j0)
                 count[i, m] = 0
@@ -542,7 +549,7 @@ def _batch_ply(w, tcn, tca, succ_off, succ_feats, succ_out, movers, active, lear
             for p in range(2):
                 if count[i, p] > 0:
                     r = float(succ_out[j]) if p == m else -float(succ_out[j])
-                    _td(w, tcn, tca, hist[i, p], hist_g[i, p], count[i, p], newest[i, p], r, step, lam)
+                    _td(w, tcn, tca, hist[i, p], hist_g[i, p], count[i, p], newest[i, p], r, step, lam, dirty)
                     count[i, p] = 0
 
 
@@ -555,10 +562,14 @@ def _batch_value(w, succ_feats, succ_out, j):
 
 class Lockstep:
     """Games played side by side on a game too large to enumerate: the caller expands every game's
-    successors (one Prolog query a ply) and this picks and learns, one numba call a ply."""
+    successors (one Prolog query a ply) and this picks and learns, one numba call a ply.
+    ``dirty`` (one byte a weight): learning sets 1 at every weight it touches, for a worker that
+    sends back only what it changed; the caller reads and clears it."""
 
-    def __init__(self, net: NTupleNet, options: NTupleOptions, games: int, seed: int) -> None:
+    def __init__(self, net: NTupleNet, options: NTupleOptions, games: int, seed: int,
+                 dirty: np.ndarray | None = None) -> None:
         self.net, self.options = net, options
+        self.dirty = np.zeros(0, dtype=np.uint8) if dirty is None else dirty
         h = horizon_for(options.lam)
         self.hist = np.zeros((games, 2, h, net.features), dtype=np.int64)
         self.hist_g = np.zeros((games, 2, h))
@@ -584,7 +595,7 @@ class Lockstep:
         feats = self.net.indices(succ_cells, np.repeat(np.where(active, movers, 0), counts))
         _batch_ply(self.net.weights, self.net.tc_n, self.net.tc_a, succ_off, feats, succ_out, movers, active, learn, eps, step, o.lam,
                    self.hist, self.hist_g, self.count, self.newest, self.choice, self.finished, o.learn_explore,
-                   o.random_openings if opening else 0.0)
+                   o.random_openings if opening else 0.0, self.dirty)
         n = len(movers)
         return self.choice[:n], self.finished[:n]
 

@@ -336,10 +336,13 @@ def test_self_play_on_two_dask_workers_that_keep_the_net_equals_merging_rounds_h
         for first in (done, done + 64):
             copy = NTupleNet(net.tuples, net.perms, net.values, net.n_cells, here[0].copy(), sets=net.sets)
             copy.tc_n, copy.tc_a = here[1].copy(), here[2].copy()
-            change, winners, _ = ntuple.play_and_diff("connect(4,7,6)", copy, stored.as_dict(), 64, first, 256, [3],
-                                                      5 * 1_000_003 + first)
+            (touched, after), winners, _ = ntuple.play_touched("connect(4,7,6)", copy, stored.as_dict(), 64, first,
+                                                               256, [3], 5 * 1_000_003 + first)
             assert len(winners) == 64
-            parts.append(change)
+            deltas = [v - a[touched] for a, v in zip(here, after)]
+            moved = (deltas[0] != 0) | (deltas[2] != 0)           # what the games changed, weights or sums
+            assert moved.any() and np.isin(np.flatnonzero(copy.weights != here[0]), touched).all()  # none unreported
+            parts.append((touched[moved], [d[moved] for d in deltas]))
         hits = np.zeros(net.weights.size)
         for touched, _ in parts:
             hits[touched] += 1
@@ -416,11 +419,11 @@ def test_temporal_coherence_scales_each_weights_step_as_written():
         hist[(newest - k) % 4], hist_g[(newest - k) % 4] = row, g
     want = reference_td_with_coherence(w, tcn, tca, rows, gains, 0.8, 0.05, 0.5)
     got = [w.copy(), tcn.copy(), tca.copy()]
-    _td(got[0], got[1], got[2], hist, hist_g, 3, newest, 0.8, 0.05, 0.5)
+    _td(got[0], got[1], got[2], hist, hist_g, 3, newest, 0.8, 0.05, 0.5, np.zeros(0, np.uint8))
     for a, b in zip(got, want):
         np.testing.assert_allclose(a, b, rtol=1e-12, atol=1e-15)
     plain = w.copy()                                    # without coherence (sums of size 1): the plain step
-    _td(plain, np.zeros(1), np.zeros(1), hist, hist_g, 3, newest, 0.8, 0.05, 0.5)
+    _td(plain, np.zeros(1), np.zeros(1), hist, hist_g, 3, newest, 0.8, 0.05, 0.5, np.zeros(0, np.uint8))
     np.testing.assert_allclose(plain, reference_td_with_coherence(w, np.zeros(12), np.zeros(12), rows, gains,
                                                                   0.8, 0.05, 0.5, beta=0.0)[0], rtol=1e-12)
 
