@@ -157,15 +157,36 @@ def test_a_nul_typed_in_play_is_an_illegal_move_not_a_crash(db_path):
     assert p.returncode == 0 and "bad tic-tac-toe move" in p.stdout + p.stderr and "Traceback" not in p.stderr
 
 
+TRAINED = (("train", "tictactoe", "--agent", "p", "--games", "20"),
+           ("train", "tictactoe", "--learner", "qlearn", "--agent", "q", "--games", "20"),
+           ("train", "tictactoe", "--learner", "ga", "--agent", "g", "--cycles", "2", "--agents", "4", "--rules", "5"),
+           ("solve", "tictactoe"))
+NTUPLE = (("train", "tictactoe", "--learner", "ntuple", "--agent", "n", "--games", "50"),)
+SWEPT = (("train", "tictactoe", "--learner", "ntuple", "--agent", "n", "--games", "20"),
+         ("sweep", "train", "hexapawn", "--learner", "punish", "--games", "5", "--grid", "reward=0,1", "--seeds", "1"))
+_MADE: dict[tuple, Path] = {}
+
+
+@pytest.fixture(scope="module")
+def made(tmp_path_factory):
+    """made(commands, into): a knowledge base the commands have filled, copied to ``into``.  The
+    commands run once a test process; each test gets a copy of their file (SQLite's backup)."""
+    def copy(commands: tuple, into: Path) -> Path:
+        if commands not in _MADE:
+            path = tmp_path_factory.mktemp("made") / "kb.db"
+            for args in commands:
+                r = run(*args, "--db", str(path))
+                assert r.exit_code == 0, r.output
+            _MADE[commands] = path
+        with sqlite3.connect(_MADE[commands]) as source, sqlite3.connect(into) as target:
+            source.backup(target)
+        return into
+    return copy
+
+
 @pytest.fixture
-def trained(db_path):
-    for args in (["train", "tictactoe", "--agent", "p", "--games", "20"],
-                 ["train", "tictactoe", "--learner", "qlearn", "--agent", "q", "--games", "20"],
-                 ["train", "tictactoe", "--learner", "ga", "--agent", "g", "--cycles", "2", "--agents", "4",
-                  "--rules", "5"],
-                 ["solve", "tictactoe"]):
-        assert run(*args).exit_code == 0
-    return db_path
+def trained(db_path, made):
+    return made(TRAINED, db_path)
 
 
 def edit(db_path, sql):
@@ -273,10 +294,8 @@ def test_doctor_flags_agents_no_learner_or_game_can_read(trained):
     ("UPDATE sweep_runs SET result = 'not json'", "table sweep_runs, row"),
     ("UPDATE sweeps SET grid = '{'", "table sweeps, row 1: grid is not JSON"),
 ])
-def test_doctor_checks_populations_weights_and_sweeps(trained, sql, words):
-    assert run("train", "tictactoe", "--learner", "ntuple", "--agent", "n", "--games", "20").exit_code == 0
-    assert run("sweep", "train", "hexapawn", "--learner", "punish", "--games", "5", "--grid", "reward=0,1",
-               "--seeds", "1").exit_code == 0
+def test_doctor_checks_populations_weights_and_sweeps(db_path, made, sql, words):
+    trained = made(TRAINED + SWEPT, db_path)
     assert run("doctor").exit_code == 0
     edit(trained, sql)
     r = run("doctor")
@@ -299,11 +318,11 @@ ONE_WEIGHT = "WHERE rowid = (SELECT min(rowid) FROM ntuple_weights)"
      "params perms"),
     ("DELETE FROM ntuple_tuples", "agent 'n': the agent has no tuples"),
 ])
-def test_a_hand_edited_ntuple_row_is_one_line_everywhere_and_found_by_doctor(db_path, sql, words):
+def test_a_hand_edited_ntuple_row_is_one_line_everywhere_and_found_by_doctor(db_path, made, sql, words):
     """Loading an n-tuple agent and doctor share one check of its rows: a cell past the board
     crashed training (SIGSEGV in numba), a pattern past the cell values was an internal error, and
     doctor said sound for all of these."""
-    assert run("train", "tictactoe", "--learner", "ntuple", "--agent", "n", "--games", "50").exit_code == 0
+    made(NTUPLE, db_path)
     edit(db_path, sql)
     r = run("doctor")
     assert r.exit_code == 1 and words in r.output, r.output
