@@ -175,8 +175,9 @@ def test_ctrl_c_on_a_race_on_two_workers_is_one_line(tmp_path):
     once printed Dask's 30-line KeyboardInterrupt traceback each."""
     p = subprocess.Popen([EXE, "race", "run", "--boards", "400", "--workers", "2", "--db", str(tmp_path / "kb.db")],
                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True,
-                         preexec_fn=interruptible)
-    time.sleep(8)
+                         preexec_fn=interruptible, env={**os.environ, "EDUCABLE_HEARTBEAT": "0.2"})
+    first = p.stderr.readline()                 # "racing ...: N of 400 done": the workers are racing
+    assert "of 400 done" in first, first
     os.killpg(p.pid, signal.SIGINT)
     out, err = p.communicate(timeout=120)
     assert p.returncode == 130, err
