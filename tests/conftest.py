@@ -17,18 +17,6 @@ os.environ["EDUCABLE_HEARTBEAT"] = "0"
 os.environ["EDUCABLE_CACHE"] = tempfile.mkdtemp(prefix="educable-cache-")
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-# The files whose tests take longest, run first: with the suite on two workers, a test of a minute
-# begun last keeps one worker busy while the other has nothing left (whole files keep their order,
-# so a file's fixtures are still made once).
-LONGEST_FIRST = ["test_docs.py", "test_cluster.py", "test_gdl.py", "test_check.py", "test_ntuple.py"]
-
-
-def pytest_collection_modifyitems(config, items):
-    def rank(item):
-        name = item.path.name
-        return LONGEST_FIRST.index(name) if name in LONGEST_FIRST else len(LONGEST_FIRST)
-    items.sort(key=rank)
-
 
 @pytest.fixture
 def db_path(tmp_path, monkeypatch):
