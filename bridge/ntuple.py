@@ -787,14 +787,14 @@ class Rounds:
 
     def _round(self, done: int, sizes: list[int], slots: list[int]) -> list[tuple]:
         addresses = sorted(self.client.scheduler_info()["workers"])
-        pins = [addresses[k % len(addresses)] for k in slots]
+        pin = {k: addresses[k % len(addresses)] for k in slots}
         starting = [k for k in slots if k not in self.holding]
-        whole = self.arrays() if starting else None
         going_on = [k for k in slots if k in self.holding]
+        whole = self.arrays() if starting else None
         # scattered to the workers that need them, not embedded in the tasks: Dask would send a
         # large argument through the scheduler and warn of a "large graph" every round
-        whole_sent = self._scatter(whole, [pins[slots.index(k)] for k in starting]) if whole is not None else None
-        merged_sent = (self._scatter(self.merged, [pins[slots.index(k)] for k in going_on])
+        whole_sent = self._scatter(whole, [pin[k] for k in starting]) if whole is not None else None
+        merged_sent = (self._scatter(self.merged, [pin[k] for k in going_on])
                        if going_on and self.merged is not None else None)
         tasks = []
         for k in slots:
@@ -808,7 +808,7 @@ class Rounds:
             tasks.append((self.run, k, self.game, self.shape, self.opts.as_dict(), start, merged, sizes[k], first,
                           self.n_games, self.masks, self.seed * 1_000_003 + first))
         parts: list[tuple] = []
-        cluster.run_tasks(self.client, kept_selfplay_task, tasks, parts.append, pins)
+        cluster.run_tasks(self.client, kept_selfplay_task, tasks, parts.append, [pin[k] for k in slots])
         self.holding.update(slots)
         return parts
 

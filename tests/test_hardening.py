@@ -164,13 +164,14 @@ TRAINED = (("train", "tictactoe", "--agent", "p", "--games", "20"),
 NTUPLE = (("train", "tictactoe", "--learner", "ntuple", "--agent", "n", "--games", "50"),)
 SWEPT = (("train", "tictactoe", "--learner", "ntuple", "--agent", "n", "--games", "20"),
          ("sweep", "train", "hexapawn", "--learner", "punish", "--games", "5", "--grid", "reward=0,1", "--seeds", "1"))
-_MADE: dict[tuple, Path] = {}
 
 
 @pytest.fixture(scope="module")
 def made(tmp_path_factory):
     """made(commands, into): a knowledge base the commands have filled, copied to ``into``.  The
     commands run once a test process; each test gets a copy of their file (SQLite's backup)."""
+    _MADE: dict[tuple, Path] = {}
+
     def copy(commands: tuple, into: Path) -> Path:
         if commands not in _MADE:
             path = tmp_path_factory.mktemp("made") / "kb.db"
