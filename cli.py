@@ -1086,7 +1086,7 @@ def serve(port: int, host: str, read_only: bool, open_browser: bool, db_path: st
     sys.stdout.flush()
     if open_browser:
         webbrowser.open(url)
-    config = uvicorn.Config(create_app(path, read_only), log_level="warning", lifespan="off")
+    config = uvicorn.Config(create_app(path, read_only), log_level="warning", lifespan="on")
     uvicorn.Server(config).run(sockets=[sock])
 
 
@@ -1171,6 +1171,8 @@ def runs_cmd(run_id: int | None, agent: str | None, db_path: str, as_json: bool)
     runs = commands.list_runs(db, agent)
     if as_json:
         return emit_json(runs)
+    if not runs:
+        click.echo(f"no training runs{f' of {agent}' if agent else ''} yet (see: educable train --help)")
     for r in runs:
         ident = f"{r['id']:>5}" if r["id"] is not None else "  now"
         took = f"in {r['seconds']:.1f} s" if r["seconds"] is not None else "going on (or stopped), as committed"

@@ -240,3 +240,10 @@ def test_global_options_are_taken_before_or_after_the_command(tmp_path):
     assert "holds 1 agent(s) of it (pp)" in p.stderr and "--games-dir FOLDER" in p.stderr
     p = run("query", "tictactoe", ".../.../...", "--agent", "nobody", "--db", db)
     assert p.returncode == 2 and "unknown agent 'nobody' for tictactoe in kb.db" in p.stderr, p.stderr
+
+
+def test_an_empty_knowledge_base_says_where_to_start_instead_of_printing_nothing(db_path):
+    for args, words in ((("agents",), "no learned agents yet"), (("runs",), "no training runs yet"),
+                        (("runs", "--agent", "q"), "no training runs of q yet")):
+        r = run(*args)
+        assert r.exit_code == 0 and r.output.startswith(words) and "educable train --help" in r.output, r.output

@@ -236,8 +236,9 @@ def test_home_shows_each_agents_last_exact_judgement(db_path, served):
     assert "as first: perfect, as second: perfect (after 2,000 games)" in html
 
 
-def test_jobs_start_only_from_the_page_itself_never_read_only_and_say_a_refusal_in_one_line(trained, served):
-    s = served()
+def test_jobs_start_only_from_the_page_itself_never_read_only_and_say_a_refusal_in_one_line(trained, served,
+                                                                                            tmp_path):
+    s = served(env={"TMPDIR": str(tmp_path)})
     body = {"kind": "train", "game": "tictactoe", "learner": "qlearn", "agent": "jobq", "games": 50, "seed": 1}
     r = s.post("/api/jobs", body, headers={"Origin": "http://evil.example"})
     assert r.status_code == 403 and "only the page itself" in r.json()["error"]
@@ -255,6 +256,9 @@ def test_jobs_start_only_from_the_page_itself_never_read_only_and_say_a_refusal_
     r = ro.post("/api/jobs", body)
     assert r.status_code == 403 and "read-only" in r.json()["error"]
     assert ro.post("/api/jobs/stop", {"id": 1}).status_code == 403
+    assert [p.name for p in tmp_path.glob("educable-jobs-*")], "the job's log was kept while the server ran"
+    s.stop()
+    assert not list(tmp_path.glob("educable-jobs-*")), "the server left its jobs' logs behind"
 
 
 SLOW_C4 = "......./......./......./.ox...o/.xx.x.x/oox.oox"     # 14 moves in: bitbully searches past its book

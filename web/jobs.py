@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import itertools
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -47,7 +48,14 @@ class Jobs:
         self.db_path = db_path
         self.jobs: dict[int, Job] = {}
         self.ids = itertools.count(1)
-        self.folder = Path(tempfile.mkdtemp(prefix="educable-jobs-"))
+        self._folder: Path | None = None
+
+    @property
+    def folder(self) -> Path:
+        """The jobs' logs: a temporary folder made at the first job and removed when the server stops."""
+        if self._folder is None:
+            self._folder = Path(tempfile.mkdtemp(prefix="educable-jobs-"))
+        return self._folder
 
     def start(self, kind: str, args: list[str], agent: str | None = None) -> dict[str, Any]:
         """Start ``educable ARGS --db DB``; its status, or ValueError with its one line when the command
@@ -94,3 +102,5 @@ class Jobs:
         for job in self.jobs.values():
             if job.process.poll() is None:
                 job.process.send_signal(signal.SIGTERM)
+        if self._folder is not None:
+            shutil.rmtree(self._folder, ignore_errors=True)
