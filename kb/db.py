@@ -121,10 +121,14 @@ def open_kb_read_only(path: str | os.PathLike | None = None) -> sqlite_utils.Dat
 
 
 def _migrate(db: sqlite_utils.Database, p: Path) -> None:
-    version = db.execute("PRAGMA user_version").fetchone()[0]
+    # The version and the tables read in one statement, so from one snapshot: read apart, a second
+    # process could see version 0 before a first one's commit and its tables after it, and call the
+    # file foreign (two `solve` started together on a new file).
+    version, tables = db.execute("SELECT (SELECT user_version FROM pragma_user_version), "
+                                 "(SELECT count(*) FROM sqlite_master)").fetchone()
     if version > VERSION:
         raise KBError(f"{p}: made by a newer educable (schema {version}; this one knows up to {VERSION})")
-    if version < 0 or (version == 0 and db.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]):
+    if version < 0 or (version == 0 and tables):
         raise KBError(f"{p}: an SQLite database that educable did not make (schema version {version}"
                       f"{' with tables of its own' if version == 0 else ''}); give another file with --db")
     if version == VERSION:
