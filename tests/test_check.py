@@ -121,10 +121,18 @@ def test_each_planted_fault_is_found_where_it_is(tmp_path, old, new, clause, wor
     assert hits, (where, problems)
     if position is not None:
         assert position in hits[0]["position"], hits[0]
-    text = run("check", str(path))                       # the same, as people read it: one line a problem
-    assert text.returncode == 1
-    assert any(line.strip().startswith(where) for line in text.stdout.splitlines()), text.stdout
-    assert "Traceback" not in text.stderr
+
+
+def test_the_report_as_people_read_it_has_a_line_a_problem_where_the_json_says(tmp_path):
+    _, old, new, clause, words, position = FAULTS[1]
+    path = planted(tmp_path, old, new)
+    problems = json.loads(run("check", str(path), "--json").stdout)["games"][0]["problems"]
+    assert problems
+    text = run("check", str(path))
+    assert text.returncode == 1 and "Traceback" not in text.stderr
+    lines = [line.strip() for line in text.stdout.splitlines()]
+    for p in problems:
+        assert any(line.startswith(f"{p['where']}: {p['predicate']}: {p['message']}") for line in lines), (p, lines)
 
 
 def test_the_shared_text_fault_names_both_states(tmp_path):
@@ -183,7 +191,7 @@ def test_a_next_mover_that_names_no_player_is_found_where_it_is(tmp_path):
     assert text.count(old) == 1
     path = tmp_path / "boxes.pl"
     path.write_text(text.replace(old, "game:next_mover(G, _-Owners, _, _-Owners1, nobody) :-"))
-    r = run("check", str(path), "--json")
+    r = run("check", str(path), "--game", "boxes(1,2)", "--json")       # the smallest board with two boxes
     assert r.returncode == 1, r.stdout
     problems = json.loads(r.stdout)["games"][0]["problems"]
     hits = [p for p in problems if p["predicate"] == "next_mover/5"]
@@ -275,7 +283,7 @@ def test_check_says_what_a_slow_file_redoes_at_every_position_and_following_it_k
     same game (the counts and winner of the shipped connect(3,4,4), checked against a reference in
     tests/test_game_families.py)."""
     naive = BENCH_GAMES / "naive_connect3.pl"
-    r = run("check", str(naive), "--json")
+    r = run("check", str(naive), "--json", "--limit", "2000")        # 2,000 positions show the habits
     assert r.returncode == 0, r.stdout
     advice = json.loads(r.stdout)["games"][0]["advice"]
     assert len(advice) == 2, advice
@@ -284,7 +292,7 @@ def test_check_says_what_a_slow_file_redoes_at_every_position_and_following_it_k
     assert tabling["goal"] == "all_lines/1" and tabling["inferences"] > 100
     assert "`:- table all_lines/1.`" in tabling["change"]
     assert lists["predicate"] == "legal/4, over/4" and "arg/3" in lists["change"]
-    r = run("check", str(BENCH_GAMES / "advised_connect3.pl"), "--json")
+    r = run("check", str(BENCH_GAMES / "advised_connect3.pl"), "--json", "--limit", "2000")
     assert r.returncode == 0 and json.loads(r.stdout)["games"][0]["advice"] == []
     env = {**os.environ, "EDUCABLE_GAMES": str(BENCH_GAMES), "EDUCABLE_DB": str(tmp_path / "kb.db")}
     solved = []

@@ -165,9 +165,11 @@ def test_gdl_dots_and_boxes_is_the_native_game_position_for_position():
 
 
 def test_check_names_the_gdl_rule_behind_a_fault(tmp_path):
-    """A GDL tic-tac-toe that forgets a full board ends the game: check finds the position with
-    no moves and points at the first legal rule."""
-    text = (GDL / "tictactoe_gdl.kif").read_text().replace("(<= terminal (not open))", "")
+    """A GDL Nim whose terminal rule never holds: check finds the position with no moves (every
+    heap empty) and points at the first legal rule."""
+    text = (GDL / "nim_gdl.kif").read_text()
+    assert text.count("(<= terminal (not nonempty))") == 1
+    text = text.replace("(<= terminal (not nonempty))", "(<= terminal (true (heap a 9)))")
     path = tmp_path / "stuck.kif"
     path.write_text(text)
     first_legal = next(i for i, line in enumerate(text.splitlines(), 1) if line.startswith("(<= (legal"))
@@ -175,7 +177,7 @@ def test_check_names_the_gdl_rule_behind_a_fault(tmp_path):
     assert r.returncode == 1
     problem = json.loads(r.stdout)["games"][0]["problems"][0]
     assert problem["where"] == f"{path}:{first_legal}" and "no legal moves" in problem["message"], problem
-    assert problem["position"].count("(cell") == 9 and " b)" not in problem["position"]     # a full board
+    assert all(f"(heap {h} 0)" in problem["position"] for h in "abc"), problem       # every heap empty
 
 
 def board_classes(rows_only: bool) -> tuple[int, int, int]:
