@@ -83,7 +83,7 @@ def track_gif(path: str | Path, track: Track, frames: Iterable[tuple[np.ndarray,
     label.set_animated(True)
     fig.canvas.draw()
     track_only = fig.canvas.copy_from_bbox(fig.bbox)
-    images = []
+    images: list[Image.Image] = []
     for specimens, title in frames:
         fig.canvas.restore_region(track_only)
         _place(dots, specimens)
