@@ -1,14 +1,11 @@
 """The console examples of the README and of every manual page (docs/) run as written, and every command's --help
 carries an example (see tests/doc_examples.py for the format)."""
-import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
 from doc_examples import DOCUMENTS, examples, matches, run, sandbox
-
-EXE = str(Path(sys.executable).parent / "educable")
 
 
 @pytest.mark.parametrize("document", DOCUMENTS)
@@ -35,6 +32,7 @@ def test_the_example_matcher_can_fail():
 def commands(group=None, prefix=()):
     """Every command path of the CLI, subcommands of groups included."""
     import click
+
     from cli import main
     group = group or main
     for name, cmd in group.commands.items():
@@ -45,10 +43,11 @@ def commands(group=None, prefix=()):
 
 @pytest.mark.parametrize("path", list(commands()), ids=" ".join)
 def test_every_command_has_help_with_an_example(path):
-    p = subprocess.run([EXE, *path, "--help"], capture_output=True, text=True, timeout=60)
-    assert p.returncode == 0, p.stderr
-    assert "Example" in p.stdout, f"educable {' '.join(path)} --help has no example"
-    assert "educable " + path[0] in p.stdout.split("Example", 1)[1]
+    from conftest import cli  # in-process: --help starts nothing
+    r = cli(*path, "--help")
+    assert r.exit_code == 0, r.output
+    assert "Example" in r.output, f"educable {' '.join(path)} --help has no example"
+    assert "educable " + path[0] in r.output.split("Example", 1)[1]
 
 
 def test_the_tutorials_game_is_the_shipped_example_file():
@@ -65,6 +64,7 @@ def test_the_manuals_option_tables_are_the_learners_declarations():
     import re
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "scripts"))
     import option_tables
+
     from bridge import registry
     text = option_tables.PAGE.read_text()
     assert sorted(re.findall(r"<!-- options: (\w+) -->", text)) == sorted(registry.TRAINABLE)

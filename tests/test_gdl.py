@@ -85,7 +85,7 @@ def run(*args, input=None):
 def test_every_learner_trains_on_a_gdl_game_and_exact_judgement_works(tmp_path):
     db = str(tmp_path / "kb.db")
     for args in (["--learner", "punish", "--agent", "p", "--games", "100"],
-                 ["--learner", "qlearn", "--agent", "q", "--games", "3000"],
+                 ["--learner", "qlearn", "--agent", "q", "--games", "300"],
                  ["--learner", "ga", "--agent", "g", "--cycles", "5"]):
         r = run("train", "tictactoe_gdl", *args, "--seed", "1", "--db", db, "--json")
         assert r.returncode == 0, r.stderr
