@@ -218,12 +218,18 @@ FOLDING_LEARNERS = ("qlearn", "ntuple")
 
 def treats_symmetric_alike(db: sqlite_utils.Database, game: str, name: str) -> bool:
     """Whether agent ``name`` chooses alike in symmetric positions (so that it can be judged exactly
-    on the graph of symmetry classes): random and minimax, and Q-learning and n-tuple agents stored
-    with folding on."""
+    on the graph of symmetry classes): random and minimax, Q-learning and n-tuple agents stored
+    with folding on, and ``alphabeta:D`` and ``alphabeta:D+AGENT`` of such an agent."""
     if name in ("random", "minimax"):
         return True
+    if search_chooser(name) is not None:
+        # Alpha-beta keeps every move of the best depth-D value, and symmetric positions have the
+        # same values when what values the horizon (nothing, or AGENT) treats them alike.  MCTS and
+        # PUCT keep one move, chosen by chance or by the order of the moves.
+        guide = search_guide(name)
+        return name.startswith("alphabeta:") and (guide is None or treats_symmetric_alike(db, game, guide))
     base, member = split_member(name)
-    if member is not None or search_chooser(name) is not None:
+    if member is not None:
         return False
     row = store.get_agent(db, base)
     return (row is not None and row["game"] == game and row["learner"] in FOLDING_LEARNERS

@@ -91,8 +91,8 @@ def test_guarantee_detects_a_single_blunder(graphs):
 
 
 def test_agents_that_choose_alike_in_symmetric_positions_are_judged_on_the_classes(tmp_path):
-    """Past the position limit of every position, random, minimax, a folded Q-learner and an
-    n-tuple agent are judged on the graph of symmetry classes, with the same results as on every
+    """Past the position limit of every position, random, minimax, a folded Q-learner, an n-tuple
+    agent and alpha-beta searches (plain, or led by that agent) are judged on the graph of symmetry classes, with the same results as on every
     position (computed on the graph of every position, in a knowledge base that has it) and random against
     random at the known 737/1260, 160/1260, 363/1260; a punishment agent, which may choose
     differently in symmetric positions, is refused in one line that says why."""
@@ -131,7 +131,7 @@ def test_agents_that_choose_alike_in_symmetric_positions_are_judged_on_the_class
                 "as_second": {"win": p2["o"], "draw": p2["draw"], "loss": p2["x"]}}
 
     for agent, vs in (("random", None), ("minimax", None), ("qf", None), ("nt", None), ("random", "random"),
-                      ("qf", "random"), ("nt", "minimax")):
+                      ("qf", "random"), ("nt", "minimax"), ("alphabeta:2+nt", None), ("alphabeta:1", "qf")):
         more = ["--vs", vs] if vs else []
         full = on_every_position(agent, vs)
         code, solved = educable(whole, "eval", "tictactoe", agent, "--exact", *more, "--json")
@@ -154,8 +154,10 @@ def test_agents_that_choose_alike_in_symmetric_positions_are_judged_on_the_class
     r = subprocess.run([exe, "eval", "tictactoe", "random", "--exact", "--max-positions", "1000", "--db", str(classes)],
                        capture_output=True, text=True, timeout=300)
     assert "it may throw a position's value away in" in r.stdout
-    code, message = educable(classes, "eval", "tictactoe", "p", "--exact", "--json", "--max-positions", "1000")
-    assert code == 2 and len(message.strip().splitlines()) == 1 and "judging p exactly needs every position" in message
+    for odd in ("p", "mcts:20+nt"):                    # may choose differently in symmetric positions
+        code, message = educable(classes, "eval", "tictactoe", odd, "--exact", "--json", "--max-positions", "1000")
+        assert code == 2 and len(message.strip().splitlines()) == 1, message
+        assert f"judging {odd} exactly needs every position" in message
 
 
 def test_solve_compiles_the_classes_only_and_judging_random_play_uses_them(tmp_path):
