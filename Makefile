@@ -20,4 +20,4 @@ bench: setup
 	@for b in bench/bench_*.py; do $(PY) $$b || exit 1; done
 
 clean:
-	rm -rf $(VENV) *.egg-info educable.db
+	rm -rf $(VENV) *.egg-info educable.db rules/*.qlf
