@@ -14,6 +14,7 @@ import signal
 import socket
 import subprocess
 import threading
+import time
 from pathlib import Path
 from typing import Any
 
@@ -242,13 +243,15 @@ MESSAGE_CHARS = 300         # of a load error (one that prints a huge term is cu
 
 PREFLIGHT_CACHE_ENV = "EDUCABLE_CACHE"      # the folder of remembered trial loads (default ~/.cache/educable)
 TIMED_OUT = "loading it did not finish within"
+TIMED_OUT_KEPT = 600        # seconds a trial that ran out of time is remembered before it is tried again
 
 
 def preflight(path: Path, rules_dir: Path = RULES_DIR) -> str | None:
     """The trial load of a game file from elsewhere (trial_load), remembered: a file whose bytes, path
     and working folder, and educable's rule files, are those of an earlier trial is not tried again, so
-    that every command after the first pays nothing for it.  A trial that ran out of time is not
-    remembered (a busy machine may have slowed a sound file): it is tried again.  The cache is a
+    that every command after the first pays nothing for it.  A trial that ran out of time is
+    remembered for ten minutes only (a busy machine may have slowed a sound file), so that commands
+    run one after another do not each wait the whole time limit for it.  The cache is a
     folder of small files (EDUCABLE_CACHE, else ~/.cache/educable); one that cannot be read or written
     is skipped, never an error."""
     import hashlib
@@ -263,12 +266,11 @@ def preflight(path: Path, rules_dir: Path = RULES_DIR) -> str | None:
     remembered = folder / key.hexdigest()
     try:
         text = remembered.read_text(encoding="utf-8")
-        return text[1:] if text.startswith("!") else None
+        if TIMED_OUT not in text or time.time() - remembered.stat().st_mtime < TIMED_OUT_KEPT:
+            return text[1:] if text.startswith("!") else None
     except (OSError, UnicodeDecodeError):
         pass
     error = trial_load(path, rules_dir)
-    if error is not None and TIMED_OUT in error:
-        return error
     try:
         folder.mkdir(parents=True, exist_ok=True)
         scratch = remembered.with_suffix(f".{os.getpid()}")

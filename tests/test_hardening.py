@@ -544,8 +544,8 @@ def test_a_game_file_that_would_crash_or_hang_the_process_is_listed_broken(tmp_p
 def test_a_trial_load_is_remembered_until_the_file_or_educable_changes(tmp_path):
     """The trial load of a game file of the user's (a swipl process of its own, about 70 ms) is
     remembered by the file's bytes: a second command does not try it again, an edited file is tried
-    anew, and a cache folder that cannot be written changes nothing but the speed.  (A trial that ran
-    out of time is tried again: the allocating file of the test above.)"""
+    anew, a trial that ran out of time is remembered ten minutes and then tried again, and a cache
+    folder that cannot be written changes nothing but the speed."""
     games, cache = tmp_path / "games", tmp_path / "cache"
     games.mkdir()
     bad = games / "bad.pl"
@@ -566,6 +566,12 @@ def test_a_trial_load_is_remembered_until_the_file_or_educable_changes(tmp_path)
     bad.write_text(":- module(bad, []).\n\ngame:game(bad) :- .\n")               # edited: tried anew
     assert "bad.pl:3" in broken_line()[0]
     assert len(list((cache / "preflight").iterdir())) == 2
+    latest = max((cache / "preflight").iterdir(), key=lambda f: f.stat().st_mtime_ns)
+    latest.write_text("!bad.pl: loading it did not finish within 8 s (remembered)")   # as a busy machine's trial
+    assert "did not finish within 8 s (remembered)" in broken_line()[0]
+    old = latest.stat().st_mtime - 11 * 60
+    os.utime(latest, (old, old))                                                   # eleven minutes later
+    assert "bad.pl:3" in broken_line()[0]
     env["EDUCABLE_CACHE"] = str(bad)                   # a file, not a folder: nothing can be remembered there
     bad.write_text(":- module(bad, []).\n\n\ngame:game(bad) :- .\n")
     assert "bad.pl:4" in broken_line()[0]                                          # still right
