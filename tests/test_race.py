@@ -401,8 +401,25 @@ def too_far_move(view, features, u0, u1):
     return 2, 0
 
 
+@numba.njit
+def hop_move_in_floats(view, features, u0, u1):
+    return 1.0, float(0 if features[0] else min(int(u0 * 3), 2) - 1)
+
+
 hop = players.Kernel(hop_move, hop_decode, 1)            # the example of a compiled player in docs/experiments.md
 too_far_kernel = players.Kernel(too_far_move, hop_decode, 1)
+hop_in_floats = players.Kernel(hop_move_in_floats, hop_decode, 1)
+
+
+def test_a_compiled_player_that_moves_in_floats_plays_as_one_in_integers(db_path):
+    """The race's loop is compiled once for kernels of the built-in players' types (and kept in
+    numba's cache); a kernel that returns its move in floats is cast to them and plays the same games."""
+    scores = []
+    for name in ("test_race:hop", "test_race:hop_in_floats"):
+        r = run("race", "run", "--player", name, "--boards", "2", "--turns", "300", "--seed", "4", "--json")
+        assert r.exit_code == 0, r.output
+        scores.append(json.loads(r.output)["scores"])
+    assert scores[0] == scores[1]
 
 
 def test_a_users_compiled_player_runs_by_module_name(db_path):

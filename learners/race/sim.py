@@ -197,9 +197,10 @@ class Race:
         while self.turn < until and self.S[core.S_N]:
             self._room()
             try:
-                t = core.drive(k.move, k.decode, self.turn, until, self.seeds, self.P, self.Q, self.S, self.sp,
-                               self.moves_buf, self.enter, self.wall, self.grid, self.starts, self.n_starts,
-                               self.st, self.pool, self.feats, self.free, self.new_ids, self.cum, self.err)
+                arrays = (self.turn, until, self.seeds, self.P, self.Q, self.S, self.sp, self.moves_buf, self.enter,
+                          self.wall, self.grid, self.starts, self.n_starts, self.st, self.pool, self.feats, self.free,
+                          self.new_ids, self.cum, self.err)
+                t = core.cached_drive(arrays)(k.move, k.decode, *arrays)
             except PLAYER_FAULTS as exc:
                 own_fault(exc)
                 raise PlayerError(f"player {self.name} raised {type(exc).__name__}: {exc} "
