@@ -23,6 +23,7 @@ from collections.abc import Callable
 
 import numba
 import numpy as np
+from numba import types
 
 from learners.race.rand import turn_key, uniform
 
@@ -272,6 +273,10 @@ def drive(move, decode, t0, t_end, seeds, P, Q, S, sp, moves, enter, wall, grid,
     return t
 
 
+# The compiled players' kernels as first-class function types (see cached_drive).
+KERNEL_MOVE = types.FunctionType(types.UniTuple(types.int64, 2)(types.int8[:, ::1], types.int64[::1],
+                                                                 types.float64, types.float64))
+KERNEL_DECODE = types.FunctionType(types.none(types.uint8[::1], types.int64[::1]))
 _CACHED_DRIVES: dict[str, Callable[..., int]] = {}
 
 
@@ -282,10 +287,7 @@ def cached_drive(arrays: tuple) -> Callable[..., int]:
     in numba's cache: specialised on each kernel instead, numba compiled it anew in every process
     (1.2-1.5 s at every race command and in every Dask worker).  A move is one indirect call, and
     ran as fast (3.78 against 3.83 million specimen-moves a second, believer, 4 boards)."""
-    from numba import types
-    move = types.UniTuple(types.int64, 2)(types.int8[:, ::1], types.int64[::1], types.float64, types.float64)
-    decode = types.none(types.uint8[::1], types.int64[::1])
-    signature = types.int64(types.FunctionType(move), types.FunctionType(decode), *(numba.typeof(a) for a in arrays))
+    signature = types.int64(KERNEL_MOVE, KERNEL_DECODE, *(numba.typeof(a) for a in arrays))
     key = str(signature)
     if key not in _CACHED_DRIVES:
         _CACHED_DRIVES[key] = numba.njit(signature, cache=True, error_model="numpy")(drive)
