@@ -5,11 +5,12 @@ uniformly among the entries; an edge listed twice is twice as likely); ``None`` 
 """
 from __future__ import annotations
 
+import itertools
 from dataclasses import dataclass
 
 import numpy as np
 
-from learners.graph import StateGraph
+from learners.graph import DRAW, ONGOING, StateGraph, ranges
 
 Support = list[list[int]]
 
@@ -46,48 +47,50 @@ def optimal_moves(graph: StateGraph) -> Support:
 
 def guarantee(graph: StateGraph, player: int, support: Support) -> Guarantee:
     """Exact worst case for ``player`` choosing within ``support`` against any opponent."""
-    worst = [0] * graph.size
-    target = graph.target.tolist()
-    mover = graph.mover.tolist()
-    start = graph.start.tolist()
-    for s in graph.order_leaves_first():
-        if graph.is_terminal(s):
-            worst[s] = graph.outcome_for(s, player)
-            continue
-        edges = support[s] if mover[s] == player else range(start[s], start[s + 1])
-        if not edges:
-            raise ValueError(f"{graph.game}: no move chosen in state {graph.keys[s]}")
-        worst[s] = min(worst[target[e]] for e in edges)
-    value = graph.game_value(player)
+    return _guarantee(graph, player, _Choices.of(graph, support))
+
+
+def _guarantee(graph: StateGraph, player: int, mine: _Choices) -> Guarantee:
+    anything = _Choices.every_move(graph)
+    over = graph.winner != ONGOING
+    worst = np.zeros(graph.size, dtype=np.int64)
+    worst[over] = _outcomes(graph, player)[over]
+    target = graph.target
+    for layer in graph.levels():
+        live = layer[~over[layer]]
+        ours = graph.mover[live] == player
+        for nodes, choices in ((live[ours], mine), (live[~ours], anything)):
+            edges, first = choices.of_states(nodes)
+            worst[nodes] = np.minimum.reduceat(worst[target[edges]], first) if nodes.size else worst[nodes]
     got = int(worst[0])
-    mistakes = _mistakes(graph, player, support)
-    return Guarantee(OUTCOME_NAMES[got], got == value, mistakes, mistakes == 0)
+    mistakes = _mistakes(graph, player, mine, anything)
+    return Guarantee(OUTCOME_NAMES[got], got == graph.game_value(player), mistakes, mistakes == 0)
 
 
-def _mistakes(graph: StateGraph, player: int, support: Support) -> int:
+def _outcomes(graph: StateGraph, player: int) -> np.ndarray:
+    """Each state's result for ``player`` were the game over there: 1, 0 or -1."""
+    w = graph.winner
+    return np.where(w == player, 1, np.where((w == DRAW) | (w == ONGOING), 0, -1))
+
+
+def _mistakes(graph: StateGraph, player: int, mine: _Choices, anything: _Choices) -> int:
     """Positions reachable (player within support, opponent anything) where the support loses value;
     on a folded graph a class counts its positions (its orbit): the support chooses alike in
     symmetric positions, so every member of a reachable class is reachable."""
-    seen = np.zeros(graph.size, dtype=bool)
-    stack = [0]
-    seen[0] = True
-    count = 0
-    while stack:
-        s = stack.pop()
-        if graph.is_terminal(s):
-            continue
-        mine = int(graph.mover[s]) == player
-        edges = support[s] if mine else graph.edges(s)
-        if mine:
-            v = int(graph.value[s])
-            if any(graph.value_after(e) != v for e in edges):
-                count += int(graph.orbit[s])
-        for e in edges:
-            t = int(graph.target[e])
-            if not seen[t]:
-                seen[t] = True
-                stack.append(t)
-    return count
+    over = graph.winner != ONGOING
+    reached = np.zeros(graph.size, dtype=bool)
+    reached[0] = True
+    for layer in reversed(graph.levels()):          # a state's predecessors lie in later layers
+        live = layer[reached[layer] & ~over[layer]]
+        ours = graph.mover[live] == player
+        for nodes, choices in ((live[ours], mine), (live[~ours], anything)):
+            reached[graph.target[choices.of_states(nodes)[0]]] = True
+    after = graph.value[graph.target[mine.edges]] * np.where(graph.turn_passes[mine.edges], -1, 1)
+    chooser = np.repeat(np.arange(graph.size), np.diff(mine.ptr))
+    loses = np.zeros(graph.size, dtype=bool)
+    loses[chooser[after != graph.value[chooser]]] = True
+    counted = reached & ~over & (graph.mover == player) & loses
+    return int(graph.orbit[counted].sum())
 
 
 def outcome_probabilities(graph: StateGraph, first: Support, second: Support) -> dict[str, float]:
@@ -95,24 +98,58 @@ def outcome_probabilities(graph: StateGraph, first: Support, second: Support) ->
 
     Keys are the players' names and ``draw``.
     """
-    supports = (first, second)
-    target = graph.target.tolist()
-    mover = graph.mover.tolist()
-    winner = graph.winner.tolist()
-    p0 = [0.0] * graph.size     # P(first player wins)
-    p1 = [0.0] * graph.size     # P(second player wins)
-    for s in graph.order_leaves_first():
-        w = winner[s]
-        if w != -1:
-            p0[s] = 1.0 if w == 0 else 0.0
-            p1[s] = 1.0 if w == 1 else 0.0
-            continue
-        edges = supports[mover[s]][s]
-        k = len(edges)
-        p0[s] = sum(p0[target[e]] for e in edges) / k
-        p1[s] = sum(p1[target[e]] for e in edges) / k
-    a, b = p0[0], p1[0]
+    one = _Choices.of(graph, first)
+    return _outcome_probabilities(graph, one, one if second is first else _Choices.of(graph, second))
+
+
+def _outcome_probabilities(graph: StateGraph, first: _Choices, second: _Choices) -> dict[str, float]:
+    over = graph.winner != ONGOING
+    p0 = (graph.winner == 0).astype(np.float64)      # P(first player wins), leaves first
+    p1 = (graph.winner == 1).astype(np.float64)      # P(second player wins)
+    for layer in graph.levels():
+        live = layer[~over[layer]]
+        firsts = graph.mover[live] == 0
+        for nodes, choices in ((live[firsts], first), (live[~firsts], second)):
+            if not nodes.size:
+                continue
+            edges, start = choices.of_states(nodes)
+            k = np.diff(np.append(start, len(edges)))
+            nxt = graph.target[edges]
+            p0[nodes] = np.add.reduceat(p0[nxt], start) / k
+            p1[nodes] = np.add.reduceat(p1[nxt], start) / k
+    a, b = float(p0[0]), float(p1[0])
     return {graph.players[0]: a, graph.players[1]: b, "draw": max(0.0, 1.0 - a - b)}
+
+
+@dataclass(frozen=True)
+class _Choices:
+    """A support as arrays: state ``s`` may choose the edges ``edges[ptr[s]:ptr[s+1]]``."""
+
+    graph: StateGraph
+    ptr: np.ndarray
+    edges: np.ndarray
+
+    @classmethod
+    def of(cls, graph: StateGraph, support: Support) -> _Choices:
+        lens = np.fromiter(map(len, support), dtype=np.int64, count=graph.size)
+        ptr = np.zeros(graph.size + 1, dtype=np.int64)
+        np.cumsum(lens, out=ptr[1:])
+        edges = np.fromiter(itertools.chain.from_iterable(support), dtype=np.int64, count=int(ptr[-1]))
+        return cls(graph, ptr, edges)
+
+    @classmethod
+    def every_move(cls, graph: StateGraph) -> _Choices:
+        """A uniformly random player's choices: every legal move."""
+        return cls(graph, graph.start.astype(np.int64), np.arange(len(graph.target), dtype=np.int64))
+
+    def of_states(self, nodes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """The edges ``nodes`` may choose, concatenated, and where each node's run begins; a node
+        with nothing to choose is refused (values backed up from the leaves would be undefined)."""
+        lens = self.ptr[nodes + 1] - self.ptr[nodes]
+        if nodes.size and not lens.all():
+            s = int(nodes[np.argmin(lens)])
+            raise ValueError(f"{self.graph.game}: no move chosen in state {self.graph.keys[s]}")
+        return self.edges[ranges(self.ptr, nodes)], np.cumsum(lens) - lens
 
 
 def adversary_moves(graph: StateGraph, victim: Support, me: int) -> Support:
@@ -142,11 +179,11 @@ def adversary_moves(graph: StateGraph, victim: Support, me: int) -> Support:
 def checkpoint(graph: StateGraph, support: Support, games: int) -> dict:
     """A learning curve's point after ``games``: on each side, what the agent (choosing within
     ``support``) guarantees, whether that is perfect, and its exact win rate against random play."""
-    random_moves = all_moves(graph)
+    mine, random_moves = _Choices.of(graph, support), _Choices.every_move(graph)
     point: dict = {"games": games}
     for label, p in (("as_first", 0), ("as_second", 1)):
-        g = guarantee(graph, p, support)
-        pr = outcome_probabilities(graph, *((support, random_moves) if p == 0 else (random_moves, support)))
+        g = _guarantee(graph, p, mine)
+        pr = _outcome_probabilities(graph, *((mine, random_moves) if p == 0 else (random_moves, mine)))
         point[label] = {"guaranteed": g.guaranteed, "perfect": g.perfect, "win_vs_random": round(pr[graph.players[p]], 6)}
     return point
 

@@ -44,6 +44,7 @@ class StateGraph:
     folded: bool = False
     value: np.ndarray = field(default=None, repr=False)  # type: ignore[arg-type]  # None until solved
     _order: list[int] | None = field(init=False, repr=False, default=None)
+    _levels: list[np.ndarray] | None = field(init=False, repr=False, default=None)
     _cycle: CyclicGraph | None = field(init=False, repr=False, default=None)
 
     @property
@@ -110,48 +111,56 @@ class StateGraph:
         Raises CyclicGraph if the graph has a cycle (exact evaluation then
         needs another method).
         """
+        if self._order is None:
+            self._order = np.concatenate(self.levels()).tolist()
+        return self._order
+
+    def levels(self) -> list[np.ndarray]:
+        """The states in layers, leaves first: every successor of a layer's state lies in an earlier
+        layer, so a value backed up from the leaves can be computed a whole layer at a time
+        (computed once; raises CyclicGraph if a position can come back)."""
         if self._cycle is not None:
             raise self._cycle
-        if self._order is None:
+        if self._levels is None:
             try:
-                self._order = self._topological_order()
+                self._levels = self._peel()
             except CyclicGraph as cycle:
                 self._cycle = cycle             # searched once, not at every checkpoint
                 raise
-        return self._order
+        return self._levels
 
     def acyclic(self) -> bool:
         """Whether no position can come back (what judging an agent exactly needs)."""
         try:
-            self.order_leaves_first()
+            self.levels()
         except CyclicGraph:
             return False
         return True
 
-    def _topological_order(self) -> list[int]:
+    def _peel(self) -> list[np.ndarray]:
+        """Kahn's algorithm a layer at a time: the states whose moves all lead into earlier layers."""
         n = self.size
-        order: list[int] = []
-        mark = np.zeros(n, dtype=np.int8)  # 0 new, 1 on stack, 2 done
-        start = self.start.tolist()
-        target = self.target.tolist()
-        for root in range(n):
-            if mark[root]:
-                continue
-            stack = [(root, iter(range(start[root], start[root + 1])))]
-            mark[root] = 1
-            while stack:
-                s, it = stack[-1]
-                for e in it:
-                    t = target[e]
-                    if mark[t] == 1:
-                        raise CyclicGraph(f"{self.game}: a position can come back (its state graph has a cycle), "
-                                          "and judging an agent exactly needs a game whose positions never repeat")
-                    if mark[t] == 0:
-                        mark[t] = 1
-                        stack.append((t, iter(range(start[t], start[t + 1]))))
-                        break
-                else:
-                    stack.pop()
-                    mark[s] = 2
-                    order.append(s)
-        return order
+        left = np.diff(self.start).astype(np.int64)          # each state's moves into states not yet layered
+        by_target = np.argsort(self.target, kind="stable")
+        into = np.zeros(n + 1, dtype=np.int64)                # the moves into state t: by_target[into[t]:into[t+1]]
+        np.cumsum(np.bincount(self.target, minlength=n), out=into[1:])
+        source = self.source[by_target]
+        layer = np.flatnonzero(left == 0)
+        layers: list[np.ndarray] = []
+        while layer.size:
+            layers.append(layer)
+            preds, moves = np.unique(source[ranges(into, layer)], return_counts=True)
+            left[preds] -= moves
+            layer = preds[left[preds] == 0]
+        if sum(len(x) for x in layers) < n:
+            raise CyclicGraph(f"{self.game}: a position can come back (its state graph has a cycle), "
+                              "and judging an agent exactly needs a game whose positions never repeat")
+        return layers
+
+
+def ranges(ptr: np.ndarray, nodes: np.ndarray) -> np.ndarray:
+    """The indices ``ptr[s]:ptr[s+1]`` of every state ``s`` in ``nodes``, concatenated in order."""
+    lens = ptr[nodes + 1] - ptr[nodes]
+    total = int(lens.sum())
+    first = np.cumsum(lens) - lens                           # where each state's run begins in the result
+    return np.arange(total, dtype=np.int64) + np.repeat(ptr[nodes] - first, lens)
