@@ -14,7 +14,8 @@ demo: setup
 test: setup
 	@$(VENV)/bin/ruff check --quiet cli.py bridge kb learners web
 	@$(VENV)/bin/mypy --no-error-summary
-	@$(PY) -m pytest -q -n 2 --dist worksteal --durations=15
+	@# three test processes on two cores: many tests wait on servers, timers and subprocesses
+	@$(PY) -m pytest -q -n 3 --dist worksteal --durations=15
 
 bench: setup
 	@for b in bench/bench_*.py; do $(PY) $$b || exit 1; done
