@@ -61,7 +61,8 @@ def _guarantee(graph: StateGraph, player: int, mine: _Choices) -> Guarantee:
         ours = graph.mover[live] == player
         for nodes, choices in ((live[ours], mine), (live[~ours], anything)):
             edges, first = choices.of_states(nodes)
-            worst[nodes] = np.minimum.reduceat(worst[target[edges]], first) if nodes.size else worst[nodes]
+            if nodes.size:
+                worst[nodes] = np.minimum.reduceat(worst[target[edges]], first)
     got = int(worst[0])
     mistakes = _mistakes(graph, player, mine, anything)
     return Guarantee(OUTCOME_NAMES[got], got == graph.game_value(player), mistakes, mistakes == 0)
