@@ -1,4 +1,6 @@
+import atexit
 import os
+import shutil
 import signal
 import sqlite3
 import sys
@@ -15,6 +17,7 @@ os.environ["EDUCABLE_HEARTBEAT"] = "0"
 # Trial loads of game files are remembered (bridge.engine.preflight): in a folder of this session's,
 # not the user's ~/.cache, so that no run of the suite sees another's.
 os.environ["EDUCABLE_CACHE"] = tempfile.mkdtemp(prefix="educable-cache-")
+atexit.register(shutil.rmtree, os.environ["EDUCABLE_CACHE"], ignore_errors=True)
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 

@@ -56,9 +56,9 @@ def examples(document: str) -> list[Example]:
     return found
 
 
-def sandbox() -> Path:
-    """A scratch folder with links to the project folders the examples name."""
-    folder = Path(tempfile.mkdtemp(prefix="educable-docs-"))
+def sandbox(folder: Path | None = None) -> Path:
+    """A scratch folder (``folder``, or a new one) with links to the project folders the examples name."""
+    folder = folder or Path(tempfile.mkdtemp(prefix="educable-docs-"))
     for name in LINKED:
         (folder / name).symlink_to(ROOT / name)
     return folder

@@ -9,8 +9,8 @@ from doc_examples import DOCUMENTS, examples, matches, run, sandbox
 
 
 @pytest.mark.parametrize("document", DOCUMENTS)
-def test_every_console_example_prints_what_the_document_shows(document):
-    folder = sandbox()
+def test_every_console_example_prints_what_the_document_shows(document, tmp_path):
+    folder = sandbox(tmp_path)          # pytest keeps the last few sessions' folders, not every one
     found = examples(document)
     assert found, f"{document} has no console example"
     drifted = []
