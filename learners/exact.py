@@ -114,7 +114,7 @@ def _outcome_probabilities(graph: StateGraph, first: _Choices, second: _Choices)
             if not nodes.size:
                 continue
             edges, start = choices.of_states(nodes)
-            k = np.diff(np.append(start, len(edges)))
+            k = choices.ptr[nodes + 1] - choices.ptr[nodes]        # how many moves each node chooses among
             nxt = graph.target[edges]
             p0[nodes] = np.add.reduceat(p0[nxt], start) / k
             p1[nodes] = np.add.reduceat(p1[nxt], start) / k
