@@ -349,14 +349,14 @@ def graph_values(graph: StateGraph, net: NTupleNet, feats: np.ndarray | None = N
     return out
 
 
-def greedy_support(graph: StateGraph, net: NTupleNet, feats: np.ndarray | None = None) -> exact.Support:
-    """The moves the agent plays in every state of ``graph``: those whose afterstate is worth most
-    to the mover (a move that ends the game: its result), ties kept (as rules/ntuple.pl plays)."""
+def greedy_choices(graph: StateGraph, net: NTupleNet, feats: np.ndarray | None = None) -> exact.Chosen:
+    """The moves the agent plays in every state of ``graph``, as a mask over its edges: those whose
+    afterstate is worth most to the mover (a move that ends the game: its result), ties kept (as
+    rules/ntuple.pl plays)."""
     values = graph_values(graph, net, feats)                  # (states, 2)
-    mover = graph.mover.astype(np.int64)
-    src = np.repeat(np.arange(graph.size), np.diff(graph.start))
+    src = graph.source
     tgt = graph.target.astype(np.int64)
-    m = mover[src]
+    m = graph.mover.astype(np.int64)[src]
     after = values[tgt, m]
     w = graph.winner[tgt].astype(np.int64)
     done = w != ONGOING
@@ -364,11 +364,12 @@ def greedy_support(graph: StateGraph, net: NTupleNet, feats: np.ndarray | None =
     sc = score(after)
     best = np.full(graph.size, np.iinfo(np.int64).min)
     np.maximum.at(best, src, sc)
-    keep = sc == best[src]
-    sup: exact.Support = [[] for _ in range(graph.size)]
-    for e in np.nonzero(keep)[0].tolist():
-        sup[src[e]].append(e)
-    return sup
+    return sc == best[src]
+
+
+def greedy_support(graph: StateGraph, net: NTupleNet, feats: np.ndarray | None = None) -> exact.Support:
+    """greedy_choices as a support (a list of edges a state)."""
+    return exact.support_of(graph, greedy_choices(graph, net, feats))
 
 
 def support(db: sqlite_utils.Database, row: dict, graph: StateGraph) -> exact.Support:
@@ -466,7 +467,7 @@ def run(db: sqlite_utils.Database, game: str, name: str, options: dict[str, Any]
         if progress:
             progress(chunk)
         t = time.perf_counter()
-        point = exact.checkpoint(graph, greedy_support(graph, net, feats), len(winners)) if graph.acyclic() else None
+        point = exact.checkpoint(graph, greedy_choices(graph, net, feats), len(winners)) if graph.acyclic() else None
         if point is not None:                   # positions that repeat have no exact judgement
             checkpoints.append(point)
         if commits.due():

@@ -190,7 +190,7 @@ def run(db: sqlite_utils.Database, game: str, name: str, options: dict[str, Any]
                                                               new))
         if not graph.acyclic():         # positions repeat: no exact judgement
             return False
-        point = exact.checkpoint(graph, table.greedy_support(), done)
+        point = exact.checkpoint(graph, table.greedy_choices(), done)
         checkpoints.append(point)
         return until_perfect and point["as_first"]["perfect"] and point["as_second"]["perfect"]
 

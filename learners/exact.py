@@ -2,6 +2,8 @@
 
 A *support* says, for each state, which edges a player may choose (it picks
 uniformly among the entries; an edge listed twice is twice as likely); ``None`` for a state means all legal moves.
+A learner's greedy choices may instead come as a boolean mask over the graph's edges (``Chosen``),
+which the judgements read as arrays without building a list a state.
 """
 from __future__ import annotations
 
@@ -13,6 +15,7 @@ import numpy as np
 from learners.graph import DRAW, ONGOING, StateGraph, ranges
 
 Support = list[list[int]]
+Chosen = np.ndarray          # bool, one entry an edge: the edges a player may choose, each once
 
 OUTCOME_NAMES = {1: "win", 0: "draw", -1: "loss"}
 
@@ -131,7 +134,12 @@ class _Choices:
     edges: np.ndarray
 
     @classmethod
-    def of(cls, graph: StateGraph, support: Support) -> _Choices:
+    def of(cls, graph: StateGraph, support: Support | Chosen) -> _Choices:
+        if isinstance(support, np.ndarray):
+            edges = np.flatnonzero(support)             # edges are numbered state by state
+            ptr = np.zeros(graph.size + 1, dtype=np.int64)
+            np.cumsum(np.bincount(graph.source[edges], minlength=graph.size), out=ptr[1:])
+            return cls(graph, ptr, edges)
         lens = np.fromiter(map(len, support), dtype=np.int64, count=graph.size)
         ptr = np.zeros(graph.size + 1, dtype=np.int64)
         np.cumsum(lens, out=ptr[1:])
@@ -177,9 +185,10 @@ def adversary_moves(graph: StateGraph, victim: Support, me: int) -> Support:
     return sup
 
 
-def checkpoint(graph: StateGraph, support: Support, games: int) -> dict:
+def checkpoint(graph: StateGraph, support: Support | Chosen, games: int) -> dict:
     """A learning curve's point after ``games``: on each side, what the agent (choosing within
-    ``support``) guarantees, whether that is perfect, and its exact win rate against random play."""
+    ``support``, or the edges a ``Chosen`` mask marks) guarantees, whether that is perfect, and its
+    exact win rate against random play."""
     mine, random_moves = _Choices.of(graph, support), _Choices.every_move(graph)
     point: dict = {"games": games}
     for label, p in (("as_first", 0), ("as_second", 1)):
@@ -187,6 +196,13 @@ def checkpoint(graph: StateGraph, support: Support, games: int) -> dict:
         pr = _outcome_probabilities(graph, *((mine, random_moves) if p == 0 else (random_moves, mine)))
         point[label] = {"guaranteed": g.guaranteed, "perfect": g.perfect, "win_vs_random": round(pr[graph.players[p]], 6)}
     return point
+
+
+def support_of(graph: StateGraph, chosen: Chosen) -> Support:
+    """The support a ``Chosen`` mask marks: each state's chosen edges, in order."""
+    edges = np.flatnonzero(chosen)
+    cuts = np.searchsorted(graph.source[edges], np.arange(1, graph.size))
+    return [part.tolist() for part in np.split(edges, cuts)]
 
 
 def support_from_moves(graph: StateGraph, table: list[list[str]]) -> Support:

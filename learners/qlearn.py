@@ -69,6 +69,7 @@ from dataclasses import asdict, dataclass
 
 import numpy as np
 
+from learners import exact
 from learners.graph import DRAW, StateGraph
 from learners.options import option
 from learners.training import ENDLESS_PLIES
@@ -289,9 +290,10 @@ class QTable:
         return skipped
 
     # -- the greedy policy, for exact judgement ----------------------------------
-    def greedy_support(self) -> list[list[int]]:
-        """For every state, the legal edges of highest Q (what the agent plays; for bounds, of highest
-        lower bound and among those of highest score against random)."""
+    def greedy_choices(self) -> np.ndarray:
+        """The legal edges of highest Q in every state, as a mask over the graph's edges (what the
+        agent plays; for bounds, of highest lower bound and among those of highest score against
+        random)."""
         g = self.graph
         if not hasattr(self, "_edge_cols"):
             src = g.source
@@ -308,12 +310,11 @@ class QTable:
             best2 = np.full(g.size, -np.inf)
             np.maximum.at(best2, self._edge_src, second)
             tied &= second == best2[self._edge_src]
-        chosen = np.nonzero(tied)[0].tolist()
-        out: list[list[int]] = [[] for _ in range(g.size)]
-        src = self._edge_src.tolist()
-        for e in chosen:
-            out[src[e]].append(e)
-        return out
+        return tied
+
+    def greedy_support(self) -> list[list[int]]:
+        """greedy_choices as a support (a list of edges a state)."""
+        return exact.support_of(self.graph, self.greedy_choices())
 
 
 UNNUMBERED = -2     # a legal action whose next state LazyStates has not numbered yet

@@ -183,3 +183,20 @@ def test_solve_compiles_the_classes_only_and_judging_random_play_uses_them(tmp_p
     commands.train(db, game, "punish", "p", 5, "random", "first", 1, {})
     assert commands.evaluate_exact(db, game, "p")["folded"] is False
     assert every_position_stored()
+
+
+def test_a_mask_of_chosen_edges_is_judged_as_the_support_it_marks(graphs):
+    """A learner's greedy choices may come as a mask over the edges (exact.Chosen): the support it
+    marks is, state by state, the edges it marks in order (every edge: the random player's, the
+    perfect player's edges: the minimax support), and a curve point judged from the mask equals
+    one judged from the lists."""
+    import numpy as np
+    g = graphs["tictactoe"]
+    assert exact.support_of(g, np.ones(len(g.target), dtype=bool)) == exact.all_moves(g)
+    perfect = np.array([g.value_after(e) == int(g.value[s]) for s in range(g.size) for e in g.edges(s)])
+    assert exact.support_of(g, perfect) == exact.optimal_moves(g)
+    rng = np.random.default_rng(5)
+    some = perfect | (rng.random(len(g.target)) < 0.2)
+    assert exact.checkpoint(g, some, 7) == exact.checkpoint(g, exact.support_of(g, some), 7)
+    assert exact.checkpoint(g, perfect, 7)["as_second"]["perfect"]
+    assert not exact.checkpoint(g, np.ones(len(g.target), dtype=bool), 7)["as_first"]["perfect"]
