@@ -467,7 +467,8 @@ def test_gbgs_connect_four_tuple_set_is_shipped_in_our_cell_numbers():
 
 def test_a_new_connect_four_agent_takes_gbgs_tuples_unless_given_a_shape(kb, db_path):
     """Connect Four's default tuples are GBG's published set (its first tuple in GBG's numbering as
-    above); --tuples/--length place random walks of that shape instead."""
+    above); --tuples/--length place random walks of that shape instead.  Its games start half the
+    time from a random first move (0 when asked; small boards never by default)."""
     commands.train(kb, "connect(4,7,6)", "ntuple", "gbg", 2, "self", "both", 1, {})
     commands.train(kb, "connect(4,7,6)", "ntuple", "walks", 2, "self", "both", 1, {"tuples": 5, "length": 3})
     con = sqlite3.connect(db_path)
@@ -477,6 +478,11 @@ def test_a_new_connect_four_agent_takes_gbgs_tuples_unless_given_a_shape(kb, db_
     assert len(rows["gbg"]) == 140 and rows["gbg"][:70] == rows["gbg"][70:]        # one set a player
     assert sorted((c - 1) % 7 * 6 + (5 - (c - 1) // 7) for c in first) == [0, 6, 7, 12, 13, 14, 19, 21]
     assert len(rows["walks"]) == 10 and all(len(t) == 3 for t in rows["walks"])
+    # half of Connect Four's games start from a random first move unless the user says otherwise
+    commands.train(kb, "connect(4,7,6)", "ntuple", "empty", 2, "self", "both", 1, {"random_openings": 0.0})
+    commands.train(kb, "tictactoe", "ntuple", "small", 2, "self", "both", 1, {})
+    assert {n: store.get_agent(kb, n)["params"]["random_openings"] for n in ("gbg", "empty", "small")} == \
+        {"gbg": 0.5, "empty": 0.0, "small": 0.0}
 
 
 def reference_tuple_cells(board: str, viewer: str, w: int) -> list[int]:
