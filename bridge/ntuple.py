@@ -47,7 +47,7 @@ from learners.ntuple import (
     train_on_graph,
 )
 from learners.options import declared, run_option
-from learners.training import ENDLESS_PLIES, Commits, TrainingRun
+from learners.training import ENDLESS_PLIES, Commits, TrainingRun, checkpoint_every
 
 if TYPE_CHECKING:
     import sqlite_utils  # in annotations only: kb.db imports it when a database is opened
@@ -448,7 +448,7 @@ def run(db: sqlite_utils.Database, game: str, name: str, options: dict[str, Any]
     opponent = None if vs in ("self", "random", "adversary") else csr(
         exact.optimal_moves(graph) if vs == "minimax" else opponents.support(graph, vs))
     checkpoints: list[dict] = []
-    every = max(25, min(500, n_games // 40))
+    every = checkpoint_every(n_games, until_perfect)
     winners: list[int] = []
     judged = 0.0
     t0 = time.perf_counter()

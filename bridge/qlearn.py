@@ -21,20 +21,15 @@ from learners import exact
 from learners.graph import DRAW, StateGraph
 from learners.options import declared, run_option
 from learners.qlearn import LazyStates, QOptions, QTable, grow_table, train
-from learners.training import Commits, TrainingRun
+from learners.training import Commits, TrainingRun, checkpoint_every
 
 if TYPE_CHECKING:
     import sqlite_utils  # in annotations only: kb.db imports it when a database is opened
 
 NAME = "qlearn"
 OPTIONS = declared(QOptions, NAME) + (
-    run_option("until_perfect", bool, False, "Stop at the first checkpoint (every 500 games) where eval --exact "
+    run_option("until_perfect", bool, False, "Stop at the first checkpoint (at most 500 games apart) where eval --exact "
                "says perfect on both sides.", NAME, off=""),)
-
-
-def checkpoint_every(n_games: int) -> int:
-    """Games between exact judgements of the greedy agent: about 40 a run, every 25 to 500 games."""
-    return max(25, min(500, n_games // 40))
 
 
 def options_from(params: dict[str, Any]) -> QOptions:
@@ -195,7 +190,7 @@ def run(db: sqlite_utils.Database, game: str, name: str, options: dict[str, Any]
         return until_perfect and point["as_first"]["perfect"] and point["as_second"]["perfect"]
 
     t0 = time.perf_counter()
-    every = checkpoint_every(n_games)
+    every = checkpoint_every(n_games, until_perfect)
     raw = train(table, learner_sides, opponent, n_games, seed, progress, checkpoint, every)
     seconds = time.perf_counter() - t0 - judged[0]
     played = len(raw)

@@ -59,6 +59,15 @@ class TrainingRun:
 COMMIT_SECONDS = 2.0     # a long run commits what it has learned at least this often
 
 
+def checkpoint_every(n_games: int, until_perfect: bool = False) -> int:
+    """Games between the exact judgements of a run on a game the graph holds (its strength curve):
+    about 40 a run, at least 25 games apart; at most 500 apart with --until-perfect, which stops at
+    the first perfect one.  (Every 500 games at most made a 100,000-game n-tuple run on tic-tac-toe
+    spend more time judging than playing.)"""
+    every = max(25, n_games // 40)
+    return min(every, 500) if until_perfect else every
+
+
 class Stopped(KeyboardInterrupt):
     """A run stopped by Ctrl-C or SIGTERM: ``kept`` games (or cycles) had been committed; ``how``
     says how to go on."""

@@ -89,7 +89,7 @@ def test_full_table_is_the_seeds_enumeration(kb):
 
 def test_self_play_until_perfect_and_prolog_plays_what_python_learned(kb, graphs):
     r = commands.train(kb, "tictactoe", "qlearn", "q", 80000, "self", "both", 1, {}, until_perfect=True)
-    assert r["games"] < 80000
+    assert r["games"] < 80000 and r["games"] % 500 == 0       # it stops at a checkpoint, at most 500 games apart
     assert r["exact"]["as_first"]["guaranteed"] == "draw" and r["exact"]["as_first"]["perfect"]
     assert r["exact"]["as_second"]["guaranteed"] == "draw" and r["exact"]["as_second"]["perfect"]
     # the Prolog agent's candidates equal the learner's greedy choices everywhere
@@ -307,3 +307,11 @@ def test_a_folded_table_trains_on_the_classes_when_every_position_is_past_the_li
         assert whole.guaranteed == on_classes[side]["guaranteed"]
         assert whole.perfect == on_classes[side]["perfect"]
         assert whole.mistakes == on_classes[side]["mistakes"]
+
+
+def test_a_run_is_judged_about_forty_times_and_until_perfect_at_most_500_games_apart():
+    """The strength curve's spacing (docs/learners.md): about 40 exact judgements a run, at least 25
+    games apart, and with --until-perfect at most 500 apart."""
+    from learners.training import checkpoint_every
+    assert [checkpoint_every(n) for n in (10, 1000, 2000, 100_000)] == [25, 25, 50, 2500]
+    assert [checkpoint_every(n, until_perfect=True) for n in (1000, 100_000)] == [25, 500]
