@@ -47,7 +47,7 @@ from learners.ntuple import (
     train_on_graph,
 )
 from learners.options import declared, run_option
-from learners.training import ENDLESS_PLIES, Commits, TrainingRun, checkpoint_every
+from learners.training import COMMIT_GAMES, ENDLESS_PLIES, Commits, TrainingRun, checkpoint_every
 
 if TYPE_CHECKING:
     import sqlite_utils  # in annotations only: kb.db imports it when a database is opened
@@ -452,8 +452,9 @@ def run(db: sqlite_utils.Database, game: str, name: str, options: dict[str, Any]
     winners: list[int] = []
     judged = 0.0
     t0 = time.perf_counter()
+    tick = min(every, COMMIT_GAMES)         # a chance to commit; every ``every`` games also a judgement
     while len(winners) < n_games:
-        chunk = min(every - len(winners) % every, n_games - len(winners))
+        chunk = min(tick - len(winners) % tick, n_games - len(winners))
         done = len(winners)
         if vs == "adversary":
             for g in range(done, done + chunk):
@@ -467,7 +468,8 @@ def run(db: sqlite_utils.Database, game: str, name: str, options: dict[str, Any]
         if progress:
             progress(chunk)
         t = time.perf_counter()
-        point = exact.checkpoint(graph, greedy_choices(graph, net, feats), len(winners)) if graph.acyclic() else None
+        judging = graph.acyclic() and (len(winners) % every == 0 or len(winners) == n_games)
+        point = exact.checkpoint(graph, greedy_choices(graph, net, feats), len(winners)) if judging else None
         if point is not None:                   # positions that repeat have no exact judgement
             checkpoints.append(point)
         if commits.due():

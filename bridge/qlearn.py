@@ -21,7 +21,7 @@ from learners import exact
 from learners.graph import DRAW, StateGraph
 from learners.options import declared, run_option
 from learners.qlearn import LazyStates, QOptions, QTable, grow_table, train
-from learners.training import Commits, TrainingRun, checkpoint_every
+from learners.training import COMMIT_GAMES, Commits, TrainingRun, checkpoint_every
 
 if TYPE_CHECKING:
     import sqlite_utils  # in annotations only: kb.db imports it when a database is opened
@@ -172,17 +172,19 @@ def run(db: sqlite_utils.Database, game: str, name: str, options: dict[str, Any]
     checkpoints: list[dict] = []
     judged = [0.0]
 
-    def checkpoint(done: int) -> bool:
+    def checkpoint(done: int, last: bool = False) -> bool:
         t = time.perf_counter()
         try:
-            return _checkpoint(done)
+            return _checkpoint(done, last)
         finally:
             judged[0] += time.perf_counter() - t
 
-    def _checkpoint(done: int) -> bool:
+    def _checkpoint(done: int, last: bool) -> bool:
         if commits.due():               # the table is written back before each checkpoint
             commits.commit(done, lambda new: store.save_agent(db, name, game, NAME, opts.as_dict(), table.entries(),
                                                               new))
+        if done % every and not last:   # between the curve's points: only a chance to commit
+            return False
         if not graph.acyclic():         # positions repeat: no exact judgement
             return False
         point = exact.checkpoint(graph, table.greedy_choices(), done)
@@ -191,11 +193,11 @@ def run(db: sqlite_utils.Database, game: str, name: str, options: dict[str, Any]
 
     t0 = time.perf_counter()
     every = checkpoint_every(n_games, until_perfect)
-    raw = train(table, learner_sides, opponent, n_games, seed, progress, checkpoint, every)
+    raw = train(table, learner_sides, opponent, n_games, seed, progress, checkpoint, min(every, COMMIT_GAMES))
     seconds = time.perf_counter() - t0 - judged[0]
     played = len(raw)
     if played % every or not checkpoints or checkpoints[-1]["games"] != played:
-        checkpoint(played)
+        checkpoint(played, last=True)
     extra: dict[str, Any] = {"checkpoints": checkpoints, "checkpoint_seconds": round(judged[0], 4)}
     if opts.table == "full":
         reachable = len(set(table.rows))

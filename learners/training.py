@@ -59,13 +59,20 @@ class TrainingRun:
 COMMIT_SECONDS = 2.0     # a long run commits what it has learned at least this often
 
 
+COMMIT_GAMES = 500        # on a graph, a run may commit (and is judged) at most this many games apart
+
+
 def checkpoint_every(n_games: int, until_perfect: bool = False) -> int:
     """Games between the exact judgements of a run on a game the graph holds (its strength curve):
-    about 40 a run, at least 25 games apart; at most 500 apart with --until-perfect, which stops at
-    the first perfect one.  (Every 500 games at most made a 100,000-game n-tuple run on tic-tac-toe
-    spend more time judging than playing.)"""
+    about 40 a run, at least 25 games apart, a multiple of COMMIT_GAMES past it (the run's chances
+    to commit come every COMMIT_GAMES games at most, and a judgement falls on one); at most
+    COMMIT_GAMES apart with --until-perfect, which stops at the first perfect one.  (Every 500
+    games at most made a 100,000-game n-tuple run on tic-tac-toe spend more time judging than
+    playing.)"""
     every = max(25, n_games // 40)
-    return min(every, 500) if until_perfect else every
+    if until_perfect or every <= COMMIT_GAMES:
+        return min(every, COMMIT_GAMES)
+    return every - every % COMMIT_GAMES
 
 
 class Stopped(KeyboardInterrupt):

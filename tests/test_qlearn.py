@@ -311,7 +311,8 @@ def test_a_folded_table_trains_on_the_classes_when_every_position_is_past_the_li
 
 def test_a_run_is_judged_about_forty_times_and_until_perfect_at_most_500_games_apart():
     """The strength curve's spacing (docs/learners.md): about 40 exact judgements a run, at least 25
-    games apart, and with --until-perfect at most 500 apart."""
+    games apart, a multiple of 500 past 500 (a run may commit every 500 games), and with
+    --until-perfect at most 500 apart."""
     from learners.training import checkpoint_every
-    assert [checkpoint_every(n) for n in (10, 1000, 2000, 100_000)] == [25, 25, 50, 2500]
+    assert [checkpoint_every(n) for n in (10, 1000, 2000, 30_000, 100_000)] == [25, 25, 50, 500, 2500]
     assert [checkpoint_every(n, until_perfect=True) for n in (1000, 100_000)] == [25, 500]
