@@ -472,9 +472,10 @@ def run(db: sqlite_utils.Database, game: str, name: str, options: dict[str, Any]
         point = exact.checkpoint(graph, greedy_choices(graph, net, feats), len(winners)) if judging else None
         if point is not None:                   # positions that repeat have no exact judgement
             checkpoints.append(point)
-        if commits.due():
-            strength = exact_strength(checkpoints[-1] if checkpoints else None)
-            curve = curve_point(commits.started, winners, masks, strength)
+        if commits.due():           # a commit's curve point shows the strength reached now
+            reached = point if point is not None or not graph.acyclic() else exact.checkpoint(
+                graph, greedy_choices(graph, net, feats), len(winners))
+            curve = curve_point(commits.started, winners, masks, exact_strength(reached))
             commits.commit(len(winners), lambda new: save(db, name, game, net, opts, new, None, curve))  # noqa: B023 (called at once)
         judged += time.perf_counter() - t
         if until_perfect and point and point["as_first"]["perfect"] and point["as_second"]["perfect"]:
