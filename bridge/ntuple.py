@@ -468,17 +468,18 @@ def run(db: sqlite_utils.Database, game: str, name: str, options: dict[str, Any]
         if progress:
             progress(chunk)
         t = time.perf_counter()
-        judging = graph.acyclic() and (len(winners) % every == 0 or len(winners) == n_games)
-        point = exact.checkpoint(graph, greedy_choices(graph, net, feats), len(winners)) if judging else None
-        if point is not None:                   # positions that repeat have no exact judgement
+        on_curve = len(winners) % every == 0 or len(winners) == n_games
+        due = commits.due()                     # a commit's curve point shows the strength reached then
+        # positions that repeat have no exact judgement
+        point = exact.checkpoint(graph, greedy_choices(graph, net, feats), len(winners)) \
+            if graph.acyclic() and (on_curve or due) else None
+        if point is not None and on_curve:
             checkpoints.append(point)
-        if commits.due():           # a commit's curve point shows the strength reached now
-            reached = point if point is not None or not graph.acyclic() else exact.checkpoint(
-                graph, greedy_choices(graph, net, feats), len(winners))
-            curve = curve_point(commits.started, winners, masks, exact_strength(reached))
+        if due:
+            curve = curve_point(commits.started, winners, masks, exact_strength(point))
             commits.commit(len(winners), lambda new: save(db, name, game, net, opts, new, None, curve))  # noqa: B023 (called at once)
         judged += time.perf_counter() - t
-        if until_perfect and point and point["as_first"]["perfect"] and point["as_second"]["perfect"]:
+        if until_perfect and on_curve and point and point["as_first"]["perfect"] and point["as_second"]["perfect"]:
             break
     seconds = time.perf_counter() - t0 - judged
     extra = {"checkpoints": checkpoints, "checkpoint_seconds": round(judged, 4), "net": describe(net)}

@@ -296,20 +296,18 @@ class QTable:
         random)."""
         g = self.graph
         if not hasattr(self, "_edge_cols"):
-            src = g.source
-            self._edge_rows = np.asarray(self.rows)[src]
+            self._edge_rows = np.asarray(self.rows)[g.source]
             self._edge_cols = self.edge_cols if self.options.fold else np.array(
                 [self.action_index[t] for t in g.move_text], dtype=np.int64)
-            self._edge_src = src
         values = self.q[self._edge_rows, self._edge_cols]
         best = np.full(g.size, -np.inf)
-        np.maximum.at(best, self._edge_src, values)
-        tied = values == best[self._edge_src]
+        np.maximum.at(best, g.source, values)
+        tied = values == best[g.source]
         if self.bounds:                   # the tie-break: the score against random, among the safest
             second = np.where(tied, self.vr[self._edge_rows, self._edge_cols], -np.inf)
             best2 = np.full(g.size, -np.inf)
-            np.maximum.at(best2, self._edge_src, second)
-            tied &= second == best2[self._edge_src]
+            np.maximum.at(best2, g.source, second)
+            tied &= second == best2[g.source]
         return tied
 
     def greedy_support(self) -> list[list[int]]:
