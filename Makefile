@@ -13,9 +13,11 @@ demo: setup
 
 test: setup
 	@$(VENV)/bin/ruff check --quiet cli.py bridge kb learners web
-	@$(VENV)/bin/mypy --no-error-summary
-	@# three test processes on two cores: many tests wait on servers, timers and subprocesses
-	@$(PY) -m pytest -q -n 3 --dist worksteal --durations=15
+	@# mypy (one core, about 10 s from cold) checks while the test processes start; either failing fails
+	@# the target. Three test processes on two cores: many tests wait on servers, timers and subprocesses
+	@$(VENV)/bin/mypy --no-error-summary & mypy=$$!; \
+	$(PY) -m pytest -q -n 3 --dist worksteal --durations=15; tests=$$?; \
+	wait $$mypy && exit $$tests
 
 bench: setup
 	@for b in bench/bench_*.py; do $(PY) $$b || exit 1; done

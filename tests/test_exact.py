@@ -99,16 +99,13 @@ def test_agents_that_choose_alike_in_symmetric_positions_are_judged_on_the_class
     import json
     import shutil
     import sqlite3
-    import subprocess
-    import sys
-    from pathlib import Path
 
-    exe = str(Path(sys.executable).parent / "educable")
+    from conftest import cli
     whole, classes = tmp_path / "whole.db", tmp_path / "classes.db"
 
-    def educable(db, *args):
-        r = subprocess.run([exe, *args, "--db", str(db)], capture_output=True, text=True, timeout=300)
-        return r.returncode, (json.loads(r.stdout) if r.returncode == 0 and "--json" in args else r.stderr)
+    def educable(db, *args):            # in-process: two dozen commands, each would start Prolog again
+        r = cli(*args, "--db", str(db))
+        return r.exit_code, (json.loads(r.stdout) if r.exit_code == 0 and "--json" in args else r.stderr)
 
     for args in (["--learner", "qlearn", "--fold", "--agent", "qf", "--games", "300"],
                  ["--learner", "ntuple", "--agent", "nt", "--games", "300"], ["--agent", "p", "--games", "30"]):
@@ -151,8 +148,7 @@ def test_agents_that_choose_alike_in_symmetric_positions_are_judged_on_the_class
     code, rr = educable(classes, "eval", "tictactoe", "random", "--exact", "--vs", "random", "--json",
                         "--max-positions", "1000")
     assert rr["as_first"] == pytest.approx({"win": 737 / 1260, "draw": 160 / 1260, "loss": 363 / 1260}, abs=1e-12)
-    r = subprocess.run([exe, "eval", "tictactoe", "random", "--exact", "--max-positions", "1000", "--db", str(classes)],
-                       capture_output=True, text=True, timeout=300)
+    r = cli("eval", "tictactoe", "random", "--exact", "--max-positions", "1000", "--db", str(classes))
     assert "it may throw a position's value away in" in r.stdout
     for odd in ("p", "mcts:20+nt"):                    # may choose differently in symmetric positions
         code, message = educable(classes, "eval", "tictactoe", odd, "--exact", "--json", "--max-positions", "1000")
