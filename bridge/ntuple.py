@@ -47,7 +47,7 @@ from learners.ntuple import (
     train_on_graph,
 )
 from learners.options import declared, run_option
-from learners.training import COMMIT_GAMES, ENDLESS_PLIES, Commits, TrainingRun, checkpoint_every
+from learners.training import COMMIT_GAMES, ENDLESS_PLIES, Commits, Curve, TrainingRun
 
 if TYPE_CHECKING:
     import sqlite_utils  # in annotations only: kb.db imports it when a database is opened
@@ -448,11 +448,11 @@ def run(db: sqlite_utils.Database, game: str, name: str, options: dict[str, Any]
     opponent = None if vs in ("self", "random", "adversary") else csr(
         exact.optimal_moves(graph) if vs == "minimax" else opponents.support(graph, vs))
     checkpoints: list[dict] = []
-    every = checkpoint_every(n_games, until_perfect)
+    schedule = Curve(n_games, until_perfect, exact.checkpoint_guess(graph))
     winners: list[int] = []
     judged = 0.0
     t0 = time.perf_counter()
-    tick = min(every, COMMIT_GAMES)         # a chance to commit; every ``every`` games also a judgement
+    tick = min(schedule.every, COMMIT_GAMES)    # a chance to commit; on the curve's spacing also a judgement
     while len(winners) < n_games:
         chunk = min(tick - len(winners) % tick, n_games - len(winners))
         done = len(winners)
@@ -468,11 +468,12 @@ def run(db: sqlite_utils.Database, game: str, name: str, options: dict[str, Any]
         if progress:
             progress(chunk)
         t = time.perf_counter()
-        on_curve = len(winners) % every == 0 or len(winners) == n_games
+        on_curve = schedule.due(len(winners))
         due = commits.due()                     # a commit's curve point shows the strength reached then
-        # positions that repeat have no exact judgement
-        point = exact.checkpoint(graph, greedy_choices(graph, net, feats), len(winners)) \
-            if graph.acyclic() and (on_curve or due) else None
+        point = None
+        if graph.acyclic() and (on_curve or due and schedule.affordable()):    # repeating positions: no judgement
+            with schedule.judging():
+                point = exact.checkpoint(graph, greedy_choices(graph, net, feats), len(winners))
         if point is not None and on_curve:
             checkpoints.append(point)
         if due:

@@ -21,7 +21,7 @@ from learners import exact
 from learners.graph import DRAW, StateGraph
 from learners.options import declared, run_option
 from learners.qlearn import LazyStates, QOptions, QTable, grow_table, train
-from learners.training import COMMIT_GAMES, Commits, TrainingRun, checkpoint_every
+from learners.training import COMMIT_GAMES, Commits, Curve, TrainingRun
 
 if TYPE_CHECKING:
     import sqlite_utils  # in annotations only: kb.db imports it when a database is opened
@@ -183,20 +183,22 @@ def run(db: sqlite_utils.Database, game: str, name: str, options: dict[str, Any]
         if commits.due():               # the table is written back before each checkpoint
             commits.commit(done, lambda new: store.save_agent(db, name, game, NAME, opts.as_dict(), table.entries(),
                                                               new))
-        if done % every and not last:   # between the curve's points: only a chance to commit
+        if not (last or schedule.due(done)):      # between the curve's points: only a chance to commit
             return False
         if not graph.acyclic():         # positions repeat: no exact judgement
             return False
-        point = exact.checkpoint(graph, table.greedy_choices(), done)
+        with schedule.judging():
+            point = exact.checkpoint(graph, table.greedy_choices(), done)
         checkpoints.append(point)
         return until_perfect and point["as_first"]["perfect"] and point["as_second"]["perfect"]
 
     t0 = time.perf_counter()
-    every = checkpoint_every(n_games, until_perfect)
-    raw = train(table, learner_sides, opponent, n_games, seed, progress, checkpoint, min(every, COMMIT_GAMES))
+    schedule = Curve(n_games, until_perfect, exact.checkpoint_guess(graph))
+    raw = train(table, learner_sides, opponent, n_games, seed, progress, checkpoint,
+                min(schedule.every, COMMIT_GAMES))
     seconds = time.perf_counter() - t0 - judged[0]
     played = len(raw)
-    if played % every or not checkpoints or checkpoints[-1]["games"] != played:
+    if not checkpoints or checkpoints[-1]["games"] != played:
         checkpoint(played, last=True)
     extra: dict[str, Any] = {"checkpoints": checkpoints, "checkpoint_seconds": round(judged[0], 4)}
     if opts.table == "full":

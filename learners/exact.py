@@ -198,6 +198,13 @@ def checkpoint(graph: StateGraph, support: Support | Chosen, games: int) -> dict
     return point
 
 
+def checkpoint_guess(graph: StateGraph) -> float:
+    """A guess, in seconds, of what ``checkpoint`` takes on ``graph`` before one has been timed: a
+    little more than measured on a two-core machine (1.3 ms on hexapawn's 162 edges, 4.4 ms on
+    tic-tac-toe's 16,167, 22 ms on connect(3,4,4)'s 65,756)."""
+    return 0.0015 + 3.5e-7 * len(graph.target)
+
+
 def support_of(graph: StateGraph, chosen: Chosen) -> Support:
     """The support a ``Chosen`` mask marks: each state's chosen edges, in order."""
     edges = np.flatnonzero(chosen)

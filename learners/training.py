@@ -75,6 +75,52 @@ def checkpoint_every(n_games: int, until_perfect: bool = False) -> int:
     return every - every % COMMIT_GAMES
 
 
+CURVE_SHARE = 0.05      # of a run's time, at most, its strength curve's judgements take
+
+
+class Curve:
+    """When a run on a game the graph holds is judged for its strength curve: on the games
+    ``checkpoint_every`` spaces, but a point is skipped while the judgements so far and the one due
+    would take more than CURVE_SHARE of the run's time until then (a tiny game's point takes
+    milliseconds, and its 25 games less).  The next judgement's time is guessed (``first_guess``,
+    from the graph's size) until one has been timed, then taken as the last one's.  The run's last
+    game is always judged (the run's own end judgement), and --until-perfect judges on every point
+    (it stops at the first perfect one).  Which points are skipped depends on the machine's speed;
+    what the run learns does not."""
+
+    def __init__(self, n_games: int, until_perfect: bool, first_guess: float,
+                 clock: Callable[[], float] = time.perf_counter) -> None:
+        self.every = checkpoint_every(n_games, until_perfect)
+        self.n_games, self.until_perfect = n_games, until_perfect
+        self.guess = first_guess
+        self.spent = 0.0                 # seconds judging so far
+        self._clock = clock
+        self._start = clock()
+
+    def due(self, done: int) -> bool:
+        """Whether to judge after ``done`` games: on the spacing, within the share, or at the end."""
+        if done >= self.n_games:
+            return True
+        if done % self.every:
+            return False
+        return self.until_perfect or self.affordable()
+
+    def affordable(self) -> bool:
+        """Whether a judgement now keeps the curve within CURVE_SHARE of the run's time (a commit's
+        point asks this too, so that a large graph's commits are not each judged)."""
+        return self.spent + self.guess <= CURVE_SHARE * (self._clock() - self._start)
+
+    @contextmanager
+    def judging(self) -> Iterator[None]:
+        """Time a judgement: it counts against the share and guesses the next one."""
+        t = self._clock()
+        try:
+            yield
+        finally:
+            self.guess = self._clock() - t
+            self.spent += self.guess
+
+
 class Stopped(KeyboardInterrupt):
     """A run stopped by Ctrl-C or SIGTERM: ``kept`` games (or cycles) had been committed; ``how``
     says how to go on."""

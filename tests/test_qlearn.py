@@ -316,3 +316,34 @@ def test_a_run_is_judged_about_forty_times_and_until_perfect_at_most_500_games_a
     from learners.training import checkpoint_every
     assert [checkpoint_every(n) for n in (10, 1000, 2000, 30_000, 100_000)] == [25, 25, 50, 500, 2500]
     assert [checkpoint_every(n, until_perfect=True) for n in (1000, 100_000)] == [25, 500]
+
+
+def test_the_curves_judgements_keep_within_a_twentieth_of_the_run_on_any_clock():
+    """A run whose games are fast beside its judgements (a tiny game) skips points on the spacing
+    rather than spend more than 5% of its time judging; a slow run takes every point; the last game
+    is always judged, and --until-perfect judges on every point (it stops at the first perfect one).
+    A clock made here stands for the machine: each game and each judgement advance it."""
+    from learners.training import Curve
+
+    def run(n_games, game_s, judge_s, until_perfect=False, guess=None):      # the guess: no less than a judgement
+        now = [0.0]
+        curve = Curve(n_games, until_perfect, judge_s if guess is None else guess, clock=lambda: now[0])
+        judged = []
+        for done in range(1, n_games + 1):
+            now[0] += game_s
+            if curve.due(done):
+                with curve.judging():
+                    now[0] += judge_s
+                judged.append(done)
+                if done < n_games and not until_perfect:     # the last: the run's end judgement
+                    assert sum(judge_s for _ in judged) <= 0.05 * now[0] + 1e-12
+        return judged, curve.every
+
+    points, every = run(2000, 1e-4, 4e-3)              # 0.2 s of games, 4 ms a judgement: 10 ms may go
+    assert points[-1] == 2000 and all(p % every == 0 for p in points[:-1]) and 1 <= len(points) <= 3
+    points, every = run(2000, 1e-2, 4e-3)              # 20 s of games: every point, as the spacing says
+    assert points == list(range(every, 2001, every))
+    points, every = run(2000, 1e-4, 4e-3, until_perfect=True)
+    assert points == list(range(every, 2001, every))
+    points, _ = run(100, 1e-4, 4e-3, guess=1.0)        # a first guess too large: only the end
+    assert points == [100]
