@@ -194,3 +194,14 @@ def test_connect_four_on_scheduler_workers_that_keep_the_net_equals_a_local_run(
     a, b = weights(tmp_path / "there.db"), weights(tmp_path / "here.db")
     assert len(a) == len(b) > 0
     assert all(x[:2] == y[:2] and abs(x[2] - y[2]) < 1e-9 for x, y in zip(a, b))
+
+
+def test_a_local_clusters_workers_keep_glibcs_adaptive_malloc():
+    """Dask's nanny starts each worker with MALLOC_TRIM_THRESHOLD_ set, which turns glibc's adaptive
+    mmap threshold off: Connect Four's self-play there mapped and zeroed its large arrays afresh
+    every step, about 13% slower (bench/results/c4_workers.json). The local cluster's workers start
+    without it."""
+    from bridge import cluster
+    with cluster.client(1) as c:
+        seen = c.run(lambda: os.environ.get("MALLOC_TRIM_THRESHOLD_"))
+    assert list(seen.values()) == [os.environ.get("MALLOC_TRIM_THRESHOLD_")] == [None]
