@@ -83,7 +83,7 @@ class Curve:
     ``checkpoint_every`` spaces, but a point is skipped while the judgements so far and the one due
     would take more than CURVE_SHARE of the run's time until then (a tiny game's point takes
     milliseconds, and its 25 games less).  The next judgement's time is guessed (``first_guess``,
-    from the graph's size) until one has been timed, then taken as the last one's.  The run's last
+    from the graph's size) until one has been timed, then taken as the quickest one's.  The run's last
     game is always judged (the run's own end judgement), and --until-perfect judges on every point
     (it stops at the first perfect one).  Which points are skipped depends on the machine's speed;
     what the run learns does not."""
@@ -117,8 +117,11 @@ class Curve:
         try:
             yield
         finally:
-            self.guess = self._clock() - t
-            self.spent += self.guess
+            took = self._clock() - t
+            # the next one takes about as long as the quickest so far: one slowed by a busy machine
+            # would otherwise hold the next points back
+            self.guess = took if not self.spent else min(self.guess, took)
+            self.spent += took
 
 
 class Stopped(KeyboardInterrupt):

@@ -186,9 +186,11 @@ def test_a_live_curve_gains_points_while_a_training_runs(db_path, served, page):
         page.wait_for_function("Number(document.getElementById('curve').dataset.points || 0) > 0", timeout=60_000)
         first = int(page.get_attribute("#curve", "data-points"))
         page.wait_for_function(f"Number(document.getElementById('curve').dataset.points) > {first}", timeout=60_000)
-        # the strength each commit stored (tic-tac-toe: the exact judgement) is drawn beside the losses
+        # the strength the commits stored (tic-tac-toe: the exact judgement; a commit is judged while
+        # the judgements keep within 5% of the run, so a busy machine may leave one out) is drawn
         with sqlite3.connect(db_path) as conn:
-            kinds = [json.loads(x)["kind"] for (x,) in conn.execute("SELECT strength FROM curve_points WHERE agent = 'live'")]
+            kinds = [json.loads(x)["kind"] for (x,) in conn.execute(
+                "SELECT strength FROM curve_points WHERE agent = 'live' AND strength IS NOT NULL")]
         assert kinds and set(kinds) == {"exact"}
         assert page.locator("#strength-line").count() == 1
         shot(page, "live-curve")
