@@ -47,7 +47,7 @@ from learners.ntuple import (
     train_on_graph,
 )
 from learners.options import declared, run_option
-from learners.training import COMMIT_GAMES, ENDLESS_PLIES, Commits, Curve, TrainingRun
+from learners.training import ENDLESS_PLIES, Commits, Curve, TrainingRun
 
 if TYPE_CHECKING:
     import sqlite_utils  # in annotations only: kb.db imports it when a database is opened
@@ -452,9 +452,8 @@ def run(db: sqlite_utils.Database, game: str, name: str, options: dict[str, Any]
     winners: list[int] = []
     judged = 0.0
     t0 = time.perf_counter()
-    tick = min(schedule.every, COMMIT_GAMES)    # a chance to commit; on the curve's spacing also a judgement
     while len(winners) < n_games:
-        chunk = min(tick - len(winners) % tick, n_games - len(winners))
+        chunk = min(schedule.tick - len(winners) % schedule.tick, n_games - len(winners))
         done = len(winners)
         if vs == "adversary":
             for g in range(done, done + chunk):

@@ -21,7 +21,7 @@ from learners import exact
 from learners.graph import DRAW, StateGraph
 from learners.options import declared, run_option
 from learners.qlearn import LazyStates, QOptions, QTable, grow_table, train
-from learners.training import COMMIT_GAMES, Commits, Curve, TrainingRun
+from learners.training import Commits, Curve, TrainingRun
 
 if TYPE_CHECKING:
     import sqlite_utils  # in annotations only: kb.db imports it when a database is opened
@@ -194,8 +194,7 @@ def run(db: sqlite_utils.Database, game: str, name: str, options: dict[str, Any]
 
     t0 = time.perf_counter()
     schedule = Curve(n_games, until_perfect, exact.checkpoint_guess(graph))
-    raw = train(table, learner_sides, opponent, n_games, seed, progress, checkpoint,
-                min(schedule.every, COMMIT_GAMES))
+    raw = train(table, learner_sides, opponent, n_games, seed, progress, checkpoint, schedule.tick)
     seconds = time.perf_counter() - t0 - judged[0]
     played = len(raw)
     if not checkpoints or checkpoints[-1]["games"] != played:

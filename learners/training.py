@@ -97,6 +97,11 @@ class Curve:
         self._clock = clock
         self._start = clock()
 
+    @property
+    def tick(self) -> int:
+        """Games between a run's chances to commit (at most COMMIT_GAMES); a judgement falls on one."""
+        return min(self.every, COMMIT_GAMES)
+
     def due(self, done: int) -> bool:
         """Whether to judge after ``done`` games: on the spacing, within the share, or at the end."""
         if done >= self.n_games:
