@@ -1137,33 +1137,56 @@ def tournament(game: str, players: tuple[str, ...], n_games: int, seed: int, db_
                                                for b in players))
 
 
+class RunName(click.ParamType):
+    """A stored run's number, or ``now``: the newest run still going."""
+
+    name = "run"
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> int | str:
+        if isinstance(value, int) or value == "now":
+            return value
+        try:
+            return int(ROW_ID.convert(value, param, ctx))
+        except click.BadParameter:
+            self.fail(f"{value!r} is neither a run's number nor 'now'", param, ctx)
+
+
 @main.command("runs")
-@click.argument("run_id", required=False, type=int, metavar="[RUN]")
+@click.argument("run_id", required=False, type=RunName(), metavar="[RUN|now]")
 @click.option("--agent", default=None, help="Only this agent's runs.")
 @db_option
 @json_option
 @handle_errors
-def runs_cmd(run_id: int | None, agent: str | None, db_path: str, as_json: bool) -> None:
+def runs_cmd(run_id: int | str | None, agent: str | None, db_path: str, as_json: bool) -> None:
     """List training runs (newest first), or show RUN with its learning curve.
 
-    A run commits its curve as it goes (the n-tuple learner: games, lost,
-    draws), so a run still going is listed too, without an id.
+    A run commits its curve as it goes (games, lost, draws and, where it
+    can be measured, its strength), so a run still going is listed too, as
+    `now`; `runs now` shows the newest one's curve so far (of --agent's).
 
     \b
     Examples:
       educable runs
       educable runs --agent c4 --json
       educable runs 3 --json
+      educable runs now --agent c4
     """
     from bridge import commands
 
     db = open_kb(db_path)
-    if run_id is not None:
-        data = commands.run_detail(db, run_id)
+    if run_id == "now":
+        data = commands.run_going(db, agent)
+        if as_json:
+            return emit_json(data)
+        click.echo(f"run now: {data['agent']} ({data['learner']}), {data['games']:,} games so far, "
+                   f"started {data['started']}")
+    elif run_id is not None:
+        data = commands.run_detail(db, int(run_id))
         if as_json:
             return emit_json(data)
         click.echo(f"run {data['id']}: {data['agent']} ({data['learner']}), {data['games']:,} games in "
                    f"{data['seconds']:.1f} s, started {data['started']}")
+    if run_id is not None:
         for p in data["points"]:
             click.echo(f"  {p['games']:>10,} games  lost {p['lost']:>9,}  drawn {p['draws']:>9,}  at {p['at']}"
                        f"{strength_words(p.get('strength'))}")

@@ -546,6 +546,17 @@ def run_detail(db: sqlite_utils.Database, run_id: int | None = None, agent: str 
     return out
 
 
+def run_going(db: sqlite_utils.Database, agent: str | None = None) -> dict[str, Any]:
+    """The newest run still going (or stopped without a record), of ``agent`` if given: as
+    ``run_detail`` gives it, with its learner and the games committed so far.  BadInput when none is."""
+    going = [r for r in list_runs(db, agent) if r["running"]]
+    if not going:
+        raise BadInput(f"no run{f' of {agent}' if agent else ''} is going on (educable runs lists the runs)")
+    newest = going[0]
+    return {**run_detail(db, agent=newest["agent"], started=newest["started"]),
+            "learner": newest["learner"], "games": newest["games"]}
+
+
 def learner_options() -> list[dict[str, Any]]:
     """Every trainable learner with its options as it declares them (the one declaration the command
     line, the sweeps, the manual and the page's training form are all built from)."""

@@ -63,6 +63,17 @@ def test_a_stopped_run_keeps_what_it_committed_and_a_later_run_continues(tmp_pat
             assert proc.poll() is None, proc.communicate()
             assert time.monotonic() < deadline, "no commit within two minutes"
             time.sleep(0.2)
+        if learner == "ntuple" and game != "tictactoe":
+            # the run going on is shown with its curve so far (what the page's live curve draws)
+            import json
+            committed = trained(db)
+            r = subprocess.run([EDUCABLE, "runs", "now", "--agent", "a", "--json"], capture_output=True,
+                               text=True, timeout=60, env=env)
+            assert r.returncode == 0, r.stderr
+            going = json.loads(r.stdout)
+            assert going["running"] and going["agent"] == "a" and going["games"] >= committed
+            assert going["points"][-1]["games"] == going["games"]
+            assert going["points"][0]["strength"]["positions"] == 300
         proc.send_signal(sig)
         out, err = proc.communicate(timeout=30)
     finally:
