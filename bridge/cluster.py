@@ -145,10 +145,21 @@ def run_tasks(c: Any, fn: Callable, tasks: Iterable[tuple], keep: Callable[[Any]
         for task in tasks:
             keep(fn(*task))
         return
+    collect(submit_tasks(c, fn, tasks, pins), keep)
+
+
+def submit_tasks(c: Any, fn: Callable, tasks: Iterable[tuple], pins: list[str] | None = None) -> list[Any]:
+    """Start ``fn(*task)`` for every task on the Dask client ``c`` (``pins`` as in run_tasks) and
+    return at once: their futures, for ``collect``.  The caller may work meanwhile."""
+    where = [dict(workers=[pin], allow_other_workers=True) for pin in pins] if pins else None
+    return [c.submit(fn, *task, pure=False, **(where[i] if where else {})) for i, task in enumerate(tasks)]
+
+
+def collect(futures: list[Any], keep: Callable[[Any], None]) -> None:
+    """``keep(result)`` for each of ``futures`` as it finishes; those left are cancelled should one fail
+    or the wait be interrupted."""
     from distributed import as_completed
 
-    where = [dict(workers=[pin], allow_other_workers=True) for pin in pins] if pins else None
-    futures = [c.submit(fn, *task, pure=False, **(where[i] if where else {})) for i, task in enumerate(tasks)]
     try:
         for future in as_completed(futures):
             keep(future.result())

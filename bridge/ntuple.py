@@ -586,6 +586,7 @@ class NetMissing(Exception):
 
 
 _KEPT: dict[tuple[str, int], tuple[NTupleNet, np.ndarray]] = {}   # on a worker: (run, slot) -> its net and marks
+_DROPPED: set[str] = set()     # on a worker: runs ended (drop_kept), whose late tasks must keep nothing
 
 
 def kept_selfplay_task(run: str, slot: int, game: str, shape: tuple, options: dict[str, Any],
@@ -614,11 +615,15 @@ def kept_selfplay_task(run: str, slot: int, game: str, shape: tuple, options: di
                 array[where] = v
     t0 = time.perf_counter()
     report, winners, queries = play_touched(game, net, options, n, first, n_games, masks, seed, dirty)
+    if run in _DROPPED:         # the run ended (stopped) while this task ran, or before it started
+        _KEPT.pop(key, None)
     return first, report, winners, queries, time.perf_counter() - t0
 
 
 def drop_kept(run: str) -> int:
-    """On a worker: forget the nets of run ``run`` (its end); how many there were."""
+    """On a worker: forget the nets of run ``run`` (its end), and keep none a late task of it would
+    leave; how many there were."""
+    _DROPPED.add(run)
     keys = [k for k in _KEPT if k[0] == run]
     for k in keys:
         del _KEPT[k]
@@ -692,17 +697,21 @@ def run_lazily(db: sqlite_utils.Database, game: str, name: str, net: NTupleNet, 
         lock = Lockstep(net, opts, LOCKSTEP, seed) if client is None else None
         rounds = None if client is None else Rounds(client, workers, game, net, opts, masks, n_games, seed, moved)
         try:
+            if rounds is not None:
+                rounds.start(0)
             while len(winners) < n_games:
                 done = len(winners)
                 if rounds is None:
                     assert lock is not None
                     new, q = play_batch(game, net, lock, min(LOCKSTEP, n_games - done), done, n_games, masks)
                 else:
-                    new, q = rounds.play(done)
+                    new, q = rounds.finish()
                 winners += new
                 queries += q
                 if progress:
                     progress(len(new))
+                if rounds is not None and len(winners) < n_games:
+                    rounds.start(len(winners))  # the workers play the next round while this one is committed
                 if commits.due():
                     t = time.perf_counter()
                     strength = fixed.strength(net) if fixed is not None else None
@@ -764,21 +773,32 @@ class Rounds:
         self.holding: set[int] = set()          # slots whose worker holds the net as the client has it
         self.merged: tuple[np.ndarray, list[np.ndarray]] | None = None
         self.hits = np.zeros(net.weights.size, dtype=np.uint16)     # merge_changes's counter, kept
+        self.pending: tuple[int, float, list[Any]] | None = None   # the round going on: from, since, its tasks
 
     def arrays(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         return self.net.weights, self.net.tc_n, self.net.tc_a
 
-    def play(self, done: int) -> tuple[list[int], int]:
-        """One round from game ``done``: the winners of its games, in game order, and the queries."""
-        t0 = time.perf_counter()
+    def start(self, done: int) -> None:
+        """Start the round from game ``done`` on the workers and return at once: the client may commit
+        the net as the last round left it while the workers play (``finish`` waits for them)."""
         sizes = [min(ROUND_GAMES, max(0, self.n_games - done - k * ROUND_GAMES)) for k in range(self.workers)]
         slots = [k for k, n in enumerate(sizes) if n]
-        while True:
-            try:
-                parts = self._round(done, sizes, slots)
-                break
-            except NetMissing:                  # a worker restarted: every slot gets the whole net again
-                self.holding.clear()
+        self.pending = (done, time.perf_counter(), self._submit(done, sizes, slots))
+
+    def finish(self) -> tuple[list[int], int]:
+        """Wait for the round started: merge it into the net; the winners of its games, in game
+        order, and the queries."""
+        assert self.pending is not None, "finish() before start()"
+        done, t0, futures = self.pending
+        parts: list[tuple] = []
+        try:
+            cluster.collect(futures, parts.append)
+        except NetMissing:                      # a worker restarted: every slot gets the whole net again
+            self.holding.clear()
+            self.start(done)
+            return self.finish()
+        finally:
+            self.pending = None
         parts.sort(key=lambda part: part[0])    # merged in game order: the same seed, the same net
         reports = [part[1] for part in parts]
         changes = changes_from(self.arrays(), reports)
@@ -790,7 +810,7 @@ class Rounds:
         self.moved.playing.append(max(part[4] for part in parts))
         return [w for part in parts for w in part[2]], sum(part[3] for part in parts)
 
-    def _round(self, done: int, sizes: list[int], slots: list[int]) -> list[tuple]:
+    def _submit(self, done: int, sizes: list[int], slots: list[int]) -> list[Any]:
         addresses = sorted(self.client.scheduler_info()["workers"])
         pin = {k: addresses[k % len(addresses)] for k in slots}
         starting = [k for k in slots if k not in self.holding]
@@ -812,10 +832,9 @@ class Rounds:
             first = done + k * ROUND_GAMES
             tasks.append((self.run, k, self.game, self.shape, self.opts.as_dict(), start, merged, sizes[k], first,
                           self.n_games, self.masks, self.seed * 1_000_003 + first))
-        parts: list[tuple] = []
-        cluster.run_tasks(self.client, kept_selfplay_task, tasks, parts.append, [pin[k] for k in slots])
+        futures = cluster.submit_tasks(self.client, kept_selfplay_task, tasks, [pin[k] for k in slots])
         self.holding.update(slots)
-        return parts
+        return futures
 
     def _scatter(self, data: Any, workers: list[str]) -> Any:
         """``data`` placed on ``workers`` ahead of the tasks that read it: a future to pass them."""
@@ -823,7 +842,11 @@ class Rounds:
         return future
 
     def close(self) -> None:
-        """Free the workers' copies of the net."""
+        """Cancel a round still going (a run stopped during a commit) and free the workers' copies of the net."""
+        if self.pending is not None:
+            for future in self.pending[2]:
+                future.cancel()
+            self.pending = None
         try:
             self.client.run(drop_kept, self.run)
         except Exception:                       # a worker gone or the cluster closing: its memory goes with it

@@ -205,3 +205,45 @@ def test_a_local_clusters_workers_keep_glibcs_adaptive_malloc():
     with cluster.client(1) as c:
         seen = c.run(lambda: os.environ.get("MALLOC_TRIM_THRESHOLD_"))
     assert list(seen.values()) == [os.environ.get("MALLOC_TRIM_THRESHOLD_")] == [None]
+
+
+def test_a_round_going_on_when_a_run_ends_is_cancelled_and_leaves_no_net_on_the_workers(scheduler, kb, monkeypatch):
+    """The next round starts while the client commits the last one, so a run stopped then still has
+    a round going on: it is cancelled, and the workers' copies of the net are freed, also the copy a
+    task of the ended run sets up after the end (a long-lived worker would otherwise keep 220 MB a run)."""
+    from distributed import Client
+
+    from bridge import ntuple
+    monkeypatch.setattr(ntuple, "ROUND_GAMES", 32)
+    address, _ = scheduler
+    net, opts, _ = ntuple.start(kb, "r", "connect(4,7,6)", {"tuples": 4, "length": 3}, 1)
+
+    def kept(c, run, settle=False):
+        """The copies of run's net the workers hold (``settle``: once a task still running has ended)."""
+        deadline = time.monotonic() + 60
+        while True:
+            n = sum(c.run(lambda: sum(k[0] == run for k in ntuple._KEPT)).values())
+            if not (settle and n) or time.monotonic() > deadline:
+                return n
+            time.sleep(0.2)
+
+    with Client(address, timeout="60s") as c:
+        rounds = ntuple.Rounds(c, 2, "connect(4,7,6)", net, opts, [3], 10**6, 1, ntuple.Moved())
+        rounds.start(0)
+        going = rounds.pending[2]
+        rounds.close()
+        assert rounds.pending is None and all(f.status == "cancelled" for f in going)
+        assert kept(c, rounds.run, settle=True) == 0
+        # a round whose tasks run after their run was ended (the stop came first): they keep nothing
+        late = ntuple.Rounds(c, 2, "connect(4,7,6)", net, opts, [3], 10**6, 1, ntuple.Moved())
+        c.run(ntuple.drop_kept, late.run)
+        late.start(0)
+        winners, _ = late.finish()
+        assert len(winners) == 64
+        assert kept(c, late.run) == 0
+        going_on = ntuple.Rounds(c, 2, "connect(4,7,6)", net, opts, [3], 10**6, 1, ntuple.Moved())
+        going_on.start(0)
+        going_on.finish()
+        assert kept(c, going_on.run) == 2           # a run going on keeps its copies between rounds
+        going_on.close()
+        assert kept(c, going_on.run) == 0
