@@ -16,6 +16,8 @@ its own (one Prolog each); with ``--workers 1`` two jobs use both cores of a two
     # judge agents trained already (agent c4 of each knowledge base), as the points are judged;
     # --search 4 also plays alphabeta:4+c4 (the agent valuing a 4-ply search's horizon) against perfect
     .venv/bin/python bench/sweep_c4.py --judge A.db B.db [--mcts-games 50] [--search 4] [--per-opening 10]
+    # only many games as first against perfect, alone and wrapped (a seed's figure needs 200, not 20)
+    .venv/bin/python bench/sweep_c4.py --judge A.db B.db --as-first 200 --players c4 mcts:800+c4
     # 2,000,000 games, then 500,000 more with the step falling from 3.7 to 0.37 (a steadier last agent)
     .venv/bin/python bench/sweep_c4.py --settings floor --seeds 1 2 3 4 5 --games 2000000 --anneal 500000 \
                                        --minutes 120 --mcts-games 25 --keep bench/out/c4
@@ -237,15 +239,35 @@ def main() -> None:
     ap.add_argument("--openings-out", default="bench/results/c4_openings.jsonl")
     ap.add_argument("--label", metavar="SETTING", help="with --judge: name the points' setting thus (default: "
                     "the setting the agent's stored options fit)")
+    ap.add_argument("--as-first", type=int, default=0, metavar="N", help="with --judge: only N games as first "
+                    "against perfect for each --players (judge.play_series, judge seed --first-seed), into "
+                    "--first-out: the many games a per-seed figure needs (20 games vary by 15 points)")
+    ap.add_argument("--players", nargs="+", default=[AGENT], metavar="PLAYER",
+                    help="with --as-first: the agent alone (c4) and/or wrapped (mcts:800+c4)")
+    ap.add_argument("--first-seed", type=int, default=200)
+    ap.add_argument("--first-out", default="bench/results/c4_as_first.jsonl")
     ap.add_argument("--train", nargs=3, metavar=("SETTING", "SEED", "DB"), help=argparse.SUPPRESS)
     ap.add_argument("--judge-point", metavar="DB", help=argparse.SUPPRESS)
+    ap.add_argument("--as-first-point", metavar="DB", help=argparse.SUPPRESS)
     args = ap.parse_args()
     if args.train:
         print(json.dumps(train_point(args.train[0], int(args.train[1]), args.games, args.train[2], args.workers,
                                      args.anneal)))
         return
+    if args.as_first_point:
+        from bridge import judge, perfect
+        from kb.db import open_kb
+        print(json.dumps(judge.play_series(open_kb(Path(args.as_first_point)), GAME, (args.players[0], perfect.NAME),
+                                           args.as_first, args.first_seed)))
+        return
     if args.judge_point:
         print(json.dumps(judge_point(args.judge_point, args.judge_games, args.mcts_games, args.search)))
+        return
+    if args.as_first:
+        if not args.judge:
+            raise SystemExit("--as-first judges the knowledge bases given with --judge")
+        with ThreadPoolExecutor(args.jobs) as pool:
+            list(pool.map(lambda path: as_first(path, args), args.judge))
         return
     Path(args.out).parent.mkdir(parents=True, exist_ok=True)
     judging = f"{args.judge_games} games as first vs perfect" + (
@@ -262,6 +284,26 @@ def main() -> None:
             todo = [(s, seed) for seed in args.seeds for s in args.settings]
             rows = list(pool.map(lambda p: run_point(p[0], p[1], args), todo))
     summary([r for r in rows if "won_as_first" in r])      # --wrapped-only judged no point alone
+
+
+def as_first(db_path: str, args: argparse.Namespace) -> None:
+    """--as-first: each of --players plays --as-first games as first against perfect (which delays
+    its losses, ties at random with the judge seed), in a process of its own; a row each, appended."""
+    for player in args.players:
+        t = time.monotonic()
+        command = [sys.executable, __file__, "--as-first-point", db_path, "--players", player,
+                   "--as-first", str(args.as_first), "--first-seed", str(args.first_seed)]
+        counts = _last_json(command)
+        row = {"db": db_path, "player": player, "games": args.as_first, "judge_seed": args.first_seed,
+               "won": counts.get("x", 0), "drawn": counts.get("draw", 0), "lost": counts.get("o", 0),
+               "minutes": round((time.monotonic() - t) / 60, 1),
+               "command": f"bench/sweep_c4.py --judge {db_path} --as-first {args.as_first} --players {player} "
+                          f"--first-seed {args.first_seed}"}
+        print(f"  {db_path}: {player} won {row['won']} of {row['games']} as first vs perfect "
+              f"({row['drawn']} drawn, {row['lost']} lost; {row['minutes']} min)", flush=True)
+        Path(args.first_out).parent.mkdir(parents=True, exist_ok=True)
+        with open(args.first_out, "a") as f:
+            f.write(json.dumps(row) + "\n")
 
 
 def judge_given(db_path: str, args: argparse.Namespace) -> dict:
