@@ -769,6 +769,24 @@ def judge(game: str, agent: str, n_games: int, seed: int, openings: int, per_ope
         for name, sm in b["summary"].items():
             click.echo(f"    {name}: won as first {_share(sm['won_as_first'])}, as second at value "
                        f"{_share(sm['second_at_value'])} (over the openings that do not lose)")
+        _echo_mistakes(b["mistakes"])
+
+
+MISTAKES_SHOWN = 5
+
+
+def _echo_mistakes(mistakes: list[dict]) -> None:
+    """Where `judge --per-opening` games below value were given away, the commonest first."""
+    if not mistakes:
+        return
+    below = sum(m["games"] for m in mistakes)
+    click.echo(f"  where the {below} games below value were given away (the agent's first move that lowered its value):")
+    for m in mistakes[:MISTAKES_SHOWN]:
+        click.echo(f"    after {m['moves'] or 'no move'}, {m['played']}: a {m['was']} became a {m['became']} "
+                   f"(best {', '.join(m['best'])}); {m['games']} game{'s' * (m['games'] != 1)} "
+                   f"against {' and '.join(m['against'])}")
+    if len(mistakes) > MISTAKES_SHOWN:
+        click.echo(f"    and {len(mistakes) - MISTAKES_SHOWN} more positions (--json lists them all)")
 
 
 class TrainCommand(click.Command):

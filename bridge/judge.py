@@ -23,6 +23,7 @@ from bridge import agents, games
 from bridge.perfect import NAME, PLAYERS, POSITIONS, RANDOM_ONCE_LOST, check, choose, scores, sign
 
 Chooser = Callable[[games.State, list[str]], str]
+RESULTS = ("loss", "draw", "win")      # a value's word for the side it belongs to, indexed by the value + 1
 
 
 def chooser_for(db: Any, game: str, name: str, rng: random.Random) -> Chooser:
@@ -157,9 +158,10 @@ def judge_openings(db: Any, game: str, agent: str, n_games: int, seed: int,
     me = chooser_for(db, game, agent, rng)
     start = scores([])
     rows: list[dict[str, Any]] = [{"opening": "start", "as": first,
-                                   "value": ("loss", "draw", "win")[sign(max(start.values())) + 1]}]
-    rows += [{"opening": f"after {m}", "as": second, "value": ("win", "draw", "loss")[sign(v) + 1]}
+                                   "value": RESULTS[sign(max(start.values())) + 1]}]
+    rows += [{"opening": f"after {m}", "as": second, "value": RESULTS[1 - sign(v)]}
              for m, v in sorted(start.items())]
+    mistakes: dict[tuple[str, str], dict[str, Any]] = {}
     for row in rows:
         opening = [] if row["opening"] == "start" else [row["opening"].split()[1]]
         value = {"win": 1, "draw": 0, "loss": -1}[row["value"]]
@@ -172,11 +174,19 @@ def judge_openings(db: Any, game: str, agent: str, n_games: int, seed: int,
                 state = games.initial(game)
                 for m in opening:
                     state = games.play(state, m)
-                r = play_out(state, opening, {mine: me, other: them})
+                played: list[tuple[list[str], str, str]] = []
+
+                def visit(s: games.State, ms: list[str], m: str, mine: str = mine, played: list = played) -> None:
+                    if s.mover == mine:
+                        played.append((list(ms), m, s.key))
+
+                r = play_out(state, opening, {mine: me, other: them}, visit)
                 got = 0 if r == "draw" else 1 if r == mine else -1
                 counts["games"] += 1
                 counts[{1: "win", 0: "draw", -1: "loss"}[got]] += 1
                 counts["at_value"] += got >= value
+                if got < value:
+                    _count_mistake(mistakes, played, name)
                 if progress:
                     progress(1)
             row[name] = counts
@@ -188,7 +198,26 @@ def judge_openings(db: Any, game: str, agent: str, n_games: int, seed: int,
                          "second_at_value": round(sum(r["at_value"] for r in seconds) / sum(r["games"] for r in seconds), 4)
                          if seconds and sum(r["games"] for r in seconds) else None}
     return {"game": game, "agent": agent, "games_per_opening": n_games, "seed": seed, "openings": rows,
-            "summary": summary}
+            "summary": summary, "mistakes": sorted(mistakes.values(), key=lambda m: (-m["games"], m["moves"]))}
+
+
+def _count_mistake(mistakes: dict[tuple[str, str], dict[str, Any]], played: list[tuple[list[str], str, str]],
+                   against: str) -> None:
+    """Count the first of ``played`` (the agent's moves of a game it ended below value: the moves
+    before each, its move and the position) that lowered its value.  Against both perfect players the agent's
+    value never rises, so the first drop is where the game was given away."""
+    for moves, move, position in played:
+        s = scores(moves)
+        best = max(s.values())
+        if sign(s[move]) < sign(best):
+            item = mistakes.setdefault(("".join(moves), move), {
+                "moves": "".join(moves), "position": position, "played": move, "was": RESULTS[sign(best) + 1],
+                "became": RESULTS[sign(s[move]) + 1], "best": sorted(m for m, v in s.items() if sign(v) == sign(best)),
+                "games": 0, "against": []})
+            item["games"] += 1
+            if against not in item["against"]:
+                item["against"].append(against)
+            return
 
 
 def judge_steps(n_games: int, openings: int = 2) -> int:

@@ -6,7 +6,7 @@ import random
 import pytest
 from conftest import cli
 
-from bridge import commands, games, graphs, perfect
+from bridge import commands, games, graphs, judge, perfect
 from kb import store
 from bridge.session import PlaySession
 
@@ -99,6 +99,38 @@ def test_judging_from_each_opening_knows_their_values_and_perfect_play_reaches_t
     for name in perfect.PLAYERS:
         assert all(row[name]["at_value"] == row[name]["games"] == 1 for row in data["openings"])
         assert data["summary"][name] == {"won_as_first": 1.0, "second_at_value": 1.0}
+    assert data["mistakes"] == []
+
+
+def test_each_game_below_value_is_traced_to_the_first_move_that_gave_its_value_away(kb):
+    """The random player judged from each opening: every game it ends below the opening's value is
+    counted once, at a move that bitbully (asked here directly) scores below the best of its position,
+    and no earlier move of the random player in that position's line had lowered the value."""
+    import bitbully
+    solver = bitbully.BitBully()
+
+    def values(moves: str) -> dict[str, int]:
+        s = solver.score_all_moves(bitbully.Board("".join(str(int(m) - 1) for m in moves)))
+        return {str(c + 1): (v > 0) - (v < 0) for c, v in s.items()}
+
+    data = judge.judge_openings(kb, C4, "random", 1, 5)
+    below = sum(row[n]["games"] - row[n]["at_value"] for row in data["openings"] for n in perfect.PLAYERS)
+    assert below > 0 and sum(m["games"] for m in data["mistakes"]) == below
+    words = {-1: "loss", 0: "draw", 1: "win"}
+    for m in data["mistakes"]:
+        v = values(m["moves"])
+        best = max(v.values())
+        assert v[m["played"]] < best and (m["was"], m["became"]) == (words[best], words[v[m["played"]]])
+        assert m["best"] == sorted(c for c, x in v.items() if x == best)
+        state = games.initial(C4)
+        for c in m["moves"]:
+            state = games.play(state, c)
+        assert m["position"] == state.key
+        line = m["moves"]
+        mine = len(line) % 2                               # the agent's moves are those at its parity
+        for k in range(mine, len(line), 2):                # before it, the agent kept its value
+            earlier = values(line[:k])
+            assert earlier[line[k]] == max(earlier.values())
 
 
 def test_perfect_random_plays_any_move_once_lost_and_perfect_delays(kb):
