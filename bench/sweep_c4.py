@@ -237,6 +237,8 @@ def main() -> None:
     ap.add_argument("--per-opening", type=int, default=0, metavar="N", help="with --judge: also judge from every "
                     "opening, N games an opening against each perfect player (judge --per-opening), into --openings-out")
     ap.add_argument("--openings-out", default="bench/results/c4_openings.jsonl")
+    ap.add_argument("--judge-seed", type=int, default=0, help="with --per-opening: the judge's --seed (run two "
+                    "judges of other seeds side by side to use both cores)")
     ap.add_argument("--label", metavar="SETTING", help="with --judge: name the points' setting thus (default: "
                     "the setting the agent's stored options fit)")
     ap.add_argument("--as-first", type=int, default=0, metavar="N", help="with --judge: only N games as first "
@@ -333,24 +335,29 @@ def judge_given(db_path: str, args: argparse.Namespace) -> dict:
         for player in [*([] if args.wrapped_only else [AGENT]), *(f"mcts:{n}+{AGENT}" for n in args.wrap),
                        *(f"alphabeta:{d}+{AGENT}" for d in args.wrap_depth)]:
             per_opening(db_path, setting, params.get("seed"), agent["games_trained"], args.per_opening,
-                        args.openings_out, player)
+                        args.openings_out, player, args.judge_seed)
     return row
 
 
-def per_opening(db_path: str, setting: str, seed: int, games: int, n: int, out: str, player: str = AGENT) -> None:
+def per_opening(db_path: str, setting: str, seed: int, games: int, n: int, out: str, player: str = AGENT,
+                judge_seed: int = 0) -> None:
     """`educable judge` of ``player`` (the agent, or the agent wrapped in a search) from every opening
-    (``n`` games an opening against each perfect player, with the fixed-position accuracy), appended
-    to ``out`` with the point's setting and seed and the seconds a move it took."""
-    command = ["judge", GAME, player, "--games", str(n), "--openings", "0", "--per-opening", str(n)]
+    (``n`` games an opening against each perfect player, with the fixed-position accuracy; the judge's
+    ties at random from ``judge_seed``), appended to ``out`` with the point's setting and seed, the
+    minutes the judging took and the first moves that gave games away."""
+    command = ["judge", GAME, player, "--games", str(n), "--openings", "0", "--per-opening", str(n),
+               "--seed", str(judge_seed)]
     exe = str(Path(sys.executable).parent / "educable")
     started = time.perf_counter()
     r = subprocess.run([exe, *command, "--json", "--db", db_path], capture_output=True, text=True, check=True)
     wall = time.perf_counter() - started
     j = json.loads(r.stdout)
-    row = {"setting": setting, "seed": seed, "games_trained": games, "player": player, "judge_minutes": round(wall / 60, 1),
+    row = {"setting": setting, "seed": seed, "games_trained": games, "player": player, "judge_seed": judge_seed,
+           "judge_minutes": round(wall / 60, 1),
            "command": "educable " + " ".join(f"'{c}'" if "(" in c else c for c in command),
            "accuracy_in_games": {k: v["accuracy"] for k, v in j["accuracy"].items()}, "fixed_positions": j["fixed"],
-           "summary": j["by_opening"]["summary"], "openings": j["by_opening"]["openings"]}
+           "summary": j["by_opening"]["summary"], "openings": j["by_opening"]["openings"],
+           "mistakes": j["by_opening"]["mistakes"]}
     with open(out, "a") as f:
         f.write(json.dumps(row) + "\n")
     print(f"  {setting} seed {seed}, {player}, from every opening: " + "; ".join(
