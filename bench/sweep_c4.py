@@ -243,7 +243,8 @@ def main() -> None:
                     "the setting the agent's stored options fit)")
     ap.add_argument("--as-first", type=int, default=0, metavar="N", help="with --judge: only N games as first "
                     "against perfect for each --players (judge.play_series, judge seed --first-seed), into "
-                    "--first-out: the many games a per-seed figure needs (20 games vary by 15 points)")
+                    "--first-out: the many games a per-seed figure needs (20 games vary by 15 points), "
+                    "with the positions where the games not won were lost")
     ap.add_argument("--players", nargs="+", default=[AGENT], metavar="PLAYER",
                     help="with --as-first: the agent alone (c4) and/or wrapped (mcts:800+c4)")
     ap.add_argument("--first-seed", type=int, default=200)
@@ -259,8 +260,10 @@ def main() -> None:
     if args.as_first_point:
         from bridge import judge, perfect
         from kb.db import open_kb
-        print(json.dumps(judge.play_series(open_kb(Path(args.as_first_point)), GAME, (args.players[0], perfect.NAME),
-                                           args.as_first, args.first_seed)))
+        lost: dict = {}
+        counts = judge.play_series(open_kb(Path(args.as_first_point)), GAME, (args.players[0], perfect.NAME),
+                                   args.as_first, args.first_seed, lost)
+        print(json.dumps({**counts, "mistakes": judge.commonest(lost)}))
         return
     if args.judge_point:
         print(json.dumps(judge_point(args.judge_point, args.judge_games, args.mcts_games, args.search)))
@@ -290,7 +293,8 @@ def main() -> None:
 
 def as_first(db_path: str, args: argparse.Namespace) -> None:
     """--as-first: each of --players plays --as-first games as first against perfect (which delays
-    its losses, ties at random with the judge seed), in a process of its own; a row each, appended."""
+    its losses, ties at random with the judge seed), in a process of its own; a row each, appended,
+    with where each game not won was given away (judge.count_mistake)."""
     for player in args.players:
         t = time.monotonic()
         command = [sys.executable, __file__, "--as-first-point", db_path, "--players", player,
@@ -298,7 +302,7 @@ def as_first(db_path: str, args: argparse.Namespace) -> None:
         counts = _last_json(command)
         row = {"db": db_path, "player": player, "games": args.as_first, "judge_seed": args.first_seed,
                "won": counts.get("x", 0), "drawn": counts.get("draw", 0), "lost": counts.get("o", 0),
-               "minutes": round((time.monotonic() - t) / 60, 1),
+               "minutes": round((time.monotonic() - t) / 60, 1), "mistakes": counts.get("mistakes", []),
                "command": f"bench/sweep_c4.py --judge {db_path} --as-first {args.as_first} --players {player} "
                           f"--first-seed {args.first_seed}"}
         print(f"  {db_path}: {player} won {row['won']} of {row['games']} as first vs perfect "

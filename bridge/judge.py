@@ -49,17 +49,33 @@ def play_out(state: games.State, moves: list[str], choosers: dict[str, Chooser],
     return result
 
 
-def play_series(db: Any, game: str, names: tuple[str, str], n_games: int, seed: int) -> dict[str, int]:
+def play_series(db: Any, game: str, names: tuple[str, str], n_games: int, seed: int,
+                mistakes: dict[tuple[str, str], dict[str, Any]] | None = None) -> dict[str, int]:
     """``n_games`` games from the start between ``names`` (first's, second's; one of them may be
-    perfect): how often each player won and how many were drawn, as games.play_series counts them."""
+    perfect): how often each player won and how many were drawn, as games.play_series counts them.
+    ``mistakes``: where the player that is not perfect gave away each game it ended below the
+    start's value for its side is counted into it (count_mistake)."""
     check(game)
     rng = random.Random(seed)
     games.seed_random(seed)
-    choosers = {p: chooser_for(db, game, n, rng) for p, n in zip(games.players(game), names, strict=True)}
+    sides = games.players(game)
+    choosers = {p: chooser_for(db, game, n, rng) for p, n in zip(sides, names, strict=True)}
+    traced = [p for p, n in zip(sides, names, strict=True) if n not in PLAYERS] if mistakes is not None else []
+    start = sign(max(scores([]).values())) if traced else 0
     counts: dict[str, int] = {}
     for _ in range(n_games):
-        r = play_out(games.initial(game), [], choosers)
+        played: dict[str, list[tuple[list[str], str, str]]] = {p: [] for p in traced}
+
+        def visit(state: games.State, moves: list[str], move: str, played: dict = played) -> None:
+            if state.mover in played:
+                played[state.mover].append((list(moves), move, state.key))
+
+        r = play_out(games.initial(game), [], choosers, visit if traced else None)
         counts[r] = counts.get(r, 0) + 1
+        for p in traced:
+            value, got = (start if p == sides[0] else -start), 0 if r == "draw" else 1 if r == p else -1
+            if got < value and mistakes is not None:
+                count_mistake(mistakes, played[p], names[1 - sides.index(p)])
     return counts
 
 
@@ -186,7 +202,7 @@ def judge_openings(db: Any, game: str, agent: str, n_games: int, seed: int,
                 counts[{1: "win", 0: "draw", -1: "loss"}[got]] += 1
                 counts["at_value"] += got >= value
                 if got < value:
-                    _count_mistake(mistakes, played, name)
+                    count_mistake(mistakes, played, name)
                 if progress:
                     progress(1)
             row[name] = counts
@@ -198,10 +214,15 @@ def judge_openings(db: Any, game: str, agent: str, n_games: int, seed: int,
                          "second_at_value": round(sum(r["at_value"] for r in seconds) / sum(r["games"] for r in seconds), 4)
                          if seconds and sum(r["games"] for r in seconds) else None}
     return {"game": game, "agent": agent, "games_per_opening": n_games, "seed": seed, "openings": rows,
-            "summary": summary, "mistakes": sorted(mistakes.values(), key=lambda m: (-m["games"], m["moves"]))}
+            "summary": summary, "mistakes": commonest(mistakes)}
 
 
-def _count_mistake(mistakes: dict[tuple[str, str], dict[str, Any]], played: list[tuple[list[str], str, str]],
+def commonest(mistakes: dict[tuple[str, str], dict[str, Any]]) -> list[dict[str, Any]]:
+    """The positions where games were given away (count_mistake), the commonest first."""
+    return sorted(mistakes.values(), key=lambda m: (-m["games"], m["moves"]))
+
+
+def count_mistake(mistakes: dict[tuple[str, str], dict[str, Any]], played: list[tuple[list[str], str, str]],
                    against: str) -> None:
     """Count the first of ``played`` (the agent's moves of a game it ended below value: the moves
     before each, its move and the position) that lowered its value.  Against both perfect players the agent's

@@ -116,8 +116,11 @@ def test_each_game_below_value_is_traced_to_the_first_move_that_gave_its_value_a
     data = judge.judge_openings(kb, C4, "random", 1, 5)
     below = sum(row[n]["games"] - row[n]["at_value"] for row in data["openings"] for n in perfect.PLAYERS)
     assert below > 0 and sum(m["games"] for m in data["mistakes"]) == below
+    lost: dict = {}                        # and in a series from the start: random as first loses a won game
+    counts = judge.play_series(kb, C4, ("random", "perfect"), 3, 5, lost)
+    assert counts == {"o": 3} and sum(m["games"] for m in lost.values()) == 3
     words = {-1: "loss", 0: "draw", 1: "win"}
-    for m in data["mistakes"]:
+    for m in [*data["mistakes"], *lost.values()]:
         v = values(m["moves"])
         best = max(v.values())
         assert v[m["played"]] < best and (m["was"], m["became"]) == (words[best], words[v[m["played"]]])
