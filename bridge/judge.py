@@ -24,6 +24,7 @@ from bridge.perfect import NAME, PLAYERS, POSITIONS, RANDOM_ONCE_LOST, check, ch
 
 Chooser = Callable[[games.State, list[str]], str]
 RESULTS = ("loss", "draw", "win")      # a value's word for the side it belongs to, indexed by the value + 1
+Played = list[tuple[list[str], str, str]]      # a side's moves in a game: the moves before each, the move, the position
 
 
 def chooser_for(db: Any, game: str, name: str, rng: random.Random) -> Chooser:
@@ -60,16 +61,11 @@ def play_series(db: Any, game: str, names: tuple[str, str], n_games: int, seed: 
     games.seed_random(seed)
     sides = games.players(game)
     choosers = {p: chooser_for(db, game, n, rng) for p, n in zip(sides, names, strict=True)}
-    traced = [p for p, n in zip(sides, names, strict=True) if n not in PLAYERS] if mistakes is not None else []
+    traced = {p for p, n in zip(sides, names, strict=True) if n not in PLAYERS} if mistakes is not None else set()
     start = sign(max(scores([]).values())) if traced else 0
     counts: dict[str, int] = {}
     for _ in range(n_games):
-        played: dict[str, list[tuple[list[str], str, str]]] = {p: [] for p in traced}
-
-        def visit(state: games.State, moves: list[str], move: str, played: dict = played) -> None:
-            if state.mover in played:
-                played[state.mover].append((list(moves), move, state.key))
-
+        visit, played = recorder(traced)
         r = play_out(games.initial(game), [], choosers, visit if traced else None)
         counts[r] = counts.get(r, 0) + 1
         for p in traced:
@@ -77,6 +73,17 @@ def play_series(db: Any, game: str, names: tuple[str, str], n_games: int, seed: 
             if got < value and mistakes is not None:
                 count_mistake(mistakes, played[p], names[1 - sides.index(p)])
     return counts
+
+
+def recorder(sides: set[str]) -> tuple[Callable[[games.State, list[str], str], None], dict[str, Played]]:
+    """A visit for play_out that records the moves of ``sides``, and where it records them."""
+    played: dict[str, Played] = {p: [] for p in sides}
+
+    def visit(state: games.State, moves: list[str], move: str) -> None:
+        if state.mover in played:
+            played[state.mover].append((list(moves), move, state.key))
+
+    return visit, played
 
 
 def judge(db: Any, game: str, agent: str, n_games: int, seed: int, openings: int = 2,
@@ -190,19 +197,14 @@ def judge_openings(db: Any, game: str, agent: str, n_games: int, seed: int,
                 state = games.initial(game)
                 for m in opening:
                     state = games.play(state, m)
-                played: list[tuple[list[str], str, str]] = []
-
-                def visit(s: games.State, ms: list[str], m: str, mine: str = mine, played: list = played) -> None:
-                    if s.mover == mine:
-                        played.append((list(ms), m, s.key))
-
+                visit, played = recorder({mine})
                 r = play_out(state, opening, {mine: me, other: them}, visit)
                 got = 0 if r == "draw" else 1 if r == mine else -1
                 counts["games"] += 1
                 counts[{1: "win", 0: "draw", -1: "loss"}[got]] += 1
                 counts["at_value"] += got >= value
                 if got < value:
-                    count_mistake(mistakes, played, name)
+                    count_mistake(mistakes, played[mine], name)
                 if progress:
                     progress(1)
             row[name] = counts
@@ -222,11 +224,10 @@ def commonest(mistakes: dict[tuple[str, str], dict[str, Any]]) -> list[dict[str,
     return sorted(mistakes.values(), key=lambda m: (-m["games"], m["moves"]))
 
 
-def count_mistake(mistakes: dict[tuple[str, str], dict[str, Any]], played: list[tuple[list[str], str, str]],
-                   against: str) -> None:
-    """Count the first of ``played`` (the agent's moves of a game it ended below value: the moves
-    before each, its move and the position) that lowered its value.  Against both perfect players the agent's
-    value never rises, so the first drop is where the game was given away."""
+def count_mistake(mistakes: dict[tuple[str, str], dict[str, Any]], played: Played, against: str) -> None:
+    """Count the first of ``played`` (the agent's moves of a game it ended below value, ``against``
+    a perfect player) that lowered its value.  Against both perfect players the agent's value never
+    rises, so the first drop is where the game was given away."""
     for moves, move, position in played:
         s = scores(moves)
         best = max(s.values())
