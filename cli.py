@@ -731,8 +731,10 @@ def judge(game: str, agent: str, n_games: int, seed: int, openings: int, per_ope
     perfect.  Then results against perfect (ties broken at random) from the
     start on each side, and from every opening of one and two moves with
     AGENT playing the side to move; "at value" counts the games where it
-    got what perfect play would.  bitbully is an optional extra (AGPL-3.0)
-    that make setup installs.
+    got what perfect play would.  With --per-opening it ends with where the
+    games below value were given away: the agent's first move in each that
+    lowered its value, commonest first.  bitbully is an optional extra
+    (AGPL-3.0) that make setup installs.
 
     \b
     Examples:
