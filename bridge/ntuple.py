@@ -648,6 +648,7 @@ def nbytes(obj: Any) -> int:
 
 
 ROUND_GAMES = 16 * LOCKSTEP    # games each worker plays from the same weights before they are merged
+WORKERS_BACK_SECONDS = 60      # how long a run waits for a worker when none is left (restarted)
 
 
 def merge_changes(arrays: Sequence[np.ndarray], changes: Sequence[tuple[np.ndarray, list[np.ndarray]]],
@@ -811,7 +812,7 @@ class Rounds:
         return [w for part in parts for w in part[2]], sum(part[3] for part in parts)
 
     def _submit(self, done: int, sizes: list[int], slots: list[int]) -> list[Any]:
-        addresses = sorted(self.client.scheduler_info()["workers"])
+        addresses = self._addresses()
         pin = {k: addresses[k % len(addresses)] for k in slots}
         starting = [k for k in slots if k not in self.holding]
         going_on = [k for k in slots if k in self.holding]
@@ -835,6 +836,21 @@ class Rounds:
         futures = cluster.submit_tasks(self.client, kept_selfplay_task, tasks, [pin[k] for k in slots])
         self.holding.update(slots)
         return futures
+
+    def _addresses(self) -> list[str]:
+        """The workers' addresses, asked of the scheduler now.  Not scheduler_info(): distributed's
+        client refreshes the identity it returns every 2 s asking for no workers, and read at that
+        moment it listed none (a 2,000,000-game run stopped on it).  After a restart of every worker,
+        waits WORKERS_BACK_SECONDS for one to come back."""
+        addresses = sorted(self.client.nthreads())
+        if not addresses:
+            try:
+                self.client.wait_for_workers(1, timeout=WORKERS_BACK_SECONDS)
+            except TimeoutError:
+                raise BadInput(f"no Dask worker left to train on (none came back within {WORKERS_BACK_SECONDS} s); "
+                               "the games committed so far are kept") from None
+            addresses = sorted(self.client.nthreads())
+        return addresses
 
     def _scatter(self, data: Any, workers: list[str]) -> Any:
         """``data`` placed on ``workers`` ahead of the tasks that read it: a future to pass them."""

@@ -247,3 +247,22 @@ def test_a_round_going_on_when_a_run_ends_is_cancelled_and_leaves_no_net_on_the_
         assert kept(c, going_on.run) == 2           # a run going on keeps its copies between rounds
         going_on.close()
         assert kept(c, going_on.run) == 0
+
+
+def test_rounds_find_the_workers_when_the_clients_cached_identity_lists_none(scheduler, kb, monkeypatch):
+    """distributed's client refreshes the identity scheduler_info() returns every 2 s, asking for no
+    workers; read at that moment it listed none, and a 2,000,000-game run stopped with a modulo by
+    zero. A round asks the scheduler for its workers, and is placed on both whatever that cache says."""
+    from distributed import Client
+
+    from bridge import ntuple
+    monkeypatch.setattr(ntuple, "ROUND_GAMES", 32)
+    address, _ = scheduler
+    net, opts, _ = ntuple.start(kb, "r", "connect(4,7,6)", {"tuples": 4, "length": 3}, 1)
+    with Client(address, timeout="60s") as c:
+        monkeypatch.setattr(c, "scheduler_info", lambda *args, **kwargs: {"workers": {}})
+        rounds = ntuple.Rounds(c, 2, "connect(4,7,6)", net, opts, [3], 10**6, 1, ntuple.Moved())
+        rounds.start(0)
+        winners, _ = rounds.finish()
+        rounds.close()
+    assert len(winners) == 64
