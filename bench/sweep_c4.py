@@ -300,7 +300,8 @@ def as_first(db_path: str, args: argparse.Namespace) -> None:
         command = [sys.executable, __file__, "--as-first-point", db_path, "--players", player,
                    "--as-first", str(args.as_first), "--first-seed", str(args.first_seed)]
         counts = _last_json(command)
-        row = {"db": db_path, "player": player, "games": args.as_first, "judge_seed": args.first_seed,
+        row = {"db": db_path, "games_trained": trained(db_path), "player": player, "games": args.as_first,
+               "judge_seed": args.first_seed,
                "won": counts.get("x", 0), "drawn": counts.get("draw", 0), "lost": counts.get("o", 0),
                "minutes": round((time.monotonic() - t) / 60, 1), "mistakes": counts.get("mistakes", []),
                "command": f"bench/sweep_c4.py --judge {db_path} --as-first {args.as_first} --players {player} "
@@ -310,6 +311,14 @@ def as_first(db_path: str, args: argparse.Namespace) -> None:
         Path(args.first_out).parent.mkdir(parents=True, exist_ok=True)
         with open(args.first_out, "a") as f:
             f.write(json.dumps(row) + "\n")
+
+
+def trained(db_path: str) -> int | None:
+    """The games agent c4 of a knowledge base has trained."""
+    from kb import store
+    from kb.db import open_kb
+    agent = store.get_agent(open_kb(Path(db_path)), AGENT)
+    return agent["games_trained"] if agent else None
 
 
 def judge_given(db_path: str, args: argparse.Namespace) -> dict:
