@@ -36,6 +36,11 @@ def chooser_for(db: Any, game: str, name: str, rng: random.Random) -> Chooser:
     return lambda state, moves: games.choose(state, term)
 
 
+def outcome(result: str, side: str) -> int:
+    """A finished game's ``result`` (the winner or draw) for ``side``: 1 won, 0 drawn, -1 lost."""
+    return 0 if result == "draw" else 1 if result == side else -1
+
+
 def play_out(state: games.State, moves: list[str], choosers: dict[str, Chooser],
              visit: Callable[[games.State, list[str], str], None] | None = None) -> str:
     """Play from ``state`` (reached by ``moves``) to the end; the result.  ``visit(state, moves,
@@ -69,8 +74,7 @@ def play_series(db: Any, game: str, names: tuple[str, str], n_games: int, seed: 
         r = play_out(games.initial(game), [], choosers, visit if traced else None)
         counts[r] = counts.get(r, 0) + 1
         for p in traced:
-            value, got = (start if p == sides[0] else -start), 0 if r == "draw" else 1 if r == p else -1
-            if got < value and mistakes is not None:
+            if outcome(r, p) < (start if p == sides[0] else -start) and mistakes is not None:
                 count_mistake(mistakes, played[p], names[1 - sides.index(p)])
     return counts
 
@@ -132,10 +136,10 @@ def judge(db: Any, game: str, agent: str, n_games: int, seed: int, openings: int
         value = best if mine == state.mover else -best
         other = second if mine == first else first
         r = play_out(state, opening, {mine: me, other: rng_p})
-        got = 0 if r == "draw" else 1 if r == mine else -1
+        got = outcome(r, mine)
         row = results.setdefault(label, {"games": 0, "win": 0, "draw": 0, "loss": 0, "at_value": 0})
         row["games"] += 1
-        row[{1: "win", 0: "draw", -1: "loss"}[got]] += 1
+        row[RESULTS[got + 1]] += 1
         row["at_value"] += got >= value
         if progress:
             progress(1)
@@ -187,7 +191,7 @@ def judge_openings(db: Any, game: str, agent: str, n_games: int, seed: int,
     mistakes: dict[tuple[str, str], dict[str, Any]] = {}
     for row in rows:
         opening = [] if row["opening"] == "start" else [row["opening"].split()[1]]
-        value = {"win": 1, "draw": 0, "loss": -1}[row["value"]]
+        value = RESULTS.index(row["value"]) - 1
         mine = row["as"]
         other = second if mine == first else first
         for name in PLAYERS:
@@ -199,9 +203,9 @@ def judge_openings(db: Any, game: str, agent: str, n_games: int, seed: int,
                     state = games.play(state, m)
                 visit, played = recorder({mine})
                 r = play_out(state, opening, {mine: me, other: them}, visit)
-                got = 0 if r == "draw" else 1 if r == mine else -1
+                got = outcome(r, mine)
                 counts["games"] += 1
-                counts[{1: "win", 0: "draw", -1: "loss"}[got]] += 1
+                counts[RESULTS[got + 1]] += 1
                 counts["at_value"] += got >= value
                 if got < value:
                     count_mistake(mistakes, played[mine], name)
