@@ -46,13 +46,19 @@ def test_move_values_agree_with_educables_exact_search_near_the_end(kb):
         checked += 1
 
 
-def test_judging_the_perfect_player_finds_no_mistake(kb):
+def test_judging_the_perfect_player_finds_no_mistake(kb, tmp_path, monkeypatch):
+    """On every tenth of the fixed positions (a tenth from each source; bitbully takes 8 s for all 300)."""
+    sample = tmp_path / "positions.jsonl"
+    sample.write_text("".join(line + "\n" for line in perfect.POSITIONS.read_text().splitlines()[::10]))
+    fixed_accuracy = judge.fixed_accuracy
+    monkeypatch.setattr(judge, "fixed_accuracy", lambda db, game, agent: fixed_accuracy(db, game, agent, sample))
     data = commands.judge(kb, C4, "perfect", 2, 0, openings=1)
     assert all(a["accuracy"] == 1.0 for a in data["accuracy"].values())
     assert all(r["at_value"] == r["games"] for r in data["vs_perfect"].values())
     assert [r["games"] for r in data["vs_perfect"].values()] == [1, 1, 7]
     assert data["vs_perfect"]["start as first"]["win"] == 1
-    assert data["fixed"]["positions"] == 300 and data["fixed"]["accuracy"] == 1.0
+    assert data["fixed"]["positions"] == 30 and data["fixed"]["accuracy"] == 1.0
+    assert data["fixed"]["by_source"] == {"random": 1.0, "noisy": 1.0, "perfect": 1.0}
 
 
 def test_the_fixed_positions_values_agree_with_educables_exact_search_near_the_end(kb):
