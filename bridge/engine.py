@@ -20,13 +20,31 @@ from typing import Any
 
 from bridge.errors import BadInput, PrologError, ResourceLimit, RuleFileError
 from bridge.files import read_text
+from bridge.textinput import whole_number
 
 RULES_DIR = Path(__file__).resolve().parent.parent / "rules"
 # Prolog's limits, set here rather than left at pyswip's defaults (1 GB of
 # stack): a deep search or a large table gets room, and running out is one
-# line, not a stack dump.  In bytes; EDUCABLE_PROLOG_STACK / _TABLES override.
-STACK_LIMIT = int(os.environ.get("EDUCABLE_PROLOG_STACK", 4 * 2**30))
-TABLE_SPACE = int(os.environ.get("EDUCABLE_PROLOG_TABLES", 4 * 2**30))
+# line, not a stack dump.  An environment variable sets another value: the
+# flag it sets, its default (None: the rule file's own) and its range.
+PROLOG_LIMITS = {
+    "EDUCABLE_PROLOG_STACK": ("stack_limit", 4 * 2**30, 2**25, 2**42, "bytes"),
+    "EDUCABLE_PROLOG_TABLES": ("table_space", 4 * 2**30, 2**20, 2**42, "bytes"),
+    # one call of a game file's rule (rules/guard.pl: 100,000,000, a few seconds)
+    "EDUCABLE_RULE_INFERENCES": ("educable_rule_inferences", None, 1_000, 10**12, "inferences"),
+}
+
+
+def prolog_limits() -> dict[str, int]:
+    """Each Prolog flag of PROLOG_LIMITS with the value its environment variable gives, else its
+    default; BadInput (one line) for a value that is no whole number in range."""
+    out = {}
+    for env, (flag, default, lo, hi, unit) in PROLOG_LIMITS.items():
+        raw = os.environ.get(env, "").strip()
+        value = whole_number(raw, f"${env}", lo, hi, unit) if raw else default
+        if value is not None:
+            out[flag] = value
+    return out
 
 
 # Rows one call carries when a learned table goes into or out of Prolog: a
@@ -88,8 +106,8 @@ class Engine:
         self._lock = threading.Lock()
         watch_signals(self)
         self.rules_dir = rules_dir
-        list(self._prolog.query(f"set_prolog_flag(encoding, utf8), set_prolog_flag(stack_limit, {STACK_LIMIT}), "
-                                f"set_prolog_flag(table_space, {TABLE_SPACE})", maxresult=1))
+        limits = ", ".join(f"create_prolog_flag({flag}, {value}, [type(integer)])" for flag, value in prolog_limits().items())
+        list(self._prolog.query(f"set_prolog_flag(encoding, utf8), {limits}", maxresult=1))
         # What a game file's rules print goes to stderr: stdout is educable's own (--json must stay JSON).
         list(self._prolog.query("set_stream(user_error, alias(user_output)), set_output(user_error)", maxresult=1))
         self._prolog.consult(str(rules_dir / "bridge.pl"))

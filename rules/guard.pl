@@ -23,8 +23,13 @@
 :- use_module(library(prolog_wrap)).
 :- use_module(game).
 
-% Inferences one call of a game file's protocol predicate may take (a few seconds).
-guard_inferences(100 000 000).
+% Inferences one call of a game file's protocol predicate may take (a few seconds), or the
+% flag bridge/engine.py sets from $EDUCABLE_RULE_INFERENCES.
+guard_inferences(Limit) :-
+    (   current_prolog_flag(educable_rule_inferences, Set)
+    ->  Limit = Set
+    ;   Limit = 100 000 000
+    ).
 
 max_answers(100 000).            % answers one call may give (moves, symmetric images)
 

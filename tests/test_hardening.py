@@ -712,7 +712,7 @@ def test_a_c_locale_reads_the_rule_files_as_utf8(tmp_path):
 @pytest.mark.parametrize("args, old, new, words", [
     (["solve", "g"], "game:legal(count3, N, _, K) :- member(K, [1, 2]), N + K =< 3.",
      "game:legal(count3, N, _, K) :- N >= 1, repeat, fail ; member(K, [1, 2]), N + K =< 3.",
-     "legal/4 did not finish within 100,000,000 inferences at 1 b"),
+     "legal/4 did not finish within 10,000,000 inferences at 1 b"),
     (["eval", "g", "random", "--vs", "random", "--games", "4"],
      "game:over(count3, 3, Mover, Winner) :-", "game:over(count3, 2, _, _) :- repeat, fail.\ngame:over(count3, 3, Mover, Winner) :-",
      "over/4 did not finish within"),
@@ -730,13 +730,27 @@ def test_a_rule_that_never_ends_or_answers_without_end_stops_the_command_in_one_
     """Every call into a game file runs under limits (rules/guard.pl): a rule that loops, sleeps or
     gives answers without end stops solve, eval, train, show or query with one line naming the predicate,
     the file and line of its first clause and the position, exit 2, in seconds; before, each
-    hung until killed."""
+    hung until killed.  The inference limit here is a tenth of the default ($EDUCABLE_RULE_INFERENCES):
+    the same line, in a tenth of the time."""
     (tmp_path / "g.pl").write_text(count3_as("g", old, new))
-    env = {**os.environ, "EDUCABLE_GAMES": str(tmp_path), "EDUCABLE_DB": str(tmp_path / "kb.db")}
+    env = {**os.environ, "EDUCABLE_GAMES": str(tmp_path), "EDUCABLE_DB": str(tmp_path / "kb.db"),
+           "EDUCABLE_RULE_INFERENCES": "10000000"}
     r = subprocess.run([EXE, *args], capture_output=True, text=True, env=env, timeout=120)
     assert r.returncode == 2, (r.returncode, r.stdout, r.stderr)
     lines = r.stderr.strip().splitlines()
     assert len(lines) == 1 and words in lines[0] and "g.pl:" in lines[0], r.stderr
+
+
+@pytest.mark.parametrize("variable, value, words", [
+    ("EDUCABLE_PROLOG_STACK", "4GB", "$EDUCABLE_PROLOG_STACK takes a whole number of bytes"),
+    ("EDUCABLE_PROLOG_TABLES", "-1", "$EDUCABLE_PROLOG_TABLES takes a whole number of bytes"),
+    ("EDUCABLE_RULE_INFERENCES", "5", "$EDUCABLE_RULE_INFERENCES takes a whole number of inferences from 1,000"),
+])
+def test_a_bad_prolog_limit_in_the_environment_is_one_line(tmp_path, variable, value, words):
+    """Before, a value that was no number stopped every command with a ValueError traceback."""
+    env = {**os.environ, variable: value, "EDUCABLE_DB": str(tmp_path / "kb.db")}
+    r = subprocess.run([EXE, "games"], capture_output=True, text=True, env=env, timeout=120)
+    assert r.returncode == 2 and r.stderr.count("\n") == 1 and words in r.stderr, r.stderr
 
 
 SPIN = """/*  A game that never ends: the counter flips between 0 and 1 for ever. */

@@ -195,7 +195,7 @@ def test_a_rule_that_never_ends_fails_that_request_in_one_line_and_the_next_work
     games.mkdir()
     (games / "loop3.pl").write_text(COUNT3.replace("count3", "loop3").replace(
         "game:legal(loop3, N, _, K) :-", "game:legal(loop3, 2, _, _) :- !, repeat, fail.\ngame:legal(loop3, N, _, K) :-"))
-    s = served(env={"EDUCABLE_GAMES": str(games)})
+    s = served(env={"EDUCABLE_GAMES": str(games), "EDUCABLE_RULE_INFERENCES": "10000000"})    # a tenth of the default
     r = s.get("/api/view", game="loop3", position="2 a")
     assert r.status_code == 400 and "legal/4" in r.json()["error"], r.text
     assert s.get("/api/view", game="loop3", position="3 a").status_code == 200      # over: nothing to expand
