@@ -46,12 +46,16 @@ def test_move_values_agree_with_educables_exact_search_near_the_end(kb):
         checked += 1
 
 
-def test_judging_the_perfect_player_finds_no_mistake(kb, tmp_path, monkeypatch):
-    """On every tenth of the fixed positions (a tenth from each source; bitbully takes 8 s for all 300)."""
+@pytest.fixture
+def tenth_of_the_fixed_positions(tmp_path, monkeypatch):
+    """judge asks bitbully for every tenth of the fixed positions (ten from each source), not all 300 (8 s)."""
     sample = tmp_path / "positions.jsonl"
     sample.write_text("".join(line + "\n" for line in perfect.POSITIONS.read_text().splitlines()[::10]))
     fixed_accuracy = judge.fixed_accuracy
     monkeypatch.setattr(judge, "fixed_accuracy", lambda db, game, agent: fixed_accuracy(db, game, agent, sample))
+
+
+def test_judging_the_perfect_player_finds_no_mistake(kb, tenth_of_the_fixed_positions):
     data = commands.judge(kb, C4, "perfect", 2, 0, openings=1)
     assert all(a["accuracy"] == 1.0 for a in data["accuracy"].values())
     assert all(r["at_value"] == r["games"] for r in data["vs_perfect"].values())
@@ -94,11 +98,14 @@ def test_refused_in_one_line(db_path, args, words):
     assert words in out.output and len(out.output.strip().splitlines()) == 1
 
 
-def test_judging_from_each_opening_knows_their_values_and_perfect_play_reaches_them(kb):
+def test_judging_from_each_opening_knows_their_values_and_perfect_play_reaches_them(db_path, tenth_of_the_fixed_positions):
     """Facts of Connect Four (Allis 1988): after the first player's opening in columns 1, 2, 6 or 7
     the second player wins, after 3 or 5 it draws, after 4 it loses; the perfect player, judged from
     each opening against both perfect players, gets every opening's value."""
-    data = commands.judge(kb, C4, "perfect", 2, 0, openings=0, per_opening=1)["by_opening"]
+    import json
+    out = cli("judge", C4, "perfect", "--games", "2", "--openings", "0", "--per-opening", "1", "--json")
+    assert out.exit_code == 0, out.output
+    data = json.loads(out.stdout)["by_opening"]
     values = {row["opening"]: (row["as"], row["value"]) for row in data["openings"]}
     assert values == {"start": ("x", "win"), "after 1": ("o", "win"), "after 2": ("o", "win"), "after 3": ("o", "draw"),
                       "after 4": ("o", "loss"), "after 5": ("o", "draw"), "after 6": ("o", "win"), "after 7": ("o", "win")}
