@@ -41,6 +41,26 @@ def graphs():
     return {g: graphs.state_graph(None, g) for g in ("tictactoe", "hexapawn")}
 
 
+@pytest.fixture(scope="module")
+def made(tmp_path_factory):
+    """made(commands, into): a knowledge base the commands (run in-process) have filled, copied to
+    ``into``.  The commands run once a test module and process; each test gets a copy of their file
+    (SQLite's backup)."""
+    _MADE: dict[tuple, Path] = {}
+
+    def copy(commands: tuple, into: Path) -> Path:
+        if commands not in _MADE:
+            path = tmp_path_factory.mktemp("made") / "kb.db"
+            for args in commands:
+                r = cli(*args, "--db", str(path))
+                assert r.exit_code == 0, r.output
+            _MADE[commands] = path
+        with sqlite3.connect(_MADE[commands]) as source, sqlite3.connect(into) as target:
+            source.backup(target)
+        return into
+    return copy
+
+
 def kb_dump(path) -> list[str]:
     """The whole database as SQL, to check a refused command changed nothing."""
     return list(sqlite3.connect(path).iterdump())

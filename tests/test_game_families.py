@@ -80,12 +80,13 @@ def test_folded_graph_has_one_node_per_reference_class(game):
     assert all(int(o) == len(class_of[k]) for k, o in zip(folded.keys, folded.orbit))
 
 
-@pytest.mark.parametrize("game", ["connect(3,4,4)", "connect(3,4,3)", "tictactoe(3,4,2)"])
+@pytest.mark.parametrize("game", ["connect(3,4,3)", "tictactoe(3,4,2)"])
 def test_class_keys_and_learner_cells_match_the_reference(game):
     """A class's key is its least image as text ('.' < o < x, the top left first), and the cells
     the n-tuple learner reads are the board from the viewer's side (1 own, 2 the other's, 0 empty;
     with gravity 3 for an empty cell a piece can drop into), on every reachable state: the
-    connect family computes both on bitboards."""
+    connect family computes both on bitboards (on a board wider than high, so that rows and
+    columns cannot be confused; 4 rows as well took 10 s more)."""
     from bridge.engine import engine, quote
     ref = CASES[game]
     states = reachable(ref)

@@ -166,25 +166,6 @@ SWEPT = (("train", "tictactoe", "--learner", "ntuple", "--agent", "n", "--games"
          ("sweep", "train", "hexapawn", "--learner", "punish", "--games", "5", "--grid", "reward=0,1", "--seeds", "1"))
 
 
-@pytest.fixture(scope="module")
-def made(tmp_path_factory):
-    """made(commands, into): a knowledge base the commands have filled, copied to ``into``.  The
-    commands run once a test process; each test gets a copy of their file (SQLite's backup)."""
-    _MADE: dict[tuple, Path] = {}
-
-    def copy(commands: tuple, into: Path) -> Path:
-        if commands not in _MADE:
-            path = tmp_path_factory.mktemp("made") / "kb.db"
-            for args in commands:
-                r = run(*args, "--db", str(path))
-                assert r.exit_code == 0, r.output
-            _MADE[commands] = path
-        with sqlite3.connect(_MADE[commands]) as source, sqlite3.connect(into) as target:
-            source.backup(target)
-        return into
-    return copy
-
-
 @pytest.fixture
 def trained(db_path, made):
     return made(TRAINED, db_path)

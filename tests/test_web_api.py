@@ -26,25 +26,21 @@ def cli_json(db_path, *args, env=None):
     return json.loads(p.stdout)
 
 
-def train_two(db_path):
-    for args in (["train", "tictactoe", "--learner", "qlearn", "--agent", "q", "--games", "300"],
-                 ["train", "hexapawn", "--agent", "her", "--games", "20"]):
-        p = subprocess.run([EXE, *args, "--db", str(db_path)], capture_output=True, text=True, timeout=300)
-        assert p.returncode == 0, p.stderr
-    return db_path
+TRAINED = (("train", "tictactoe", "--learner", "qlearn", "--agent", "q", "--games", "300"),
+           ("train", "hexapawn", "--agent", "her", "--games", "20"))
 
 
 @pytest.fixture
-def trained(db_path):
-    return train_two(db_path)
+def trained(db_path, made):
+    return made(TRAINED, db_path)
 
 
 @pytest.fixture(scope="module")
-def asked(tmp_path_factory):
+def asked(tmp_path_factory, made):
     """One server over one trained knowledge base for the requests that must change nothing (started
     once: each bad request's test checks the knowledge base is as it was)."""
     from conftest import Server
-    db_path = train_two(tmp_path_factory.mktemp("asked") / "kb.db")
+    db_path = made(TRAINED, tmp_path_factory.mktemp("asked") / "kb.db")
     server = Server(db_path)
     yield db_path, server
     server.stop()
