@@ -268,7 +268,7 @@ def train(db: sqlite_utils.Database, game: str, learner: str, agent: str, n_game
         raise BadInput(f"--vs adversary answers every move from the whole game, and {game} has at least {bound:,} "
                        f"positions (past --max-positions {limits.max_positions(limit):,}): train with --vs self")
     module = registry.learner_module(learner)
-    foreign = sorted(set(options) - stored_names(module.OPTIONS) - {"tuple_cells"})   # tuple_cells: --tuples-file, read
+    foreign = sorted(set(options) - stored_names(module.OPTIONS) - {"tuple_cells", "starts"})   # the files read
     if foreign:
         raise BadInput(f"--{foreign[0].replace('_', '-')} is not an option of the {learner} learner")
     parallel = {"workers": workers, "scheduler": scheduler} if workers != 1 or scheduler else {}
@@ -323,6 +323,9 @@ def train_agent(db: sqlite_utils.Database, game: str, learner: str, agent: str, 
         return module.train(db, game, agent, run["cycles"], seed, options, progress, run["judge_every"])
     if run.get("tuples_file") is not None:
         options["tuple_cells"] = module.read_tuples(run["tuples_file"])
+    if run.get("starts_file") is not None:
+        options["starts"] = module.read_starts(run["starts_file"])
+        options.setdefault("start_share", 0.5)
     workers, scheduler = run.get("workers", 1), run.get("scheduler")
     if workers > 1 or scheduler:
         from bridge import cluster

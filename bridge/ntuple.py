@@ -58,6 +58,9 @@ OPTIONS = declared(NTupleOptions, NAME) + (      # the tuples' seed is the first
                "sides (on a game small enough to enumerate).", NAME, off=""),
     run_option("tuples_file", str, None, "Tuples of your own: one tuple a line, its cell numbers (from 1, as "
                "cells/4 gives them) separated by spaces.", NAME, metavar="FILE"),
+    run_option("starts_file", str, None, "Positions to start training games from: one a line, as `query` takes "
+               "them ('#' starts a comment); --start-share of the games (0.5 unless given) start from one of them "
+               "at random.", NAME, metavar="FILE"),
     run_option("workers", int, 1, "Self-play on a game too large to enumerate on this many Dask workers (a local "
                "cluster), weights merged after every 4,096 games a worker.", NAME, low=1, high=64),
     run_option("scheduler", str, None, "... or on the Dask scheduler at ADDRESS (default: $EDUCABLE_SCHEDULER "
@@ -90,6 +93,38 @@ def read_tuples(path: str) -> list[list[int]]:
     if not tuples:
         raise BadInput(f"{path}: no tuples (one a line, cell numbers from 1 separated by spaces)")
     return tuples
+
+
+MAX_STARTS = 10_000       # positions in a --starts-file
+
+
+def read_starts(path: str) -> list[str]:
+    """Positions from a file: one a line, as the game's position text ('#' starts a comment); at most
+    MAX_STARTS.  BadInput for a file that cannot be read or holds none; the positions themselves are
+    read by the game's rules when a run starts (start_keys)."""
+    text = files.read_text(path, "starts file")
+    starts = [line.split("#")[0].strip() for line in text.splitlines()]
+    starts = [t for t in starts if t]
+    if not starts:
+        raise BadInput(f"{path}: no positions (one a line, as `educable query` takes them)")
+    if len(starts) > MAX_STARTS:
+        raise BadInput(f"{path}: {len(starts):,} positions; at most {MAX_STARTS:,}")
+    return starts
+
+
+def start_keys(game: str, starts: list[str]) -> list[str]:
+    """Each position of --starts-file as its key, read by the game's rules; BadInput names the first
+    that is malformed, cannot happen, or is over (a game from it has nothing to learn)."""
+    keys = []
+    for n, text in enumerate(starts, 1):
+        try:
+            state = games.parse(game, text)
+        except BadInput as exc:
+            raise BadInput(f"--starts-file, position {n}: {exc}") from None
+        if games.result(state) is not None:
+            raise BadInput(f"--starts-file, position {n} ({state.key}): the game is over there")
+        keys.append(state.key)
+    return keys
 
 
 def options_from(params: dict[str, Any]) -> NTupleOptions:
@@ -397,7 +432,8 @@ def start(db: sqlite_utils.Database, name: str, game: str, options: dict[str, An
         net, opts = new_net(game, options_from({**board_defaults(n_cells), **options, "seed": seed}), sample)
         return net, opts, None
     net, stored = net_from_row(db, row, coherence=True)
-    per_run = {"alpha", "alpha_end", "epsilon", "epsilon_end", "lam", "tcl", "learn_explore", "random_openings"}
+    per_run = {"alpha", "alpha_end", "epsilon", "epsilon_end", "lam", "tcl", "learn_explore", "random_openings",
+               "start_share", "starts"}
     merged = options_from({**stored.as_dict(), **options})
     changed = [k for k, v in merged.as_dict().items() if k not in per_run and stored.as_dict()[k] != v]
     if changed:
@@ -431,6 +467,8 @@ def run(db: sqlite_utils.Database, game: str, name: str, options: dict[str, Any]
         # every exploring move is one the adversary punishes: it explores for the agent
         options = {**options, "epsilon": 0.0, "epsilon_end": options.get("epsilon_end", 0.0)}
     net, opts, row = start(db, name, game, options, seed)
+    if opts.starts and opts.start_share > 0.0:
+        opts.starts = start_keys(game, opts.starts)
     if opts.tcl != net.coherent:
         net.start_coherence(opts.tcl)       # a stored agent's sums go on (a run stopped and continued)
     try:
@@ -444,6 +482,7 @@ def run(db: sqlite_utils.Database, game: str, name: str, options: dict[str, Any]
     if until_perfect and not graph.acyclic():
         raise graphs.cannot_judge(game, "has positions that repeat, which have no exact judgement")
     feats = graph_features(graph, net)
+    starts = graph_states(graph, opts)
     masks = side_masks(vs, side)
     opponent = None if vs in ("self", "random", "adversary") else csr(
         exact.optimal_moves(graph) if vs == "minimax" else opponents.support(graph, vs))
@@ -460,10 +499,10 @@ def run(db: sqlite_utils.Database, game: str, name: str, options: dict[str, Any]
                 mask = masks[g % len(masks)]
                 adversary = csr(exact.adversary_moves(graph, greedy_support(graph, net, feats), 0 if mask == 2 else 1))
                 winners += train_on_graph(net, graph.start, graph.target, graph.winner, graph.mover, feats, opts, 1,
-                                          seed * 1_000_003 + g, g, n_games, [mask], adversary).tolist()
+                                          seed * 1_000_003 + g, g, n_games, [mask], adversary, starts).tolist()
         else:
             winners += train_on_graph(net, graph.start, graph.target, graph.winner, graph.mover, feats, opts, chunk,
-                                      seed * 1_000_003 + done, done, n_games, masks, opponent).tolist()
+                                      seed * 1_000_003 + done, done, n_games, masks, opponent, starts).tolist()
         if progress:
             progress(chunk)
         t = time.perf_counter()
@@ -485,6 +524,16 @@ def run(db: sqlite_utils.Database, game: str, name: str, options: dict[str, Any]
     extra = {"checkpoints": checkpoints, "checkpoint_seconds": round(judged, 4), "net": describe(net)}
     return finished(db, name, game, net, opts, graph.players, masks, winners, seconds, extra, commits,
                     exact_strength(checkpoints[-1] if checkpoints else None))
+
+
+def graph_states(graph: StateGraph, opts: NTupleOptions) -> np.ndarray | None:
+    """The graph's states of the positions of --starts-file (their classes on a folded graph), or None
+    when no game starts there."""
+    if not opts.starts or opts.start_share <= 0.0:
+        return None
+    keys = games.canonical_keys(graph.game, opts.starts) if graph.folded else opts.starts
+    index = {k: i for i, k in enumerate(graph.keys)}
+    return np.array([index[k] for k in keys], dtype=np.int64)
 
 
 def describe(net: NTupleNet) -> dict[str, Any]:
@@ -515,7 +564,11 @@ def play_batch(game: str, net: NTupleNet, lock: Lockstep, batch: int, first: int
     go, with one Prolog query a ply: each game's winner (player index, 2 a draw) and the queries."""
     learn = np.array([masks[(first + i) % len(masks)] for i in range(batch)], dtype=np.int64)
     bits, words = packing(net)
-    engine().call(f"ntuple:nt_batch_start({quote(game)}, {batch}, {bits}, {words}), Out = true")
+    starts = lock.pick_starts(first, batch)
+    positions = lock.options.starts or []
+    terms = ", ".join("initial" if k is None else f"position({quote(positions[k])})" for k in starts)
+    engine().call(f"ntuple:nt_batch_start({quote(game)}, [{terms}], {bits}, {words}, Out)")
+    opening = np.array([k is None for k in starts])
     choices = [-1] * batch
     result = np.full(batch, ONGOING_CODE, dtype=np.int64)
     mover_at_end = np.zeros(batch, dtype=np.int64)
@@ -534,7 +587,8 @@ def play_batch(game: str, net: NTupleNet, lock: Lockstep, batch: int, first: int
         cells = unpack(out["codes"], net.n_cells, bits)
         with cell_values_checked():
             choice, ended = lock.ply(offsets_of(out["counts"]), cells, np.array(out["outcomes"], dtype=np.int64),
-                                     movers, active, learn, first / max(1, n_games - 1), opening=queries == 1)
+                                     movers, active, learn, first / max(1, n_games - 1),
+                                     opening=opening if queries == 1 else None)
         for i in np.nonzero(ended != ONGOING_CODE)[0].tolist():
             result[i], mover_at_end[i] = ended[i], movers[i]
         choices = [int(c) if a else -1 for c, a in zip(choice.tolist(), active.tolist(), strict=True)]

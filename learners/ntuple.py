@@ -106,6 +106,11 @@ class NTupleOptions:
                                     "boards of 30 cells or more: the second player then learns the openings "
                                     "the first does not choose).",
                                     low=0.0, high=1.0)
+    start_share: float = option(0.0, "Share of training games that start from a position of --starts-file, "
+                                "one of them at random; the agent plays on from there as in any game (the "
+                                "positions `judge --per-opening --json` lists where it gave games away, for "
+                                "instance).", low=0.0, high=1.0)
+    starts: list[str] | None = None   # positions to start games from (--starts-file), as `query` takes them
 
     def check(self) -> NTupleOptions:
         """Raise ValueError naming the first bad option."""
@@ -127,6 +132,13 @@ class NTupleOptions:
                 raise ValueError(f"--{name.replace('_', '-')} must be in [0, 1], not {getattr(self, name)}")
         if not 0.0 <= self.random_openings <= 1.0:
             raise ValueError(f"--random-openings must be in [0, 1], not {self.random_openings}")
+        if not 0.0 <= self.start_share <= 1.0:
+            raise ValueError(f"--start-share must be in [0, 1], not {self.start_share}")
+        if self.start_share > 0.0 and not self.starts:
+            raise ValueError("--start-share needs --starts-file: the positions to start games from")
+        if self.starts is not None and not (isinstance(self.starts, list) and self.starts
+                                            and all(isinstance(t, str) and t for t in self.starts)):
+            raise ValueError("starts must be a non-empty list of positions")
         if self.neighbours not in ("8", "4"):
             raise ValueError(f"--neighbours must be 8 or 4, not {self.neighbours!r}")
         if self.values is not None and not 2 <= self.values <= 64:
@@ -390,15 +402,16 @@ def _td(w, tcn, tca, hist, hist_g, count, newest, target, step, lam, dirty):
 @njit(cache=True)
 def _graph_games(start, target, winner, mover, feats, w, tcn, tca, n_games, seed, done, total,
                  eps0, eps1, alpha0, alpha1, lam, horizon, learn_sides, opp_start, opp_edges, max_plies,
-                 learn_explore, open_p):
+                 learn_explore, open_p, start_states, start_p):
     """Play ``n_games`` on a state graph, learning as it goes; returns each game's winner.
 
     ``feats[t, p]`` are afterstate t's feature rows as player p sees it;
     ``learn_sides[g % len]`` has bit p set when the agent plays side p in
     game g (the other side plays uniformly among ``opp_edges[opp_start[s]:
     opp_start[s+1]]``, or any move where that is empty).  A game still going after ``max_plies``
-    moves is scored a draw.  With probability ``open_p`` a game's first move is random and taken as
-    its start; without ``learn_explore`` nothing is learned on an exploring move."""
+    moves is scored a draw.  With probability ``start_p`` a game starts from one of ``start_states``
+    (at random), else with probability ``open_p`` its first move is random and taken as its start;
+    without ``learn_explore`` nothing is learned on an exploring move."""
     np.random.seed(seed)
     unmarked = np.zeros(0, dtype=np.uint8)
     n_feat = feats.shape[2]
@@ -416,7 +429,9 @@ def _graph_games(start, target, winner, mover, feats, w, tcn, tca, n_games, seed
         count[:] = 0
         s = 0
         plies = 0
-        if open_p > 0.0 and winner[0] == -1 and np.random.random() < open_p:
+        if start_p > 0.0 and np.random.random() < start_p:
+            s = start_states[np.random.randint(start_states.shape[0])]
+        elif open_p > 0.0 and winner[0] == -1 and np.random.random() < open_p:
             s = target[start[0] + np.random.randint(start[1] - start[0])]     # a random opening: the start
         while winner[s] == -1 and plies < max_plies:
             plies += 1
@@ -496,17 +511,21 @@ def horizon_for(lam: float) -> int:
 
 def train_on_graph(net: NTupleNet, start: np.ndarray, target: np.ndarray, winner: np.ndarray, mover: np.ndarray,
                    feats: np.ndarray, options: NTupleOptions, n_games: int, seed: int, done: int, total: int,
-                   learn_sides: Sequence[int], opponent: tuple[np.ndarray, np.ndarray] | None) -> np.ndarray:
+                   learn_sides: Sequence[int], opponent: tuple[np.ndarray, np.ndarray] | None,
+                   start_states: np.ndarray | None = None) -> np.ndarray:
     """Play and learn ``n_games`` (games ``done`` .. of a run of ``total``) on a compiled graph; each
     game's winner (player index, or 2 for a draw).  ``learn_sides`` cycles per game: a bitmask of
-    the sides the agent plays; the opponent (a support as CSR arrays, or None) plays the rest."""
+    the sides the agent plays; the opponent (a support as CSR arrays, or None) plays the rest.
+    ``start_states``: the states of --starts-file, where a share (--start-share) of the games start."""
     o_start, o_edges = opponent if opponent is not None else (np.zeros(len(start), dtype=np.int64),
                                                                np.zeros(0, dtype=np.int64))
     return _graph_games(start.astype(np.int64), target.astype(np.int64), winner.astype(np.int64),
                         mover.astype(np.int64), feats, net.weights, net.tc_n, net.tc_a, n_games, seed, done, total,
                         options.epsilon, options.epsilon_end, options.alpha, options.alpha_end, options.lam,
                         horizon_for(options.lam), np.asarray(learn_sides, dtype=np.int64), o_start, o_edges,
-                        ENDLESS_PLIES, options.learn_explore, options.random_openings)
+                        ENDLESS_PLIES, options.learn_explore, options.random_openings,
+                        np.zeros(1, dtype=np.int64) if start_states is None else start_states.astype(np.int64),
+                        0.0 if start_states is None else options.start_share)
 
 
 @njit(cache=True)
@@ -516,7 +535,8 @@ def _batch_ply(w, tcn, tca, succ_off, succ_feats, succ_out, movers, active, lear
     (learning as in _graph_games); ``succ_out`` is a successor's outcome for the mover (1, 0, -1)
     or ONGOING_CODE.  Writes ``choice`` (index among the game's successors) and, for a game that
     ends, its outcome for the mover in ``finished`` (else ONGOING_CODE), with the final updates.
-    On a game's first ply, ``open_p`` is the chance of a random opening taken as the start.
+    ``open_p[i]``: the chance that game i's move is a random opening taken as the start (0 past a
+    game's first ply, and for a game started from a position of --starts-file).
     ``dirty``: marks the weights learning touched (see _td)."""
     horizon = hist.shape[2]
     vals = np.empty(max(1, np.max(succ_off[1:] - succ_off[:-1])))
@@ -526,7 +546,7 @@ def _batch_ply(w, tcn, tca, succ_off, succ_feats, succ_out, movers, active, lear
             continue
         m = movers[i]
         j0, j1 = succ_off[i], succ_off[i + 1]
-        if open_p > 0.0 and np.random.random() < open_p:
+        if open_p[i] > 0.0 and np.random.random() < open_p[i]:
             j = j0 + np.random.randint(j1 - j0)          # a random opening, taken as the start
         elif (learn[i] >> m) & 1:
             for jj in range(j0, j1):
@@ -583,15 +603,30 @@ class Lockstep:
         self.newest = np.zeros((games, 2), dtype=np.int64)
         self.choice = np.zeros(games, dtype=np.int64)
         self.finished = np.zeros(games, dtype=np.int64)
+        self.seed = seed
         _seed(seed)
+
+    def pick_starts(self, first: int, games: int) -> list[int | None]:
+        """For games ``first`` .. ``first + games`` of a run: the index in --starts-file of the
+        position each starts from, or None (the game's initial position), --start-share of them
+        at random (the same for the same seed and games)."""
+        o = self.options
+        if not o.starts or o.start_share <= 0.0:
+            return [None] * games
+        rng = np.random.default_rng([self.seed, first])
+        started = rng.random(games) < o.start_share
+        which = rng.integers(len(o.starts), size=games)
+        return [int(k) if s else None for s, k in zip(started.tolist(), which.tolist(), strict=True)]
 
     def reset(self) -> None:
         self.count[:] = 0
 
     def ply(self, succ_off: np.ndarray, succ_cells: np.ndarray, succ_out: np.ndarray, movers: np.ndarray,
-            active: np.ndarray, learn: np.ndarray, frac: float, opening: bool = False) -> tuple[np.ndarray, np.ndarray]:
+            active: np.ndarray, learn: np.ndarray, frac: float, opening: np.ndarray | None = None
+            ) -> tuple[np.ndarray, np.ndarray]:
         """Each active game's choice (successor index) and, where the game ended, the outcome for its
-        mover; ``opening``: the games' first ply (where --random-openings applies)."""
+        mover; ``opening``: the games at their first ply from the initial position (where
+        --random-openings applies)."""
         o = self.options
         eps_end = o.epsilon if o.epsilon_end is None else o.epsilon_end      # check() fills both in
         alpha_end = o.alpha if o.alpha_end is None else o.alpha_end
@@ -601,7 +636,8 @@ class Lockstep:
         feats = self.net.indices(succ_cells, np.repeat(np.where(active, movers, 0), counts))
         _batch_ply(self.net.weights, self.net.tc_n, self.net.tc_a, succ_off, feats, succ_out, movers, active, learn, eps, step, o.lam,
                    self.hist, self.hist_g, self.count, self.newest, self.choice, self.finished, o.learn_explore,
-                   o.random_openings if opening else 0.0, self.dirty)
+                   np.where(opening, o.random_openings, 0.0) if opening is not None else np.zeros(len(movers)),
+                   self.dirty)
         n = len(movers)
         return self.choice[:n], self.finished[:n]
 

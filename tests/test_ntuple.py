@@ -206,18 +206,54 @@ def test_against_the_adversary_black_learns_with_few_losses(kb):
     (["connect(4,7,6)", "--vs", "adversary"], "--vs adversary answers every move from the whole game"),
     (["tictactoe", "--length", "12", "--values", "64"], "use shorter tuples"),
     (["tictactoe", "--update", "bounds"], "--update is not an option of the ntuple learner"),
+    (["tictactoe", "--start-share", "0.5"], "--start-share needs --starts-file"),
+    (["tictactoe", "--starts-file", "NOFILE"], "cannot read starts file"),
+    (["tictactoe", "--starts-file", "EMPTY"], "no positions"),
+    (["tictactoe", "--starts-file", "OVER"], "position 2 (xxx/oo./...): the game is over there"),
+    (["tictactoe", "--starts-file", "BAD"], "--starts-file, position 1: bad tic-tac-toe position"),
+    (["connect(4,7,6)", "--starts-file", "OVER"], "position 1: bad connect(4,7,6) position"),
 ])
 def test_bad_input_one_line_exit_2_nothing_stored(db_path, tmp_path, monkeypatch, args, words):
     monkeypatch.setenv("EDUCABLE_GAMES", str(ROOT / "examples"))
     (tmp_path / "t.txt").write_text("1 2 3\n4 5 10\n")
-    args = [str(tmp_path / "t.txt") if a == "TUPLES" else str(tmp_path / "none.txt") if a == "NOFILE" else a
-            for a in args]
+    files = {"TUPLES": "t.txt", "NOFILE": "none.txt", "EMPTY": "empty.txt", "OVER": "over.txt", "BAD": "bad.txt"}
+    (tmp_path / "empty.txt").write_text("# only a comment\n\n")
+    (tmp_path / "over.txt").write_text("x../.o./...\nxxx/oo./...  # x has won\n")
+    (tmp_path / "bad.txt").write_text("xxx/ooo/...\n")
+    args = [str(tmp_path / files[a]) if a in files else a for a in args]
     assert cli("train", "tictactoe", "--agent", "p", "--games", "2").exit_code == 0
     before = kb_dump(db_path)
     out = cli("train", *args[:1], "--learner", "ntuple", "--agent", "n", "--games", "10", *args[1:])
     assert out.exit_code == 2, out.output
     assert words in out.output and len(out.output.strip().splitlines()) == 1
     assert kb_dump(db_path) == before
+
+
+@pytest.mark.parametrize("lazily", [False, True], ids=["graph", "lazily"])
+def test_games_start_from_the_positions_of_a_starts_file(tmp_path, lazily):
+    """--starts-file: --start-share of the games start from one of its positions (on the graph, and
+    lazily past --max-positions).  From a tic-tac-toe position with one empty cell whose filling
+    draws, every such game is one move long and drawn; at share 0.5 about half are; the same seed
+    plays the same games; a continued run keeps the positions unless given a share of 0."""
+    (tmp_path / "starts.txt").write_text("# x's last move fills the board: a draw\nxox/xoo/ox.\n")
+    limit = ["--max-positions", "100"] if lazily else []
+
+    def train(agent, *args):
+        return cli_json("train", "tictactoe", "--learner", "ntuple", "--agent", agent, "--seed", "3",
+                        "--db", str(tmp_path / "kb.db"), *limit, *args)
+
+    def draws(r):
+        return r["results"].get("draw", 0)
+    starts = ["--starts-file", str(tmp_path / "starts.txt")]
+    assert draws(train("all", "--games", "512", *starts, "--start-share", "1")) == 512
+    half = train("half", "--games", "1024", *starts)                 # the share is 0.5 unless given
+    plain = train("plain", "--games", "1024")
+    again = train("again", "--games", "1024", *starts)
+    assert half["results"] == again["results"] and half["options"]["start_share"] == 0.5
+    # the games not started there draw as often as plain games do: about 512 draws more
+    assert 400 <= draws(half) - draws(plain) * 0.5 <= 620, (half["results"], plain["results"])
+    assert draws(train("all", "--games", "256")) == 256                # continued: the positions stay
+    assert draws(train("all", "--games", "256", "--start-share", "0")) < 200
 
 
 def test_a_game_without_cells_is_refused_in_one_line_and_nothing_stored(tmp_path):
@@ -627,7 +663,7 @@ def test_lockstep_games_take_random_openings_and_skip_learning_on_exploring_move
     out = np.tile([1, ONGOING_CODE], games).astype(np.int64)
     for share, opening, low, high in ((1.0, True, 150, 250), (1.0, False, 0, 0), (0.0, True, 0, 0)):
         lock = Lockstep(net, NTupleOptions(epsilon=0.0, random_openings=share).check(), games, 3)
-        choice, ended = lock.ply(off, cells, out, movers, active, learn, 0.0, opening=opening)
+        choice, ended = lock.ply(off, cells, out, movers, active, learn, 0.0, opening=np.full(games, opening))
         assert low <= int(np.sum(choice == 1)) <= high, (share, opening)
         assert (ended[choice == 0] == 1).all()
         assert (lock.count[:, 0] == 0).all()           # a random opening is the start: nothing to learn from
