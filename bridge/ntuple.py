@@ -472,7 +472,8 @@ def run(db: sqlite_utils.Database, game: str, name: str, options: dict[str, Any]
     if opts.tcl != net.coherent:
         net.start_coherence(opts.tcl)       # a stored agent's sums go on (a run stopped and continued)
     try:
-        graph = graphs.state_graph(db, game, limit, what="training on the whole graph needs every position")
+        graph = graphs.state_graph(db, game, limit, what="training on the whole graph needs every position",
+                                   keep=not opts.starts)     # a start no game reaches is refused with nothing written
     except TooLarge as exc:
         if vs == "adversary":
             raise BadInput(f"--vs adversary needs the whole state graph: {exc}") from None
@@ -533,6 +534,9 @@ def graph_states(graph: StateGraph, opts: NTupleOptions) -> np.ndarray | None:
         return None
     keys = games.canonical_keys(graph.game, opts.starts) if graph.folded else opts.starts
     index = {k: i for i, k in enumerate(graph.keys)}
+    for n, (key, given) in enumerate(zip(keys, opts.starts, strict=True), 1):
+        if key not in index:
+            raise BadInput(f"--starts-file, position {n} ({given}): no game of {graph.game} reaches it")
     return np.array([index[k] for k in keys], dtype=np.int64)
 
 

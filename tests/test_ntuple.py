@@ -212,11 +212,14 @@ def test_against_the_adversary_black_learns_with_few_losses(kb):
     (["tictactoe", "--starts-file", "OVER"], "position 2 (xxx/oo./...): the game is over there"),
     (["tictactoe", "--starts-file", "BAD"], "--starts-file, position 1: bad tic-tac-toe position"),
     (["connect(4,7,6)", "--starts-file", "OVER"], "position 1: bad connect(4,7,6) position"),
+    (["hexapawn", "--starts-file", "UNREACHED"], "position 1 (123-78 w): no game of hexapawn reaches it"),
 ])
 def test_bad_input_one_line_exit_2_nothing_stored(db_path, tmp_path, monkeypatch, args, words):
     monkeypatch.setenv("EDUCABLE_GAMES", str(ROOT / "examples"))
     (tmp_path / "t.txt").write_text("1 2 3\n4 5 10\n")
-    files = {"TUPLES": "t.txt", "NOFILE": "none.txt", "EMPTY": "empty.txt", "OVER": "over.txt", "BAD": "bad.txt"}
+    files = {"TUPLES": "t.txt", "NOFILE": "none.txt", "EMPTY": "empty.txt", "OVER": "over.txt", "BAD": "bad.txt",
+             "UNREACHED": "unreached.txt"}
+    (tmp_path / "unreached.txt").write_text("123-78 w   # a black pawn gone before white moved\n")
     (tmp_path / "empty.txt").write_text("# only a comment\n\n")
     (tmp_path / "over.txt").write_text("x../.o./...\nxxx/oo./...  # x has won\n")
     (tmp_path / "bad.txt").write_text("xxx/ooo/...\n")
