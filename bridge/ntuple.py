@@ -467,13 +467,14 @@ def run(db: sqlite_utils.Database, game: str, name: str, options: dict[str, Any]
         # every exploring move is one the adversary punishes: it explores for the agent
         options = {**options, "epsilon": 0.0, "epsilon_end": options.get("epsilon_end", 0.0)}
     net, opts, row = start(db, name, game, options, seed)
-    if opts.starts and opts.start_share > 0.0:
-        opts.starts = start_keys(game, opts.starts)
+    starting = bool(opts.starts) and opts.start_share > 0.0
+    if starting:
+        opts.starts = start_keys(game, opts.starts or [])
     if opts.tcl != net.coherent:
         net.start_coherence(opts.tcl)       # a stored agent's sums go on (a run stopped and continued)
     try:
         graph = graphs.state_graph(db, game, limit, what="training on the whole graph needs every position",
-                                   keep=not opts.starts)     # a start no game reaches is refused with nothing written
+                                   keep=not starting)     # a start no game reaches is refused with nothing written
     except TooLarge as exc:
         if vs == "adversary":
             raise BadInput(f"--vs adversary needs the whole state graph: {exc}") from None
@@ -483,7 +484,7 @@ def run(db: sqlite_utils.Database, game: str, name: str, options: dict[str, Any]
     if until_perfect and not graph.acyclic():
         raise graphs.cannot_judge(game, "has positions that repeat, which have no exact judgement")
     feats = graph_features(graph, net)
-    starts = graph_states(graph, opts)
+    starts = graph_states(graph, opts.starts or []) if starting else None
     masks = side_masks(vs, side)
     opponent = None if vs in ("self", "random", "adversary") else csr(
         exact.optimal_moves(graph) if vs == "minimax" else opponents.support(graph, vs))
@@ -527,14 +528,12 @@ def run(db: sqlite_utils.Database, game: str, name: str, options: dict[str, Any]
                     exact_strength(checkpoints[-1] if checkpoints else None))
 
 
-def graph_states(graph: StateGraph, opts: NTupleOptions) -> np.ndarray | None:
-    """The graph's states of the positions of --starts-file (their classes on a folded graph), or None
-    when no game starts there."""
-    if not opts.starts or opts.start_share <= 0.0:
-        return None
-    keys = games.canonical_keys(graph.game, opts.starts) if graph.folded else opts.starts
+def graph_states(graph: StateGraph, starts: list[str]) -> np.ndarray:
+    """The graph's states of the positions of --starts-file (their classes on a folded graph); BadInput
+    names one that no game reaches."""
+    keys = games.canonical_keys(graph.game, starts) if graph.folded else starts
     index = {k: i for i, k in enumerate(graph.keys)}
-    for n, (key, given) in enumerate(zip(keys, opts.starts, strict=True), 1):
+    for n, (key, given) in enumerate(zip(keys, starts, strict=True), 1):
         if key not in index:
             raise BadInput(f"--starts-file, position {n} ({given}): no game of {graph.game} reaches it")
     return np.array([index[k] for k in keys], dtype=np.int64)
@@ -571,7 +570,7 @@ def play_batch(game: str, net: NTupleNet, lock: Lockstep, batch: int, first: int
     starts = lock.pick_starts(first, batch)
     positions = lock.options.starts or []
     terms = ", ".join("initial" if k is None else f"position({quote(positions[k])})" for k in starts)
-    engine().call(f"ntuple:nt_batch_start({quote(game)}, [{terms}], {bits}, {words}, Out)")
+    engine().call(f"ntuple:nt_batch_start({quote(game)}, [{terms}], {bits}, {words}), Out = true")
     opening = np.array([k is None for k in starts])
     choices = [-1] * batch
     result = np.full(batch, ONGOING_CODE, dtype=np.int64)

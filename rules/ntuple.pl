@@ -21,7 +21,7 @@
            initial(tictactoe, P, M), candidates(agent(a), tictactoe, P, M, Ms).
 */
 :- module(ntuple, [nt_load/6, nt_weights/2, nt_value/4, nt_cells/4, nt_afterstates/3,
-                   nt_batch_start/4, nt_batch_start/5, nt_batch_step/2, nt_random_images/3]).
+                   nt_batch_start/4, nt_batch_step/2, nt_random_images/3]).
 :- use_module(game).
 :- use_module(play).
 :- use_module(guard).
@@ -193,15 +193,17 @@ state_images(Game, P, Viewer, Count, Codes) :-
 %   Start Games games of Game side by side (the batch a lockstep run plays),
 %   each successor's cells to be packed Bits a cell into Words numbers.
 nt_batch_start(Game, N, Bits, Words) :-
+    integer(N),
+    !,
     length(Starts, N),
     maplist(=(initial), Starts),
-    nt_batch_start(Game, Starts, Bits, Words, _).
+    nt_batch_start(Game, Starts, Bits, Words).
 
-%!  nt_batch_start(+Game, +Starts:list, +Bits:integer, +Words:integer, -Out) is det.
-%   As nt_batch_start/4, a game for each of Starts: `initial`, or
+%!  nt_batch_start(+Game, +Starts:list, +Bits:integer, +Words:integer) is det.
+%   As above, a game for each of Starts: `initial`, or
 %   position(Text) for the position Text as the game's parse_position/4
-%   reads it (--starts-file).  Out is true.
-nt_batch_start(Game, Starts, Bits, Words, true) :-
+%   reads it (--starts-file).
+nt_batch_start(Game, Starts, Bits, Words) :-
     need_cells(Game),
     must_be(oneof([2, 6]), Bits),
     must_be(positive_integer, Words),
