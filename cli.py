@@ -718,11 +718,14 @@ def eval_cmd(game: str, agent: str, vs: str | None, exact: bool, n_games: int, s
 @click.option("--per-opening", default=0, show_default=True, type=int, metavar="N",
               help="Also N games from each opening against both perfect players: as first from the start, and as "
                    "second after each first move (perfect delays a loss; perfect-random plays at random once lost).")
+@click.option("--starts-out", metavar="FILE",
+              help="With --per-opening: write the positions where games were given away to FILE (.txt), as "
+                   "train's --starts-file reads them.")
 @db_option
 @json_option
 @handle_errors
-def judge(game: str, agent: str, n_games: int, seed: int, openings: int, per_opening: int, db_path: str,
-          as_json: bool) -> None:
+def judge(game: str, agent: str, n_games: int, seed: int, openings: int, per_opening: int, starts_out: str | None,
+          db_path: str, as_json: bool) -> None:
     """Judge AGENT on Connect Four against a perfect player (bitbully).
 
     Move accuracy: the share of positions where AGENT plays a move of the
@@ -733,20 +736,28 @@ def judge(game: str, agent: str, n_games: int, seed: int, openings: int, per_ope
     AGENT playing the side to move; "at value" counts the games where it
     got what perfect play would.  With --per-opening it ends with where the
     games below value were given away: the agent's first move in each that
-    lowered its value, commonest first.  bitbully is an optional extra
-    (AGPL-3.0) that make setup installs.
+    lowered its value, commonest first; --starts-out writes those positions
+    to a file that train's --starts-file takes, so that an n-tuple agent
+    trains from where it loses.  bitbully is an optional extra (AGPL-3.0)
+    that make setup installs.
 
     \b
     Examples:
       educable judge 'connect(4,7,6)' 'alphabeta:4' --games 10
       educable judge 'connect(4,7,6)' c4 --openings 1 --json
+      educable judge 'connect(4,7,6)' c4 --openings 0 --per-opening 20 --starts-out lost.txt
     """
     from bridge import commands
-    from bridge.judge import judge_steps
+    from bridge.judge import judge_steps, write_starts
+    output_file(starts_out, (".txt",))
+    if starts_out and not per_opening:
+        raise BadInput("--starts-out needs --per-opening N: the positions come from the games of every opening")
     db = open_kb(db_path)
     steps = judge_steps(n_games, openings) + 2 * 8 * max(0, per_opening)
     with Progress(steps, f"judging {agent}", as_json) as progress:
         data = commands.judge(db, game, agent, n_games, seed, openings, progress, per_opening)
+    if starts_out:
+        data["starts_out"] = {"file": starts_out, "positions": write_starts(starts_out, data["by_opening"])}
     if as_json:
         return emit_json(data)
     click.echo(f"{game}: {agent} judged against the perfect player (seed {seed})")
@@ -772,6 +783,8 @@ def judge(game: str, agent: str, n_games: int, seed: int, openings: int, per_ope
             click.echo(f"    {name}: won as first {_share(sm['won_as_first'])}, as second at value "
                        f"{_share(sm['second_at_value'])} (over the openings that do not lose)")
         _echo_mistakes(b["mistakes"])
+    if starts_out:
+        click.echo(f"  {data['starts_out']['positions']} positions written to {starts_out} (train --starts-file {starts_out})")
 
 
 MISTAKES_SHOWN = 5

@@ -89,6 +89,9 @@ def test_the_fixed_positions_values_agree_with_educables_exact_search_near_the_e
     (["eval", "tictactoe", "perfect", "--vs", "random"], "plays only connect(4,7,6)"),
     (["judge", "tictactoe", "random"], "plays only connect(4,7,6)"),
     (["judge", C4, "random", "--openings", "3"], "--openings must be 0, 1 or 2"),
+    (["judge", C4, "random", "--starts-out", "lost.txt"], "--starts-out needs --per-opening"),
+    (["judge", C4, "random", "--per-opening", "1", "--starts-out", "no/such/folder/lost.txt"], "does not exist"),
+    (["judge", C4, "random", "--per-opening", "1", "--starts-out", "lost.csv"], "must end in .txt"),
     (["train", C4, "--learner", "ntuple", "--agent", "n", "--vs", "perfect"], "no training opponent"),
     (["train", "tictactoe", "--agent", "perfect"], "bad agent name"),
 ])
@@ -119,13 +122,7 @@ def test_each_game_below_value_is_traced_to_the_first_move_that_gave_its_value_a
     """The random player judged from each opening: every game it ends below the opening's value is
     counted once, at a move that bitbully (asked here directly) scores below the best of its position,
     and no earlier move of the random player in that position's line had lowered the value."""
-    import bitbully
-    solver = bitbully.BitBully()
-
-    def values(moves: str) -> dict[str, int]:
-        s = solver.score_all_moves(bitbully.Board("".join(str(int(m) - 1) for m in moves)))
-        return {str(c + 1): (v > 0) - (v < 0) for c, v in s.items()}
-
+    values = bitbully_values
     data = judge.judge_openings(kb, C4, "random", 1, 5)
     below = sum(row[n]["games"] - row[n]["at_value"] for row in data["openings"] for n in perfect.PLAYERS)
     assert below > 0 and sum(m["games"] for m in data["mistakes"]) == below
@@ -147,6 +144,41 @@ def test_each_game_below_value_is_traced_to_the_first_move_that_gave_its_value_a
         for k in range(mine, len(line), 2):                # before it, the agent kept its value
             earlier = values(line[:k])
             assert earlier[line[k]] == max(earlier.values())
+
+
+def bitbully_values(moves: str) -> dict[str, int]:
+    """Each move's value (1 win, 0 draw, -1 loss) for the side to move after ``moves``, asked of
+    bitbully directly."""
+    import bitbully
+    s = bitbully.BitBully().score_all_moves(bitbully.Board("".join(str(int(m) - 1) for m in moves)))
+    return {str(c + 1): (v > 0) - (v < 0) for c, v in s.items()}
+
+
+def test_judge_writes_where_games_were_given_away_as_a_starts_file(db_path, tmp_path, tenth_of_the_fixed_positions):
+    """judge --starts-out: each position written is where the line in its comment leads, and the
+    move named there lowers its value (bitbully asked directly); train's --starts-file reader takes it."""
+    import json
+    import re
+    from bridge import ntuple
+    path = tmp_path / "lost.txt"
+    out = cli("judge", C4, "random", "--games", "2", "--openings", "0", "--per-opening", "1",
+              "--starts-out", str(path), "--json")
+    assert out.exit_code == 0, out.output
+    written = json.loads(out.stdout)["starts_out"]
+    rows = [line for line in path.read_text().splitlines() if not line.startswith("#")]
+    assert written == {"file": str(path), "positions": len(rows)} and len(rows) > 0
+    for row in rows:
+        position, comment = row.split("#", 1)
+        found = re.match(r" after (\d+|no move), played (\d)", comment)
+        assert found, row
+        moves = "" if found.group(1) == "no move" else found.group(1)
+        state = games.initial(C4)
+        for m in moves:
+            state = games.play(state, m)
+        assert state.key == position.strip()
+        v = bitbully_values(moves)
+        assert v[found.group(2)] < max(v.values()), row
+    assert len(ntuple.start_keys(C4, ntuple.read_starts(str(path)))) == len(rows)
 
 
 def test_perfect_random_plays_any_move_once_lost_and_perfect_delays(kb):
