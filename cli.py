@@ -757,7 +757,9 @@ def judge(game: str, agent: str, n_games: int, seed: int, openings: int, per_ope
     with Progress(steps, f"judging {agent}", as_json) as progress:
         data = commands.judge(db, game, agent, n_games, seed, openings, progress, per_opening)
     if starts_out:
-        data["starts_out"] = {"file": starts_out, "positions": write_starts(starts_out, data["by_opening"])}
+        b = data["by_opening"]
+        origin = f"{agent} (educable judge '{game}' {agent} --per-opening {per_opening} --seed {seed})"
+        data["starts_out"] = {"file": starts_out, "positions": write_starts(starts_out, b["mistakes"], origin)}
     if as_json:
         return emit_json(data)
     click.echo(f"{game}: {agent} judged against the perfect player (seed {seed})")

@@ -249,6 +249,8 @@ def main() -> None:
                     help="with --as-first: the agent alone (c4) and/or wrapped (mcts:800+c4)")
     ap.add_argument("--first-seed", type=int, default=200)
     ap.add_argument("--first-out", default="bench/results/c4_as_first.jsonl")
+    ap.add_argument("--starts-out", metavar="FILE", help="with --as-first or --per-opening: also add the positions "
+                    "where the agent alone gave games away to FILE, for train's --starts-file")
     ap.add_argument("--train", nargs=3, metavar=("SETTING", "SEED", "DB"), help=argparse.SUPPRESS)
     ap.add_argument("--judge-point", metavar="DB", help=argparse.SUPPRESS)
     ap.add_argument("--as-first-point", metavar="DB", help=argparse.SUPPRESS)
@@ -311,6 +313,10 @@ def as_first(db_path: str, args: argparse.Namespace) -> None:
         Path(args.first_out).parent.mkdir(parents=True, exist_ok=True)
         with open(args.first_out, "a") as f:
             f.write(json.dumps(row) + "\n")
+        if args.starts_out and player == AGENT:
+            from bridge.judge import write_starts
+            write_starts(args.starts_out, row["mistakes"], f"{db_path}'s {player} ({row['games_trained']:,} games) "
+                         f"as first against perfect ({args.as_first} games, judge seed {args.first_seed})", append=True)
 
 
 def trained(db_path: str) -> int | None:
@@ -348,16 +354,16 @@ def judge_given(db_path: str, args: argparse.Namespace) -> dict:
         for player in [*([] if args.wrapped_only else [AGENT]), *(f"mcts:{n}+{AGENT}" for n in args.wrap),
                        *(f"alphabeta:{d}+{AGENT}" for d in args.wrap_depth)]:
             per_opening(db_path, setting, params.get("seed"), agent["games_trained"], args.per_opening,
-                        args.openings_out, player, args.judge_seed)
+                        args.openings_out, player, args.judge_seed, args.starts_out if player == AGENT else None)
     return row
 
 
 def per_opening(db_path: str, setting: str, seed: int, games: int, n: int, out: str, player: str = AGENT,
-                judge_seed: int = 0) -> None:
+                judge_seed: int = 0, starts_out: str | None = None) -> None:
     """`educable judge` of ``player`` (the agent, or the agent wrapped in a search) from every opening
     (``n`` games an opening against each perfect player, with the fixed-position accuracy; the judge's
     ties at random from ``judge_seed``), appended to ``out`` with the point's setting and seed, the
-    minutes the judging took and the first moves that gave games away."""
+    minutes the judging took and the first moves that gave games away (added to ``starts_out``)."""
     command = ["judge", GAME, player, "--games", str(n), "--openings", "0", "--per-opening", str(n),
                "--seed", str(judge_seed)]
     exe = str(Path(sys.executable).parent / "educable")
@@ -373,6 +379,10 @@ def per_opening(db_path: str, setting: str, seed: int, games: int, n: int, out: 
            "mistakes": j["by_opening"]["mistakes"]}
     with open(out, "a") as f:
         f.write(json.dumps(row) + "\n")
+    if starts_out:
+        from bridge.judge import write_starts
+        write_starts(starts_out, row["mistakes"], f"{db_path}'s {player} ({games:,} games) from every opening "
+                     f"({n} games each, judge seed {judge_seed})", append=True)
     print(f"  {setting} seed {seed}, {player}, from every opening: " + "; ".join(
         f"vs {who} won as first {100 * v['won_as_first']:.0f}%, as second at value {100 * v['second_at_value']:.0f}%"
         for who, v in row["summary"].items()) + f"; fixed positions {100 * j['fixed']['accuracy']:.0f}%", flush=True)

@@ -247,22 +247,23 @@ def count_mistake(mistakes: dict[tuple[str, str], dict[str, Any]], played: Playe
             return
 
 
-def write_starts(path: str, by_opening: dict[str, Any]) -> int:
-    """Write where judge_openings' games below value were given away, the commonest first: one
-    position a line, as train's --starts-file reads them, each with a comment saying how it was
-    reached, what the agent played and in how many games.  How many positions were written."""
-    lines = [f"# where {by_opening['agent']} gave games away on {by_opening['game']} (educable judge "
-             f"--per-opening {by_opening['games_per_opening']} --seed {by_opening['seed']}), the commonest first",
+def write_starts(path: str, mistakes: list[dict[str, Any]], origin: str, append: bool = False) -> int:
+    """Write where games were given away (``mistakes``, as commonest() lists them) as train's
+    --starts-file reads them: one position a line, each with a comment saying how it was reached,
+    what was played and in how many games; ``origin`` (what judged) heads them.  ``append`` adds
+    to the file.  How many positions were written."""
+    lines = [f"# where {origin} gave games away, the commonest first",
              "# one position a line, for: educable train GAME --learner ntuple --agent NAME --starts-file THIS"]
-    for m in by_opening["mistakes"]:
+    for m in mistakes:
         lines.append(f"{m['position']}   # after {m['moves'] or 'no move'}, played {m['played']}: a {m['was']} "
                      f"became a {m['became']} ({m['games']} game{'s' * (m['games'] != 1)} against "
                      f"{' and '.join(m['against'])})")
     try:
-        Path(path).write_text("\n".join(lines) + "\n")
+        with open(path, "a" if append else "w") as f:
+            f.write("\n".join(lines) + "\n")
     except OSError as exc:
         raise BadInput(f"cannot write {path}: {exc.strerror}") from None
-    return len(by_opening["mistakes"])
+    return len(mistakes)
 
 
 def judge_steps(n_games: int, openings: int = 2) -> int:
