@@ -48,9 +48,18 @@ def _agent() -> Any:
 
 def scores(moves: list[str]) -> dict[str, int]:
     """bitbully's score of every legal move after ``moves`` (move texts, columns 1-7): positive wins
-    for the player to move (more the sooner), 0 draws, negative loses."""
-    board = _solver().Board("".join(str(int(m) - 1) for m in moves))
-    return {str(c + 1): int(v) for c, v in _agent().score_all_moves(board).items()}
+    for the player to move (more the sooner), 0 draws, negative loses.  Asked of the position the
+    moves reach, so that a position met again (by the same moves or others) is not solved again."""
+    return {m: v["score"] for m, v in _position_values(key_after(moves)).items()}
+
+
+def key_after(moves: list[str]) -> str:
+    """The position key (rows from the top separated by '/', x first) the columns ``moves`` reach
+    from the empty board."""
+    columns: list[list[str]] = [[] for _ in range(7)]
+    for i, m in enumerate(moves):
+        columns[int(m) - 1].append("xo"[i % 2])
+    return "/".join("".join(col[r] if r < len(col) else "." for col in columns) for r in range(5, -1, -1))
 
 
 def available() -> bool:
