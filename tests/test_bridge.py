@@ -26,6 +26,17 @@ def test_failure_is_lookup_error_and_engine_stays_usable():
     assert engine().call("Out = ok") == "ok"
 
 
+def test_text_comes_back_whole_past_ascii_and_nul():
+    """Any text, a NUL and characters past one byte included, comes back as it went in: the answer
+    as JSON, an error's message as Prolog wrote it."""
+    text = "é → 日本\x00end"
+    assert engine().call(f"Out = {quote(text)}") == text
+    with pytest.raises(BadInput, match="^é → 日本$"):
+        engine().call(f"throw(educable_error({quote('é → 日本')}))")
+    with pytest.raises(PrologError, match="Unknown procedure"):
+        engine().call("no_such_predicate_here(Out)")
+
+
 def test_quoting_keeps_user_text_inert():
     nasty = "a'), halt, ('"
     assert engine().call(f"Out = {quote(nasty)}") == nasty
