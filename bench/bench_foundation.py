@@ -25,6 +25,15 @@ def main() -> None:
     print("== foundation ==")
     t, _ = timed(engine)
     line("engine start and load every rule file", t, "s")
+    e, n = engine(), 20_000
+    t, _ = timed(lambda: [e.call("Out = 1") for _ in range(n)], repeat=3)
+    pyswip_query = timed(lambda: [list(e._prolog.query('bridge:bridge_run("Out = 1", S, T)', maxresult=1))
+                                  for _ in range(n)], repeat=3)[0]
+    line("a small Prolog call from Python (Engine.call)", 1e6 * t / n, "µs",
+         1e6 * pyswip_query / n, "the same goal through pyswip's query")
+    state = games.initial("connect(4,7,6)")
+    t, _ = timed(lambda: [games.play(state, "4") for _ in range(n // 4)], repeat=3)
+    line("a Connect Four move played from Python (games.play)", 1e6 * t / (n // 4), "µs")
     with tempfile.TemporaryDirectory() as tmp:
         db = open_kb(Path(tmp) / "bench.db")
         for game in ("tictactoe", "hexapawn"):
