@@ -6,6 +6,7 @@ becomes plain Python values, and Prolog errors become Python exceptions.
 """
 from __future__ import annotations
 
+import contextlib
 import ctypes
 import functools
 import json
@@ -16,6 +17,7 @@ import socket
 import subprocess
 import threading
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -173,14 +175,11 @@ class Engine:
         Raises BadInput for the game's own input errors, PrologError for any
         other exception, and LookupError when the goal fails.
         """
-        with self._lock:
-            self._running = True
         try:
-            status, text = self._run(goal)
+            with self._interruptible():
+                status, text = self._run(goal)
         except Aborted:                   # only abort/0 gets past bridge_run's catch
             raise BadInput(ABORTED) from None
-        finally:
-            self._settle()
         if status == "ok":
             return json.loads(text, strict=False)
         if status == "bad_input":
@@ -195,30 +194,30 @@ class Engine:
 
     def _query(self, goal: str) -> list[dict]:
         """The first answer of ``goal`` (or none), marked as running so that ``interrupt`` reaches it."""
+        with self._interruptible():
+            try:
+                return list(self._prolog.query(goal, maxresult=1))
+            except Exception as exc:          # pyswip's own error
+                _raise_if_stopped(str(exc))
+                raise
+
+    @contextlib.contextmanager
+    def _interruptible(self) -> Iterator[None]:
+        """A goal runs inside: ``interrupt`` reaches it.  Once it has ended, a stop it ended before
+        hearing, which stays pending in Prolog, is spent here, not on the next goal (a commit's)."""
         with self._lock:
             self._running = True
         try:
-            return list(self._prolog.query(goal, maxresult=1))
-        except Exception as exc:          # pyswip's own error
-            if "$aborted" in str(exc):
-                raise Aborted from None
-            if "educable_interrupted" in str(exc):      # Ctrl-C reached a goal run outside bridge_call
-                raise KeyboardInterrupt from None
-            raise
+            yield
         finally:
-            self._settle()
-
-    def _settle(self) -> None:
-        """A goal has ended: no longer interruptible, and a stop it ended before hearing, which stays
-        pending in Prolog, is spent here, not on the next goal (a commit's)."""
-        with self._lock:
-            self._running = False
-            unheard, self._raised = self._raised, False
-        if unheard:
-            try:
-                list(self._prolog.query("true", maxresult=1))
-            except Exception:
-                pass
+            with self._lock:
+                self._running = False
+                unheard, self._raised = self._raised, False
+            if unheard:
+                try:
+                    list(self._prolog.query("true", maxresult=1))
+                except Exception:
+                    pass
 
     def _run(self, goal: str) -> tuple[str, str]:
         """bridge_run(Goal, Status, Text) through SWI-Prolog's C interface directly: the goal goes in
@@ -240,10 +239,7 @@ class Engine:
         finally:
             pl.PL_cut_query(qid)
             pl.PL_discard_foreign_frame(fid)
-        if "$aborted" in what:
-            raise Aborted
-        if "educable_interrupted" in what:          # Ctrl-C reached a goal run outside bridge_call
-            raise KeyboardInterrupt
+        _raise_if_stopped(what)
         raise PrologError(what)
 
     def _chars(self, term: int, quoted: bool = False) -> str:
@@ -262,6 +258,15 @@ class Engine:
             if self._running:
                 self._lib.PL_thread_raise(self._thread, int(signal.SIGUSR2))
                 self._raised = True
+
+
+def _raise_if_stopped(error: str) -> None:
+    """Aborted for abort/0, KeyboardInterrupt for a Ctrl-C that reached a goal outside bridge_call,
+    read from the text of what Prolog raised; nothing otherwise."""
+    if "$aborted" in error:
+        raise Aborted from None
+    if "educable_interrupted" in error:
+        raise KeyboardInterrupt from None
 
 
 STOPPING_SIGNALS = (signal.SIGINT, signal.SIGTERM)
