@@ -10,7 +10,8 @@ Two graphs a game may have:
   positions alike).  For a game without symmetries the two are one.
 
 Each is stored with a hash of the game's rule files; a changed file makes it
-stale, and it is rebuilt on next use.  Within a process each is loaded once.
+stale, and it is rebuilt on next use.  Within a process each is loaded once, and compiled
+at most once for all the knowledge bases it fills (a sweep's runs).
 """
 from __future__ import annotations
 
@@ -33,6 +34,9 @@ if TYPE_CHECKING:
 
 GRAPH_FORMAT = "2"      # bump when compilation changes what a stored graph holds
 _CACHE: dict[tuple, tuple[str, StateGraph]] = {}
+# The graphs this process compiled, by game and folding, with the rules hash and the seconds it took:
+# a process that fills several knowledge bases (a sweep's runs, each in a fresh one) compiles a game once.
+_COMPILED: dict[tuple[str, bool], tuple[str, StateGraph, float]] = {}
 
 
 @cache
@@ -83,10 +87,16 @@ def _graph(db: sqlite_utils.Database | None, game: str, folded: bool, what: str,
         if count and count > bound:
             raise TooLarge(too_large(game, what, bound, f"it has {count:,} "
                                      f"{'symmetry classes' if folded else 'positions'} (the knowledge base knows)"))
-        t0 = time.perf_counter()
-        graph = compile_graph(game, players, folded, bound, what, progress)
-        graph.value = retrograde.solve(graph)
-        seconds = time.perf_counter() - t0
+        compiled = _COMPILED.get((game, folded))
+        if compiled is not None and compiled[0] == digest and compiled[1].size <= bound:
+            graph, seconds = compiled[1], compiled[2]
+        else:
+            t0 = time.perf_counter()
+            graph = compile_graph(game, players, folded, bound, what, progress)
+            graph.value = retrograde.solve(graph)
+            seconds = time.perf_counter() - t0
+            if keep:
+                _COMPILED[(game, folded)] = (digest, graph, seconds)
         if not keep:
             return graph, seconds
         if db is not None:

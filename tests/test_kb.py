@@ -127,3 +127,32 @@ def test_a_knowledge_base_from_before_bounds_is_migrated_and_its_values_kept(tmp
     assert db.execute("PRAGMA user_version").fetchone()[0] == VERSION
     assert store.load_values(db, "old") == [(".../.../...", "5", 0.5, 3)]
     assert db.execute("SELECT upper, vs_random FROM learned_values").fetchall() == [(None, None)]
+
+
+def test_a_process_that_fills_several_knowledge_bases_compiles_a_game_once(tmp_path, monkeypatch):
+    """A sweep fills a fresh knowledge base a run: the graph this process compiled for the first is
+    stored in the next without compiling again (hexapawn: 135 positions, a win for black), but not
+    past a smaller --max-positions, not for a command that must store nothing, and not once the
+    game's rules have changed."""
+    from bridge import graphs
+    from bridge.compile import TooLarge
+    monkeypatch.setattr(graphs, "_CACHE", {})
+    monkeypatch.setattr(graphs, "_COMPILED", {})
+    compiled = []
+    real = graphs.compile_graph
+    monkeypatch.setattr(graphs, "compile_graph", lambda *a, **k: compiled.append(a[0]) or real(*a, **k))
+    first, second, third = (open_kb(tmp_path / f"{n}.db") for n in ("first", "second", "third"))
+    a = graphs.state_graph(first, "hexapawn")
+    b = graphs.state_graph(second, "hexapawn")
+    assert compiled == ["hexapawn"] and a.positions == b.positions == 135
+    back = store.load_graph(second, "hexapawn", b.players, False, graphs.rules_hash("hexapawn"))
+    assert back is not None and back.keys == a.keys and (back.value == a.value).all()
+    assert a.keys[0] == "123-789 w" and a.value[0] < 0         # white, to move first, loses
+    with pytest.raises(TooLarge):                               # compiled again, and refused on the way
+        graphs.state_graph(third, "hexapawn", limit=100)
+    assert graphs.state_graph(third, "hexapawn", keep=False).positions == 135
+    assert store.load_graph(third, "hexapawn", b.players, False, graphs.rules_hash("hexapawn")) is None
+    assert compiled == ["hexapawn"] * 2
+    monkeypatch.setattr(graphs, "rules_hash", lambda game: "the file was edited")
+    graphs.state_graph(third, "hexapawn")
+    assert compiled == ["hexapawn"] * 3
