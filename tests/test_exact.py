@@ -128,7 +128,7 @@ def test_agents_that_choose_alike_in_symmetric_positions_are_judged_on_the_class
                 "as_second": {"win": p2["o"], "draw": p2["draw"], "loss": p2["x"]}}
 
     for agent, vs in (("random", None), ("minimax", None), ("qf", None), ("nt", None), ("random", "random"),
-                      ("qf", "random"), ("nt", "minimax"), ("alphabeta:2+nt", None), ("alphabeta:1", "qf")):
+                      ("qf", "random"), ("nt", "minimax"), ("alphabeta:1+nt", None), ("alphabeta:1", "qf")):
         more = ["--vs", vs] if vs else []
         full = on_every_position(agent, vs)
         code, solved = educable(whole, "eval", "tictactoe", agent, "--exact", *more, "--json")

@@ -73,7 +73,7 @@ def one_line_or_answer(r, args, codes=(0, 2)):
         assert len(r.stderr.strip().splitlines()) == 1, (args, r.stderr)
 
 
-@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(gdl=GDL_FILE, prolog=PROLOG_FILE)
 @example(gdl="(" * 5000, prolog=":- initialization(abort).")      # found by this test: an internal error
 @example(gdl="(role a) (role b)", prolog="game:game(count3).\n:- halt.")

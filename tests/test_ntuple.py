@@ -681,29 +681,42 @@ def test_lockstep_games_take_random_openings_and_skip_learning_on_exploring_move
         assert bool((net.weights != before).any()) == flag
 
 
-def reference_puct(state, iterations, value_for):
+def reference_puct(state, iterations, value_for, memo=None):
     """AlphaZero-style search as GBG's MCTS wrapper describes it, written here from that description
     over the game's moves and results (bridge.games) and a leaf evaluator ``value_for(state, player)``:
     a node expands by valuing each child for its mover (a finished child: 1 won, 0 drawn, -1 lost),
     priors the softmax of those values, its value their best; selection by Q + P·sqrt(ΣN + 1e-8)/(1 + N)
     (c = 1, Q 0 while unvisited, the first of equals); values pass up negated where the turn passed.
-    The root's visit counts by move."""
+    The root's visit counts by move.  ``memo`` keeps each position's moves, result and value across
+    the searches of one test (each is asked of Prolog once)."""
     import math
+    memo = {} if memo is None else memo
+
+    def remembered(what, f, *args):
+        if (what, *args) not in memo:
+            memo[(what, *args)] = f(*args)
+        return memo[(what, *args)]
+
+    def moves(s):
+        return remembered("moves", games.moves, s)
+
+    def result(s):
+        return remembered("result", games.result, s)
 
     def result_value(result, mover):
         return 0.0 if result == "draw" else 1.0 if result == mover else -1.0
 
     def node(s):
-        return {"state": s, "result": games.result(s), "edges": None}
+        return {"state": s, "result": result(s), "edges": None}
 
     def walk(n):
         s = n["state"]
         if n["result"] is not None:
             return result_value(n["result"], s.mover)
         if n["edges"] is None:
-            kids = games.moves(s)
-            vals = [result_value(games.result(c), s.mover) if games.result(c) is not None else value_for(c, s.mover)
-                    for _, c in kids]
+            kids = moves(s)
+            vals = [result_value(result(c), s.mover) if result(c) is not None
+                    else remembered("value", value_for, c, s.mover) for _, c in kids]
             best = max(vals)
             z = sum(math.exp(v - best) for v in vals)
             n["edges"] = [{"move": m, "p": math.exp(v - best) / z, "n": 0, "w": 0.0, "child": c, "node": None}
@@ -750,12 +763,13 @@ def test_the_puct_wrapper_visits_as_a_reference_search_written_here(kb, game, ga
     while games.result(state) is None:
         states.append(state)
         state = rng.choice(games.moves(state))[1]
+    memo: dict = {}
     for s in states[:4]:
         for n in (1, 9, 120):
             got = dict(engine().call(f"game:parse_position({g}, {quote(s.key)}, P, M), "
                                      f"search:search_scores(puct({n}, agent(pz)), {g}, P, M, S), "
                                      f"findall([T, V], (member(V-Mv, S), game:move_text({g}, Mv, T)), Out)"))
-            assert got == reference_puct(s, n, value_for), (s.key, n)
+            assert got == reference_puct(s, n, value_for, memo), (s.key, n)
 
 
 def test_the_puct_wrapper_with_one_iteration_plays_as_the_agent_and_lifts_a_weak_one(kb):
