@@ -115,12 +115,20 @@ def test_a_sweep_on_the_cluster_equals_a_local_sweep(scheduler, tmp_path):
     assert [sorted(s["values"]) for s in remote["settings"]] == [sorted(s["values"]) for s in local["settings"]]
 
 
-def test_a_killed_worker_does_not_change_the_result(scheduler, tmp_path):
+INTERRUPTED = ["--player", "colorscore", "--boards", "10", "--seed", "5", "--turns", "3000"]
+
+
+@pytest.fixture(scope="module")
+def uninterrupted(tmp_path_factory):
+    """The race a worker is killed in, and the run and the sweep are stopped in, run whole in one process."""
+    return race_json(tmp_path_factory.mktemp("full") / "full.db", *INTERRUPTED)
+
+
+def test_a_killed_worker_does_not_change_the_result(scheduler, tmp_path, uninterrupted):
     address, procs = scheduler
-    local = race_json(tmp_path / "a.db", "--player", "colorscore", "--boards", "10", "--seed", "4", "--turns", "3000")
+    local = uninterrupted
     db = tmp_path / "b.db"
-    run = subprocess.Popen([EDUCABLE, "race", "run", "--player", "colorscore", "--boards", "10", "--seed", "4",
-                            "--turns", "3000", "--scheduler", address, "--json", "--db", str(db)],
+    run = subprocess.Popen([EDUCABLE, "race", "run", *INTERRUPTED, "--scheduler", address, "--json", "--db", str(db)],
                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     deadline = time.time() + 300
     while boards_stored(db) < 1 and time.time() < deadline and run.poll() is None:
@@ -132,12 +140,11 @@ def test_a_killed_worker_does_not_change_the_result(scheduler, tmp_path):
     assert got["scores"] == local["scores"] and boards_stored(db) == 10
 
 
-def test_an_interrupted_run_keeps_its_boards_and_resumes(tmp_path):
+def test_an_interrupted_run_keeps_its_boards_and_resumes(tmp_path, uninterrupted):
     db = tmp_path / "r.db"
     n = "10"
-    full = race_json(tmp_path / "full.db", "--player", "colorscore", "--boards", n, "--seed", "5", "--turns", "3000")
-    code, err, kept = interrupted_after_first_row(db, "race_boards", "race", "run", "--player", "colorscore",
-                                                  "--boards", n, "--seed", "5", "--turns", "3000")
+    full = uninterrupted
+    code, err, kept = interrupted_after_first_row(db, "race_boards", "race", "run", *INTERRUPTED)
     assert code == 130 and 1 <= kept < int(n) and f"{kept} boards committed" in err, err
     status = json.loads(educable(db, "race", "results", "--json").stdout)[0]["status"]
     assert status.startswith("stopped: interrupted")
@@ -161,11 +168,10 @@ def test_bad_cluster_input_one_line_nothing_stored(tmp_path, args, words):
     assert boards_stored(db) == 0
 
 
-def test_an_interrupted_sweep_keeps_its_runs_and_resumes(tmp_path):
+def test_an_interrupted_sweep_keeps_its_runs_and_resumes(tmp_path, uninterrupted):
     db = tmp_path / "s.db"
-    args = ["--player", "colorscore", "--boards", "10", "--seed", "5", "--turns", "3000"]
-    full = race_json(tmp_path / "full.db", *args)
-    code, err, kept = interrupted_after_first_row(db, "sweep_runs", "sweep", "race", *args, "--workers", "1")
+    full = uninterrupted
+    code, err, kept = interrupted_after_first_row(db, "sweep_runs", "sweep", "race", *INTERRUPTED, "--workers", "1")
     assert code == 130 and 1 <= kept < 10, err
     assert f"{kept} runs committed before the stop are kept (educable sweep resume 1 finishes the sweep)" in err
     with sqlite3.connect(db) as conn:

@@ -1,6 +1,7 @@
 """The perfect Connect Four player (bitbully) against facts found apart: the first player wins
 Connect Four (Allis 1988; Allen 1988) and only by starting in the centre column, and its move values
 agree with educable's own exact search wherever that search can reach the end."""
+import functools
 import random
 
 import pytest
@@ -146,11 +147,18 @@ def test_each_game_below_value_is_traced_to_the_first_move_that_gave_its_value_a
             assert earlier[line[k]] == max(earlier.values())
 
 
+@functools.cache
+def bitbully_solver():
+    """A solver of this module's own (loading its opening book takes 0.3 s)."""
+    import bitbully
+    return bitbully.BitBully()
+
+
 def bitbully_values(moves: str) -> dict[str, int]:
     """Each move's value (1 win, 0 draw, -1 loss) for the side to move after ``moves``, asked of
     bitbully directly."""
     import bitbully
-    s = bitbully.BitBully().score_all_moves(bitbully.Board("".join(str(int(m) - 1) for m in moves)))
+    s = bitbully_solver().score_all_moves(bitbully.Board("".join(str(int(m) - 1) for m in moves)))
     return {str(c + 1): (v > 0) - (v < 0) for c, v in s.items()}
 
 
