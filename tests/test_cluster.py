@@ -115,7 +115,7 @@ def test_a_sweep_on_the_cluster_equals_a_local_sweep(scheduler, tmp_path):
     assert [sorted(s["values"]) for s in remote["settings"]] == [sorted(s["values"]) for s in local["settings"]]
 
 
-INTERRUPTED = ["--player", "colorscore", "--boards", "10", "--seed", "5", "--turns", "3000"]
+INTERRUPTED = ["--player", "colorscore", "--boards", "10", "--seed", "5", "--turns", "2000"]
 
 
 @pytest.fixture(scope="module")

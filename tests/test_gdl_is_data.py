@@ -70,7 +70,7 @@ print("pwned/1 asserted" if e.call("( current_predicate(_:pwned/1) -> Out = 1 ; 
 '''
 
 
-@settings(max_examples=5, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=3, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(calls=st.lists(st.one_of(st.just(""), st.sampled_from(CALLS)), min_size=SLOTS, max_size=SLOTS)
        .filter(any),
        defined=st.lists(st.sampled_from(DEFINED), max_size=3, unique=True))
