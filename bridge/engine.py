@@ -96,6 +96,7 @@ class Engine:
     """The process's Prolog engine with every rule file loaded."""
 
     def __init__(self, rules_dir: Path = RULES_DIR, only: Path | None = None) -> None:
+        locate_swipl()
         from pyswip import Prolog  # the project's only pyswip import
         from pyswip.core import _lib
 
@@ -332,7 +333,7 @@ def preflight(path: Path, rules_dir: Path = RULES_DIR) -> str | None:
     except OSError:
         return trial_load(path, rules_dir)
     key.update(f"{path}|{Path.cwd()}|{PREFLIGHT_SECONDS}|{shutil.which('swipl')}".encode())
-    folder = Path(os.environ.get(PREFLIGHT_CACHE_ENV) or Path.home() / ".cache" / "educable") / "preflight"
+    folder = cache_folder() / "preflight"
     remembered = folder / key.hexdigest()
     try:
         text = remembered.read_text(encoding="utf-8")
@@ -349,6 +350,43 @@ def preflight(path: Path, rules_dir: Path = RULES_DIR) -> str | None:
     except OSError:
         pass
     return error
+
+
+def cache_folder() -> Path:
+    """The folder of what educable remembers between commands (EDUCABLE_CACHE, else ~/.cache/educable)."""
+    return Path(os.environ.get(PREFLIGHT_CACHE_ENV) or Path.home() / ".cache" / "educable")
+
+
+def locate_swipl() -> None:
+    """Tell pyswip where SWI-Prolog's library and home are (LIBSWIPL_PATH, SWI_HOME_DIR), remembered
+    for the ``swipl`` on the PATH: otherwise every process pyswip starts in runs ``swipl
+    --dump-runtime-variables`` to find them (about 40 ms of CPU a command).  Variables the user set
+    are kept; anything unexpected leaves pyswip to its own search."""
+    swipl = shutil.which("swipl")
+    if os.environ.get("LIBSWIPL_PATH") or os.environ.get("SWI_HOME_DIR") or swipl is None:
+        return
+    try:
+        stat = Path(swipl).resolve().stat()
+        remembered = cache_folder() / f"swipl-{stat.st_ino}-{stat.st_mtime_ns}.json"
+        try:
+            found = json.loads(remembered.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            dump = subprocess.run([swipl, "--dump-runtime-variables"], capture_output=True, text=True, timeout=30,
+                                  stdin=subprocess.DEVNULL).stdout
+            values = dict(line.rstrip(";").split("=", 1) for line in dump.splitlines() if "=" in line)
+            found = {"LIBSWIPL_PATH": values.get("PLLIBSWIPL", "").strip('"'),
+                     "SWI_HOME_DIR": values.get("PLBASE", "").strip('"')}
+            if not all(Path(v).exists() for v in found.values() if v) or not all(found.values()):
+                return
+            remembered.parent.mkdir(parents=True, exist_ok=True)
+            scratch = remembered.with_suffix(f".{os.getpid()}")
+            scratch.write_text(json.dumps(found), encoding="utf-8")
+            scratch.replace(remembered)
+        if isinstance(found, dict) and all(isinstance(found.get(k), str) and Path(found[k]).exists()
+                                           for k in ("LIBSWIPL_PATH", "SWI_HOME_DIR")):
+            os.environ.update({k: found[k] for k in ("LIBSWIPL_PATH", "SWI_HOME_DIR")})
+    except (OSError, subprocess.SubprocessError, ValueError):
+        return
 
 
 @functools.cache

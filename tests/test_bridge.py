@@ -129,3 +129,50 @@ def test_a_protocol_call_asks_only_the_file_whose_game_it_is(tmp_path):
         assert set(engine().call("findall(G, anyname:asked(G), Out)")) == {"anyname(1)"}
     finally:
         engine().call(f"unload_file({quote(str(family))}), Out = true")
+
+
+def test_where_swipl_lives_is_asked_once_and_a_users_setting_is_kept(tmp_path):
+    """pyswip asks `swipl --dump-runtime-variables` where SWI-Prolog lives in every process it starts
+    in; educable remembers the answer for the swipl on the PATH.  A swipl that logs its calls shows
+    it: of three commands, only the first asks (a remembered answer gone bad is asked again), and the
+    library the process loaded is the one swipl names; a user's own SWI_HOME_DIR is left alone."""
+    import os
+    import shutil
+    real = shutil.which("swipl")
+    log = tmp_path / "calls"
+    (tmp_path / "bin").mkdir()
+    wrapper = tmp_path / "bin" / "swipl"
+    wrapper.write_text(f'#!/bin/sh\necho "$*" >> {log}\nexec {real} "$@"\n')
+    wrapper.chmod(0o755)
+    env = {**os.environ, "PATH": f"{wrapper.parent}{os.pathsep}{os.environ['PATH']}",
+           "EDUCABLE_CACHE": str(tmp_path / "cache")}
+    for name in ("LIBSWIPL_PATH", "SWI_HOME_DIR"):
+        env.pop(name, None)
+    show = "from bridge.engine import engine; engine(); import os; print(os.environ['LIBSWIPL_PATH']); " \
+           "print(open('/proc/self/maps').read())"
+
+    def run(extra=None):
+        r = subprocess.run([sys.executable, "-c", show], capture_output=True, text=True, cwd=ROOT,
+                           env={**env, **(extra or {})}, timeout=120)
+        assert r.returncode == 0, r.stderr
+        return r.stdout
+
+    def asked():
+        return log.read_text().count("--dump-runtime-variables") if log.exists() else 0
+
+    first = run()
+    assert asked() == 1
+    library = first.splitlines()[0]
+    assert Path(library).resolve().as_posix() in first.split("\n", 1)[1]      # the library this process mapped
+    run(), run()
+    assert asked() == 1
+    for remembered in (tmp_path / "cache").glob("swipl-*.json"):
+        remembered.write_text("not json")
+    run()
+    assert asked() == 2
+    dump = subprocess.run([real, "--dump-runtime-variables"], capture_output=True, text=True).stdout
+    home = next(line.split("=", 1)[1].strip('";') for line in dump.splitlines() if line.startswith("PLBASE="))
+    r = subprocess.run([sys.executable, "-c", "from bridge.engine import engine; engine(); import os; "
+                        "print(os.environ['SWI_HOME_DIR'], os.environ.get('LIBSWIPL_PATH'))"],
+                       capture_output=True, text=True, cwd=ROOT, env={**env, "SWI_HOME_DIR": home}, timeout=120)
+    assert r.returncode == 0 and r.stdout.split() == [home, "None"], r.stdout + r.stderr
