@@ -1,0 +1,61 @@
+"""Compile educable's numba loops into numba's cache once, before the first command needs them.
+
+The rat race's loop and players (learners/race), the n-tuple learner (learners/ntuple.py) and the
+exact-fitness genetic learner (learners/ga_exact.py) are numba functions kept in numba's cache, in the ``__pycache__`` folders
+beside their modules.  On a fresh clone that cache is empty, and every process that races or judges
+rule sets exactly or trains n-tuples compiles them again until one of them has written it: 7-10 s
+of CPU a race player,
+several processes at once in the test suite (its race tests took 71 s more CPU and 30 s more wall
+with the cache empty).  scripts/setup.sh runs this when a compiled module changed since its last run.
+
+    .venv/bin/python scripts/warm_numba.py [race | learners]    # one half (set-up runs both side by side)
+"""
+from __future__ import annotations
+
+import contextlib
+import io
+import sys
+import tempfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+
+def race() -> None:
+    """The race's loop, each compiled player's kernel, and a Python player's turn."""
+    import numpy as np
+
+    from bridge.race import race_boards, spec
+    from learners.race.players import BUILTIN, batch
+    from learners.race.sim import Race
+    from learners.race.track import generate
+
+    for name in BUILTIN:                       # the loop, and each compiled player's kernel
+        race_boards([1], name, spec(), 3)
+
+    @batch
+    def stay(views: np.ndarray, genomes: np.ndarray, noise: np.ndarray) -> np.ndarray:
+        return np.zeros((len(views), 2), dtype=np.int64)
+    Race([generate(1, spec())], stay, "stay").run(3)       # a Python player's turn, a step at a time
+
+
+def learners() -> None:
+    """The genetic learner's exact fitness, and the n-tuple learner on a graph and lazily."""
+    from cli import main as educable
+
+    with tempfile.TemporaryDirectory() as folder, contextlib.redirect_stdout(io.StringIO()):
+        for args in (["tictactoe", "--learner", "ga", "--agent", "g", "--cycles", "1", "--fitness", "exact"],
+                     ["tictactoe", "--learner", "ntuple", "--agent", "n", "--games", "8"],          # on the graph
+                     ["connect(4,7,6)", "--learner", "ntuple", "--agent", "c", "--games", "16", "--tuples", "2",
+                      "--length", "2"]):                                                          # lazily
+            try:
+                educable(["--db", str(Path(folder) / "warm.db"), "train", *args], standalone_mode=False)
+            except SystemExit as done:               # the command line ends with its exit status
+                if done.code:
+                    raise
+
+
+if __name__ == "__main__":
+    for part in sys.argv[1:] or ["race", "learners"]:
+        {"race": race, "learners": learners}[part]()
