@@ -333,8 +333,7 @@ def preflight(path: Path, rules_dir: Path = RULES_DIR) -> str | None:
     except OSError:
         return trial_load(path, rules_dir)
     key.update(f"{path}|{Path.cwd()}|{PREFLIGHT_SECONDS}|{shutil.which('swipl')}".encode())
-    folder = cache_folder() / "preflight"
-    remembered = folder / key.hexdigest()
+    remembered = cache_folder() / "preflight" / key.hexdigest()
     try:
         text = remembered.read_text(encoding="utf-8")
         if TIMED_OUT not in text or time.time() - remembered.stat().st_mtime < TIMED_OUT_KEPT:
@@ -342,13 +341,7 @@ def preflight(path: Path, rules_dir: Path = RULES_DIR) -> str | None:
     except (OSError, UnicodeDecodeError):
         pass
     error = trial_load(path, rules_dir)
-    try:
-        folder.mkdir(parents=True, exist_ok=True)
-        scratch = remembered.with_suffix(f".{os.getpid()}")
-        scratch.write_text("" if error is None else "!" + error, encoding="utf-8")
-        scratch.replace(remembered)                  # whole or not at all, with commands running side by side
-    except OSError:
-        pass
+    remember(remembered, "" if error is None else "!" + error)
     return error
 
 
@@ -357,13 +350,28 @@ def cache_folder() -> Path:
     return Path(os.environ.get(PREFLIGHT_CACHE_ENV) or Path.home() / ".cache" / "educable")
 
 
+def remember(path: Path, text: str) -> None:
+    """Write a file of the cache whole or not at all (commands run side by side); a cache that cannot
+    be written is skipped, never an error."""
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        scratch = path.with_suffix(f".{os.getpid()}")
+        scratch.write_text(text, encoding="utf-8")
+        scratch.replace(path)
+    except OSError:
+        pass
+
+
+SWIPL_PLACES = {"LIBSWIPL_PATH": "PLLIBSWIPL", "SWI_HOME_DIR": "PLBASE"}   # pyswip's variable: swipl's name
+
+
 def locate_swipl() -> None:
     """Tell pyswip where SWI-Prolog's library and home are (LIBSWIPL_PATH, SWI_HOME_DIR), remembered
     for the ``swipl`` on the PATH: otherwise every process pyswip starts in runs ``swipl
     --dump-runtime-variables`` to find them (about 40 ms of CPU a command).  Variables the user set
     are kept; anything unexpected leaves pyswip to its own search."""
     swipl = shutil.which("swipl")
-    if os.environ.get("LIBSWIPL_PATH") or os.environ.get("SWI_HOME_DIR") or swipl is None:
+    if swipl is None or any(os.environ.get(name) for name in SWIPL_PLACES):
         return
     try:
         stat = Path(swipl).resolve().stat()
@@ -374,19 +382,13 @@ def locate_swipl() -> None:
             dump = subprocess.run([swipl, "--dump-runtime-variables"], capture_output=True, text=True, timeout=30,
                                   stdin=subprocess.DEVNULL).stdout
             values = dict(line.rstrip(";").split("=", 1) for line in dump.splitlines() if "=" in line)
-            found = {"LIBSWIPL_PATH": values.get("PLLIBSWIPL", "").strip('"'),
-                     "SWI_HOME_DIR": values.get("PLBASE", "").strip('"')}
-            if not all(Path(v).exists() for v in found.values() if v) or not all(found.values()):
-                return
-            remembered.parent.mkdir(parents=True, exist_ok=True)
-            scratch = remembered.with_suffix(f".{os.getpid()}")
-            scratch.write_text(json.dumps(found), encoding="utf-8")
-            scratch.replace(remembered)
-        if isinstance(found, dict) and all(isinstance(found.get(k), str) and Path(found[k]).exists()
-                                           for k in ("LIBSWIPL_PATH", "SWI_HOME_DIR")):
-            os.environ.update({k: found[k] for k in ("LIBSWIPL_PATH", "SWI_HOME_DIR")})
+            found = {name: values.get(var, "").strip('"') for name, var in SWIPL_PLACES.items()}
+            remember(remembered, json.dumps(found))
     except (OSError, subprocess.SubprocessError, ValueError):
         return
+    if isinstance(found, dict) and all(isinstance(found.get(name), str) and found[name] and Path(found[name]).exists()
+                                       for name in SWIPL_PLACES):
+        os.environ.update({name: found[name] for name in SWIPL_PLACES})
 
 
 @functools.cache
