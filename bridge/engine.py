@@ -197,7 +197,8 @@ class Engine:
         """The first answer of ``goal`` (or none), marked as running so that ``interrupt`` reaches it."""
         with self._interruptible():
             try:
-                return list(self._prolog.query(goal, maxresult=1))
+                with self._strings_released():
+                    return list(self._prolog.query(goal, maxresult=1))
             except Exception as exc:          # pyswip's own error
                 _raise_if_stopped(str(exc))
                 raise
@@ -225,9 +226,13 @@ class Engine:
         as a string and only Status and Text come back, so neither pyswip's parse of a query nor its
         conversion of every binding is paid (a small call: 40 µs, against 190 µs through
         pyswip's query).  Aborted or KeyboardInterrupt for what gets past bridge_run's catch."""
-        from pyswip import core as pl
         if self._lib.PL_thread_self() == -1:     # a thread Prolog has not met (pyswip's query attaches one too)
             self._lib.PL_thread_attach_engine(None)
+        with self._strings_released():
+            return self._run_query(goal)
+
+    def _run_query(self, goal: str) -> tuple[str, str]:
+        from pyswip import core as pl
         fid = pl.PL_open_foreign_frame()
         args = pl.PL_new_term_refs(3)
         pl.PL_put_chars(args, pl.PL_STRING | pl.REP_UTF8, -1, goal.encode("utf-8"))
@@ -242,6 +247,17 @@ class Engine:
             pl.PL_discard_foreign_frame(fid)
         _raise_if_stopped(what)
         raise PrologError(what)
+
+    @contextlib.contextmanager
+    def _strings_released(self) -> Iterator[None]:
+        """Release, when a goal is done, the text buffers SWI-Prolog stacked while it ran.  Inside a
+        foreign predicate Prolog releases them itself; a process that embeds Prolog must mark and
+        release them (PL_STRINGS_MARK/PL_STRINGS_RELEASE), else every call kept about 1 KB for ever
+        (300,000 calls: 260 MB) and a long run died of "Too many stacked strings".  pyswip's own
+        PL_STRINGS_MARK does it (its mark is declared a pointer, which is a mark's size)."""
+        from pyswip.core import PL_STRINGS_MARK
+        with PL_STRINGS_MARK():
+            yield
 
     def _chars(self, term: int, quoted: bool = False) -> str:
         """The text of an atom or string term (any term, written, if ``quoted``), NULs included."""
