@@ -1074,11 +1074,14 @@ def agents_cmd(name: str | None, game: str | None, show_rules: bool, db_path: st
 @click.option("--port", default=8000, show_default=True, type=click.IntRange(0, 65535), help="The port to listen on (0: any free one).")
 @click.option("--host", default="127.0.0.1", show_default=True,
               help="The address to listen on; anything but this machine's loopback lets others play and read.")
+@click.option("--allow-host", "allow_hosts", multiple=True, metavar="NAME",
+              help="Another name the page may be reached by (repeat for more); requests addressed to any other "
+                   "name are refused, to stop DNS rebinding (docs/window.md).")
 @click.option("--read-only", is_flag=True, help="Store no game and teach no agent (the page says so).")
 @click.option("--open", "open_browser", is_flag=True, help="Open the page in this machine's web browser.")
 @db_option
 @handle_errors
-def serve(port: int, host: str, read_only: bool, open_browser: bool, db_path: str) -> None:
+def serve(port: int, host: str, allow_hosts: tuple[str, ...], read_only: bool, open_browser: bool, db_path: str) -> None:
     """Serve a page to play any agent, see its values beside the truth, and watch runs learn.
 
     A local web server (Starlette on uvicorn) over the knowledge base: the
@@ -1087,11 +1090,17 @@ def serve(port: int, host: str, read_only: bool, open_browser: bool, db_path: st
     `educable train` runs in another terminal, and a JSON API under /api/
     (docs/commands.md).  Ctrl-C stops it.
 
+    Only requests addressed to this server by its own name are answered
+    (127.0.0.1, localhost, [::1], --host, --allow-host), and a POST must
+    carry the secret printed at start and written into the page
+    (X-Educable-Token): no other web site can drive it (docs/window.md).
+
     \b
     Examples:
       educable serve
       educable serve --port 8080 --open
       educable serve --read-only --db shared.db
+      educable serve --host 0.0.0.0 --allow-host lab.example.org --read-only
     """
     import socket
     import webbrowser
@@ -1099,7 +1108,13 @@ def serve(port: int, host: str, read_only: bool, open_browser: bool, db_path: st
     import uvicorn
 
     from web.app import create_app
+    from web.trust import Boundary, split_host
 
+    for name in allow_hosts:
+        parts = split_host(name)
+        if parts is None or parts[1] is not None:
+            raise BadInput(f"--allow-host {name[:80]!r}: give a host name or address alone, without a port")
+    boundary = Boundary(host, allow_hosts)
     path = resolve_path(db_path)
     # a missing or locked knowledge base: one line, before listening; then WAL (kept by the file), so
     # that the page's reads and a training process's writes never wait for each other
@@ -1117,11 +1132,13 @@ def serve(port: int, host: str, read_only: bool, open_browser: bool, db_path: st
         raise BadInput(f"cannot listen on {host}:{port}: {exc.strerror}") from None
     shown_host = f"[{host}]" if ":" in host else host
     url = f"http://{shown_host}:{sock.getsockname()[1]}/"
-    click.echo(f"educable: serving {path} at {url}{' (read-only)' if read_only else ''}; Ctrl-C stops", err=False)
+    click.echo(f"educable: serving {path} at {url}{' (read-only)' if read_only else ''}; Ctrl-C stops; "
+               f"scripts post with the header X-Educable-Token: {boundary.token}", err=False)
     sys.stdout.flush()
     if open_browser:
         webbrowser.open(url)
-    config = uvicorn.Config(create_app(path, read_only), log_level="warning", lifespan="on")
+    config = uvicorn.Config(create_app(path, read_only, boundary), log_level="warning", lifespan="on",
+                            proxy_headers=False, server_header=False)
     uvicorn.Server(config).run(sockets=[sock])
 
 

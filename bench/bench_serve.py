@@ -39,11 +39,16 @@ def run(db: Path, *args: str) -> None:
     subprocess.run([EXE, *args, "--db", str(db)], check=True, capture_output=True, timeout=1800)
 
 
+TOKEN: dict[str, str] = {}       # the server's secret, which every POST carries (web/trust.py)
+
+
 def start(db: Path) -> tuple[subprocess.Popen, str, float]:
     """The server, its address, and seconds from the command to the first answered request."""
     t0 = time.perf_counter()
     proc = subprocess.Popen([EXE, "serve", "--port", "0", "--db", str(db)], stdout=subprocess.PIPE, text=True)
-    url = re.search(r"at (http://[^/\s]+)/", proc.stdout.readline()).group(1)
+    line = proc.stdout.readline()
+    url = re.search(r"at (http://[^/\s]+)/", line).group(1)
+    TOKEN["X-Educable-Token"] = re.search(r"X-Educable-Token: (\S+)", line).group(1)
     while True:
         try:
             if httpx.get(url + "/api/games", timeout=10).status_code == 200:
@@ -84,7 +89,7 @@ def main() -> None:
     proc, url, ready = start(db)
     try:
         against("serve: ready (command to first answer)", ready, "s", 1.0)
-        c = httpx.Client(base_url=url, timeout=60)
+        c = httpx.Client(base_url=url, timeout=60, headers=TOKEN)
         floor, _ = median_ms(lambda: expect(c.get("/static/style.css")), 50)
         line("the floor: a static file's GET, median", floor, "ms")
         view, worst = median_ms(lambda: expect(c.get("/api/view", params={
@@ -171,7 +176,7 @@ def concurrent(url: str, clients: int, seconds: float, game: str = "tictactoe") 
     def client(k: int) -> None:
         start = ".../.../..." if game == "tictactoe" else "/".join(["......."] * 6)
         opponent = "random" if game == "tictactoe" else "perfect"
-        with httpx.Client(base_url=url, timeout=30) as c:
+        with httpx.Client(base_url=url, timeout=30, headers=TOKEN) as c:
             position, n = start, 0
             while time.perf_counter() < stop:
                 t = time.perf_counter()

@@ -570,25 +570,32 @@ def learner_options() -> list[dict[str, Any]]:
             opts.append({"name": o.name, "flag": o.flag_name, "off_flag": o.off_flag if o.type is bool and o.off != "" else None,
                          "type": o.type.__name__, "default": o.default, "default_words": o.default_words(),
                          "help": o.help, "choices": list(o.choices) if o.choices else None, "low": o.low, "high": o.high,
-                         "range": o.range_text()})
+                         "range": o.range_text(), "place": o.place})
         out.append({"learner": name, "what": what, "plays_games": registry.plays_games(name), "options": opts})
     return out
 
 
 def train_arguments(game: str, learner: str, agent: str, n_games: int, seed: int, options: dict[str, Any]) -> list[str]:
-    """The `educable train` command line for a training asked by the page: every option checked
-    against the learner's declaration (its value is checked by train itself, as typed)."""
-    declared = {o["name"]: o for o in next((x["options"] for x in learner_options() if x["learner"] == learner), [])}
+    """The `educable train` command line for a training asked by the page, built from checked values
+    only: the learner known, the agent's name a new agent's name, every option declared by the
+    learner and none that names a file or an address (``place``: the server's own settings hold),
+    each written ``--flag=value`` and the game after ``--``, so that no value can be read as an option."""
     if learner not in registry.TRAINABLE:
         raise BadInput(f"unknown learner '{learner}' (known: {', '.join(registry.TRAINABLE)})")
-    args = ["train", game, "--learner", learner, "--agent", agent, "--seed", str(seed)]
-    args += ["--games", str(n_games)] if registry.plays_games(learner) else ["--cycles", str(n_games)]
+    declared = {o["name"]: o for o in next(x["options"] for x in learner_options() if x["learner"] == learner)}
+    games.check_game(game)
+    agents.check_name(agent)
+    args = ["train", f"--learner={learner}", f"--agent={agent}", f"--seed={seed}"]
+    args += [f"--games={n_games}"] if registry.plays_games(learner) else [f"--cycles={n_games}"]
     for name, value in options.items():
         if name == "cycles" and not registry.plays_games(learner):
             continue                                # the count above is the cycles
         o = declared.get(name)
         if o is None:
             raise BadInput(f"{learner} has no option '{name}'")
+        if o["place"]:
+            raise BadInput(f"option '{name}' names a file or an address on the server: it is set where the server "
+                           "runs, never by a request")
         if o["type"] == "bool":
             if not isinstance(value, bool):
                 raise BadInput(f"option '{name}' is on or off (true or false)")
@@ -599,6 +606,18 @@ def train_arguments(game: str, learner: str, agent: str, n_games: int, seed: int
         elif value is not None and value != "":
             if not isinstance(value, (str, int, float)) or isinstance(value, bool):
                 raise BadInput(f"option '{name}' takes a {o['type']}")
-            args += [f"--{o['flag']}", str(value)]
-    return args
+            args.append(f"--{o['flag']}={value}")
+    return [*args, "--", game]
+
+
+def tournament_arguments(db: sqlite_utils.Database, game: str, players: list[str], n_games: int, seed: int) -> list[str]:
+    """The `educable tournament` command line for one asked by the page: the game known and every
+    player a built-in player or an agent of the knowledge base that can play it (checked here, so a
+    name is never an option), the names after ``--``."""
+    games.check_game(game)
+    for name in players:
+        if name.startswith("-"):
+            raise BadInput(f"player {name[:80]!r}: a player's name never starts with '-'")
+        agents.check_agent(db, game, name)
+    return ["tournament", f"--games={n_games}", f"--seed={seed}", "--", game, *players]
 

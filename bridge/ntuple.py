@@ -57,14 +57,14 @@ OPTIONS = declared(NTupleOptions, NAME) + (      # the tuples' seed is the first
     run_option("until_perfect", bool, False, "Stop at the first checkpoint where eval --exact says perfect on both "
                "sides (on a game small enough to enumerate).", NAME, off=""),
     run_option("tuples_file", str, None, "Tuples of your own: one tuple a line, its cell numbers (from 1, as "
-               "cells/4 gives them) separated by spaces.", NAME, metavar="FILE"),
+               "cells/4 gives them) separated by spaces.", NAME, metavar="FILE", place=True),
     run_option("starts_file", str, None, "Positions to start training games from: one a line, as `query` takes "
                "them ('#' starts a comment); --start-share of the games (0.5 unless given) start from one of them "
-               "at random.", NAME, metavar="FILE"),
+               "at random.", NAME, metavar="FILE", place=True),
     run_option("workers", int, 1, "Self-play on a game too large to enumerate on this many Dask workers (a local "
                "cluster), weights merged after every 4,096 games a worker.", NAME, low=1, high=64),
     run_option("scheduler", str, None, "... or on the Dask scheduler at ADDRESS (default: $EDUCABLE_SCHEDULER "
-               "when --workers is above 1).", NAME, metavar="ADDRESS"))
+               "when --workers is above 1).", NAME, metavar="ADDRESS", place=True))
 SAMPLE_GAMES = 300        # random games whose states show a game's cell values and symmetries
 TUPLES_DIR = Path(__file__).resolve().parent.parent / "learners" / "tuples"
 #   Tuple sets published for a game: a new agent of that game takes them when it is given no tuples

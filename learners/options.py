@@ -38,6 +38,8 @@ class Option:
     run: bool = False                      # of one run, not stored with the agent
     metavar: str | None = None
     default_text: str | None = None        # the default in words, where the learner decides it
+    place: bool = False                    # names a file or an address of the machine that runs the command:
+    #                                        taken from its own command line only, never from a request (the page)
 
     @property
     def flag_name(self) -> str:

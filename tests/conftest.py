@@ -147,14 +147,17 @@ class Server:
             self.proc.kill()
             raise RuntimeError(f"educable serve did not start: {line!r} {self.proc.stderr.read()[-2000:]}")
         self.url = found.group(1).rstrip("/")
+        self.token = re.search(r"X-Educable-Token: (\S+)", line).group(1)
 
     def get(self, path, **params):
         import httpx
         return httpx.get(self.url + path, params=params, timeout=120)
 
     def post(self, path, body, headers=None):
+        """A POST as the page sends it: with the server's secret, unless ``headers`` say otherwise."""
         import httpx
-        return httpx.post(self.url + path, json=body, headers=headers or {}, timeout=120)
+        return httpx.post(self.url + path, json=body, headers={"X-Educable-Token": self.token, **(headers or {})},
+                          timeout=120)
 
     def stop(self):
         self.proc.terminate()

@@ -3,8 +3,9 @@
 Each handler parses the request, calls one library function on the engine thread (web/engine.py)
 and presents what it returns: a page drawn from a template, or under /api/ the JSON that the
 matching command's --json prints.  A bad request is a 4xx with {"error": "one line"}; the server
-goes on serving.  Writes (a finished game stored, an agent taught) only come by POST from the
-page's own origin, and never with --read-only.
+goes on serving.  Only requests addressed to the server's own name are answered, and a POST must
+come from its own origin with the secret it wrote into its pages (web/trust.py, docs/window.md);
+nothing is stored or taught with --read-only.
 """
 from __future__ import annotations
 
@@ -18,6 +19,7 @@ from typing import Any
 
 import jinja2
 from starlette.applications import Starlette
+from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import Mount, Route
@@ -26,6 +28,7 @@ from starlette.staticfiles import StaticFiles
 from bridge.textinput import is_whole_number
 from web.engine import EngineThread, SolverProcess
 from web.jobs import Jobs
+from web.trust import TOKEN_HEADER, Boundary, HostGuard
 
 HERE = Path(__file__).resolve().parent
 TEMPLATES = jinja2.Environment(loader=jinja2.FileSystemLoader(HERE / "templates"), autoescape=True)
@@ -72,7 +75,7 @@ def page(template: str, handler: Callable[[Request], Awaitable[dict]]) -> Callab
     """An HTML page: the handler's data drawn by ``template``, or the error page with one line."""
     async def endpoint(request: Request) -> Response:
         state = request.app.state
-        base = {"read_only": state.read_only, "path": request.url.path}
+        base = {"read_only": state.read_only, "path": request.url.path, "token": state.boundary.token}
         try:
             data = await handler(request)
         except Refused as exc:
@@ -108,13 +111,18 @@ def text_param(request: Request, name: str, required: bool = True) -> str | None
 
 
 async def json_body(request: Request) -> dict:
-    """A POST's JSON object, from this page's own origin only (a page elsewhere cannot make the
-    server write); 403 with --read-only."""
+    """A POST's JSON object, from this page's own origin only and with the server's secret (a page
+    elsewhere cannot make the server work or write); 403 with --read-only."""
     if request.app.state.read_only and request.url.path in WRITES:
         raise Refused(403, "this server is read-only (educable serve --read-only): nothing is stored or taught")
+    boundary: Boundary = request.app.state.boundary
     origin = request.headers.get("origin")
-    if origin is not None and origin != f"{request.url.scheme}://{request.headers.get('host', '')}":
-        raise Refused(403, f"a request from {origin[:80]} is refused: only the page itself may post")
+    port = request.scope.get("server", (None, None))[1]
+    if not boundary.origin_ok(origin, port):
+        raise Refused(403, f"a request from {str(origin)[:80]} is refused: only the page itself may post")
+    if not boundary.token_ok(request.headers.get(TOKEN_HEADER)):
+        raise Refused(403, f"a post without this server's secret is refused: only the page itself may post (a script "
+                      f"sends the header {TOKEN_HEADER.title()} that `educable serve` printed at start)")
     if not request.headers.get("content-type", "").startswith("application/json"):
         raise Refused(415, "post JSON (Content-Type: application/json)")
     raw = await request.body()
@@ -213,9 +221,19 @@ def _lab(db: Any) -> dict:
     return {"games": games_list, "learners": commands.learner_options(), "tournaments": tournament.stored(db, 10)}
 
 
+def server_settings(db_path: Path) -> dict[str, str]:
+    """What a job started from the page uses of this server's own settings (shown on the lab page)."""
+    import os
+
+    from bridge.engine import GAMES_ENV
+    scheduler = os.environ.get("EDUCABLE_SCHEDULER")
+    return {"db": str(db_path), "games_dirs": os.environ.get(GAMES_ENV) or "rules/games/ only",
+            "scheduler": f"scheduler {scheduler} (EDUCABLE_SCHEDULER)" if scheduler else "a local cluster when workers > 1"}
+
+
 async def lab_page(request: Request) -> dict:
     data = await request.app.state.engine.run(_lab, db=True)
-    return {**data, "jobs": request.app.state.jobs.list()}
+    return {**data, "jobs": request.app.state.jobs.list(), "settings": server_settings(request.app.state.jobs.db_path)}
 
 
 async def api_learners(request: Request) -> Any:
@@ -253,7 +271,7 @@ async def api_start_job(request: Request) -> Any:
         for p in players:
             check_typed("players", p)
         agent = None
-        args = ["tournament", game, *players, "--games", str(n), "--seed", str(seed)]
+        args = await request.app.state.engine.run(commands.tournament_arguments, game, players, n, seed, db=True)
     else:
         raise Refused(400, "field 'kind' must be train or tournament")
     loop = asyncio.get_running_loop()
@@ -418,15 +436,16 @@ async def not_found(request: Request, exc: Exception) -> Response:
         return JSONResponse({"error": f"no such endpoint {request.url.path[:80]} (see docs/commands.md, the API)"},
                             status_code=404)
     return _html("error.html", {"error": f"no page {request.url.path[:80]}", "read_only": request.app.state.read_only,
-                                "path": request.url.path}, 404)
+                                "path": request.url.path, "token": request.app.state.boundary.token}, 404)
 
 
 async def not_allowed(request: Request, exc: Exception) -> Response:
     return JSONResponse({"error": f"{request.method} is not how {request.url.path[:80]} is asked"}, status_code=405)
 
 
-def create_app(db_path: Path, read_only: bool = False) -> Starlette:
-    """The app serving the knowledge base at ``db_path`` (``read_only``: nothing stored or taught)."""
+def create_app(db_path: Path, read_only: bool = False, boundary: Boundary | None = None) -> Starlette:
+    """The app serving the knowledge base at ``db_path`` (``read_only``: nothing stored or taught) to
+    the requests ``boundary`` lets in (by default: addressed to this machine's loopback, a new secret)."""
     routes = [
         Route("/", page("home.html", home)),
         Route("/play", page("play.html", play)),
@@ -465,7 +484,10 @@ def create_app(db_path: Path, read_only: bool = False) -> Starlette:
         jobs.close()                     # the server stops: its jobs stop too, keeping what they committed
         app.state.solver.close()
 
-    app = Starlette(routes=routes, exception_handlers={404: not_found, 405: not_allowed}, lifespan=lifespan)
+    boundary = boundary or Boundary()
+    app = Starlette(routes=routes, exception_handlers={404: not_found, 405: not_allowed}, lifespan=lifespan,
+                    middleware=[Middleware(HostGuard, boundary=boundary)])
+    app.state.boundary = boundary
     app.state.engine = EngineThread(db_path)
     app.state.read_only = read_only
     app.state.jobs = jobs

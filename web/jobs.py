@@ -58,8 +58,12 @@ class Jobs:
         return self._folder
 
     def start(self, kind: str, args: list[str], agent: str | None = None) -> dict[str, Any]:
-        """Start ``educable ARGS --db DB``; its status, or ValueError with its one line when the command
-        refused at once (a bad option, an unknown game) or the agent is being trained by another job."""
+        """Start ``educable COMMAND --db=DB REST`` (``args``: the command and the rest, built from checked
+        values, its names after ``--``; the knowledge base is always the server's own); its status, or
+        ValueError with its one line when the command refused at once (a bad option, an unknown game)
+        or the agent is being trained by another job."""
+        if "--" not in args or any(a.startswith("--db") for a in args[:args.index("--")]):
+            raise ValueError("a job's command line must be built by bridge.commands (its names after --)")
         running = [j for j in self.jobs.values() if j.process.poll() is None]
         if len(running) >= MAX_RUNNING:
             raise ValueError(f"{len(running)} jobs are running already; stop one first")
@@ -69,7 +73,7 @@ class Jobs:
         log = self.folder / f"job{job_id}.log"
         env = {**os.environ, "EDUCABLE_HEARTBEAT": "2"}           # a progress line every 2 s into the log
         with open(log, "w") as out:
-            proc = subprocess.Popen([EXE, *args, "--db", str(self.db_path)], stdout=out, stderr=subprocess.STDOUT,
+            proc = subprocess.Popen([EXE, args[0], f"--db={self.db_path}", *args[1:]], stdout=out, stderr=subprocess.STDOUT,
                                     stdin=subprocess.DEVNULL, env=env, start_new_session=True)
         job = Job(job_id, kind, args, agent, proc, log)
         self.jobs[job_id] = job

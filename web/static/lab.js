@@ -3,6 +3,9 @@
 // /api/jobs/stop, and their state polled from GET /api/jobs.
 "use strict";
 
+// The server's secret, written into its own page: every POST carries it (web/trust.py).
+const TOKEN = document.querySelector("meta[name=educable-token]").content;
+
 const learners = JSON.parse(document.getElementById("learners").textContent);
 
 function el(tag, attrs, text) {
@@ -20,7 +23,7 @@ function drawOptions() {
   box.replaceChildren();
   document.getElementById("count-label").textContent = chosen.plays_games ? "games" : "cycles";
   for (const o of chosen.options) {
-    if (o.name === "cycles") continue;
+    if (o.name === "cycles" || o.place) continue;     // files and addresses are the server's own settings
     const label = el("label", {class: "option", title: o.help + (o.range ? " (" + o.range + ")" : "")});
     label.append(el("span", {}, o.flag + " "));
     let input;
@@ -40,7 +43,7 @@ function drawOptions() {
 }
 
 async function post(url, body) {
-  const r = await fetch(url, {method: "POST", headers: {"Content-Type": "application/json"}, body: JSON.stringify(body)});
+  const r = await fetch(url, {method: "POST", headers: {"Content-Type": "application/json", "X-Educable-Token": TOKEN}, body: JSON.stringify(body)});
   const data = await r.json();
   if (!r.ok) throw new Error(data.error || r.statusText);
   return data;

@@ -4,6 +4,9 @@
 // Everything shown comes from the server; this file only draws and sends what was clicked.
 "use strict";
 
+// The server's secret, written into its own page: every POST carries it (web/trust.py).
+const TOKEN = document.querySelector("meta[name=educable-token]").content;
+
 const root = document.getElementById("play");
 const SVGNS = "http://www.w3.org/2000/svg";
 const game = root.dataset.game;
@@ -48,7 +51,7 @@ async function getJSON(url) {
 }
 
 async function postJSON(url, body) {
-  const r = await fetch(url, {method: "POST", headers: {"Content-Type": "application/json"}, body: JSON.stringify(body)});
+  const r = await fetch(url, {method: "POST", headers: {"Content-Type": "application/json", "X-Educable-Token": TOKEN}, body: JSON.stringify(body)});
   const data = await r.json();
   if (!r.ok) throw new Error(data.error || r.statusText);
   return data;
