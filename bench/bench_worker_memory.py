@@ -98,7 +98,7 @@ def main() -> None:
     end = samples[-1] if samples else None
     if anchor is None or end is None:
         raise SystemExit("no sample taken (a shorter --every?)")
-    ratios = [round(e / a, 3) if a else None for e, a in zip(end["worker_mb"], anchor["worker_mb"])]
+    ratios = [round(e / a, 3) if a else None for e, a in zip(end["worker_mb"], anchor["worker_mb"], strict=True)]
     if args.json:
         print(json.dumps({"games": args.games, "seed": args.seed, "samples": samples, "anchor": anchor,
                           "end_to_anchor_memory": ratios}, indent=1))
