@@ -261,10 +261,20 @@ class OneLineGroup(click.Group):
         sys.exit(rv if isinstance(rv, int) else 0)
 
 
-def output_file(path: str | None, suffixes: tuple[str, ...]) -> str | None:
-    """An output file named on the command line, checked before any work: its suffix, its folder."""
+def output_file(path: str | None, suffixes: tuple[str, ...], what: str = "output",
+                db_path: str | None = None) -> str | None:
+    """An output file named on the command line, checked before any work: its suffix, its folder, and
+    that it is not the knowledge base (``db_path``, else the default one), a rule file or a game file
+    in use, through any link (bridge.files.check_output)."""
+    from bridge import files
     if path is None:
         return None
+    try:
+        files.check_output(path, what, resolve_path(db_path))
+    except BadInput as exc:
+        if db_path is not None:                  # in a command's body: its one line as it is
+            raise
+        raise click.BadParameter(str(exc)) from None
     p = Path(path)
     if p.suffix.lower() not in suffixes:
         raise click.BadParameter(f"{path}: the file must end in {' or '.join(suffixes)}")
@@ -749,7 +759,7 @@ def judge(game: str, agent: str, n_games: int, seed: int, openings: int, per_ope
     """
     from bridge import commands
     from bridge.judge import judge_steps, write_starts
-    output_file(starts_out, (".txt",))
+    output_file(starts_out, (".txt",), "positions", db_path)
     if starts_out and not per_opening:
         raise BadInput("--starts-out needs --per-opening N: the positions come from the games of every opening")
     db = open_kb(db_path)
@@ -925,6 +935,7 @@ def train(ctx: click.Context, game: str, learner: str, agent: str, seed: int, pl
     """
     from bridge import commands
 
+    output_file(plot_path, (".png", ".svg", ".pdf"), "plot", db_path)
     n_games, vs, side = chosen.pop("n_games", 0), chosen.pop("vs", "self"), chosen.pop("side", "both")
     limit = limits.max_positions(max_positions)
     db = open_kb(db_path)
@@ -937,23 +948,25 @@ def train(ctx: click.Context, game: str, learner: str, agent: str, seed: int, pl
         data = commands.train_agent(db, game, learner, agent, seed, given_options(ctx, chosen), n_games, vs, side,
                                     progress, limit)
     if plot_path:
+        from bridge import files
         from learners.plot import curve_png
         title = f"{game}: {agent} ({learner}) vs {data['vs']}"
         if data.get("checkpoints"):
             cps = data["checkpoints"]
             every = cps[0]["games"]
-            curve_png(plot_path, {
+            files.write_whole(plot_path, lambda path: curve_png(path, {
                 "win rate vs random as first": [c["as_first"]["win_vs_random"] for c in cps],
                 "win rate vs random as second": [c["as_second"]["win_vs_random"] for c in cps],
                 "perfect as first (exact)": [float(c["as_first"]["perfect"]) for c in cps],
                 "perfect as second (exact)": [float(c["as_second"]["perfect"]) for c in cps],
-            }, every, title, ylabel="exact, at checkpoints")
+            }, every, title, ylabel="exact, at checkpoints"))
         elif data.get("strength"):
             from learners.plot import strength_png
-            strength_png(plot_path, [(p["games"], p["accuracy"]) for p in data["strength"]], title,
-                         "best moves on the 300 fixed positions")
+            files.write_whole(plot_path, lambda path: strength_png(
+                path, [(p["games"], p["accuracy"]) for p in data["strength"]], title, "best moves on the 300 fixed positions"))
         else:
-            curve_png(plot_path, {f"{agent} losses": data["curve"]}, 10, title, ylabel="losses per 10 games")
+            files.write_whole(plot_path, lambda path: curve_png(path, {f"{agent} losses": data["curve"]}, 10, title,
+                                                                ylabel="losses per 10 games"))
         data["plot"] = plot_path
     if as_json:
         return emit_json(data)
@@ -983,6 +996,7 @@ def print_rule_sets(game: str, agent: str, cycles: int, data: dict[str, Any], pl
     from bridge import games
 
     if plot_path:
+        from bridge import files
         from learners.plot import curve_png
         curve = data["curve"]
         per = data["per_cycle"]
@@ -997,11 +1011,11 @@ def print_rule_sets(game: str, agent: str, cycles: int, data: dict[str, Any], pl
             return out
 
         first, second = games.players(game)
-        curve_png(plot_path, {
+        files.write_whole(plot_path, lambda path: curve_png(path, {
             f"best agent's loss vs random as {first} (exact)": [c["as_first"]["vs_random"]["loss"] for c in curve],
             f"best agent's loss vs random as {second} (exact)": [c["as_second"]["vs_random"]["loss"] for c in curve],
             "share of moves made by rules": window_share("rule_moves"),
-        }, marks[0], f"{game}: population {agent} (ga)", xlabel="cycles", ylabel="rate")
+        }, marks[0], f"{game}: population {agent} (ga)", xlabel="cycles", ylabel="rate"))
         data["plot"] = plot_path
     if as_json:
         return emit_json(data)
@@ -1290,8 +1304,9 @@ def rules_export(agent: str, file: str, db_path: str, as_json: bool) -> None:
     Example:
       educable rules export gaia#2 gaia2.pl
     """
-    from bridge import ga
+    from bridge import files, ga
 
+    files.check_output(file, "rules", resolve_path(db_path))
     data = ga.export_rules(open_kb(db_path), agent, file)
     if as_json:
         return emit_json(data)
@@ -1576,6 +1591,7 @@ def sweep_train(ctx: click.Context, game: str, grid_items: tuple[str, ...], seed
 
     if not 1 <= seeds <= 10_000:
         raise BadInput(f"--seeds must be from 1 to 10,000, not {seeds}")
+    output_file(plot_path, (".png", ".svg", ".pdf"), "plot", db_path)
     fixed = list(ctx.args)
     for bad in (f"--{name}" for name in sweep_mod.SET_BY_SWEEP):
         if any(a == bad or a.startswith(bad + "=") for a in fixed):
@@ -1660,8 +1676,9 @@ def report_sweep(sweep_id: int, title: str, measure: str, values: dict[str, list
             row.update(extra(vals))
         rows.append(row)
     if plot_path:
+        from bridge import files
         from learners.plot import intervals_png
-        intervals_png(plot_path, values, centres, f"sweep {sweep_id}: {title}", measure)
+        files.write_whole(plot_path, lambda path: intervals_png(path, values, centres, f"sweep {sweep_id}: {title}", measure))
     if as_json:
         return emit_json({"sweep": sweep_id, "measure": measure, "settings": rows, "plot": plot_path})
     width = max(len(r["setting"]) for r in rows)

@@ -369,12 +369,11 @@ def cache_folder() -> Path:
 def remember(path: Path, text: str) -> None:
     """Write a file of the cache whole or not at all (commands run side by side); a cache that cannot
     be written is skipped, never an error."""
+    from bridge.files import write_text_whole
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        scratch = path.with_suffix(f".{os.getpid()}")
-        scratch.write_text(text, encoding="utf-8")
-        scratch.replace(path)
-    except OSError:
+        write_text_whole(path, text)
+    except (OSError, BadInput):
         pass
 
 

@@ -302,10 +302,7 @@ def export_rules(db: sqlite_utils.Database, name: str, path: str) -> dict[str, A
              f"rule_set({quote(row['game'])}).", "rule_layout(drawn).", ""]
     layout_of = games.layout(row["game"])
     lines += [f"rule({quote(drawn(p, layout_of))}, {quote(a)}, {pr}, {w:g})." for _, p, a, pr, w in rules]
-    try:
-        Path(path).write_text("\n".join(lines) + "\n")
-    except OSError as exc:
-        raise BadInput(f"cannot write {path}: {exc.strerror}") from None
+    files.write_text_whole(path, "\n".join(lines) + "\n")
     return {"agent": f"{base}#{k}", "game": row["game"], "rules": len(rules), "file": path}
 
 

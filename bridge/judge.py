@@ -19,8 +19,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from bridge import agents, games
-from bridge.engine import BadInput
+from bridge import agents, files, games
 from bridge.perfect import NAME, PLAYERS, POSITIONS, RANDOM_ONCE_LOST, check, choose, scores, sign
 
 Chooser = Callable[[games.State, list[str]], str]
@@ -258,11 +257,7 @@ def write_starts(path: str, mistakes: list[dict[str, Any]], origin: str, append:
         lines.append(f"{m['position']}   # after {m['moves'] or 'no move'}, played {m['played']}: a {m['was']} "
                      f"became a {m['became']} ({m['games']} game{'s' * (m['games'] != 1)} against "
                      f"{' and '.join(m['against'])})")
-    try:
-        with open(path, "a" if append else "w") as f:
-            f.write("\n".join(lines) + "\n")
-    except OSError as exc:
-        raise BadInput(f"cannot write {path}: {exc.strerror}") from None
+    files.write_text_whole(path, "\n".join(lines) + "\n", append)
     return len(mistakes)
 
 

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from bridge import cluster
+from bridge import cluster, files
 from bridge.engine import BadInput, engine
 from bridge.limits import RACE_MAX_BOARDS, RACE_MAX_SEED, RACE_MAX_TURNS, RACE_SEED_STRIDE
 from kb import store
@@ -283,7 +283,7 @@ def show(seed: int, png: str | None, turn: int = 0, player: str = "colorscore", 
         if path is None:
             continue
         try:
-            draw(path)
+            files.write_whole(path, draw)
         except (OSError, ValueError) as exc:
             raise BadInput(f"cannot write {path}: {getattr(exc, 'strerror', None) or exc}") from None
     meaning = {int(c): {"kind": ["empty", "teleporter", "trap", "wall"][int(track.kind[c])],
