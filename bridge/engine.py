@@ -106,6 +106,7 @@ class Engine:
         self._guarded = False                   # rules/guard.pl's limits are in place
         self._running = False                   # a query is running (interrupt() may stop it) ...
         self._raised = False                    # ... and a stop was raised in it
+        self.goals_run = 0                      # goals started, so that a stop can tell one goal from the next
         self._signal_socket: tuple[Any, Any] | None = None      # watch_signals' wake-up socket, kept open
         self._lock = threading.Lock()
         watch_signals(self)
@@ -209,6 +210,7 @@ class Engine:
         hearing, which stays pending in Prolog, is spent here, not on the next goal (a commit's)."""
         with self._lock:
             self._running = True
+            self.goals_run += 1
         try:
             yield
         finally:
@@ -268,13 +270,36 @@ class Engine:
             return ""
         return ctypes.string_at(chars, length.value).decode("utf-8")
 
-    def interrupt(self) -> None:
+    def interrupt(self) -> int | None:
         """Stop the goal Prolog is running, if any, from any thread: Prolog throws at its next
-        inference (rules/bridge.pl, stop_requested/1) and the call raises KeyboardInterrupt."""
+        inference (rules/bridge.pl, stop_requested/1) and the call raises KeyboardInterrupt.  The
+        number of the goal asked to stop, or None when none was running."""
         with self._lock:
             if self._running:
                 self._lib.PL_thread_raise(self._thread, int(signal.SIGUSR2))
                 self._raised = True
+                return self.goals_run
+        return None
+
+    def still_running(self, goal: int) -> bool:
+        """Whether goal number ``goal`` (interrupt's answer) is still running."""
+        with self._lock:
+            return self._running and self.goals_run == goal
+
+
+STOP_GRACE = 0.8       # seconds a goal asked to stop may take before the process ends without it
+
+
+def stop_for_sure(engine: Engine, goal: int, number: int) -> None:
+    """A goal that has not stopped STOP_GRACE seconds after it was asked (a directive of a game file
+    that loops where Prolog checks for no signal) ends the process: one line, and the exit status of
+    that signal.  What was committed stays: SQLite keeps a transaction whole or not at all."""
+    time.sleep(STOP_GRACE)
+    if engine.still_running(goal):
+        name = signal.Signals(number).name
+        os.write(2, f"educable: stopped by {name}: a rule did not stop when asked (a directive or rule that loops "
+                    "without end?); what was committed is kept\n".encode())
+        os._exit(128 + number)
 
 
 def _raise_if_stopped(error: str) -> None:
@@ -317,8 +342,11 @@ def watch_signals(engine: Engine) -> None:
                 return
             if not got:
                 return
-            if any(number in STOPPING_SIGNALS for number in got):
-                engine.interrupt()
+            stops = [number for number in got if number in STOPPING_SIGNALS]
+            if stops:
+                goal = engine.interrupt()
+                if goal is not None:
+                    threading.Thread(target=stop_for_sure, args=(engine, goal, stops[-1]), daemon=True).start()
 
     threading.Thread(target=watch, name="educable-signals", daemon=True).start()
     engine._signal_socket = (reader, writer)   # kept open as long as the engine
@@ -335,30 +363,44 @@ TIMED_OUT_KEPT = 600        # seconds a trial that ran out of time is remembered
 
 def preflight(path: Path, rules_dir: Path = RULES_DIR) -> str | None:
     """The trial load of a game file from elsewhere (trial_load), remembered: a file whose bytes, path
-    and working folder, and educable's rule files, are those of an earlier trial is not tried again, so
-    that every command after the first pays nothing for it.  A trial that ran out of time is
-    remembered for ten minutes only (a busy machine may have slowed a sound file), so that commands
-    run one after another do not each wait the whole time limit for it.  The cache is a
-    folder of small files (EDUCABLE_CACHE, else ~/.cache/educable); one that cannot be read or written
-    is skipped, never an error."""
+    and working folder, and educable's rule files, are those of an earlier trial, and every other file
+    that trial loaded (an include, a consult: SWI-Prolog's source files) still has the bytes it had,
+    is not tried again, so that every command after the first pays nothing for it.  A trial that ran
+    out of time is remembered for ten minutes only (a busy machine may have slowed a sound file), so
+    that commands run one after another do not each wait the whole time limit for it.  The cache is
+    a folder of small files (EDUCABLE_CACHE, else ~/.cache/educable): a first line, '!' and the
+    error or empty, then a line ``SHA256 PATH`` for each other file the trial loaded.  One that
+    cannot be read or written is skipped, never an error."""
     import hashlib
     key = hashlib.sha256()
     try:
         key.update(path.read_bytes())
         key.update(_rules_fingerprint(rules_dir).encode())
     except OSError:
-        return trial_load(path, rules_dir)
+        return trial_load(path, rules_dir)[0]
     key.update(f"{path}|{Path.cwd()}|{PREFLIGHT_SECONDS}|{shutil.which('swipl')}".encode())
     remembered = cache_folder() / "preflight" / key.hexdigest()
     try:
-        text = remembered.read_text(encoding="utf-8")
-        if TIMED_OUT not in text or time.time() - remembered.stat().st_mtime < TIMED_OUT_KEPT:
-            return text[1:] if text.startswith("!") else None
+        first, *loaded = remembered.read_text(encoding="utf-8").split("\n")
+        fresh = TIMED_OUT not in first or time.time() - remembered.stat().st_mtime < TIMED_OUT_KEPT
+        if fresh and all(_digest(Path(p)) == d for d, _, p in (line.partition(" ") for line in loaded if line)):
+            return first[1:] if first.startswith("!") else None
     except (OSError, UnicodeDecodeError):
         pass
-    error = trial_load(path, rules_dir)
-    remember(remembered, "" if error is None else "!" + error)
+    error, files = trial_load(path, rules_dir)
+    lines = ["" if error is None else "!" + error]
+    lines += [f"{_digest(f)} {f}" for f in files if f != path.resolve()]
+    remember(remembered, "\n".join(lines))
     return error
+
+
+def _digest(path: Path) -> str:
+    """A file's SHA-256, or 'missing' for one that cannot be read."""
+    import hashlib
+    try:
+        return hashlib.sha256(path.read_bytes()).hexdigest()
+    except OSError:
+        return "missing"
 
 
 def cache_folder() -> Path:
@@ -413,9 +455,10 @@ def _rules_fingerprint(rules_dir: Path) -> str:
     return "".join(f"{f.name} {f.stat().st_mtime_ns} {f.stat().st_size};" for f in sorted(rules_dir.glob("*.pl")))
 
 
-def trial_load(path: Path, rules_dir: Path = RULES_DIR) -> str | None:
+def trial_load(path: Path, rules_dir: Path = RULES_DIR) -> tuple[str | None, list[Path]]:
     """Load a Prolog game file from elsewhere in a plain ``swipl`` of its own first: its first load
-    error, or why that process could not load it, or None when it loads.
+    error, or why that process could not load it, or None when it loads; and every file the load read
+    (the file itself, what it includes, consults or loads), as far as the trial got.
 
     A game file is code, and a directive runs as it loads.  Prolog embedded in Python runs without
     its signal handling, so a term too deep for the C stack (printed or thrown by a directive) ends
@@ -425,24 +468,31 @@ def trial_load(path: Path, rules_dir: Path = RULES_DIR) -> str | None:
     """
     swipl = shutil.which("swipl")
     if swipl is None:                       # the library without the program: nothing to try it in
-        return None
+        return None, []
+    # after the load, every file it read besides educable's and SWI-Prolog's own, on stderr
+    loaded = ("forall(( source_file(F) ; source_file(S), source_file_property(S, includes(F, _)) ), "
+              f"( sub_atom(F, 0, _, _, {quote(str(rules_dir) + os.sep)}) -> true "
+              "; current_prolog_flag(home, H), sub_atom(F, 0, _, _, H) -> true "
+              "; format(user_error, 'educable-loaded ~w~n', [F]) ))")
     goal = (f"consult({quote(str(rules_dir / 'bridge.pl'))}), bridge:bridge_load({quote(str(rules_dir / 'core.pl'))}, _), "
-            f"bridge:bridge_load_game({quote(str(path))}, Errors, _), "
+            f"bridge:bridge_load_game({quote(str(path))}, Errors, _), {loaded}, "
             "( Errors = [E|_] -> format('~s', [E]) ; true )")
     try:
         p = subprocess.run([swipl, "-q", "--stack-limit=1g", "-g", goal, "-t", "halt(3)"], capture_output=True,
                            timeout=PREFLIGHT_SECONDS, stdin=subprocess.DEVNULL, cwd=Path.cwd())
     except subprocess.TimeoutExpired:
         return (f"{path}: {TIMED_OUT} {PREFLIGHT_SECONDS} s (a directive that never ends or "
-                "allocates without end?)")
+                "allocates without end?)"), []
     if p.returncode < 0:
         return (f"{path}: loading it ends Prolog with {signal.Signals(-p.returncode).name} (a directive that "
-                "builds a term too deep to print, or redefines part of SWI-Prolog?)")
+                "builds a term too deep to print, or redefines part of SWI-Prolog?)"), []
+    files = sorted({Path(line.removeprefix("educable-loaded ")) for line in p.stderr.decode("utf-8", "replace").splitlines()
+                    if line.startswith("educable-loaded /")})
     out = p.stdout.decode("utf-8", "replace").strip()      # its first load error, if any
     if not out:
-        return None
+        return None, files
     line = out.splitlines()[0][:MESSAGE_CHARS]
-    return line if str(path) in line else f"{path}: {line}"
+    return (line if str(path) in line else f"{path}: {line}"), files
 
 
 def _text(value: Any) -> str:

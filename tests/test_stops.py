@@ -1,0 +1,71 @@
+"""Every command stops: a game file's remembered trial load covers every file it loaded, and a load
+that loops where Prolog hears no signal still ends the command on Ctrl-C or SIGTERM, in one line."""
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from conftest import interruptible
+
+EXE = str(Path(sys.executable).parent / "educable")
+COUNT3 = (Path(__file__).parent / "data" / "count3.pl").read_text()
+
+
+def games_listed(env, cwd) -> subprocess.CompletedProcess:
+    return subprocess.run([EXE, "--games-dir", "g", "games"], capture_output=True, text=True, env=env, cwd=cwd,
+                          timeout=120, stdin=subprocess.DEVNULL)
+
+
+def test_an_included_file_edited_to_loop_is_tried_again_not_loaded_blind(tmp_path):
+    """The trial was remembered by the game file's own bytes only: a file it includes, edited to loop,
+    was then loaded in the command's own process, which hung at 100% CPU.  Now the remembered trial
+    names every file it loaded, and a changed one is tried again, in a process of its own."""
+    (tmp_path / "g").mkdir()
+    (tmp_path / "g" / "count3.pl").write_text(COUNT3 + "\n:- include('parts/extra').\n")
+    (tmp_path / "g" / "parts").mkdir()
+    extra = tmp_path / "g" / "parts" / "extra.pl"
+    extra.write_text("count3_note(fine).\n")
+    env = {**os.environ, "EDUCABLE_CACHE": str(tmp_path / "cache")}
+    first = games_listed(env, tmp_path)
+    assert first.returncode == 0 and "count3 " in first.stdout and "BROKEN" not in first.stdout, first.stdout
+    remembered = next((tmp_path / "cache" / "preflight").iterdir()).read_text()
+    assert str(extra) in remembered
+    extra.write_text(":- repeat, fail.\n")
+    second = games_listed(env, tmp_path)
+    assert second.returncode == 0
+    assert [line for line in second.stdout.splitlines() if line.startswith("count3 ")] == \
+        [f"count3            BROKEN: g/count3.pl: loading it did not finish within 8 s (a directive that never ends "
+         "or allocates without end?)"]
+
+
+LOOPS_ON_A_FLAG = """
+:- open('flag.txt', read, S), read(S, T), close(S), ( T == loop -> repeat, fail ; true ).
+"""
+
+
+@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM])
+def test_a_load_that_loops_unheard_still_stops_on_a_signal_in_one_line(tmp_path, sig):
+    """A directive that reads a data file (no source file: its trial cannot know it) and loops in
+    `repeat, fail`, where Prolog checks for no signal: asked to stop, the goal does not, and the
+    command ends by itself within a second of the grace it gives, with one line and the signal's status."""
+    (tmp_path / "g").mkdir()
+    (tmp_path / "g" / "count3.pl").write_text(COUNT3 + LOOPS_ON_A_FLAG)
+    (tmp_path / "flag.txt").write_text("fine.\n")
+    env = {**os.environ, "EDUCABLE_CACHE": str(tmp_path / "cache")}
+    assert games_listed(env, tmp_path).returncode == 0                    # the trial passes and is remembered
+    (tmp_path / "flag.txt").write_text("loop.\n")
+    proc = subprocess.Popen([EXE, "--games-dir", "g", "games"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            text=True, env=env, cwd=tmp_path, preexec_fn=interruptible, stdin=subprocess.DEVNULL)
+    try:
+        time.sleep(3)
+        assert proc.poll() is None, "the load was meant to loop"
+        proc.send_signal(sig)
+        out, err = proc.communicate(timeout=30)
+    finally:
+        proc.kill()
+    assert proc.returncode == 128 + sig, (proc.returncode, err)
+    assert err.strip().splitlines() == [f"educable: stopped by {sig.name}: a rule did not stop when asked (a directive "
+                                        "or rule that loops without end?); what was committed is kept"]
