@@ -8,6 +8,7 @@ import time
 from pathlib import Path
 
 import pytest
+
 from conftest import interruptible
 
 EXE = str(Path(sys.executable).parent / "educable")
@@ -37,7 +38,7 @@ def test_an_included_file_edited_to_loop_is_tried_again_not_loaded_blind(tmp_pat
     second = games_listed(env, tmp_path)
     assert second.returncode == 0
     assert [line for line in second.stdout.splitlines() if line.startswith("count3 ")] == \
-        [f"count3            BROKEN: g/count3.pl: loading it did not finish within 8 s (a directive that never ends "
+        ["count3            BROKEN: g/count3.pl: loading it did not finish within 8 s (a directive that never ends "
          "or allocates without end?)"]
 
 
