@@ -137,8 +137,9 @@ def stored(db: sqlite_utils.Database, limit: int = 20) -> list[dict[str, Any]]:
     out = []
     for row in db.query("SELECT id, results, started FROM tournaments ORDER BY id DESC LIMIT ?", [limit]):
         results = store.json_object(row["results"])
-        if results is None:
-            raise store.bad_row("tournaments", f"tournament {row['id']}", "results is not a JSON object")
+        problem = store.tournament_results_problem(results)
+        if results is None or problem is not None:
+            raise store.bad_row("tournaments", f"tournament {row['id']}", problem or "results is not a JSON object")
         out.append({**results, "tournament": row["id"], "started": row["started"]})
     return out
 

@@ -149,6 +149,18 @@ def _rows(conn: sqlite3.Connection) -> list[Problem]:
                 out.append(Problem(f"table {table}, row {rid!r}", f"{column} is not JSON",
                                    f"fix the row, or delete it (DELETE FROM {table} WHERE {key} = {rid!r}); "
                                    "educable only writes these"))
+    for game, players in conn.execute("SELECT name, players FROM games"):
+        try:
+            store.stored_players(game, players)
+        except KBError:
+            out.append(Problem(f"table games, game {game!r}", "players is not a JSON list of player names",
+                               f"solve the game again (educable solve '{game}'), which writes the row anew"))
+    for rid, results in conn.execute("SELECT id, results FROM tournaments"):
+        problem = store.tournament_results_problem(json_object(results))
+        if problem is not None:
+            out.append(Problem(f"table tournaments, tournament {rid!r}", problem,
+                               f"fix the row, or delete it (DELETE FROM tournaments WHERE id = {rid!r}); "
+                               "educable only writes these"))
     for (agent,) in conn.execute("SELECT name FROM agents WHERE learner = 'ga' AND name NOT IN "
                                  "(SELECT agent FROM members)"):
         out.append(Problem(f"table agents, agent {agent!r}", "a rule-set population without members",

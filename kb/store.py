@@ -107,10 +107,10 @@ def graph_row_readable(conn: Any, game: str, folded: int) -> bool:
                        "WHERE game = ? AND folded = ?", [game, int(folded)]).fetchone()
     names = conn.execute("SELECT players FROM games WHERE name = ?", [game]).fetchone()
     try:
-        players = json.loads(names[0]) if names else sorted(
+        players = stored_players(game, names[0]) if names else sorted(
             {m for (m,) in conn.execute("SELECT DISTINCT mover FROM positions WHERE game = ?", [game])})
         return row is not None and _consistent(_graph_from_row(row, game, players, bool(folded), conn))
-    except (ValueError, KeyError, TypeError, OverflowError, UnicodeDecodeError, IndexError):
+    except (ValueError, KeyError, TypeError, OverflowError, UnicodeDecodeError, IndexError, KBError):
         return False
 
 
@@ -166,13 +166,24 @@ def stored_values(db: sqlite_utils.Database, game: str, folded: bool, keys: list
     return out
 
 
+def stored_players(game: str, text: Any) -> list[str]:
+    """A games row's players (a JSON list of names); KBError naming the row otherwise."""
+    try:
+        players = json.loads(text)
+    except (TypeError, ValueError):
+        players = None
+    if not (isinstance(players, list) and len(players) >= 1 and all(isinstance(p, str) and p for p in players)):
+        raise bad_row("games", f"game {game!r}", "players is not a JSON list of player names")
+    return players
+
+
 def game_summary(db: sqlite_utils.Database, game: str, rules_hash: str | None = None) -> dict[str, Any] | None:
     """The stored summary of a solved game (None if unsolved, or solved from another version of its file)."""
     rows = list(db.query("SELECT * FROM games WHERE name = ?", [game]))
     if not rows or (rules_hash is not None and rows[0]["rules_hash"] != rules_hash):
         return None
     row = rows[0]
-    return {"game": row["name"], "players": json.loads(row["players"]), "positions": row["positions"],
+    return {"game": row["name"], "players": stored_players(row["name"], row["players"]), "positions": row["positions"],
             "terminal": row["terminal"], "classes": row["classes"],
             "winner": None if row["winner"] == "draw" else row["winner"], "solved_at": row["solved_at"]}
 
@@ -226,6 +237,36 @@ def _agent(row: Any) -> dict[str, Any]:
 def finite_number(value: Any) -> bool:
     """A real number read back from SQLite (not text, not inf or nan)."""
     return isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
+
+
+def tournament_results_problem(results: Any) -> str | None:
+    """What is wrong with a tournaments row's results as `tournament --json` wrote them (the shape the
+    page and the commands read), or None when nothing is."""
+    if not isinstance(results, dict):
+        return "results is not a JSON object"
+    players = results.get("players")
+    if not (isinstance(players, list) and players and all(isinstance(p, str) for p in players)):
+        return "players is not a list of names"
+    if not isinstance(results.get("game"), str) or not all(isinstance(results.get(k), int) for k in ("games", "seed")):
+        return "game, games or seed is missing or of the wrong kind"
+    ratings = results.get("ratings")
+    if not isinstance(ratings, list) or not all(isinstance(r, dict) for r in ratings):
+        return "ratings is not a list of objects"
+    for r in ratings:
+        interval = r.get("interval95")
+        exact = r.get("exact")
+        if not (isinstance(r.get("player"), str) and finite_number(r.get("score"))
+                and (r.get("rating") is None or finite_number(r.get("rating")))
+                and (interval is None or isinstance(interval, list) and len(interval) == 2
+                     and all(finite_number(x) for x in interval))
+                and (exact is None or isinstance(exact, dict)
+                     and all(isinstance(exact.get(s), dict) for s in ("as_first", "as_second")))):
+            return f"the rating of {str(r.get('player'))[:40]!r} is not a player, a score and a rating"
+    cross = results.get("cross")
+    if not (isinstance(cross, dict) and all(isinstance(cross.get(a), dict) for a in players)
+            and all(cross[a].get(b) is None or finite_number(cross[a].get(b)) for a in players for b in players)):
+        return "cross is not a score for every pair of players"
+    return None
 
 
 def value_row_ok(position: Any, value: Any, visits: Any, *bounds: Any) -> bool:

@@ -105,6 +105,10 @@ BAD = [
     ("post", "/api/finish", {}, {"game": "tictactoe", "opponent": "random", "human": "x", "moves": ["1", "1"]}, 400,
      "illegal"),
     ("post", "/api/finish", {}, {"game": "tictactoe", "opponent": "random", "human": "z", "moves": []}, 400, "--as"),
+    ("get", "/api/runs/99999999999999999999999", {}, None, 404, "no run 99999999999999999999999"),
+    ("get", "/api/runs/0", {}, None, 404, "no run 0"),
+    ("post", "/api/move", {}, {"game": "tictactoe", "position": ".../.../...", "opponent": "random",
+                               "moves": [[[[[[[[[["1"]]]]]]]]]]}, 400, "nested more than 8 deep"),
 ]
 
 
@@ -118,6 +122,46 @@ def test_a_bad_request_is_a_4xx_with_one_line_and_the_server_goes_on(asked, meth
     assert words in error and "\n" not in error and "Traceback" not in error, error
     assert s.get("/api/games").status_code == 200
     assert kb_dump(trained) == before
+
+
+def test_json_nested_past_what_python_reads_and_a_huge_run_page_are_4xx(asked):
+    """A body of 100,000 nested lists made json.loads raise RecursionError (a 500); a run number
+    past SQLite's integers made the run page an OverflowError (a 500)."""
+    import httpx
+    trained, s = asked
+    deep = "[" * 100_000 + "]" * 100_000
+    r = httpx.post(s.url + "/api/move", content=deep, timeout=60,
+                   headers={"Content-Type": "application/json", "X-Educable-Token": s.token})
+    assert r.status_code == 400 and "nested too deep" in r.json()["error"], r.text
+    r = s.get("/runs/99999999999999999999999")
+    assert r.status_code == 404 and "no run 99999999999999999999999" in r.text and "Traceback" not in r.text
+
+
+def test_rows_edited_by_hand_are_a_4xx_on_the_page_and_found_by_doctor(trained, served):
+    """A tournaments row whose results were edited made /lab a 500 (a Jinja traceback on the server's
+    stderr) and doctor called it sound; a games row whose players were edited made games and query
+    an internal error (JSONDecodeError)."""
+    p = subprocess.run([EXE, "tournament", "tictactoe", "random", "minimax", "--games", "2", "--db", str(trained)],
+                       capture_output=True, text=True, timeout=300)
+    assert p.returncode == 0, p.stderr
+    with sqlite3.connect(trained) as c:
+        c.execute("""UPDATE tournaments SET results = '{"game": "tictactoe", "players": ["a"], "games": 2, "seed": 0,
+                     "ratings": [{"player": "a", "score": "x"}], "cross": {}}'""")
+    s = served()
+    for path in ("/lab", "/api/tournaments"):
+        r = s.get(path)
+        assert r.status_code == 400 and "table tournaments, tournament 1" in r.text, (path, r.text)
+    with sqlite3.connect(trained) as c:
+        c.execute("UPDATE games SET players = 'oops' WHERE name = 'tictactoe'")
+    r = s.get("/api/query", game="tictactoe", position=".../.../...")
+    assert r.status_code == 400 and "table games, game 'tictactoe': players" in r.json()["error"]
+    for args in (("games",), ("query", "tictactoe", ".../.../...")):
+        p = subprocess.run([EXE, *args, "--db", str(trained)], capture_output=True, text=True, timeout=300)
+        assert p.returncode == 2 and p.stderr.strip().count("\n") == 0 and "table games" in p.stderr, p.stderr
+    p = subprocess.run([EXE, "doctor", "--db", str(trained)], capture_output=True, text=True, timeout=300)
+    assert p.returncode == 1 and "table tournaments, tournament 1" in p.stdout and "table games, game 'tictactoe'" in p.stdout
+    s.stop()
+    assert "Traceback" not in s.proc.stderr.read()
 
 
 def test_writes_only_from_the_page_itself_and_never_read_only(trained, served):

@@ -132,9 +132,34 @@ async def json_body(request: Request) -> dict:
         body = json.loads(raw)
     except ValueError:
         raise Refused(400, "the request body is not JSON") from None
+    except RecursionError:
+        raise Refused(400, "the request body is JSON nested too deep (the page sends a flat object)") from None
+    if nesting(body) > MAX_NESTING:
+        raise Refused(400, f"the request body is JSON nested more than {MAX_NESTING} deep (the page sends a flat object)")
     if not isinstance(body, dict):
         raise Refused(400, "the request body must be a JSON object")
     return body
+
+
+MAX_NESTING = 8            # levels of JSON a request body may hold (the page's deepest: options in a job)
+
+
+def nesting(value: Any) -> int:
+    """How deep a parsed JSON value nests (0 for a number or a text), without recursion."""
+    deepest, stack = 0, [(value, 0)]
+    while stack:
+        item, depth = stack.pop()
+        deepest = max(deepest, depth)
+        children = item.values() if isinstance(item, dict) else item if isinstance(item, list) else ()
+        stack.extend((child, depth + 1) for child in children)
+    return deepest
+
+
+def stored_id(value: Any, what: str) -> int:
+    """A row's number from a request: a whole number SQLite can hold, else 404 naming ``what``."""
+    if not isinstance(value, int) or not 1 <= value < 2**63:
+        raise Refused(404, f"no {what} {str(value)[:40]} (numbers start at 1)")
+    return value
 
 
 def field(body: dict, name: str, kind: type, default: Any = None) -> Any:
@@ -204,6 +229,8 @@ async def runs_page(request: Request) -> dict:
 
 async def run_page(request: Request) -> dict:
     run_id = request.path_params.get("run_id")
+    if run_id is not None:
+        stored_id(run_id, "run")
     agent, started = text_param(request, "agent", run_id is None), text_param(request, "started", run_id is None)
     from bridge import commands
     detail = await request.app.state.engine.run(commands.run_detail, run_id, agent, started, db=True)
@@ -419,7 +446,8 @@ async def api_runs(request: Request) -> Any:
 
 async def api_run(request: Request) -> Any:
     from bridge import commands
-    return await request.app.state.engine.run(commands.run_detail, request.path_params["run_id"], db=True)
+    return await request.app.state.engine.run(commands.run_detail, stored_id(request.path_params["run_id"], "run"),
+                                              db=True)
 
 
 async def api_curve(request: Request) -> Any:
