@@ -13,6 +13,7 @@ import random
 import signal
 import sqlite3
 import sys
+import threading
 import time
 from collections.abc import Callable, Mapping
 from pathlib import Path
@@ -210,18 +211,30 @@ def heartbeat_seconds() -> float:
 
 class Progress:
     """A click progress bar on stderr (not for --json; a line every 10 s when stderr is no
-    terminal), drawn only once work starts, so a run refused for bad input prints just its error line."""
+    terminal), drawn only once work starts, so a run refused for bad input prints just its error line.
+    The line comes every 10 s even while no step ends (one long game, the exact judgement after a
+    tournament's games), saying what is being done: the work may name its stage (``update(0, stage)``)."""
 
     def __init__(self, total: int, label: str, hidden: bool) -> None:
         self.total, self.label = total, label
         self.hidden = hidden or not sys.stderr.isatty()
         self.heartbeat = Heartbeat(hidden)
         self.done = 0
+        self.stage: str | None = None
         self.bar: Any = None
+        self.started = time.monotonic()
+        self._stopped = threading.Event()
 
-    def update(self, n: int) -> None:
+    def line(self) -> str:
+        elapsed = time.monotonic() - self.started
+        stage = f"; {self.stage}" if self.stage else ""
+        return f"{self.label}: {self.done:,} of {self.total:,} done{stage} ({elapsed:,.0f} s)"
+
+    def update(self, n: int, stage: str | None = None) -> None:
         self.done += n
-        self.heartbeat.beat(lambda: f"{self.label}: {self.done:,} of {self.total:,} done")
+        if stage is not None:
+            self.stage = stage
+        self.heartbeat.beat(self.line)
         if self.hidden:
             return
         if self.bar is None:
@@ -229,10 +242,17 @@ class Progress:
             self.bar.__enter__()
         self.bar.update(n)
 
-    def __enter__(self) -> Callable[[int], None]:
+    def _tick(self) -> None:
+        while not self._stopped.wait(self.heartbeat.every):
+            self.heartbeat.beat(self.line)
+
+    def __enter__(self) -> Callable[..., None]:
+        if self.heartbeat.on:
+            threading.Thread(target=self._tick, name="educable-heartbeat", daemon=True).start()
         return self.update
 
     def __exit__(self, *exc: Any) -> None:
+        self._stopped.set()
         if self.bar is not None:
             self.bar.__exit__(*exc)
 

@@ -76,8 +76,9 @@ def ratings(names: list[str], score: np.ndarray, played: np.ndarray) -> list[dic
 
 
 def run(db: sqlite_utils.Database, game: str, players: list[str], n_games: int, seed: int,
-        progress: Callable[[int], None] | None = None) -> dict[str, Any]:
-    """The round robin of ``players`` on ``game``, ``n_games`` games a pairing; stored and returned."""
+        progress: Callable[..., None] | None = None) -> dict[str, Any]:
+    """The round robin of ``players`` on ``game``, ``n_games`` games a pairing; stored and returned
+    (``progress(n)`` after each game; ``progress(0, stage)`` names a stage that has no games)."""
     if len(players) < 2:
         raise BadInput("a tournament needs at least two players")
     if len(players) > MAX_PLAYERS:
@@ -100,6 +101,8 @@ def run(db: sqlite_utils.Database, game: str, players: list[str], n_games: int, 
         played[i, j] = played[j, i] = n_games
         pairings.append({"players": [players[i], players[j]], "wins": wins, "draws": draws, "losses": losses})
     table = ratings(players, score, played)
+    if progress is not None:
+        progress(0, f"judging each of the {n} players exactly")
     exact = judged(db, game, players)
     for row in table:
         row["score"] = round(float(score[players.index(row["player"])].sum()

@@ -70,3 +70,14 @@ def test_a_load_that_loops_unheard_still_stops_on_a_signal_in_one_line(tmp_path,
     assert proc.returncode == 128 + sig, (proc.returncode, err)
     assert err.strip().splitlines() == [f"educable: stopped by {sig.name}: a rule did not stop when asked (a directive "
                                         "or rule that loops without end?); what was committed is kept"]
+
+
+def test_long_work_without_steps_still_says_what_it_does(tmp_path):
+    """The exact judgement after a tournament's games has no steps of its own: it was silent (184 s
+    on tictactoe(4,4,4)).  Now the line comes on time whatever the work, naming the stage."""
+    env = {**os.environ, "EDUCABLE_HEARTBEAT": "0.3"}
+    p = subprocess.run([EXE, "tournament", "tictactoe", "random", "mcts:50", "--games", "2", "--db",
+                        str(tmp_path / "kb.db")], capture_output=True, text=True, env=env, timeout=300)
+    assert p.returncode == 0, p.stderr
+    judging = [line for line in p.stderr.splitlines() if "judging each of the 2 players exactly" in line]
+    assert len(judging) >= 2 and judging[0].startswith("tournament of 2 players: 2 of 2 done; "), p.stderr
