@@ -25,13 +25,25 @@ from bridge import limits, registry
 from bridge.engine import GAMES_ENV, BadInput, PrologError, ResourceLimit, RuleFileError
 from bridge.errors import UnknownGame
 from bridge.limits import RACE_MAX_BOARDS, RACE_MAX_SEED, RACE_MAX_TURNS
-from bridge.textinput import check_argv, check_text
+from bridge.textinput import check_argv, check_text, is_whole_number
 from bridge.wording import guarantee_words, results_words
 from kb.db import KBError, describe, open_kb, resolve_path
 from learners.training import Stopped
 
 USER_ERRORS = (BadInput, KBError, RuleFileError, ResourceLimit)
-ROW_ID = click.IntRange(1, 2**63 - 1)     # a stored run's or sweep's number: an SQLite integer
+class Whole(click.IntRange):
+    """A whole number as every command reads one (bridge.textinput): ASCII digits, an optional '-',
+    nothing else; Python's int() would also take '٤', '4_000' and ' 4 '.  Bounds as click.IntRange."""
+
+    name = "integer"
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        if isinstance(value, str) and not is_whole_number(value.removeprefix("-")):
+            self.fail(f"{value[:40]!r} is not a whole number (ASCII digits)", param, ctx)
+        return super().convert(value, param, ctx)
+
+
+ROW_ID = Whole(1, 2**63 - 1)     # a stored run's or sweep's number: an SQLite integer
 
 
 DEBUG_ENV = "EDUCABLE_DEBUG"
@@ -55,11 +67,14 @@ def handle_errors(fn: Callable) -> Callable:
     @functools.wraps(fn)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
         previous = stop_on_sigterm()
+        new_kb = "db_path" in kwargs and not existing(resolve_path(kwargs["db_path"]))
         try:
             for name, value in kwargs.items():
                 check_text(name, value)
             return fn(*args, **kwargs)
         except USER_ERRORS as exc:
+            if new_kb:
+                drop_if_empty(resolve_path(kwargs["db_path"]))
             fail(hinted(exc, kwargs.get("db_path")))
         except Stopped as stop:
             kept = (f"{stop.kept} {stop.unit} committed before the stop are kept ({stop.how})" if stop.kept
@@ -90,6 +105,26 @@ def handle_errors(fn: Callable) -> Callable:
             if previous is not False:
                 signal.signal(signal.SIGTERM, previous if previous is not None else signal.SIG_DFL)
     return wrapper
+
+
+def existing(path: Path) -> bool:
+    """Whether ``path`` exists (a name too long or a loop of links: it does not, as far as we know)."""
+    try:
+        return path.exists()
+    except OSError:
+        return False
+
+
+def drop_if_empty(path: Path) -> None:
+    """A knowledge base this command made, then refused its arguments: removed again while it holds
+    nothing but its schema, so that a refused command leaves no new file behind."""
+    from kb.db import holds_nothing
+    try:
+        if path.is_file() and holds_nothing(path):
+            for leftover in (path, Path(f"{path}-wal"), Path(f"{path}-shm"), Path(f"{path}-journal")):
+                leftover.unlink(missing_ok=True)
+    except (OSError, sqlite3.Error):
+        pass
 
 
 def hinted(exc: Exception, db_path: str | None) -> str:
@@ -307,7 +342,7 @@ def output_file(path: str | None, suffixes: tuple[str, ...], what: str = "output
     return path
 
 
-SEED = click.IntRange(0, 2**32 - 1)       # numpy's and Prolog's generators both take these
+SEED = Whole(0, 2**32 - 1)       # numpy's and Prolog's generators both take these
 MAX_GAMES = 10_000_000
                      # a run keeps every game's result in memory
 
@@ -402,9 +437,9 @@ def games_cmd(db_path: str, as_json: bool) -> None:
 @main.command("check")
 @click.argument("target", metavar="GAME|FILE")
 @click.option("--game", "only", default=None, help="Of a family file, check only this member (e.g. 'connect(3,5,4)').")
-@click.option("--limit", default=10_000, show_default=True, type=click.IntRange(1, 1_000_000),
+@click.option("--limit", default=10_000, show_default=True, type=Whole(1, 1_000_000),
               help="Check every position of games with at most this many; sample larger ones.")
-@click.option("--playouts", default=300, show_default=True, type=click.IntRange(0, 100_000),
+@click.option("--playouts", default=300, show_default=True, type=Whole(0, 100_000),
               help="Random games whose positions are checked when the game is larger than --limit.")
 @click.option("--seed", default=1, show_default=True, type=SEED, help="Seed of the random games.")
 @json_option
@@ -484,7 +519,7 @@ def show(game: str, position: str | None, as_json: bool) -> None:
 @main.command()
 @click.argument("game")
 @click.argument("position")
-@click.option("--depth", default=5, show_default=True, type=int,
+@click.option("--depth", default=5, show_default=True, type=Whole(),
               help="Plies of the alpha-beta search used when the position is too large to solve.")
 @click.option("--agent", "agent_names", multiple=True, metavar="NAME",
               help="Show this learned agent's values (repeatable); default: the game's 4 most recently trained.")
@@ -682,7 +717,7 @@ def play(game: str, opponent: str, side: str | None, seed: int | None, db_path: 
 @click.argument("agent")
 @click.option("--vs", default=None, help="The opponent: random, minimax, alphabeta:DEPTH, mcts:PLAYOUTS, alphabeta:DEPTH+AGENT or mcts:PLAYOUTS+AGENT (leaves valued by an n-tuple agent), perfect or perfect-random (connect(4,7,6), bitbully: the second plays at random once lost) or a learned agent.")
 @click.option("--exact", is_flag=True, help="Judge exactly over the state graph instead of by sampling.")
-@click.option("--games", "n_games", default=1000, show_default=True, type=click.IntRange(max=MAX_GAMES),
+@click.option("--games", "n_games", default=1000, show_default=True, type=Whole(max=MAX_GAMES),
               help=f"Games to play (half on each side), at most {MAX_GAMES:,}.")
 @click.option("--seed", default=0, show_default=True, type=SEED, help="Random seed; the same seed gives the same games.")
 @max_positions_option
@@ -740,12 +775,12 @@ def eval_cmd(game: str, agent: str, vs: str | None, exact: bool, n_games: int, s
 @main.command()
 @click.argument("game")
 @click.argument("agent")
-@click.option("--games", "n_games", default=20, show_default=True, type=click.IntRange(max=10_000),
+@click.option("--games", "n_games", default=20, show_default=True, type=Whole(max=10_000),
               help="Games in each accuracy series (against random, itself and perfect), at most 10,000.")
 @click.option("--seed", default=0, show_default=True, type=SEED, help="Random seed; the same seed gives the same games.")
-@click.option("--openings", default=2, show_default=True, type=int,
+@click.option("--openings", default=2, show_default=True, type=Whole(),
               help="Play against perfect from every opening of up to this many moves (0, 1 or 2).")
-@click.option("--per-opening", default=0, show_default=True, type=int, metavar="N",
+@click.option("--per-opening", default=0, show_default=True, type=Whole(), metavar="N",
               help="Also N games from each opening against both perfect players: as first from the start, and as "
                    "second after each first move (perfect delays a loss; perfect-random plays at random once lost).")
 @click.option("--starts-out", metavar="FILE",
@@ -899,7 +934,7 @@ def click_option(o: Any) -> click.Option:
     metavar = o.metavar or ("[" + "|".join(o.choices) + "]" if o.choices else {int: "INTEGER", float: "FLOAT",
                                                                                 str: "TEXT"}[o.type])
     if o.run and o.type is int:
-        return click.Option([f"--{o.flag_name}", o.name], type=click.IntRange(o.low, o.high), default=o.default,
+        return click.Option([f"--{o.flag_name}", o.name], type=Whole(o.low, o.high), default=o.default,
                             metavar=metavar, help=text)
     return click.Option([f"--{o.flag_name}", o.name], type=o.type, default=o.default if o.run else None,
                         metavar=metavar, help=text)
@@ -907,7 +942,7 @@ def click_option(o: Any) -> click.Option:
 
 def game_options() -> list[click.Option]:
     """--games, --vs and --as: for the learners that play games (all but ga, which runs cycles)."""
-    return [click.Option(["--games", "n_games"], default=500, show_default=True, type=click.IntRange(max=MAX_GAMES),
+    return [click.Option(["--games", "n_games"], default=500, show_default=True, type=Whole(max=MAX_GAMES),
                          help=f"Games to play in this run, at most {MAX_GAMES:,}."),
             click.Option(["--vs"], default="self", show_default=True,
                          help="Opponent: self, random, minimax, alphabeta:DEPTH, mcts:PLAYOUTS[+AGENT], adversary "
@@ -1105,7 +1140,7 @@ def agents_cmd(name: str | None, game: str | None, show_rules: bool, db_path: st
 
 
 @main.command("serve")
-@click.option("--port", default=8000, show_default=True, type=click.IntRange(0, 65535), help="The port to listen on (0: any free one).")
+@click.option("--port", default=8000, show_default=True, type=Whole(0, 65535), help="The port to listen on (0: any free one).")
 @click.option("--host", default="127.0.0.1", show_default=True,
               help="The address to listen on; anything but this machine's loopback lets others play and read.")
 @click.option("--allow-host", "allow_hosts", multiple=True, metavar="NAME",
@@ -1179,7 +1214,7 @@ def serve(port: int, host: str, allow_hosts: tuple[str, ...], read_only: bool, o
 @main.command("tournament")
 @click.argument("game")
 @click.argument("players", nargs=-1, required=True)
-@click.option("--games", "n_games", default=20, show_default=True, type=click.IntRange(2, 100_000),
+@click.option("--games", "n_games", default=20, show_default=True, type=Whole(2, 100_000),
               help="Games a pairing, half with each side first.")
 @click.option("--seed", default=0, show_default=True, type=SEED, help="Random seed; the same seed gives the same tournament.")
 @db_option
@@ -1431,17 +1466,17 @@ def race() -> None:
 @race.command("run")
 @click.option("--player", default="colorscore", show_default=True,
               help="colorscore (the challenge's sample), believer (ours), random, or module:function.")
-@click.option("--boards", default=50, show_default=True, type=click.IntRange(max=RACE_MAX_BOARDS),
+@click.option("--boards", default=50, show_default=True, type=Whole(max=RACE_MAX_BOARDS),
               help="Boards (tracks) to race on (at most 100,000).")
-@click.option("--seed", default=0, show_default=True, type=click.IntRange(0, RACE_MAX_SEED),
+@click.option("--seed", default=0, show_default=True, type=Whole(0, RACE_MAX_SEED),
               help="Board i's seed is SEED*1000000+i.")
-@click.option("--workers", default=1, show_default=True, type=click.IntRange(1, 64),
+@click.option("--workers", default=1, show_default=True, type=Whole(1, 64),
               help="Worker processes of a local Dask cluster (1-64; 1: in this process).")
 @click.option("--scheduler", default=None, metavar="ADDRESS",
               help="Run on the Dask scheduler at ADDRESS (e.g. tcp://10.0.0.5:8786); default: $EDUCABLE_SCHEDULER, else local.")
 @click.option("--resume", default=None, type=ROW_ID, metavar="RUN",
               help="Finish stored run RUN (its player, boards, seed and turns): race the boards it is missing.")
-@click.option("--turns", default=None, type=click.IntRange(max=RACE_MAX_TURNS),
+@click.option("--turns", default=None, type=Whole(max=RACE_MAX_TURNS),
               help="Turns a game (default: the spec's 10,000; at most 10,000,000).")
 @db_option
 @json_option
@@ -1507,13 +1542,13 @@ def race_results(player: str | None, db_path: str, as_json: bool) -> None:
 
 @race.command("show")
 @click.option("--seed", required=True, type=SEED, help="The board's seed.")
-@click.option("--turn", default=0, show_default=True, type=click.IntRange(0, 10_000_000), help="Show the specimens after this many turns.")
+@click.option("--turn", default=0, show_default=True, type=Whole(0, 10_000_000), help="Show the specimens after this many turns.")
 @click.option("--player", default="colorscore", show_default=True, help="Whose specimens.")
 @click.option("--png", default=None, metavar="FILE.png", callback=lambda c, p, v: output_file(v, (".png",)),
               help="Write the picture after --turn turns here.")
 @click.option("--gif", default=None, metavar="FILE.gif", callback=lambda c, p, v: output_file(v, (".gif",)),
               help="Write an animation of turns 0..--turn here.")
-@click.option("--frames", default=25, show_default=True, type=click.IntRange(1, 1000), help="Frames in the animation (1-1000).")
+@click.option("--frames", default=25, show_default=True, type=Whole(1, 1000), help="Frames in the animation (1-1000).")
 @json_option
 @handle_errors
 def race_show(seed: int, turn: int, player: str, png: str | None, gif: str | None, frames: int,
@@ -1572,7 +1607,7 @@ def sweep_engine_options(fn: Callable) -> Callable:
     fn = click.option("--scheduler", default=None, metavar="ADDRESS",
                       help="Run on the Dask scheduler at ADDRESS; default: $EDUCABLE_SCHEDULER, else a local cluster.")(fn)
     fn = click.option("--workers", default=os.cpu_count() or 1, show_default="this machine's cores",
-                      type=click.IntRange(1, 64), help="Worker processes of the local cluster (1: in this process).")(fn)
+                      type=Whole(1, 64), help="Worker processes of the local cluster (1: in this process).")(fn)
     fn = click.option("--plot", "plot_path", default=None, metavar="FILE.png",
                       callback=lambda c, p, v: output_file(v, (".png", ".svg", ".pdf")),
                       help="Draw every run and each setting's centre with its 95% interval.")(fn)
@@ -1583,7 +1618,7 @@ def sweep_engine_options(fn: Callable) -> Callable:
 @click.argument("game")
 @click.option("--grid", "grid_items", multiple=True, metavar="NAME=V1,V2",
               help="An option of train and its values (repeat for more options; every combination runs).")
-@click.option("--seeds", default=10, show_default=True, type=int, help="Seeds 0..N-1 for each setting.")
+@click.option("--seeds", default=10, show_default=True, type=Whole(), help="Seeds 0..N-1 for each setting.")
 @click.option("--measure", default=None,
               help="What to compare: losses, last_loss, games, games_to_perfect, perfect, seconds, or a dotted "
                    "path into train's --json output (e.g. exact.as_first.mistakes). Default: punish losses, "
@@ -1719,10 +1754,10 @@ def report_sweep(sweep_id: int, title: str, measure: str, values: dict[str, list
 @sweep.command("race")
 @click.option("--player", "player_list", required=True, multiple=True,
               help="Players to compare, separated by commas (or --player given again).")
-@click.option("--boards", default=100, show_default=True, type=click.IntRange(1, RACE_MAX_BOARDS), help="Boards each player races.")
-@click.option("--seed", default=0, show_default=True, type=click.IntRange(0, RACE_MAX_SEED),
+@click.option("--boards", default=100, show_default=True, type=Whole(1, RACE_MAX_BOARDS), help="Boards each player races.")
+@click.option("--seed", default=0, show_default=True, type=Whole(0, RACE_MAX_SEED),
               help="Board i's seed is SEED*1000000+i (the same boards for every player).")
-@click.option("--turns", default=None, type=click.IntRange(1, RACE_MAX_TURNS), help="Turns a game (default: the spec's 10,000).")
+@click.option("--turns", default=None, type=Whole(1, RACE_MAX_TURNS), help="Turns a game (default: the spec's 10,000).")
 @sweep_engine_options
 @db_option
 @json_option

@@ -159,7 +159,7 @@ def run(db: sqlite_utils.Database, game: str, name: str, options: dict[str, Any]
             if row is None:     # the defaults where there is no graph: nothing to fold, negamax (bounds needs every move)
                 opts = options_from({"fold": False, "update": "negamax", **options})
             return run_lazily(db, game, name, opts, row, vs, side, n_games, seed, progress, commits)
-    assert graph is not None
+    assert graph is not None  # noqa: S101  (narrows a type for mypy; true by construction)
     if until_perfect and not graph.acyclic():
         raise graphs.cannot_judge(game, "has positions that repeat, which have no exact judgement")
     table = make_table(graph, opts)

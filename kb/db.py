@@ -195,3 +195,14 @@ def transaction(db: sqlite_utils.Database) -> Iterator[sqlite_utils.Database]:
         raise
     else:
         conn.execute("COMMIT")
+
+
+def holds_nothing(path: Path) -> bool:
+    """Whether the knowledge base at ``path`` has no row in any table but the schema's own version."""
+    conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True, timeout=1)
+    try:
+        tables = [t for (t,) in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")
+                  if not t.startswith("sqlite_") and t != "schema_version"]
+        return all(conn.execute(f'SELECT 1 FROM "{t}" LIMIT 1').fetchone() is None for t in tables)  # noqa: S608  (names from sqlite_master)
+    finally:
+        conn.close()

@@ -17,7 +17,7 @@ from pathlib import Path
 from kb import store
 from kb.db import KBError, describe, read_only_uri
 from kb.schema import MIGRATIONS, VERSION
-from kb.store import finite_number, json_object
+from kb.store import finite_number, json_object, sql_text
 
 
 @dataclass
@@ -91,7 +91,7 @@ def _agents_known(conn: sqlite3.Connection, learners: Collection[str] | None,
                   is_game: Callable[[str], bool] | None) -> list[Problem]:
     out: list[Problem] = []
     for name, game, learner in conn.execute("SELECT name, game, learner FROM agents"):
-        delete = f"delete the agent (DELETE FROM agents WHERE name = '{name}')"
+        delete = f"delete the agent (DELETE FROM agents WHERE name = {sql_text(name)})"  # noqa: S608  (a statement suggested in a message, never run; names quoted (sql_text))
         if learners is not None and learner not in learners:
             out.append(Problem(f"table agents, agent {name!r}", f"made by learner {learner!r}, which this educable "
                                f"does not know (known: {', '.join(sorted(learners))})",
@@ -107,8 +107,8 @@ def _rows(conn: sqlite3.Connection) -> list[Problem]:
     for name, params, trained in conn.execute("SELECT name, params, games_trained FROM agents"):
         if json_object(params) is None or not isinstance(trained, int):
             out.append(Problem(f"table agents, agent {name!r}", "params is not a JSON object or games_trained "
-                               "not a number", f"fix the row, or delete the agent (DELETE FROM agents WHERE name = "
-                               f"'{name}')"))
+                               "not a number", f"fix the row, or delete the agent (DELETE FROM agents WHERE name = "  # noqa: S608  (a statement suggested in a message, never run; names quoted (sql_text))
+                               f"{sql_text(name)})"))
     for agent, position, move, value, visits, upper, vs_random in conn.execute(
             "SELECT agent, position, move, value, visits, upper, vs_random FROM learned_values"):
         if not store.value_row_ok(position, value, visits, upper, vs_random):
@@ -130,7 +130,7 @@ def _rows(conn: sqlite3.Connection) -> list[Problem]:
         if not (all(isinstance(x, int) for x in (seed, boards, turns))
                 and all(x is None or finite_number(x) for x in (geomean, seconds, moves))):
             out.append(Problem(f"table race_runs, run {run!r}", "a field that should be a number is not",
-                               f"fix the row, or delete the run (DELETE FROM race_runs WHERE id = {run!r})"))
+                               f"fix the row, or delete the run (DELETE FROM race_runs WHERE id = {run!r})"))  # noqa: S608  (a statement suggested in a message, never run; the id is an integer)
     for run, board, score, genomes in conn.execute("SELECT run, board, score, genomes FROM race_boards"):
         try:
             ok = isinstance(score, int) and isinstance(json.loads(genomes), list)
@@ -142,12 +142,12 @@ def _rows(conn: sqlite3.Connection) -> list[Problem]:
     for table, key, column in (("matches", "id", "moves"), ("runs", "id", "results"), ("sweeps", "id", "args"),
                                ("sweeps", "id", "grid"), ("sweep_runs", "rowid", "setting"),
                                ("sweep_runs", "rowid", "result")):
-        for rid, text in conn.execute(f"SELECT {key}, {column} FROM {table}"):
+        for rid, text in conn.execute(f"SELECT {key}, {column} FROM {table}"):  # noqa: S608  (names in this SQL are fixed in this code; values are bound as ?)
             try:
                 json.loads(text)
             except (TypeError, ValueError):
                 out.append(Problem(f"table {table}, row {rid!r}", f"{column} is not JSON",
-                                   f"fix the row, or delete it (DELETE FROM {table} WHERE {key} = {rid!r}); "
+                                   f"fix the row, or delete it (DELETE FROM {table} WHERE {key} = {rid!r}); "  # noqa: S608  (a statement suggested in a message, never run; the id is an integer)
                                    "educable only writes these"))
     for game, players in conn.execute("SELECT name, players FROM games"):
         try:
@@ -159,20 +159,20 @@ def _rows(conn: sqlite3.Connection) -> list[Problem]:
         problem = store.tournament_results_problem(json_object(results))
         if problem is not None:
             out.append(Problem(f"table tournaments, tournament {rid!r}", problem,
-                               f"fix the row, or delete it (DELETE FROM tournaments WHERE id = {rid!r}); "
+                               f"fix the row, or delete it (DELETE FROM tournaments WHERE id = {rid!r}); "  # noqa: S608  (a statement suggested in a message, never run; the id is an integer)
                                "educable only writes these"))
     for (agent,) in conn.execute("SELECT name FROM agents WHERE learner = 'ga' AND name NOT IN "
                                  "(SELECT agent FROM members)"):
         out.append(Problem(f"table agents, agent {agent!r}", "a rule-set population without members",
-                           f"delete the agent (DELETE FROM agents WHERE name = '{agent}') and evolve it again"))
+                           f"delete the agent (DELETE FROM agents WHERE name = {sql_text(agent)}) and evolve it again"))  # noqa: S608  (a statement suggested in a message, never run; names quoted (sql_text))
     for agent, params in conn.execute("SELECT name, params FROM agents WHERE learner = 'ntuple'"):
         for table, where, what in store.read_ntuple(conn, agent, json_object(params) or {})[2]:
-            out.append(Problem(f"table {table}, {where}", what, "fix the row; or delete the agent (DELETE FROM "
-                               f"agents WHERE name = '{agent}') and train it again"))
+            out.append(Problem(f"table {table}, {where}", what, "fix the row; or delete the agent (DELETE FROM "  # noqa: S608  (a statement suggested in a message, never run; names quoted (sql_text))
+                               f"agents WHERE name = {sql_text(agent)}) and train it again"))
     for (agent,) in conn.execute("SELECT DISTINCT agent FROM ntuple_weights WHERE agent NOT IN "
                                  "(SELECT name FROM agents WHERE learner = 'ntuple')"):
         out.append(Problem(f"table ntuple_weights, agent {agent!r}", "weights of no n-tuple agent",
-                           f"delete them (DELETE FROM ntuple_weights WHERE agent = '{agent}')"))
+                           f"delete them (DELETE FROM ntuple_weights WHERE agent = {sql_text(agent)})"))  # noqa: S608  (a statement suggested in a message, never run; names quoted (sql_text))
     stale = set()
     for game, folded in conn.execute("SELECT DISTINCT game, folded FROM positions WHERE value NOT IN (-1, 0, 1)"):
         out.append(_stale_graph(game, folded, "a value that is not -1, 0 or 1"))

@@ -157,7 +157,7 @@ def stored_values(db: sqlite_utils.Database, game: str, folded: bool, keys: list
     for i in range(0, len(keys), 500):
         chunk = keys[i:i + 500]
         marks = ",".join("?" * len(chunk))
-        for key, value, ex in db.execute(f"SELECT key, value, exact FROM positions WHERE game = ? AND folded = ? "
+        for key, value, ex in db.execute(f"SELECT key, value, exact FROM positions WHERE game = ? AND folded = ? "  # noqa: S608  (names in this SQL are fixed in this code; values are bound as ?)
                                          f"AND key IN ({marks})", [game, int(folded), *chunk]):
             if value not in (-1, 0, 1) or not isinstance(ex, str):
                 raise bad_row("positions", f"game {game!r} position {key!r}",
@@ -212,6 +212,12 @@ def bad_row(table: str, where: str, what: str) -> KBError:
     """The one line for a row of the knowledge base that educable cannot read (edited by hand?)."""
     return KBError(f"the knowledge base's table {table}, {where}: {what}; fix or delete that row "
                    "(it was edited outside educable?)")
+
+
+def sql_text(value: Any) -> str:
+    """``value`` as an SQL string literal, for a statement a message suggests (never one educable runs):
+    a name from a row edited by hand may hold a quote."""
+    return "'" + str(value).replace("'", "''") + "'"
 
 
 def json_object(text: Any) -> dict | None:
@@ -293,7 +299,7 @@ def get_agent(db: sqlite_utils.Database, name: str) -> dict[str, Any] | None:
 
 def list_agents(db: sqlite_utils.Database, game: str | None = None) -> list[dict[str, Any]]:
     """Every agent (of ``game`` if given), oldest first."""
-    sql = "SELECT * FROM agents" + (" WHERE game = ?" if game else "") + " ORDER BY created, name"
+    sql = "SELECT * FROM agents" + (" WHERE game = ?" if game else "") + " ORDER BY created, name"  # noqa: S608  (names in this SQL are fixed in this code; values are bound as ?)
     return [_agent(row) for row in db.query(sql, [game] if game else [])]
 
 
@@ -502,7 +508,7 @@ def load_values(db: sqlite_utils.Database, agent: str, bounds: bool = False) -> 
     score against random); KBError for one that is not a number."""
     extra = ", upper, vs_random" if bounds else ""
     rows = [tuple(r) for r in db.execute(
-        f"SELECT position, move, value, visits{extra} FROM learned_values WHERE agent = ? ORDER BY position, move",
+        f"SELECT position, move, value, visits{extra} FROM learned_values WHERE agent = ? ORDER BY position, move",  # noqa: S608  (names in this SQL are fixed in this code; values are bound as ?)
         [agent])]
     for position, move, value, visits, *more in rows:
         if not value_row_ok(position, value, visits, *more) or None in more:

@@ -206,7 +206,7 @@ def play_pairs(space: RuleSpace, pop: Population, pairs: np.ndarray, n_games: in
         move = np.empty(len(active), dtype=np.int64)
         fixed = ag < 0
         if fixed.any():
-            assert opponent is not None          # a side with no agent plays the opponent's moves
+            assert opponent is not None          # noqa: S101  (narrows a type for mypy; true by construction); a side with no agent plays the opponent's moves
             fs = st[fixed]
             move[fixed] = np.where(opponent[fs], rng.random((len(fs), opponent.shape[1])), -1.0).argmax(axis=1)
         ruled = ~fixed

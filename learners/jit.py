@@ -29,7 +29,7 @@ class _Kernel:
     def __call__(self, *args: Any) -> Any:
         if self.compiled is None:
             _compile_module(self.fn.__module__)
-        assert self.compiled is not None        # _compile_module compiled every function of the module
+        assert self.compiled is not None        # noqa: S101  (narrows a type for mypy; true by construction); _compile_module compiled every function of the module
         return self.compiled(*args)
 
     def __reduce__(self) -> tuple:

@@ -247,3 +247,27 @@ def test_an_empty_knowledge_base_says_where_to_start_instead_of_printing_nothing
                         (("runs", "--agent", "q"), "no training runs of q yet")):
         r = run(*args)
         assert r.exit_code == 0 and r.output.startswith(words) and "educable train --help" in r.output, r.output
+
+
+@pytest.mark.parametrize("count", ["٤", "4_0", " 4", "+4", "４"])
+def test_counts_are_ascii_digits_on_every_command(db_path, count):
+    """Python's int() takes Arabic-Indic and full-width digits, '_' and spaces: `tournament --games ٤`
+    played 4 games a pairing.  Every whole-number option now reads ASCII digits only."""
+    from conftest import one_line
+    for args in (("tournament", "tictactoe", "random", "minimax", "--games", count),
+                 ("train", "tictactoe", "--agent", "a", "--games", count),
+                 ("eval", "tictactoe", "random", "--games", count)):
+        one_line(run(*args, "--db", str(db_path)), 2, "is not a whole number (ASCII digits)")
+    assert not db_path.exists()
+
+
+def test_a_refused_command_leaves_no_new_knowledge_base_behind(db_path):
+    """A tournament refused for its players (checked against the knowledge base, so after it was
+    opened) created the file all the same."""
+    from conftest import one_line
+    one_line(run("tournament", "tictactoe", "random", "nobody", "--games", "2", "--db", str(db_path)), 2, "unknown agent")
+    one_line(run("tournament", "tictactoe", "random", "--games", "2", "--db", str(db_path)), 2, "two players")
+    assert not db_path.exists() and not list(db_path.parent.glob("kb.db*"))
+    assert run("solve", "tictactoe", "--db", str(db_path)).exit_code == 0
+    one_line(run("tournament", "tictactoe", "random", "nobody", "--games", "2", "--db", str(db_path)), 2, "unknown agent")
+    assert db_path.exists(), "a knowledge base that was there before is never removed"

@@ -21,9 +21,9 @@ import secrets
 from collections.abc import Awaitable, Callable, MutableMapping
 from typing import Any
 
-TOKEN_HEADER = "x-educable-token"
+TOKEN_HEADER = "x-educable-token"  # noqa: S105  (the name of a header, not a secret)
 LOOPBACK_NAMES = ("127.0.0.1", "localhost", "[::1]")
-WILDCARDS = ("0.0.0.0", "::", "")
+WILDCARDS = ("0.0.0.0", "::", "")  # noqa: S104  (compared with --host, never bound)
 
 Scope = MutableMapping[str, Any]
 Receive = Callable[[], Awaitable[MutableMapping[str, Any]]]

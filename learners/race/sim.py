@@ -193,7 +193,7 @@ class Race:
 
     def _drive(self, until: int) -> None:
         k = self.kernel
-        assert k is not None                  # only a compiled player is driven here
+        assert k is not None                  # noqa: S101  (narrows a type for mypy; true by construction); only a compiled player is driven here
         while self.turn < until and self.S[core.S_N]:
             self._room()
             try:
