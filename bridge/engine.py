@@ -435,6 +435,9 @@ def locate_swipl() -> None:
         remembered = cache_folder() / f"swipl-{stat.st_ino}-{stat.st_mtime_ns}.json"
         try:
             found = json.loads(remembered.read_text(encoding="utf-8"))
+            if not swipl_places_ok(found):            # edited, or from another installation: asked again
+                remembered.unlink(missing_ok=True)
+                raise ValueError("not SWI-Prolog's places")
         except (OSError, ValueError):
             dump = subprocess.run([swipl, "--dump-runtime-variables"], capture_output=True, text=True, timeout=30,  # noqa: S603  (swipl found on PATH, fixed arguments; the goal's paths quoted as atoms)
                                   stdin=subprocess.DEVNULL).stdout
@@ -443,9 +446,18 @@ def locate_swipl() -> None:
             remember(remembered, json.dumps(found))
     except (OSError, subprocess.SubprocessError, ValueError):
         return
-    if isinstance(found, dict) and all(isinstance(found.get(name), str) and found[name] and Path(found[name]).exists()
-                                       for name in SWIPL_PLACES):
+    if swipl_places_ok(found):
         os.environ.update({name: found[name] for name in SWIPL_PLACES})
+
+
+def swipl_places_ok(found: Any) -> bool:
+    """Whether remembered places look like SWI-Prolog's own: a library named libswipl and a home with
+    its boot file.  Another folder made SWI-Prolog abort the process (two FATAL ERROR lines), another
+    library an internal error."""
+    if not (isinstance(found, dict) and all(isinstance(found.get(name), str) and found[name] for name in SWIPL_PLACES)):
+        return False
+    library, home = Path(found["LIBSWIPL_PATH"]), Path(found["SWI_HOME_DIR"])
+    return library.name.startswith("libswipl") and library.is_file() and (home / "boot.prc").is_file()
 
 
 @functools.cache

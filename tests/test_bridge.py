@@ -199,3 +199,26 @@ def test_a_process_memory_stays_flat_over_many_prolog_calls():
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, timeout=300)
     assert out.returncode == 0, out.stderr
     assert int(out.stdout) < 8 * 2**20, f"grew {int(out.stdout):,} bytes over 100,000 calls"
+
+
+@pytest.mark.parametrize("library, home", [("/usr/lib", "/usr"), ("{libc}", "/usr/lib"), ("{lib}", "/tmp")])
+def test_a_remembered_prolog_location_that_does_not_work_is_asked_again(tmp_path, library, home):
+    """Where SWI-Prolog lives is remembered between commands; a remembered place that is another
+    folder aborted the process (SIGABRT) and another library was an internal error.  Now each is
+    dropped, asked of swipl again, and the command works."""
+    import json
+    import os
+    import shutil
+    env = {k: v for k, v in os.environ.items() if k not in ("LIBSWIPL_PATH", "SWI_HOME_DIR")}
+    env["EDUCABLE_CACHE"] = str(tmp_path)
+    exe = str(Path(sys.executable).parent / "educable")
+    assert subprocess.run([exe, "games"], capture_output=True, env=env, timeout=120).returncode == 0
+    remembered = next(tmp_path.glob("swipl-*.json"))
+    right = json.loads(remembered.read_text())
+    libc = next(p for p in ("/lib/x86_64-linux-gnu/libc.so.6", "/lib/aarch64-linux-gnu/libc.so.6", shutil.which("ls")) if p
+                and Path(p).exists())
+    remembered.write_text(json.dumps({"LIBSWIPL_PATH": library.format(libc=libc, lib=right["LIBSWIPL_PATH"]),
+                                      "SWI_HOME_DIR": home}))
+    p = subprocess.run([exe, "games"], capture_output=True, text=True, env=env, timeout=120)
+    assert p.returncode == 0 and "tictactoe" in p.stdout and "FATAL" not in p.stderr, p.stderr
+    assert json.loads(remembered.read_text()) == right
