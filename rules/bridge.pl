@@ -180,8 +180,10 @@ taken_name(File, Game, Other) :-
     absolute_file_name(File, Abs),
     clause(game:game(Game), _, Ref), ground(Game),
     clause_property(Ref, file(Abs)),
-    clause(game:game(G2), _, Ref2), G2 == Game, Ref2 \== Ref,
-    clause_property(Ref2, file(Other)), Other \== Abs,
+    (   clause(game:game(G2), _, Ref2), G2 == Game, Ref2 \== Ref,
+        clause_property(Ref2, file(Other)), Other \== Abs
+    ;   catch(gdl:gdl_file(Game, Other), _, fail)        % a GDL sheet read before it (rules/gdl.pl)
+    ),
     !.
 
 %!  bridge_load_gdl(+File, +Name, -Errors:list(string), -Warnings:list(string)) is det.

@@ -275,3 +275,19 @@ def test_a_gdl_game_that_never_ends_imports_and_plays_as_draws(tmp_path):
                        env={**os.environ, "EDUCABLE_GAMES": str(into), "EDUCABLE_DB": str(tmp_path / "kb.db")})
     assert r.returncode == 0, r.stderr
     assert json.loads(r.stdout)["as_first"]["draw"] == 1
+
+
+def test_a_kif_and_a_pl_of_one_game_name_say_two_files_define_it(tmp_path):
+    """count3.kif beside count3.pl: the Prolog file was blamed for players/2 (both files' players
+    answered); now it is listed broken for defining a game the GDL sheet defines already."""
+    games = tmp_path / "g"
+    games.mkdir()
+    (games / "count3.pl").write_text((ROOT / "tests" / "data" / "count3.pl").read_text())
+    (games / "count3.kif").write_text((GDL / "nim_gdl.kif").read_text())
+    p = subprocess.run([EXE, "--games-dir", str(games), "games"], capture_output=True, text=True, timeout=120,
+                       cwd=tmp_path, env={**os.environ, "EDUCABLE_CACHE": str(tmp_path / "cache")})
+    assert p.returncode == 0, p.stderr
+    lines = [line for line in p.stdout.splitlines() if line.startswith("count3 ")]
+    assert lines == ["count3            players p1/p2  start '(control p1) (heap a 1) (heap b 3) (heap c 5)'  not solved yet",
+                     "count3            BROKEN: g/count3.pl: defines game count3, which g/count3.kif defines already "
+                     "(rename one of them)"], lines
