@@ -81,3 +81,37 @@ def test_long_work_without_steps_still_says_what_it_does(tmp_path):
     assert p.returncode == 0, p.stderr
     judging = [line for line in p.stderr.splitlines() if "judging each of the 2 players exactly" in line]
     assert len(judging) >= 2 and judging[0].startswith("tournament of 2 players: 2 of 2 done; "), p.stderr
+
+
+LONG = {   # a command that runs for minutes, as a person would start it
+    "train": ["train", "tictactoe", "--learner", "qlearn", "--agent", "a", "--games", "5000000"],
+    "tournament": ["tournament", "connect(4,7,6)", "mcts:100000", "alphabeta:8", "--games", "100"],
+    "judge": ["judge", "connect(4,7,6)", "mcts:200000", "--games", "50"],
+    "check": ["check", "tictactoe(5,5,4)"],
+    "sweep": ["sweep", "train", "hexapawn", "--learner", "punish", "--games", "3000000", "--grid", "reward=0,1",
+              "--seeds", "2", "--workers", "1"],
+    "race": ["race", "run", "--player", "colorscore", "--boards", "500"],
+    "serve": ["serve", "--port", "0"],
+}
+
+
+@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM])
+@pytest.mark.parametrize("command", list(LONG))
+def test_every_long_command_stops_on_ctrl_c_and_sigterm(tmp_path, command, sig):
+    """Each long command, stopped 3 s in, ends soon after with no traceback (the bench measures how
+    soon: within a second).  A sweep and a race keep what they committed; a server stops serving."""
+    if command == "judge":
+        pytest.importorskip("bitbully")
+    db = [] if command == "check" else ["--db", str(tmp_path / "kb.db")]
+    proc = subprocess.Popen([EXE, *LONG[command], *db], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True, cwd=tmp_path, preexec_fn=interruptible,
+                            stdin=subprocess.DEVNULL, env={**os.environ, "EDUCABLE_HEARTBEAT": "0"})
+    try:
+        time.sleep(3)
+        assert proc.poll() is None, (command, proc.communicate())
+        proc.send_signal(sig)
+        out, err = proc.communicate(timeout=20)
+    finally:
+        proc.kill()
+    assert proc.returncode in (0, 130, 128 + sig, -sig), (command, proc.returncode, err)
+    assert "Traceback" not in err and "Traceback" not in out, err

@@ -36,9 +36,13 @@ PLAYER_FAULTS = (Exception, SystemExit, KeyboardInterrupt)
 
 
 def own_fault(exc: BaseException) -> None:
-    """Re-raise ``exc`` when it is the user's Ctrl-C rather than the player's fault."""
-    if isinstance(exc, KeyboardInterrupt) and signalled():
-        raise exc
+    """Raise the user's stop instead of blaming the player: a KeyboardInterrupt when a stopping signal
+    reached the process, and any error once one has (a Ctrl-C that lands inside numba's dispatch of a
+    compiled player comes out as a TypeError from numba's own code)."""
+    if signalled():
+        if isinstance(exc, KeyboardInterrupt):
+            raise exc
+        raise KeyboardInterrupt from exc
 
 
 class PlayerError(Exception):
