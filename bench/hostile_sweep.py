@@ -8,6 +8,7 @@ still running after 10 s with nothing printed), files written or commands run by
 (a file named pwned appearing), and agents merged by two writers.
 
     .venv/bin/python bench/hostile_sweep.py [--limit N] [--out bench/results/hostile_sweep.json]
+    .venv/bin/python bench/hostile_sweep.py --only-trust --out bench/results/hostile_trust.json   # issue 69's classes
 """
 from __future__ import annotations
 
@@ -282,14 +283,125 @@ def races(folder: Path, base: Path, n: int) -> Counter:
     return out
 
 
+OPTION_LIKE = ["--games-dir", "--games-dir={folder}", "--db", "--db={folder}/other.db", "-h", "--", "--help",
+               "--tuples-file={folder}/evil.pl", "--scheduler=tcp://127.0.0.1:1"]
+PLACES = {"starts_file": "/etc/passwd", "tuples_file": "/etc/passwd", "scheduler": "tcp://127.0.0.1:1"}
+GAME = {"game": "tictactoe", "opponent": "random", "human": "x", "moves": ["1", "4", "2", "5", "3"]}
+
+
+def trust_cases(folder: Path, base: Path) -> Counter:
+    """The trust boundary of issue 69, each case checked against what must hold: a forged Host or
+    Origin, a post without the secret, a name that looks like an option in every job field, every
+    field naming a file or an address of the server, the requests that were 500s, an output onto the
+    knowledge base through a link, an included game file edited to hang.  Its problems by class."""
+    import re
+
+    import httpx
+    out: Counter = Counter()
+    evil = folder / "evil"
+    evil.mkdir()
+    mark = evil / "pwned"
+    (evil / "evil.pl").write_text(f":- open('{mark}', write, S), close(S).\n")
+    db = folder / "trust.db"
+    shutil.copy(base, db)
+    before = dump(db)
+    server = subprocess.Popen([EXE, "serve", "--port", "0", "--db", str(db)], stdout=subprocess.PIPE,
+                              stderr=subprocess.PIPE, text=True)
+    line = server.stdout.readline()
+    url = re.search(r"at (http://[^/\s]+)/", line).group(1)
+    token = re.search(r"X-Educable-Token: (\S+)", line).group(1)
+    port = int(url.rsplit(":", 1)[1])
+
+    def check(name: str, ok: bool) -> None:
+        out["cases"] += 1
+        if not ok:
+            out[name] += 1
+            print(f"  trust: {name}", flush=True)
+    try:
+        for host in (f"evil.example:{port}", "evil.example", f"127.0.0.1:{port + 1}", f"localhost.evil:{port}", ""):
+            for path in ("/", "/api/games", "/api/agents", "/lab", "/runs", "/api/jobs", "/static/play.js"):
+                r = httpx.get(url + path, headers={"Host": host}, timeout=30)
+                check("a forged Host answered", r.status_code == 403 and token not in r.text)
+            r = httpx.post(url + "/api/finish", json=GAME, timeout=30,
+                           headers={"Host": host, "Origin": f"http://{host}", "X-Educable-Token": token})
+            check("a forged Host stored a game", r.status_code == 403)
+        for origin in ("http://evil.example", f"http://127.0.0.1:{port + 1}", "null", f"https://127.0.0.1:{port}"):
+            for path, body in (("/api/finish", GAME), ("/api/move", {**GAME, "position": ".../.../..."}),
+                               ("/api/jobs", {"kind": "tournament", "game": "tictactoe", "players": ["random", "minimax"],
+                                              "games": 2})):
+                r = httpx.post(url + path, json=body, headers={"Origin": origin, "X-Educable-Token": token}, timeout=30)
+                check("a forged Origin posted", r.status_code == 403)
+        for secret in (None, "", "guess", token[:-1]):
+            headers = {} if secret is None else {"X-Educable-Token": secret}
+            r = httpx.post(url + "/api/finish", json=GAME, headers=headers, timeout=30)
+            check("a post without the secret", r.status_code == 403)
+        good = {"X-Educable-Token": token}
+        train = {"kind": "train", "game": "tictactoe", "learner": "qlearn", "agent": "lab", "games": 10, "seed": 1}
+        for v in OPTION_LIKE:
+            v = v.format(folder=evil)
+            bodies = [{"kind": "tournament", "game": "tictactoe", "players": ["random", v], "games": 2},
+                      {"kind": "tournament", "game": v, "players": ["random", "minimax"], "games": 2},
+                      {**train, "agent": v}, {**train, "game": v}, {**train, "learner": v},
+                      {**train, "options": {"alpha": v}}, {**train, "kind": v}]
+            for body in bodies:
+                r = httpx.post(url + "/api/jobs", json=body, headers=good, timeout=60)
+                check("a name became an option", r.status_code == 400 and not mark.exists()
+                      and not (evil / "other.db").exists())
+        for name, value in PLACES.items():
+            r = httpx.post(url + "/api/jobs", json={**train, "learner": "ntuple", "options": {name: value}}, headers=good,
+                           timeout=60)
+            check("a request named a server path or address", r.status_code == 400 and "root:" not in r.text)
+        for path in ("/api/runs/99999999999999999999999", "/runs/99999999999999999999999", "/api/runs/0",
+                     "/api/replay?match=99999999999999999999999"):
+            check("a 500", httpx.get(url + path, timeout=30).status_code < 500)
+        for body in ("[" * 100_000 + "]" * 100_000, '{"a":' * 5000 + "1" + "}" * 5000):
+            r = httpx.post(url + "/api/move", content=body, headers={**good, "Content-Type": "application/json"}, timeout=30)
+            check("a 500", r.status_code == 400)
+        check("a job left running or started", httpx.get(url + "/api/jobs", timeout=30).json() == [])
+    finally:
+        server.terminate()
+        server.wait(timeout=30)
+    check("the knowledge base changed", dump(db) == before)
+    for suffix, args in ((".txt", ["judge", "tictactoe", "q", "--per-opening", "1", "--openings", "0", "--games", "2",
+                                   "--starts-out"]),
+                         (".pl", ["rules", "export", "g"]), (".png", ["train", "tictactoe", "--learner", "qlearn",
+                                                                      "--agent", "q", "--games", "10", "--plot"])):
+        for link in (os.symlink, os.link):
+            target = folder / f"kb-link{suffix}"
+            target.unlink(missing_ok=True)
+            link(db, target)
+            r = subprocess.run([EXE, *args, str(target), "--db", str(db)], capture_output=True, text=True, timeout=120)
+            check("an output went onto the knowledge base", r.returncode == 2 and dump(db) == before)
+    games = folder / "inc"
+    games.mkdir()
+    (games / "count3.pl").write_text((ROOT / "tests" / "data" / "count3.pl").read_text() + ":- include(part).\n")
+    (games / "part.pl").write_text("count3_note(1).\n")
+    env = {**os.environ, "EDUCABLE_CACHE": str(folder / "cache"), "EDUCABLE_GAMES": str(games)}
+    subprocess.run([EXE, "games"], capture_output=True, env=env, timeout=120)
+    (games / "part.pl").write_text(":- repeat, fail.\n")
+    try:
+        r = subprocess.run([EXE, "games"], capture_output=True, text=True, env=env, timeout=CASE_SECONDS)
+        check("an included file edited to hang hung", r.returncode == 0 and "count3            BROKEN" in r.stdout)
+    except subprocess.TimeoutExpired:
+        check("an included file edited to hang hung", False)
+    return out
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--limit", type=int, default=None, help="run only the first N cases")
     ap.add_argument("--races", type=int, default=20)
     ap.add_argument("--out", default="bench/results/hostile_sweep.json")
+    ap.add_argument("--only-trust", action="store_true", help="only the trust boundary's cases (issue 69), in a minute")
     args = ap.parse_args()
     folder = Path(tempfile.mkdtemp(prefix="hostile-"))
     base = prepared(folder)
+    if args.only_trust:
+        trust = trust_cases(folder, base)
+        Path(args.out).parent.mkdir(parents=True, exist_ok=True)
+        Path(args.out).write_text(json.dumps({"trust": dict(trust)}, indent=1))
+        print(json.dumps(dict(trust), indent=1))
+        return
     results, counts, kinds = [], Counter(), Counter()
     t0 = time.perf_counter()
     every = itertools.chain(cases(folder, base), class_cases(folder, base))
@@ -305,8 +417,9 @@ def main() -> None:
             print(f"{n} cases, {time.perf_counter() - t0:.0f} s", flush=True)
     race = races(folder, base, args.races)
     signals = signal_cases(folder, base)
+    trust = trust_cases(folder, base)
     summary = {"cases": len(results), "by_kind": dict(kinds), "problems": dict(counts), "races": dict(race),
-               "signals": dict(signals),
+               "signals": dict(signals), "trust": dict(trust),
                "exit_codes": dict(Counter(r["rc"] for r in results)), "seconds": round(time.perf_counter() - t0)}
     Path(args.out).parent.mkdir(parents=True, exist_ok=True)
     Path(args.out).write_text(json.dumps({"summary": summary, "problem_cases": [r for r in results if r["classes"]]},
