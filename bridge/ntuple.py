@@ -841,7 +841,12 @@ class Rounds:
         the net as the last round left it while the workers play (``finish`` waits for them)."""
         sizes = [min(ROUND_GAMES, max(0, self.n_games - done - k * ROUND_GAMES)) for k in range(self.workers)]
         slots = [k for k, n in enumerate(sizes) if n]
-        self.pending = (done, time.perf_counter(), self._submit(done, sizes, slots))
+        try:
+            self.pending = (done, time.perf_counter(), self._submit(done, sizes, slots))
+        except (BadInput, NetMissing):
+            raise
+        except Exception as exc:               # distributed's own: no valid worker, a lost connection, ...
+            raise BadInput(self.failure(exc)) from None
 
     def finish(self) -> tuple[list[int], int]:
         """Wait for the round started: merge it into the net; the winners of its games, in game
@@ -855,6 +860,10 @@ class Rounds:
             self.holding.clear()
             self.start(done)
             return self.finish()
+        except BadInput:
+            raise
+        except Exception as exc:               # distributed's own: a worker killed, paused, lost, ...
+            raise BadInput(self.failure(exc)) from None
         finally:
             self.pending = None
         parts.sort(key=lambda part: part[0])    # merged in game order: the same seed, the same net
@@ -893,6 +902,19 @@ class Rounds:
         futures = cluster.submit_tasks(self.client, kept_selfplay_task, tasks, [pin[k] for k in slots])
         self.holding.update(slots)
         return futures
+
+    def failure(self, exc: BaseException) -> str:
+        """The one line for a round the workers could not play: what failed, the workers that are not
+        running (paused for memory, closing) as the scheduler says, and that the commits are kept."""
+        try:
+            states = {address: info.get("status") for address, info in self.client.scheduler_info()["workers"].items()}
+            troubled = ", ".join(f"{a} {st}" for a, st in sorted(states.items()) if st not in ("running", None))
+        except Exception:                       # the scheduler itself gone: say what failed
+            troubled = ""
+        text = " ".join(str(exc).split())[:200] or type(exc).__name__
+        workers = f" (workers: {troubled})" if troubled else ""
+        return (f"the Dask workers could not play a round: {type(exc).__name__}: {text}{workers}; the games "
+                "committed before are kept (educable agents shows them; train again to go on)")
 
     def _addresses(self) -> list[str]:
         """The workers' addresses, asked of the scheduler now.  Not scheduler_info(): distributed's
