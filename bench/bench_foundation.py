@@ -21,8 +21,31 @@ from bridge.engine import engine
 from kb.db import open_kb
 
 
+def resident() -> int:
+    """This process's resident memory in bytes (Linux)."""
+    return int(Path("/proc/self/statm").read_text().split()[1]) * 4096
+
+
+def call_memory(n: int = 1_000_000) -> None:
+    """Memory after ``n`` small Prolog calls against after the first 10,000 (target: within 10%).
+    Before the string stacks were released (PL_STRINGS_MARK), each call kept about 1 KB."""
+    e = engine()
+    for _ in range(10_000):
+        e.call("Out = 1")
+    early = resident()
+    t0 = time.perf_counter()
+    for i in range(n - 10_000):
+        e.call("atom_length(abc, Out)" if i % 2 else "Out = [1, text]")
+    late = resident()
+    line(f"resident memory after {n:,} calls", late / 2**20, "MB", early / 2**20, "after 10,000 calls",
+         words=("less than", "more than"))
+    print(f"{'':<52} grew {100 * (late - early) / early:.1f}% ({(time.perf_counter() - t0) / (n - 10_000) * 1e6:.0f} "
+          "µs a call)")
+
+
 def main() -> None:
     print("== foundation ==")
+    call_memory()
     t, _ = timed(engine)
     line("engine start and load every rule file", t, "s")
     e, n = engine(), 20_000

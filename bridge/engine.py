@@ -22,10 +22,9 @@ from pathlib import Path
 from typing import Any
 
 from bridge.errors import BadInput, PrologError, ResourceLimit, RuleFileError
-from bridge.files import read_text
+from bridge.files import GAME_SUFFIXES, GAMES_ENV, RULES_DIR, game_files, game_folders, read_text  # noqa: F401  (GAME_SUFFIXES, GAMES_ENV: named here too)
 from bridge.textinput import whole_number
 
-RULES_DIR = Path(__file__).resolve().parent.parent / "rules"
 # Prolog's limits, set here rather than left at pyswip's defaults (1 GB of
 # stack): a deep search or a large table gets room, and running out is one
 # line, not a stack dump.  An environment variable sets another value: the
@@ -69,27 +68,6 @@ def quote(text: object) -> str:
     if not out.isprintable():
         out = "".join(c if c.isprintable() else f"\\x{ord(c):x}\\" for c in out)
     return "'" + out + "'"
-
-
-GAMES_ENV = "EDUCABLE_GAMES"
-
-
-def game_folders(rules_dir: Path = RULES_DIR) -> list[Path]:
-    """rules/games/, then the folders in $EDUCABLE_GAMES (separated as in PATH); BadInput for one
-    that does not exist."""
-    extra = [Path(p) for p in os.environ.get(GAMES_ENV, "").split(os.pathsep) if p]
-    for folder in extra:
-        if not folder.is_dir():
-            raise BadInput(f"game folder {folder} (from --games-dir or {GAMES_ENV}) does not exist")
-    return [rules_dir / "games", *extra]
-
-
-GAME_SUFFIXES = (".pl", ".kif")      # Prolog game files, and GDL games (rules/gdl.pl)
-
-
-def game_files(folder: Path) -> list[Path]:
-    """The game files of a folder, in name order."""
-    return sorted(p for p in folder.iterdir() if p.suffix in GAME_SUFFIXES and p.is_file())
 
 
 class Engine:

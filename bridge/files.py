@@ -15,6 +15,28 @@ from pathlib import Path
 from bridge.errors import BadInput
 
 MAX_INPUT_BYTES = 16 * 1024 * 1024      # a rule file of 100,000 rules is about 5 MB
+RULES_DIR = Path(__file__).resolve().parent.parent / "rules"
+
+
+GAMES_ENV = "EDUCABLE_GAMES"
+
+
+def game_folders(rules_dir: Path = RULES_DIR) -> list[Path]:
+    """rules/games/, then the folders in $EDUCABLE_GAMES (separated as in PATH); BadInput for one
+    that does not exist."""
+    extra = [Path(p) for p in os.environ.get(GAMES_ENV, "").split(os.pathsep) if p]
+    for folder in extra:
+        if not folder.is_dir():
+            raise BadInput(f"game folder {folder} (from --games-dir or {GAMES_ENV}) does not exist")
+    return [rules_dir / "games", *extra]
+
+
+GAME_SUFFIXES = (".pl", ".kif")      # Prolog game files, and GDL games (rules/gdl.pl)
+
+
+def game_files(folder: Path) -> list[Path]:
+    """The game files of a folder, in name order."""
+    return sorted(p for p in folder.iterdir() if p.suffix in GAME_SUFFIXES and p.is_file())
 
 
 def checked_file(path: str | os.PathLike, what: str, limit: int = MAX_INPUT_BYTES) -> Path:
@@ -68,7 +90,6 @@ def _same_file(a: Path, b: Path) -> bool:
 def kept_files(db_path: str | os.PathLike | None) -> list[tuple[Path, str]]:
     """The files a command must never write over, each with what it is: the knowledge base and its
     journal files, educable's rule files and every game file it loads."""
-    from bridge.engine import RULES_DIR, game_files, game_folders
     kept: list[tuple[Path, str]] = []
     if db_path is not None:
         db = Path(db_path)
@@ -91,6 +112,12 @@ def check_output(path: str | os.PathLike, what: str, db_path: str | os.PathLike 
     """``path`` as a file a command may write ``what`` to; BadInput, before any work, when it is the
     knowledge base, a rule file or a game file in use — the same file, through any link."""
     p = Path(path)
+    try:
+        folder = p.is_dir() or p.name in ("", ".", "..")
+    except OSError:                          # a name too long, a loop of links: said where it is written
+        folder = False
+    if folder:
+        raise BadInput(f"cannot write the {what} to {path}: it is a folder; name a file in it")
     for kept, which in kept_files(db_path):
         if _same_file(p, kept):
             through = "" if os.path.abspath(p) == os.path.abspath(kept) else " (through a link)"
