@@ -38,14 +38,13 @@ def call_memory(n: int = 1_000_000) -> None:
         e.call("atom_length(abc, Out)" if i % 2 else "Out = [1, text]")
     late = resident()
     line(f"resident memory after {n:,} calls", late / 2**20, "MB", early / 2**20, "after 10,000 calls",
-         words=("less than", "more than"))
+         words=("less", "more"))
     print(f"{'':<52} grew {100 * (late - early) / early:.1f}% ({(time.perf_counter() - t0) / (n - 10_000) * 1e6:.0f} "
           "µs a call)")
 
 
 def main() -> None:
     print("== foundation ==")
-    call_memory()
     t, _ = timed(engine)
     line("engine start and load every rule file", t, "s")
     e, n = engine(), 20_000
@@ -78,6 +77,8 @@ def main() -> None:
                  "OpenSpiel pure Python", higher_is_better=True)
             share = {k: round(100 * v / n, 2) for k, v in counts.items()}
             print(f"{'':<52} results %: {share}")
+
+    call_memory()
 
 
 if __name__ == "__main__":

@@ -79,7 +79,9 @@ def main() -> None:
         last_games = 0
         while train.poll() is None:
             time.sleep(args.every)
-            now, games = time.time(), committed(db)
+            now, games = time.time(), committed(db) or last_games      # 0: the file busy with a commit
+            if train.poll() is not None:
+                break                        # the workers dropped the net at the end: not a sample of the run
             sample = {"seconds": round(now - t0), "games": games,
                       "games_per_second": round((games - last_games) / (now - last_t), 1),
                       "worker_mb": [round(resident(w.pid) / 2**20) for w in workers]}
