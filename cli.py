@@ -250,8 +250,8 @@ class Progress:
     The line comes every 10 s even while no step ends (one long game, the exact judgement after a
     tournament's games), saying what is being done: the work may name its stage (``update(0, stage)``)."""
 
-    def __init__(self, total: int, label: str, hidden: bool) -> None:
-        self.total, self.label = total, label
+    def __init__(self, total: int | None, label: str, hidden: bool) -> None:
+        self.total, self.label = total, label           # total None: work of no countable steps
         self.hidden = hidden or not sys.stderr.isatty()
         self.heartbeat = Heartbeat(hidden)
         self.done = 0
@@ -263,6 +263,8 @@ class Progress:
     def line(self) -> str:
         elapsed = time.monotonic() - self.started
         stage = f"; {self.stage}" if self.stage else ""
+        if self.total is None:
+            return f"{self.label}: still working{stage} ({elapsed:,.0f} s)"
         return f"{self.label}: {self.done:,} of {self.total:,} done{stage} ({elapsed:,.0f} s)"
 
     def update(self, n: int, stage: str | None = None) -> None:
@@ -270,7 +272,7 @@ class Progress:
         if stage is not None:
             self.stage = stage
         self.heartbeat.beat(self.line)
-        if self.hidden:
+        if self.hidden or self.total is None:
             return
         if self.bar is None:
             self.bar = click.progressbar(length=self.total, label=self.label, file=sys.stderr)
@@ -466,12 +468,13 @@ def check(target: str, only: str | None, limit: int, playouts: int, seed: int, a
     """
     from bridge import check as check_mod
 
-    if check_mod.looks_like_file(target):
-        report = check_mod.check_file(Path(target), only, limit, playouts, seed)
-    else:
-        if only is not None:
-            raise BadInput("--game picks a member of a family FILE; give the game's name as GAME instead")
-        report = check_mod.check_name(target, limit, playouts, seed)
+    if not check_mod.looks_like_file(target) and only is not None:
+        raise BadInput("--game picks a member of a family FILE; give the game's name as GAME instead")
+    with Progress(None, f"checking {target}", as_json):          # one long Prolog query: a line every 10 s
+        if check_mod.looks_like_file(target):
+            report = check_mod.check_file(Path(target), only, limit, playouts, seed)
+        else:
+            report = check_mod.check_name(target, limit, playouts, seed)
     if as_json:
         emit_json(report.as_json())
     else:

@@ -115,3 +115,11 @@ def test_every_long_command_stops_on_ctrl_c_and_sigterm(tmp_path, command, sig):
         proc.kill()
     assert proc.returncode in (0, 130, 128 + sig, -sig), (command, proc.returncode, err)
     assert "Traceback" not in err and "Traceback" not in out, err
+
+
+def test_check_says_it_is_working_while_its_one_long_query_runs(tmp_path):
+    """`check` is one Prolog query: it printed nothing for 34 s of CPU on Connect Four."""
+    env = {**os.environ, "EDUCABLE_HEARTBEAT": "0.2"}
+    p = subprocess.run([EXE, "check", "tictactoe"], capture_output=True, text=True, env=env, timeout=300, cwd=tmp_path)
+    assert p.returncode == 0, p.stderr
+    assert any(line.startswith("checking tictactoe: still working (") for line in p.stderr.splitlines()), p.stderr
