@@ -326,12 +326,6 @@ def output_file(path: str | None, suffixes: tuple[str, ...], what: str = "output
     from bridge import files
     if path is None:
         return None
-    try:
-        files.check_output(path, what, resolve_path(db_path))
-    except BadInput as exc:
-        if db_path is not None:                  # in a command's body: its one line as it is
-            raise
-        raise click.BadParameter(str(exc)) from None
     p = Path(path)
     if p.suffix.lower() not in suffixes:
         raise click.BadParameter(f"{path}: the file must end in {' or '.join(suffixes)}")
@@ -341,6 +335,12 @@ def output_file(path: str | None, suffixes: tuple[str, ...], what: str = "output
         raise click.BadParameter(f"{path}: folder {p.parent} does not exist")
     if not os.access(p.parent, os.W_OK) or (p.exists() and not os.access(p, os.W_OK)):
         raise click.BadParameter(f"{path}: cannot write there")
+    try:
+        files.check_output(path, what, resolve_path(db_path))
+    except BadInput as exc:
+        if db_path is not None:                  # in a command's body: its one line as it is
+            raise
+        raise click.BadParameter(str(exc)) from None
     return path
 
 
