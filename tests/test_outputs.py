@@ -39,7 +39,7 @@ def test_no_output_goes_onto_the_knowledge_base_through_a_link(trained, tmp_path
         target.unlink(missing_ok=True)
         (os.symlink if link == "symbolic" else os.link)(trained, target)
         for args in outputs(target):
-            if not args[-1].endswith(suffix) and args[0] != "rules":
+            if {"judge": ".txt", "train": ".png"}.get(args[0], suffix) != suffix:     # rules export takes any name
                 continue
             r = cli(*args, "--db", str(trained))
             one_line(r, 2, "refused", "the knowledge base")
