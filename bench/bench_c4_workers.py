@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import socket
 import subprocess
 import sys
 import tempfile
@@ -45,12 +44,6 @@ def rate(proc: subprocess.Popen) -> float:
     return float(json.loads(out[out.index("{"):out.rindex("}") + 1])["games_per_second"])
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--games", type=int, default=49_152, help="games a command (12 rounds of two workers' 4,096)")
@@ -67,7 +60,7 @@ def main() -> None:
     got["one process"] = rate(train(db(), args.games, args.seed))
     pair = [train(db(), args.games, args.seed) for _ in range(2)]
     got["two processes side by side (sum)"] = sum(rate(p) for p in pair)
-    address = f"tcp://127.0.0.1:{free_port()}"
+    address = f"tcp://127.0.0.1:{common.free_port()}"
     procs = [subprocess.Popen([str(BIN / "dask"), "scheduler", "--host", "127.0.0.1", "--port", address.rsplit(":", 1)[1],
                                "--no-dashboard"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)]
     try:

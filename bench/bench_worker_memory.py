@@ -14,13 +14,14 @@ from __future__ import annotations
 
 import argparse
 import json
-import socket
 import sqlite3
 import subprocess
 import sys
 import tempfile
 import time
 from pathlib import Path
+
+import common
 
 BIN = Path(sys.executable).parent
 GAME = "connect(4,7,6)"
@@ -45,12 +46,6 @@ def committed(db: Path) -> int:
         return 0
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--games", type=int, default=4_000_000)
@@ -60,7 +55,7 @@ def main() -> None:
     args = ap.parse_args()
     folder = Path(tempfile.mkdtemp(prefix="bench_worker_memory"))
     db = folder / "kb.db"
-    address = f"tcp://127.0.0.1:{free_port()}"
+    address = f"tcp://127.0.0.1:{common.free_port()}"
     procs = [subprocess.Popen([str(BIN / "dask"), "scheduler", "--host", "127.0.0.1", "--port", address.rsplit(":", 1)[1],
                                "--no-dashboard"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)]
     samples: list[dict] = []

@@ -1,6 +1,7 @@
 """Shared helpers for the benchmarks: timing and a figure line with a ratio to an anchor."""
 from __future__ import annotations
 
+import socket
 import sys
 import time
 from pathlib import Path
@@ -29,3 +30,10 @@ def line(name: str, value: float, unit: str, anchor: float | None = None, anchor
         joint = "" if words[0].endswith(" of") else " than"
         text += f"   {ratio:6.2f}x {words[0] if ratio >= 1 else words[1]}{joint} {anchor_name} ({anchor:g} {unit})"
     print(text, flush=True)
+
+
+def free_port() -> int:
+    """A port of 127.0.0.1 that no one listens on now (for a scheduler started by a bench)."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
