@@ -8,12 +8,18 @@ committed (the agent's games trained in the knowledge base), games a second sinc
 worker's resident memory.  At the end, each worker's memory against its memory once the first
 100,000 games are in (before the fix of the string stacks, 5 KB a game: 4.7 GB at 0.85 M games).
 
-    .venv/bin/python bench/bench_worker_memory.py [--games 4000000] [--seed 1] [--every 60] [--json]
+With ``--compare N``, the trained agent is then copied twice and each copy trains N more games on the
+same scheduler, once with ``--workers 1`` and once with ``--workers 2``: games a second of each whole
+command, and their ratio, measured on the net as it is at the end of the run (not on a fresh one, where
+games are shorter and rounds lighter).
+
+    .venv/bin/python bench/bench_worker_memory.py [--games 4000000] [--seed 1] [--every 60] [--compare 200000] [--json]
 """
 from __future__ import annotations
 
 import argparse
 import json
+import shutil
 import sqlite3
 import subprocess
 import sys
@@ -46,11 +52,33 @@ def committed(db: Path) -> int:
         return 0
 
 
+def compare(db: Path, address: str, games: int, seed: int, quiet: bool) -> dict:
+    """Games a second of ``games`` more games on one worker and on two, each from a copy of ``db``."""
+    found: dict = {"games": games, "from_games": committed(db)}
+    for workers in (1, 2):
+        copy = db.with_name(f"kb_{workers}.db")
+        shutil.copyfile(db, copy)
+        t0 = time.time()
+        subprocess.run([str(BIN / "educable"), "train", GAME, "--learner", "ntuple", "--agent", "c4", "--games",
+                        str(games), "--seed", str(seed + 1), "--scheduler", address, "--workers", str(workers),
+                        "--db", str(copy)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=True)
+        found[f"workers_{workers}_games_per_second"] = round(games / (time.time() - t0), 1)
+        if not quiet:
+            print(f"{workers} worker(s): {found[f'workers_{workers}_games_per_second']} games/s over {games:,} more "
+                  f"games from {found['from_games']:,}", flush=True)
+    found["ratio_two_to_one"] = round(found["workers_2_games_per_second"] / found["workers_1_games_per_second"], 2)
+    if not quiet:
+        print(f"two workers against one: {found['ratio_two_to_one']}x  (target: at least 1.7x)")
+    return found
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--games", type=int, default=4_000_000)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--every", type=float, default=60.0, help="seconds between samples")
+    ap.add_argument("--compare", type=int, default=0, metavar="N",
+                    help="then N more games on one worker and on two, from copies of the trained agent")
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args()
     folder = Path(tempfile.mkdtemp(prefix="bench_worker_memory"))
@@ -59,6 +87,7 @@ def main() -> None:
     procs = [subprocess.Popen([str(BIN / "dask"), "scheduler", "--host", "127.0.0.1", "--port", address.rsplit(":", 1)[1],
                                "--no-dashboard"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)]
     samples: list[dict] = []
+    compared: dict = {}
     try:
         from distributed import Client
         workers = [subprocess.Popen([str(BIN / "dask"), "worker", address, "--nthreads", "1", "--no-dashboard",
@@ -87,6 +116,8 @@ def main() -> None:
                       f"workers {' '.join(f'{m:,} MB' for m in sample['worker_mb'])}", flush=True)
         if train.returncode:
             print(f"train ended with exit {train.returncode}", file=sys.stderr)
+        elif args.compare:
+            compared = compare(db, address, args.compare, args.seed, quiet=args.json)
     finally:
         for p in reversed(procs):
             p.terminate()
@@ -98,7 +129,7 @@ def main() -> None:
     ratios = [round(e / a, 3) if a else None for e, a in zip(end["worker_mb"], anchor["worker_mb"], strict=True)]
     if args.json:
         print(json.dumps({"games": args.games, "seed": args.seed, "samples": samples, "anchor": anchor,
-                          "end_to_anchor_memory": ratios}, indent=1))
+                          "end_to_anchor_memory": ratios, "compare": compared}, indent=1))
         return
     print(f"each worker's memory at the end against after {anchor['games']:,} games: "
           + ", ".join(f"{r}x" for r in ratios) + "  (target: within 1.10x)")
