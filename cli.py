@@ -42,6 +42,10 @@ class Whole(click.IntRange):
             self.fail(f"{value[:40]!r} is not a whole number (ASCII digits)", param, ctx)
         return super().convert(value, param, ctx)
 
+    def _describe_range(self) -> str:
+        """No bounds, nothing to say (click's own would print 'x<=None' in --help)."""
+        return "" if self.min is None and self.max is None else super()._describe_range()
+
 
 ROW_ID = Whole(1, 2**63 - 1)     # a stored run's or sweep's number: an SQLite integer
 

@@ -48,6 +48,7 @@ def test_every_command_has_help_with_an_example(path):
     assert r.exit_code == 0, r.output
     assert "Example" in r.output, f"educable {' '.join(path)} --help has no example"
     assert "educable " + path[0] in r.output.split("Example", 1)[1]
+    assert "None]" not in r.output, "a bound shown as None (a range with no bounds)"
 
 
 def test_the_tutorials_game_is_the_shipped_example_file():
