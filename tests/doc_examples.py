@@ -23,7 +23,10 @@ from dataclasses import dataclass
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-DOCUMENTS = ["README.md", *sorted(str(p.relative_to(ROOT)) for p in (ROOT / "docs").glob("*.md"))]
+PAGES = sorted(str(p.relative_to(ROOT)) for p in (ROOT / "docs").rglob("*.md"))
+# every page at the top of docs/ shows examples; a guide or a results report below it runs those it has
+DOCUMENTS = ["README.md", *(page for page in PAGES if "/" not in page.removeprefix("docs/")
+                            or "```console" in (ROOT / page).read_text())]
 LINKED = ["rules", "tests", "examples", "docs", "bench"]
 BLOCK = re.compile(r"^```console\n(.*?)^```", re.S | re.M)
 

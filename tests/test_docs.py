@@ -71,3 +71,105 @@ def test_the_manuals_option_tables_are_the_learners_declarations():
     assert sorted(re.findall(r"<!-- options: (\w+) -->", text)) == sorted(registry.TRAINABLE)
     assert option_tables.current(text) == text, "run scripts/option_tables.py"
     assert "| `--lambda` | in [0, 1] | 0 |" in text      # a declaration read right: flag, bounds, default
+
+
+# ---- the manual's shape (issue: reference pages stay reference, results apart, every figure traceable) ----
+
+ROOT = Path(__file__).resolve().parent.parent
+KINDS = ("tutorial", "guide", "reference", "explanation", "results")
+
+
+def slug(heading: str) -> str:
+    """The anchor GitHub makes of a heading: lower case, punctuation dropped but '-' and '_', spaces to '-'."""
+    import re
+    text = heading.strip().lower().replace("`", "")
+    return re.sub(r"[^\w\- ]", "", text).replace(" ", "-")
+
+
+def anchors(page: Path) -> set[str]:
+    import re
+    text = re.sub(r"^```.*?^```", "", page.read_text(), flags=re.S | re.M)
+    return {slug(m.group(1)) for m in re.finditer(r"^#+ (.+)$", text, re.M)}
+
+
+def paragraphs(text: str) -> list[list[str]]:
+    """Runs of prose lines: outside fenced blocks and tables, a list item or a blank line starts a new one."""
+    found: list[list[str]] = []
+    current: list[str] = []
+    fenced = False
+    for line in text.splitlines():
+        if line.startswith("```"):
+            fenced = not fenced
+        starts_new = fenced or line.startswith("```") or not line.strip() or line.startswith(("|", "#", "- ", "* "))
+        if starts_new and current:
+            found.append(current)
+            current = []
+        if not (fenced or line.startswith("```") or not line.strip() or line.startswith(("|", "#"))):
+            current.append(line)
+    return found + ([current] if current else [])
+
+
+def test_the_paragraph_splitter_counts_prose_only():
+    text = "# T\n\none\ntwo\n\n- a\n  b\n- c\n\n| x |\n|---|\n\n```\nx\ny\n```\nthree\n"
+    assert [len(p) for p in paragraphs(text)] == [2, 2, 1, 1]
+
+
+def test_no_manual_page_is_over_600_lines():
+    long = {str(p.relative_to(ROOT)): n for p in (ROOT / "docs").rglob("*.md")
+            if (n := len(p.read_text().splitlines())) > 600}
+    assert not long, long
+
+
+def test_the_readme_is_a_front_page():
+    text = (ROOT / "README.md").read_text()
+    assert len(text.splitlines()) <= 200
+    long = [p[0] for p in paragraphs(text) if len(p) > 8]
+    assert not long, f"README paragraphs over eight lines, starting: {long}"
+
+
+def test_the_manual_table_names_every_page_with_its_kind_and_the_page_agrees():
+    import re
+    table = dict(re.findall(r"^\| \[(docs/[^\]]+)\]\([^)]+\) \| (\w+) \|", (ROOT / "README.md").read_text(), re.M))
+    pages = {str(p.relative_to(ROOT)) for p in (ROOT / "docs").rglob("*.md")}
+    assert set(table) == pages, (set(table) ^ pages)
+    for page, kind in table.items():
+        assert kind in KINDS, page
+        first = (ROOT / page).read_text().split("\n\n", 2)[1]
+        assert first.startswith(f"*Kind: {kind}.*"), f"{page} does not open by saying it is {kind}"
+
+
+def test_every_link_in_the_readme_and_the_manual_leads_to_a_page_and_a_heading_that_exist():
+    import re
+    broken = []
+    for page in [ROOT / "README.md", *(ROOT / "docs").rglob("*.md")]:
+        text = re.sub(r"^```.*?^```", "", page.read_text(), flags=re.S | re.M)
+        for target in re.findall(r"\]\(([^)\s]+)\)", text):
+            if target.startswith(("http://", "https://", "mailto:")):
+                continue
+            path, _, anchor = target.partition("#")
+            goal = (page.parent / path).resolve() if path else page
+            if not goal.exists():
+                broken.append(f"{page.relative_to(ROOT)}: {target} (no such file)")
+            elif anchor and goal.suffix == ".md" and anchor not in anchors(goal):
+                broken.append(f"{page.relative_to(ROOT)}: {target} (no such heading)")
+    assert not broken, "\n".join(broken)
+
+
+def test_the_results_pages_name_bench_files_that_exist():
+    import re
+    missing, pages_without = [], []
+    for page in (ROOT / "docs" / "results").glob("*.md"):
+        text = page.read_text()
+        named = set(re.findall(r"bench/(?:results/)?[\w.\-]+\.(?:jsonl|json|py|pl)", text))
+        if not any(n.startswith("bench/results/") for n in named):
+            pages_without.append(page.name)
+        missing += [f"{page.name}: {n}" for n in sorted(named) if not (ROOT / n).exists()]
+    assert not pages_without, f"results pages naming no bench/results file: {pages_without}"
+    assert not missing, "\n".join(missing)
+
+
+def test_the_ntuple_learners_options_are_on_the_first_screen_of_its_section():
+    lines = (ROOT / "docs" / "learners.md").read_text().splitlines()
+    heading = next(i for i, line in enumerate(lines) if line.startswith("### ") and "--learner ntuple" in line)
+    table = lines.index("<!-- options: ntuple -->")
+    assert 0 < table - heading <= 25, f"the options table starts {table - heading} lines into the section"
