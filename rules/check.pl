@@ -104,6 +104,7 @@ reset :-
     nb_setval(check_cells, none),
     nb_setval(check_code, false),
     nb_setval(check_setup, false),
+    nb_setval(check_next_mover, false),
     nb_setval(check_start, none),
     nb_setval(check_at, none),
     nb_setval(check_endless, []).
@@ -126,6 +127,7 @@ run_checks(Game, Limit, Playouts) :-
         ),
         (   has_clause(Game, tuple_code/4), \+ gdl:gdl_file(Game, _) -> nb_setval(check_code, true) ; true ),
         (   has_clause(Game, setup_text/4), \+ gdl:gdl_file(Game, _) -> nb_setval(check_setup, true) ; true ),
+        (   has_clause(Game, next_mover/5) -> nb_setval(check_next_mover, true) ; true ),   % asked once, not at every move
         explore(Game, P0, M0, Limit, Playouts)
     ;   true
     ).
@@ -453,7 +455,7 @@ check_move(Game, P, M, T, Move, Pairs0, Pairs) :-
 %   has one; else the other player.
 check_next_mover(Game, P, M, P1, MT, T, M1) :-
     game:other_player(Game, M, Other),
-    (   has_clause(Game, next_mover/5)
+    (   nb_getval(check_next_mover, true)
     ->  safely('next_mover/5', findall(X, game:next_mover(Game, P, M, P1, X), Xs0), Outcome),
         sort(Xs0, Xs),
         game:players(Game, Players),
@@ -544,7 +546,7 @@ check_view_code(Game, P, V, T) :-
     ;   member(C, Cells), \+ ( integer(C), between(0, 3, C) )
     ->  format(string(Msg), "tuple_code/4 is defined, but the cells hold ~q: it packs 2 bits a cell, for cells 0-3", [C]),
         problem(Game, tuple_code, tuple_code/4, T, Msg)
-    ;   foldl([C, A0, A]>>( A is A0 * 4 + C ), Cells, 0, Want),
+    ;   foldl(base4, Cells, 0, Want),
         Code \== Want
     ->  format(string(Msg), "tuple_code/4 gives ~q for ~w's view, but its cells read 2 bits a cell give ~d", [Code, V, Want]),
         problem(Game, tuple_code, tuple_code/4, T, Msg)
@@ -667,10 +669,10 @@ safely(Key, _, error(Msg)) :-
     nb_current(check_endless, Endless), memberchk(Key-Msg, Endless), !.
 safely(Key, Goal, Outcome) :-
     call_inferences(Limit),
-    statistics(cputime, T0),
+    get_time(T0),                       % the wall clock: read without a system call, where
     catch(call_with_inference_limit(( call(Goal) -> Outcome0 = true ; Outcome0 = false ), Limit, Left),
           E, error_outcome(E, Outcome0)),
-    statistics(cputime, T1),
+    get_time(T1),                       % statistics(cputime) cost 8% of a whole check
     (   Left == inference_limit_exceeded
     ->  format(string(Msg), "~w did not finish within ~D inferences (~3f s): a rule that never ends, or one far too slow to play; later calls are not checked", [Key, Limit, T1 - T0]),
         Outcome = error(Msg),
@@ -769,3 +771,6 @@ game_clause(Game, Ref) :-
     clause(game:game(Game), Body, Ref),
     catch(Body, _, fail),
     !.
+
+%   A0 read on by one more base-4 digit C (a helper, not a lambda: a lambda is copied at every call).
+base4(C, A0, A) :- A is A0 * 4 + C.

@@ -327,11 +327,21 @@ declares(Game, next_mover) :-          % a clause in Game's file (any file's, fo
 %   Order says where cell 1's row is (`top` or `bottom`), as layout/3 does.
 %   The text form of the board games whose text is their rows.
 rows_text(Cells, Columns, Order, Marks, Text) :-
-    maplist([C, M]>>( I is C + 1, nth1(I, Marks, M) ), Cells, Chars),
+    Marks = [E, F, S],
+    maplist(cell_mark(E, F, S), Cells, Chars),
     rows_of(Chars, Columns, Rows0),
     (   Order == bottom -> reverse(Rows0, Rows) ; Rows = Rows0 ),
-    maplist([R, A]>>atom_chars(A, R), Rows, Atoms),
+    maplist(chars_atom, Rows, Atoms),
     atomic_list_concat(Atoms, /, Text).
+
+cell_mark(E, _, _, 0, E).
+cell_mark(_, F, _, 1, F).
+cell_mark(_, _, S, 2, S).
+
+chars_atom(Chars, Atom) :- atom_chars(Atom, Chars).
+
+%   A0 read on by one more base-3 digit C (a helper, not a lambda: a lambda is copied at every call).
+base3(C, A0, A) :- A is A0 * 3 + C.
 
 rows_of([], _, []) :- !.
 rows_of(Chars, N, [Row|Rows]) :-
@@ -361,7 +371,7 @@ cells_code(Game, Pos, Mover, Code) :-
     ->  (   member(C, Cells), \+ memberchk(C, [0, 1, 2])
         ->  format(atom(M), "game ~w's cells/4 gives the value ~w; the full table needs cells of 0, 1 or 2", [Game, C]),
             bad_input(M)
-        ;   foldl([C, A0, A]>>(A is A0 * 3 + C), Cells, 0, Code)
+        ;   foldl(base3, Cells, 0, Code)
         )
     ;   format(atom(M), "game ~w does not define cells/4 (needed for the full table)", [Game]),
         bad_input(M)

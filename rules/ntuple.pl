@@ -187,7 +187,11 @@ need_cells(Game) :-
 state_images(Game, P, Viewer, Count, Codes) :-
     findall(P1, image(Game, P, P1), Images),      % the identity alone where there is no symmetry
     length(Images, Count),
-    foldl([Img, C0, C]>>( learner_cells(Game, Img, Viewer, Cs), cell_codes(Cs, C0, C) ), Images, Codes, []).
+    foldl(image_codes(Game, Viewer), Images, Codes, []).
+
+image_codes(Game, Viewer, Img, C0, C) :-
+    learner_cells(Game, Img, Viewer, Cs),
+    cell_codes(Cs, C0, C).
 
 %!  nt_batch_start(+Game, +Games:integer, +Bits:integer, +Words:integer) is det.
 %   Start Games games of Game side by side (the batch a lockstep run plays),

@@ -71,3 +71,21 @@ def test_any_move_text_is_played_or_refused_clearly(t, game):
         games.play(games.initial(game), t)
     except BadInput as exc:
         assert str(exc).startswith(("bad ", "illegal move"))
+
+
+def drawn(rows: list[str], wide: int) -> list[str]:
+    """A board as the families draw it, written here apart: every item right-aligned in `wide` columns."""
+    return ["".join(item.rjust(wide) for item in row) for row in rows]
+
+
+@pytest.mark.parametrize("game, position, rows, wide", [
+    ("connect(4,7,6)", "......./......./......./......./......./x.....o",
+     [["."] * 7] * 5 + [["X", ".", ".", ".", ".", ".", "O"], [str(c) for c in range(1, 8)]], 3),
+    ("tictactoe(4,4,3)", "x.../..o./....",
+     [["X", "2", "3", "4"], ["5", "6", "O", "8"], ["9", "10", "11", "12"]], 3),
+    ("hexapawn(4,4)", "bbbb/..../..../wwww w",
+     [["B"] * 4, ["9", "10", "11", "12"], ["5", "6", "7", "8"], ["W"] * 4], 3),
+])
+def test_boards_are_drawn_in_columns(game, position, rows, wide):
+    """Every cell of a family's board takes the same width, a number of two digits included."""
+    assert games.board(games.parse(game, position)) == drawn(rows, wide)

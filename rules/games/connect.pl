@@ -301,7 +301,7 @@ game:parse_position(G, Text, p(K, X, O), Mover) :-
     normalize_space(atom(Norm), L),
     atomic_list_concat(Rows, /, Norm),
     (   length(Rows, H),
-        maplist([Row, Cs]>>( atom_chars(Row, Cs), length(Cs, W), maplist(inarow:mark_char, Cs) ), Rows, Marks)
+        maplist(inarow:row_marks(W), Rows, Marks)
     ->  true
     ;   inarow:bad(G, Text, "want ~d rows of ~d cells (x, o or .) from the top, separated by /", [H, W])
     ),
@@ -345,13 +345,17 @@ game:parse_move(G, Text, Move) :-
 
 game:move_text(G, Move, Text) :- geo(G, _), atom_number(Text, Move).
 
+drawn_cell(x, 'X') :- !.
+drawn_cell(o, 'O') :- !.
+drawn_cell(_, '.').
+
 game:board_lines(G, P, M, Lines) :-
     geo(G, geo(_, W, H, _, _, _, _, _, _)),
     game:position_text(G, P, M, Text),
     atomic_list_concat(Rows, /, Text),
     Wide is max(2, floor(log10(W * H)) + 2),
     findall(Line, ( member(Row, Rows), atom_chars(Row, Cs),
-                    maplist([C, T]>>( C == x -> T = 'X' ; C == o -> T = 'O' ; T = '.' ), Cs, Ts),
+                    maplist(drawn_cell, Cs, Ts),
                     inarow:pad_all(Ts, Wide, Line) ),
             Lines0),
     length(Lines0, H),

@@ -184,7 +184,7 @@ game:parse_position(G, Text, B, Mover) :-
     normalize_space(atom(N), L),
     atomic_list_concat(Rows, /, N),
     (   length(Rows, H),
-        maplist([R, Cs]>>( atom_chars(R, Cs), length(Cs, W), maplist(mark_char, Cs) ), Rows, Marks)
+        maplist(row_marks(W), Rows, Marks)
     ->  true
     ;   bad(G, Text, "want ~d rows of ~d cells (x, o or .) from the top, separated by /", [H, W])
     ),
@@ -235,7 +235,21 @@ show(x, _, 'X') :- !.
 show(o, _, 'O') :- !.
 show('.', I, I).
 
+%   A row of the text form as its W marks (x, o or .).
+row_marks(W, Row, Cs) :- atom_chars(Row, Cs), length(Cs, W), maplist(mark_char, Cs).
+
+%   Items right-aligned in columns of Wide, as one string (spaces taken from
+%   an atom: a format/3 an item and a lambda made board_lines/4 the slowest
+%   thing `check` did on Connect Four).
 pad_all(Items, Wide, Line) :-
-    maplist([T, P]>>format(atom(P), "~t~w~*|", [T, Wide]), Items, Ps),
+    maplist(padded(Wide), Items, Ps),
     atomic_list_concat(Ps, Line0),
     atom_string(Line0, Line).
+
+padded(Wide, T, P) :-
+    atom_length(T, L),
+    N is max(0, Wide - L),
+    (   N =< 16
+    ->  sub_atom('                ', 0, N, _, Spaces), atom_concat(Spaces, T, P)
+    ;   format(atom(P), "~t~w~*|", [T, Wide])
+    ).

@@ -150,7 +150,11 @@ game:cells(G, B, Mover, Cells) :-
     params(G, _, _),
     pawn(Mover, Me),
     B =.. [b|Marks],
-    maplist([V, C]>>( V == '.' -> C = 0 ; V == Me -> C = 1 ; C = 2 ), Marks, Cells).
+    maplist(seen_cell(Me), Marks, Cells).
+
+seen_cell(_, '.', 0) :- !.
+seen_cell(Me, Me, 1) :- !.
+seen_cell(_, _, 2).
 
 %   cells/4 in rows of W, cell 1's row (white's home) drawn at the bottom.
 game:layout(G, W, bottom) :- params(G, W, _).
@@ -223,9 +227,11 @@ game:board_lines(G, B, _, Lines) :-
     findall(Line,
             ( between(1, H, R), Y is H - R,
               findall(T, ( between(1, W, X), Sq is Y * W + X, arg(Sq, B, V), shown(V, Sq, T) ), Ts),
-              maplist([T0, P]>>format(atom(P), "~t~w~*|", [T0, Wide]), Ts, Ps),
+              maplist(padded(Wide), Ts, Ps),
               atomic_list_concat(Ps, L0), atom_string(L0, Line) ),
             Lines).
+
+padded(Wide, T, P) :- format(atom(P), "~t~w~*|", [T, Wide]).
 
 shown(w, _, 'W') :- !.
 shown(b, _, 'B') :- !.
