@@ -593,7 +593,8 @@ def _share(x: float | None) -> str:
 
 
 def _result_words(result: str) -> str:
-    return result if result in ("draw", "unknown") else f"{result} wins"
+    """A player's name as 'NAME wins'; 'draw', 'unknown' and a game of chance's words ('p1 wins 61.5%') as they are."""
+    return result if result in ("draw", "unknown") or " " in result else f"{result} wins"
 
 
 def _fmt_value(v: float | None) -> str:
@@ -661,7 +662,19 @@ def solve(game: str, max_positions: str | None, db_path: str, as_json: bool) -> 
     if as_json:
         return emit_json(data)
     classes = f", {data['classes']:,} up to symmetry" if data["classes"] else ""
-    click.echo(f"{game}: {data['positions']:,} reachable positions, {data['terminal']:,} terminal{classes}")
+    chance = f", {data['chance_nodes']:,} of them chance nodes" if "chance_nodes" in data else ""
+    click.echo(f"{game}: {data['positions']:,} reachable positions{chance}, {data['terminal']:,} terminal{classes}")
+    if "chance_nodes" in data:
+        first = data["players"][0]
+        if data["win_probability"] is not None:
+            click.echo(f"with best play: {first} wins with probability {data['win_probability']:.6f}")
+        else:
+            click.echo(f"with best play: {first}'s expected result {data['value']:+.6f} (1 a win, -1 a loss)")
+        click.echo(f"value iteration: {data['cyclic_parts']:,} cyclic parts of {data['parts']:,} "
+                   f"(the largest {data['largest_part']:,} positions), {data['sweeps']:,} sweeps, "
+                   f"to {data['tolerance']:g}")
+        click.echo(f"solved in {data['seconds']:.3f} s (games of chance are not stored yet)")
+        return
     click.echo(f"with perfect play: {'a draw' if data['winner'] is None else data['winner'] + ' wins'}")
     how = "read from the knowledge base" if data["stored"] else "solved and stored"
     click.echo(f"{how} in {data['seconds']:.3f} s")

@@ -17,7 +17,7 @@ from bridge.compile import ProgressFn as CompileProgressFn
 from bridge.engine import BadInput, PrologError, engine
 from kb import store
 from learners import exact, training
-from learners.graph import CyclicGraph, StateGraph
+from learners.graph import CHANCE, CyclicGraph, StateGraph
 from learners.options import stored_names
 from learners.sampling import wilson_interval
 
@@ -65,13 +65,46 @@ def solve(db: sqlite_utils.Database, game: str, limit: int | None = None,
     training on the graph).
     """
     t0 = time.perf_counter()
-    graph, seconds = graphs.solved_graph(db, game, limit, progress)
+    try:
+        graph, seconds = graphs.solved_graph(db, game, limit, progress)
+    except graphs.ChanceGame as chance_game:
+        return chance_summary(chance_game.graph, t0)
     summary = store.game_summary(db, game)
     assert summary is not None  # noqa: S101  (narrows a type for mypy; true by construction)
     summary.pop("solved_at", None)
     summary.update({"nodes": graph.size, "folded": graph.folded, "stored": seconds is None,
                     "seconds": round(time.perf_counter() - t0, 4)})
     return summary
+
+
+def chance_summary(graph: StateGraph, t0: float) -> dict[str, Any]:
+    """``solve``'s answer for a game of chance: the first player's expected result and winning chance
+    under best play, by expectimax with value iteration over the graph's cycles (learners/chance.py).
+    Not stored yet: each solve computes it again."""
+    from learners import chance
+    found = chance.solve(graph)
+    first = graph.players[0]
+    return {"game": graph.game, "players": graph.players, "positions": graph.positions, "terminal": graph.terminal,
+            "chance_nodes": int((graph.mover == CHANCE).sum()), "classes": None,
+            "value": float(found.value[0]), "win_probability": chance.win_probability(graph, found.value),
+            "winner": first if found.value[0] > 0 else None if found.value[0] == 0 else graph.players[1],
+            "parts": found.parts, "cyclic_parts": found.cyclic_parts, "largest_part": found.largest,
+            "sweeps": found.sweeps, "tolerance": found.tolerance, "nodes": graph.size, "folded": graph.folded,
+            "stored": False, "seconds": round(time.perf_counter() - t0, 4)}
+
+
+def chance_values(graph: StateGraph, keys: list[str]) -> dict[str, str]:
+    """Each state's value under best play in a game of chance, in words: the first player's chance of
+    winning where the game has no draws, else its expected result."""
+    from learners import chance
+    value = chance.solve(graph).value
+    first = graph.players[0]
+    out = {}
+    for k in keys:
+        v = float(value[graph.index[k]])
+        p = chance.win_probability(graph, value, graph.index[k])
+        out[k] = f"{first} wins {p:.4%}" if p is not None else f"{first} expects {v:+.4f}"
+    return out
 
 
 def ensure_graph(db: sqlite_utils.Database, game: str, what: str = "judging exactly needs every position",
@@ -135,6 +168,8 @@ def query(db: sqlite_utils.Database, game: str, position: str, depth: int = DEFA
         try:
             sub, _ = graphs.subgraph(game, state.key)
             exact_of, out["exact_source"] = {k: store.exact_name(sub, sub.index[k]) for k in keys}, "searched"
+        except graphs.ChanceGame as chance_game:
+            exact_of, out["exact_source"] = chance_values(chance_game.graph, keys), "expectimax below this position"
         except compile_mod.TooLarge:
             out["exact_source"] = f"depth-limited search ({depth} plies)"
     if exact_of is None:

@@ -8,16 +8,18 @@ with one line that says how far enumeration got.
 """
 from __future__ import annotations
 
+import math
 import os
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from fractions import Fraction
 
 import numpy as np
 
 from bridge.engine import BadInput, engine, quote
 from bridge.limits import ENV_MAX
-from learners.graph import ONGOING, StateGraph
+from learners.graph import CHANCE, ONGOING, StateGraph, ranges
 
 BATCH = 4000
 
@@ -80,6 +82,7 @@ def compile_graph(game: str, players: list[str], fold: bool, limit: int, what: s
     eng.call(f"graph:graph_open({quote(game)}, {quote(start)}, {'true' if fold else 'false'}), Out = true")
     moves: list[str] = []              # texts by number (rules/graph.pl numbers them)
     keys: list[str] = []
+    weights: list[str] = []            # 'N/D' for each move of a chance node, in order
     parts: dict[str, list[np.ndarray]] = {k: [] for k in ("mover", "winner", "orbit", "count", "target", "move")}
     expanded, found = 0, 1
     try:
@@ -94,6 +97,7 @@ def compile_graph(game: str, players: list[str], fold: bool, limit: int, what: s
             parts["target"].append(np.asarray(nodes["targets"], dtype=np.int64))
             parts["move"].append(np.asarray(nodes["moves"], dtype=np.int32))
             moves += nodes["new_moves"]
+            weights += nodes["weights"]
             expanded = to
             if progress:
                 progress(CompileProgress(found, expanded, time.perf_counter() - t0, rss_mb()))
@@ -111,7 +115,32 @@ def compile_graph(game: str, players: list[str], fold: bool, limit: int, what: s
                        "(over/4 and legal/4 disagree)")
     graph = StateGraph(game, list(players), keys, cat["mover"], cat["winner"], starts, cat["target"],
                        cat["move"].astype(np.int32), moves, cat["orbit"].astype(np.int64), fold)
+    if (cat["mover"] == CHANCE).any():
+        graph.prob = chance_probabilities(cat["mover"], starts, weights)
     return graph
+
+
+def chance_probabilities(mover: np.ndarray, starts: np.ndarray, weights: list[str]) -> np.ndarray:
+    """Each edge's probability: 1 for a player's move; for a chance node's outcome, its weight over
+    the node's total.  The weights are brought to one denominator and added as whole numbers, so the
+    total is exact and each probability is one division."""
+    prob = np.ones(int(starts[-1]), dtype=np.float64)
+    chance = np.flatnonzero(mover == CHANCE)
+    edges = ranges(starts, chance)
+    if len(edges) != len(weights):
+        raise BadInput(f"the chance nodes have {len(edges):,} outcomes but {len(weights):,} weights came back")
+    if not len(edges):
+        return prob
+    distinct = {w: Fraction(*map(int, w.split("/"))) for w in dict.fromkeys(weights)}
+    common = math.lcm(*(f.denominator for f in distinct.values()))
+    whole = {w: f.numerator * (common // f.denominator) for w, f in distinct.items()}
+    if max(whole.values()) * int(np.diff(starts).max()) >= 2**62:
+        raise BadInput("the chance weights are too fine to add up exactly (their common denominator is too large)")
+    w = np.fromiter((whole[x] for x in weights), dtype=np.int64, count=len(weights))
+    counts = (starts[chance + 1] - starts[chance]).astype(np.int64)
+    totals = np.add.reduceat(w, np.cumsum(counts) - counts)
+    prob[edges] = w / np.repeat(totals, counts)
+    return prob
 
 
 def too_large(game: str, what: str, limit: int, how_far: str) -> str:

@@ -93,6 +93,7 @@ def _graph(db: sqlite_utils.Database | None, game: str, folded: bool, what: str,
         else:
             t0 = time.perf_counter()
             graph = compile_graph(game, players, folded, bound, what, progress)
+            refuse_chance(graph)
             graph.value = retrograde.solve(graph)
             seconds = time.perf_counter() - t0
             if keep:
@@ -143,8 +144,25 @@ def subgraph(game: str, key: str, limit: int = QUERY_LIMIT) -> tuple[StateGraph,
     t0 = time.perf_counter()
     graph = compile_graph(game, games.players(game), False, limit,
                           "an exact answer needs every position below this one", start=key)
+    refuse_chance(graph)
     graph.value = retrograde.solve(graph)
     return graph, time.perf_counter() - t0
+
+
+class ChanceGame(BadInput):
+    """A graph with chance nodes where a command needs one without: ``graph`` is the graph compiled."""
+
+    def __init__(self, graph: StateGraph) -> None:
+        super().__init__(f"{graph.game} is a game of chance: `educable solve {graph.game}` and `query` give its "
+                         "exact values; judging, training and searching games of chance are not built yet")
+        self.graph = graph
+
+
+def refuse_chance(graph: StateGraph) -> None:
+    """ChanceGame when the graph has chance nodes (retrograde analysis and everything built on it assume
+    none; solve and query catch it and value the graph by expectimax instead)."""
+    if graph.has_chance:
+        raise ChanceGame(graph)
 
 
 def cannot_judge(game: str, why: str) -> BadInput:

@@ -15,6 +15,7 @@ import numpy as np
 
 ONGOING = -1
 DRAW = 2
+CHANCE = 3          # the mover of a chance node (rules/graph.pl's code for `chance`)
 
 
 class CyclicGraph(ValueError):
@@ -43,6 +44,7 @@ class StateGraph:
     orbit: np.ndarray
     folded: bool = False
     value: np.ndarray = field(default=None, repr=False)  # type: ignore[arg-type]  # None until solved
+    prob: np.ndarray | None = field(default=None, repr=False)   # each edge's probability; None: no chance node
     _order: list[int] | None = field(init=False, repr=False, default=None)
     _levels: list[np.ndarray] | None = field(init=False, repr=False, default=None)
     _cycle: CyclicGraph | None = field(init=False, repr=False, default=None)
@@ -50,6 +52,11 @@ class StateGraph:
     @property
     def size(self) -> int:
         return len(self.keys)
+
+    @property
+    def has_chance(self) -> bool:
+        """Whether some node is a chance node (its edges carry probabilities)."""
+        return self.prob is not None
 
     @cached_property
     def index(self) -> dict[str, int]:

@@ -300,11 +300,27 @@ check_state(Game, P, M, Succs) :-
         Pairs = []
     ),
     findall(P1-M1, member(_-(P1/M1), Pairs), Succs),
+    (   game:chance_mover(M), Moves \== failed -> check_weights(Game, P, T, Moves) ; true ),
     check_cells(Game, P, M, T),
     check_code(Game, P, M, T),
     check_setup(Game, P, M, T),
     check_board(Game, P, M, T),
     check_symmetry(Game, P, M, T, Result, Pairs).
+
+%   A chance node's outcomes: each weight (chance_weight/4, else 1) a
+%   positive integer or rational; rationals, where given, add up to exactly 1.
+check_weights(Game, P, T, Moves) :-
+    findall(Mv-W, ( member(Mv, Moves), game:outcome_weight(Game, P, Mv, W) ), Weighed),
+    (   member(Mv-W, Weighed), \+ ( ( integer(W) ; rational(W) ), W > 0 )
+    ->  safely('move_text/3', game:move_text(Game, Mv, MT), _),
+        format(string(Msg), "chance_weight/4 gives ~q for the outcome ~w: a weight is a positive integer or rational (1r10), never a float", [W, MT]),
+        problem(Game, chance_weight, chance_weight/4, T, Msg)
+    ;   member(_-W, Weighed), \+ integer(W),
+        findall(W1, member(_-W1, Weighed), Ws), sum_list(Ws, Sum), Sum =\= 1
+    ->  format(string(Msg), "the chance weights here add up to ~w: written as fractions (rationals) they must add up to exactly 1", [Sum]),
+        problem(Game, chance_weight, chance_weight/4, T, Msg)
+    ;   true
+    ).
 
 %   board_lines/4 gives a list of texts, one a line (show, play and the page
 %   print each element as a line: a string given alone printed a character a line).
@@ -464,8 +480,8 @@ check_next_mover(Game, P, M, P1, MT, T, M1) :-
             problem(Game, next_mover, next_mover/5, T, Msg1), M1 = Other
         ;   Xs == []
         ->  M1 = Other
-        ;   Xs = [X], memberchk(X, Players)
-        ->  M1 = X
+        ;   Xs = [X], ( memberchk(X, Players) ; game:chance_mover(X) )
+        ->  M1 = X                          % a player, or chance: a chance node's outcomes come next
         ;   Xs = [X]
         ->  format(string(Msg), "next_mover/5 gives ~q after the move ~w, which is not one of the players ~w", [X, MT, Players]),
             problem(Game, next_mover, next_mover/5, T, Msg), M1 = Other

@@ -47,7 +47,9 @@
             protocol_clause/3,      % +Head, -Body, -Ref
             play_move/6,            % +Game, +Pos, +Mover, +Move, -Pos1, -Mover1
             bad_input/1,            % +Message
-            shown/2                 % +Text, -Quoted
+            shown/2,                % +Text, -Quoted
+            chance_mover/1,         % ?Mover
+            outcome_weight/4        % +Game, +Pos, +Outcome, -Weight
           ]).
 
 %!  game(?Game) is nondet.
@@ -63,6 +65,15 @@
 %   Mover1 is to move in Pos1, reached by Mover's move from Pos.  Optional:
 %   a game whose turns always alternate leaves it out; one where a player
 %   may move again (dots and boxes after completing a box) says who moves.
+%!  chance_weight(+Game, +Pos, +Outcome, -Weight) is semidet.
+%   Games of chance: a state whose mover is `chance` is a chance node, its
+%   legal/4 moves are the outcomes (a die's faces, a tile and where it
+%   falls) and next/5 plays them as any move.  Weight is the outcome's
+%   weight, a positive integer or rational (1r10), never a float: its
+%   probability is its weight over the node's total, computed exactly.
+%   Optional: without it every outcome of a node is equally likely (a die,
+%   GDL-II's `random` role).  A game of chance says who moves after each
+%   move with next_mover/5, the chance nodes included.
 %!  over(+Game, +Pos, +Mover, -Result) is semidet.
 %   The game is over with Mover to move; Result is the winner or `draw`.
 %!  parse_position(+Game, +Text, -Pos, -Mover) is det.
@@ -143,7 +154,7 @@ indexed(position_text/4).   indexed(parse_move/3).      indexed(move_text/3).
 indexed(board_lines/4).     indexed(symmetry/3).        indexed(cells/4).
 indexed(line/2).            indexed(size_at_least/2).   indexed(layout/3).
 indexed(next_mover/5).      indexed(tuple_cells/4).     indexed(tuple_code/4).
-indexed(setup_text/4).      indexed(drawn_as/2).
+indexed(setup_text/4).      indexed(drawn_as/2).        indexed(chance_weight/4).
 
 %   Head (a protocol goal) as the goal on its file's clauses, File its first argument.
 by_file(Head, File, ByFile) :-
@@ -225,6 +236,15 @@ user:term_expansion(Clause, Indexed) :-
 %   of eval or training) is taken not to end: it is scored a draw, as solve
 %   scores a line that never ends.
 endless_plies(2000).
+
+%!  chance_mover(?Mover) is semidet.
+%   Mover moves for chance: the one mover that is never a player.
+chance_mover(chance).
+
+%!  outcome_weight(+Game, +Pos, +Outcome, -Weight) is det.
+%   The weight of a chance node's Outcome: the game's chance_weight/4, else 1.
+outcome_weight(Game, Pos, Outcome, Weight) :-
+    (   chance_weight(Game, Pos, Outcome, W) -> Weight = W ; Weight = 1 ).
 
 %!  other_player(+Game, +Player, -Other) is det.
 other_player(Game, Player, Other) :-

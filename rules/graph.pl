@@ -68,23 +68,27 @@ graph_close :-
 %   2 for a draw), class size and number of moves, then every node's moves
 %   (numbers from 0, one a move text) and the nodes they lead to, in order;
 %   then the texts of the moves first numbered in this batch, in number
-%   order.  Found is the number of nodes found so far.  Numbers, not names,
+%   order; then, for every move of a chance node (mover 3) in order, its
+%   weight as 'N/D'.  Found is the number of nodes found so far.  Numbers, not names,
 %   so that the batch reaches Python as plain lists of numbers.
 graph_batch(From, To, json([keys-Keys, movers-Movers, results-Results, orbits-Orbits,
-                            counts-Counts, moves-MoveIds, targets-Targets, new_moves-NewMoves]), Found) :-
+                            counts-Counts, moves-MoveIds, targets-Targets, new_moves-NewMoves,
+                            weights-Weights]), Found) :-
     compiling(Game, Fold, Trie, MoveTrie),
     players(Game, Players),
     Last is To - 1,
-    findall(n(K, MC, RC, O, C, Ms, Ts),
+    findall(n(K, MC, RC, O, C, Ms, Ts)-Ws,
             ( between(From, Last, Id),
               retract(pending(Id, P, M, O)),
-              guarded_step(Game, expand(Game, Fold, Trie, MoveTrie, P, M, K, R, C, Ms, Ts)),
-              player_code(Players, M, 'a position has the mover', MC),
+              guarded_step(Game, expand(Game, Fold, Trie, MoveTrie, P, M, K, R, C, Ms, Ts, Ws)),
+              mover_code(Players, M, MC),
               result_code(Players, R, RC) ),
-            Nodes),
+            NodesWeights),
+    pairs_keys_values(NodesWeights, Nodes, WsList),
     unzip(Nodes, Keys, Movers, Results, Orbits, Counts, MsList, TsList),
     append(MsList, MoveIds),
     append(TsList, Targets),
+    append(WsList, Weights),
     findall(T, retract(new_move(_, T)), NewMoves),
     nb_getval(graph_found, Found).
 
@@ -92,21 +96,46 @@ unzip([], [], [], [], [], [], [], []).
 unzip([n(K, M, R, O, C, Ms, Ts)|Ns], [K|Ks], [M|Mv], [R|Rs], [O|Os], [C|Cs], [Ms|Mss], [Ts|Tss]) :-
     unzip(Ns, Ks, Mv, Rs, Os, Cs, Mss, Tss).
 
-expand(Game, Fold, Trie, MoveTrie, P, M, Key, Result, Count, MoveIds, Targets) :-
+expand(Game, Fold, Trie, MoveTrie, P, M, Key, Result, Count, MoveIds, Targets, Weights) :-
     position_text(Game, P, M, Key),
     (   over(Game, P, M, R)
-    ->  Result = R, MoveIds = [], Targets = []
+    ->  Result = R, MoveIds = [], Targets = [], Weights = []
     ;   Result = null,
-        findall(MI-I,
+        findall(MI-I-Wt,
                 ( legal(Game, P, M, Mv),
                   step(Game, P, M, Mv, P1, M1),
                   move_id(MoveTrie, Game, Mv, MI),
                   representative(Fold, Game, P1, R1, Images),
-                  node_id(Trie, Fold, M1, R1, Images, I) ),
-                Pairs),
-        pairs_keys_values(Pairs, MoveIds, Targets)
+                  node_id(Trie, Fold, M1, R1, Images, I),
+                  (   chance_mover(M)
+                  ->  outcome_weight(Game, P, Mv, W), weight_text(Game, P, Mv, W, Wt)
+                  ;   Wt = 1
+                  ) ),
+                Triples),
+        triples(Triples, MoveIds, Targets, Weights0),
+        (   chance_mover(M) -> Weights = Weights0 ; Weights = [] )
     ),
     length(MoveIds, Count).
+
+triples([], [], [], []).
+triples([A-B-C|T], [A|As], [B|Bs], [C|Cs]) :- triples(T, As, Bs, Cs).
+
+%   A chance outcome's weight as a text 'N/D' (a rational's numerator and
+%   denominator, a whole number's over 1), exact as JSON numbers are not;
+%   a weight that is not a positive integer or rational is the file's error.
+weight_text(Game, P, Mv, W, Text) :-
+    (   ( integer(W) ; rational(W) ), W > 0
+    ->  rational(W, N, D),
+        format(atom(Text), "~d/~d", [N, D])
+    ;   move_text(Game, Mv, MT),
+        position_text(Game, P, chance, PT),
+        format(string(Msg), "chance_weight/4 gives ~q for the outcome ~w of ~w: a weight is a positive integer or rational (1r10), never a float", [W, MT, PT]),
+        bad_input(Msg)
+    ).
+
+%   A mover's number: a player's (0 first, 1 second), or 3 for chance.
+mover_code(_, M, 3) :- chance_mover(M), !.
+mover_code(Players, M, Code) :- player_code(Players, M, 'a position has the mover', Code).
 
 %   A player's number (0 first, 1 second); a name that is no player is
 %   the game file's error (What says where the name came from).

@@ -1,0 +1,146 @@
+"""Games of chance, the foundation (issue: games of chance and of score): chance nodes in the protocol,
+their probabilities compiled exactly, and expectimax values by value iteration over the graph's cycles,
+checked against Pig's values computed here apart (Neller and Presser's equations) and against
+strongly connected parts found by brute force."""
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+EXE = str(Path(sys.executable).parent / "educable")
+
+
+def educable(*args, games_dir=ROOT / "tests" / "data", db=None):
+    env = {k: v for k, v in os.environ.items() if k not in ("EDUCABLE_DB", "EDUCABLE_GAMES")}
+    return subprocess.run([EXE, "--games-dir", str(games_dir), *args, *(["--db", str(db)] if db else [])],
+                          capture_output=True, text=True, timeout=300, env=env)
+
+
+def pig_reference(goal: int, faces: int = 6, tol: float = 1e-15) -> dict:
+    """The first player's chance of winning Pig, from Neller and Presser's equations: P(i, j, k), the
+    chance that the player to move wins with score i, the opponent's j and turn total k, is 1 once
+    i + k reaches the goal, else the better of rolling and (with k > 0) holding."""
+    states = [(i, j, k) for i in range(goal) for j in range(goal) for k in range(goal - i)]
+    p = dict.fromkeys(states, 0.0)
+
+    def get(i, j, k):
+        return 1.0 if i + k >= goal else p[(i, j, k)]
+    while True:
+        delta = 0.0
+        for i, j, k in states:
+            roll = ((1 - get(j, i, 0)) + sum(get(i, j, k + r) for r in range(2, faces + 1))) / faces
+            v = max(roll, 1 - get(j, i + k, 0)) if k > 0 else roll
+            delta = max(delta, abs(v - p[(i, j, k)]))
+            p[(i, j, k)] = v
+        if delta < tol:
+            return p
+
+
+def test_solve_pig_gives_neller_and_pressers_value(tmp_path):
+    r = educable("solve", "pig(12,6)", "--json", db=tmp_path / "kb.db")
+    assert r.returncode == 0, r.stderr
+    data = json.loads(r.stdout)
+    assert data["win_probability"] == pytest.approx(pig_reference(12)[(0, 0, 0)], abs=1e-10)
+    assert data["chance_nodes"] > 0 and data["cyclic_parts"] > 0 and data["sweeps"] > 0
+    assert data["winner"] == "p1"
+
+
+def test_query_gives_each_moves_chance_of_winning(tmp_path):
+    ref = pig_reference(12)
+    r = educable("query", "pig(12,6)", "3 4 5 p1", "--json", db=tmp_path / "kb.db")
+    assert r.returncode == 0, r.stderr
+    data = json.loads(r.stdout)
+    shown = {m["move"]: float(m["exact"].removeprefix("p1 wins ").removesuffix("%")) / 100 for m in data["moves"]}
+    hold = 1 - ref[(4, 8, 0)]                     # p2 to move with 4 against p1's 8
+    roll = (1 - ref[(4, 3, 0)] + sum(ref[(3, 4, 5 + r)] if 3 + 5 + r < 12 else 1 for r in range(2, 7))) / 6
+    assert shown == pytest.approx({"hold": hold, "roll": roll}, abs=5e-7)
+    assert data["exact"] == f"p1 wins {max(hold, roll):.4%}"
+
+
+COIN = """
+:- module(coin, []).
+%   A biased coin decides: heads (weight W1) p1 wins, tails (weight W2) p2 wins; before it, p1 may
+%   also stop for a draw.
+game:game(coin).
+game:players(coin, [p1, p2]).
+game:initial(coin, start, p1).
+game:legal(coin, start, p1, toss).
+game:legal(coin, start, p1, stop).
+game:legal(coin, tossing, chance, heads).
+game:legal(coin, tossing, chance, tails).
+game:next(coin, start, p1, toss, tossing).
+game:next(coin, start, p1, stop, stopped).
+game:next(coin, tossing, chance, Side, Side).
+game:next_mover(coin, start, p1, tossing, chance) :- !.
+game:next_mover(coin, _, _, _, p2).
+game:chance_weight(coin, tossing, heads, W1).
+game:chance_weight(coin, tossing, tails, W2).
+game:over(coin, heads, _, p1).
+game:over(coin, tails, _, p2).
+game:over(coin, stopped, _, draw).
+game:position_text(coin, P, M, T) :- format(atom(T), "~w ~w", [P, M]).
+game:parse_position(coin, T, P, M) :- atomic_list_concat([P, M], ' ', T).
+game:parse_move(coin, T, T).
+game:move_text(coin, M, M).
+game:board_lines(coin, P, _, [P]).
+"""
+
+
+@pytest.mark.parametrize("w1, w2, value", [
+    ("9", "1", 0.8),            # whole weights: heads 9 in 10, so tossing is worth 0.9 - 0.1
+    ("3r4", "1r4", 0.5),        # rationals adding up to 1
+    ("1", "3", 0.0),            # tossing worth -0.5: p1 stops for the draw
+])
+def test_weights_become_exact_probabilities(tmp_path, w1, w2, value):
+    (tmp_path / "coin.pl").write_text(COIN.replace("W1", w1).replace("W2", w2))
+    r = educable("solve", "coin", "--json", games_dir=tmp_path, db=tmp_path / "kb.db")
+    assert r.returncode == 0, r.stderr
+    assert json.loads(r.stdout)["value"] == pytest.approx(value, abs=1e-15)
+
+
+def test_a_float_weight_is_refused_and_check_names_bad_weights(tmp_path):
+    (tmp_path / "coin.pl").write_text(COIN.replace("W1", "0.9").replace("W2", "1"))
+    r = educable("solve", "coin", games_dir=tmp_path, db=tmp_path / "kb.db")
+    assert r.returncode == 2 and "never a float" in r.stderr and len(r.stderr.splitlines()) == 1, r.stderr
+    (tmp_path / "coin.pl").write_text(COIN.replace("W1", "1r2").replace("W2", "1r3"))
+    r = educable("check", str(tmp_path / "coin.pl"), games_dir=tmp_path)
+    assert "add up to 5r6" in r.stdout and "exactly 1" in r.stdout, r.stdout
+
+
+def test_commands_that_assume_no_chance_refuse_a_game_of_chance_in_one_line(tmp_path):
+    r = educable("eval", "pig(12,6)", "random", "--exact", db=tmp_path / "kb.db")
+    assert r.returncode == 2 and "game of chance" in r.stderr and len(r.stderr.splitlines()) == 1, r.stderr
+
+
+def strong_parts_by_reachability(n, edges):
+    """Each node's strongly connected part as the set of nodes it reaches and that reach it."""
+    reach = np.eye(n, dtype=bool)
+    for a, b in edges:
+        reach[a, b] = True
+    for k in range(n):                      # Warshall's transitive closure
+        reach |= reach[:, [k]] & reach[[k], :]
+    return reach & reach.T, reach
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_strong_parts_are_found_and_ordered_successors_first(seed):
+    from learners.chance import _strong_parts
+    rng = np.random.default_rng(seed)
+    n = 40
+    edges = sorted({(int(a), int(b)) for a, b in rng.integers(0, n, size=(70, 2))})
+    start = np.zeros(n + 1, dtype=np.int64)
+    np.cumsum(np.bincount([a for a, _ in edges], minlength=n), out=start[1:])
+    target = np.array([b for _, b in edges], dtype=np.int64)
+    order, part_start = _strong_parts(n, start, target)
+    same, reach = strong_parts_by_reachability(n, edges)
+    part_of = np.empty(n, dtype=np.int64)
+    for p in range(len(part_start) - 1):
+        part_of[order[part_start[p]:part_start[p + 1]]] = p
+    assert sorted(order.tolist()) == list(range(n))
+    assert (same == (part_of[:, None] == part_of[None, :])).all()
+    assert all(part_of[b] <= part_of[a] for a, b in edges)      # a part comes after every part it leads to
