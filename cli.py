@@ -719,7 +719,8 @@ def play(game: str, opponent: str, side: str | None, seed: int | None, db_path: 
                 except BadInput as exc:
                     click.echo(f"{exc}; legal moves: {' '.join(session.legal_moves())}")
             else:
-                click.echo(f"{opponent} plays {session.computer_move()}")
+                who = "chance" if session.chance_to_move else opponent
+                click.echo(f"{who} plays {session.computer_move()}")
     except (EOFError, KeyboardInterrupt, click.Abort):
         session.finish()
         click.echo("\ngame abandoned (stored without a result)")
@@ -771,6 +772,14 @@ def eval_cmd(game: str, agent: str, vs: str | None, exact: bool, n_games: int, s
             data = commands.evaluate_series(db, game, agent, vs, n_games, seed, progress)
     if as_json:
         return emit_json(data)
+    if exact and vs is None and data.get("chance"):
+        click.echo(f"{game}: {agent} judged exactly against a best-responding opponent ({data['measure']})")
+        for side in ("as_first", "as_second"):
+            g = data[side]
+            click.echo(f"  {side.replace('_', ' ')}: {g['against_best_response']:.6f}, the game's value "
+                       f"{g['game_value']:.6f}" + (" (perfect)" if g["perfect"] else
+                                                    f": a perfect opponent takes {g['game_value'] - g['against_best_response']:.6f}"))
+        return
     if exact and vs is None:
         click.echo(f"{game}: {agent} judged exactly against a best-responding opponent (game value: {data['value']})")
         for side in ("as_first", "as_second"):

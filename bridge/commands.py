@@ -10,6 +10,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+import numpy as np
+
 from bridge import agents, games, graphs, limits, perfect, registry
 from bridge import compile as compile_mod
 from bridge import judge as judging
@@ -17,7 +19,7 @@ from bridge.compile import ProgressFn as CompileProgressFn
 from bridge.engine import BadInput, PrologError, engine
 from kb import store
 from learners import exact, training
-from learners.graph import CHANCE, CyclicGraph, StateGraph
+from learners.graph import CHANCE, DRAW, CyclicGraph, StateGraph
 from learners.options import stored_names
 from learners.sampling import wilson_interval
 
@@ -437,8 +439,53 @@ def evaluate_exact(db: sqlite_utils.Database, game: str, agent: str, vs: str | N
     """
     try:
         return _evaluate_exact(db, game, agent, vs, limit, progress)
+    except graphs.ChanceGame as chance_game:
+        return evaluate_exact_chance(chance_game.graph, agent, vs)
     except CyclicGraph as exc:
         raise Unjudgeable(str(exc)) from None
+
+
+CHANCE_JUDGED = ("random", "minimax")      # the players judged exactly on a game of chance so far
+
+
+def evaluate_exact_chance(graph: StateGraph, agent: str, vs: str | None) -> dict[str, Any]:
+    """``eval --exact`` on a game of chance: without ``vs``, the agent's chance of winning (or expected
+    result) on each side against a best-responding opponent, beside the game's value for that side;
+    with ``vs``, the chances of each result.  ``minimax`` is the expectimax player (among best moves
+    at random)."""
+    from learners import chance
+    for name in (agent, vs):
+        if name is not None and name not in CHANCE_JUDGED:
+            raise BadInput(f"{graph.game} is a game of chance: exact judgement there is built for "
+                           f"{' and '.join(CHANCE_JUDGED)} so far, not {name!r}")
+    solved = chance.solve(graph)
+
+    def policy(name: str) -> np.ndarray:
+        mask = chance.best_moves(graph, solved.value) if name == "minimax" else np.ones(len(graph.target), bool)
+        return chance.policy_of(graph, mask)
+
+    first, second = graph.players
+    draws = bool((graph.winner == DRAW).any())
+    out: dict[str, Any] = {"game": graph.game, "agent": agent, "chance": True,
+                           "value": {first: float(solved.value[0]), second: -float(solved.value[0])},
+                           "measure": "expected result (1 a win, -1 a loss)" if draws else "chance of winning"}
+
+    def measure(v: float) -> float:
+        return v if draws else (1.0 + v) / 2.0
+
+    if vs is None:
+        for side, player, sign in (("as_first", 0, 1.0), ("as_second", 1, -1.0)):
+            got = sign * float(chance.against_best_response(graph, player, policy(agent)).value[0])
+            best = sign * float(solved.value[0])
+            out[side] = {"against_best_response": measure(got), "game_value": measure(best),
+                         "perfect": abs(got - best) <= 1e-9}
+        return out
+    out["vs"] = vs
+    p1 = chance.outcome_probabilities(graph, policy(agent), policy(vs))
+    p2 = chance.outcome_probabilities(graph, policy(vs), policy(agent))
+    out["as_first"] = {"win": p1[first], "draw": p1["draw"], "loss": p1[second]}
+    out["as_second"] = {"win": p2[second], "draw": p2["draw"], "loss": p2[first]}
+    return out
 
 
 def _evaluate_exact(db: sqlite_utils.Database, game: str, agent: str, vs: str | None,

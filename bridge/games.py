@@ -166,6 +166,9 @@ def lines(game: str) -> list[list[int]]:
     return engine().call(f"findall(L, game:line({quote(check_game(game))}, L), Out)")
 
 
+CHANCE = "chance"      # the mover of a chance node (rules/game.pl's chance_mover/1)
+
+
 def choose(state: State, chooser: str) -> str:
     """The move text ``chooser`` (a Prolog chooser term) plays in ``state``."""
     g = quote(state.game)

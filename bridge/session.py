@@ -58,9 +58,14 @@ class PlaySession:
         self._advance(text.strip())
         return self.moves[-1]
 
+    @property
+    def chance_to_move(self) -> bool:
+        """Whether chance moves next (a die to read, a tile to fall): no one chooses."""
+        return self.result is None and self.state.mover == games.CHANCE
+
     def computer_move(self) -> str:
-        """Let the agent choose and play its move."""
-        move = self.chooser(self.state, self.moves)
+        """Let the agent choose and play its move, or chance draw its outcome."""
+        move = games.choose(self.state, "chance") if self.chance_to_move else self.chooser(self.state, self.moves)
         self._advance(move)
         return move
 
@@ -87,7 +92,7 @@ def reply(db: sqlite_utils.Database, game: str, position: str, opponent: str, mo
         raise BadInput(f"the game is over in {position}: no move to play")
     chooser = judge.chooser_for(db, game, opponent, random.Random(seed))
     games.seed_random(seed)
-    move = chooser(state, list(moves or []))
+    move = games.choose(state, "chance") if state.mover == games.CHANCE else chooser(state, list(moves or []))
     after = games.play(state, move)
     return {"game": game, "position": state.key, "opponent": opponent, "move": move, "next": after.key,
             "to_move": after.mover, "result": games.result(after)}

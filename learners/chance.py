@@ -42,21 +42,78 @@ class ChanceSolution:
     tolerance: float
 
 
+MAX, MIN, MEAN, OVER = 0, 1, 2, 3      # what a node's value is of its successors' (OVER: its result)
+
+
 def solve(graph: StateGraph, tolerance: float = TOLERANCE) -> ChanceSolution:
     """Expectimax values of every node of a two-player graph, for the first player (see the module)."""
+    kind = np.where(graph.mover == CHANCE, MEAN, np.where(graph.mover == 0, MAX, MIN))
+    return _values(graph, kind, _edge_probabilities(graph), _results(graph, 0) - _results(graph, 1), tolerance)
+
+
+def against_best_response(graph: StateGraph, player: int, policy: np.ndarray,
+                          tolerance: float = TOLERANCE) -> ChanceSolution:
+    """The values, for the first player, when ``player`` plays ``policy`` (each edge's probability at
+    its node, as ``policy_of`` gives it) and the other player answers as well as it can."""
+    other = MIN if player == 0 else MAX
+    kind = np.where((graph.mover == CHANCE) | (graph.mover == player), MEAN, other)
+    prob = np.where(graph.mover[graph.source] == player, policy, _edge_probabilities(graph))
+    return _values(graph, kind, prob, _results(graph, 0) - _results(graph, 1), tolerance)
+
+
+def outcome_probabilities(graph: StateGraph, first: np.ndarray, second: np.ndarray,
+                          tolerance: float = TOLERANCE) -> dict[str, float]:
+    """The chances of each result when the first player plays the policy ``first`` and the second
+    ``second``: the first player's win, the second's, and a draw (play that never ends included)."""
+    mover = graph.mover[graph.source]
+    prob = np.where(mover == 0, first, np.where(mover == 1, second, _edge_probabilities(graph)))
+    kind = np.full(graph.size, MEAN)
+    wins = [float(_values(graph, kind, prob, _results(graph, p), tolerance).value[0]) for p in (0, 1)]
+    first_name, second_name = graph.players
+    return {first_name: wins[0], second_name: wins[1], "draw": max(0.0, 1.0 - wins[0] - wins[1])}
+
+
+def policy_of(graph: StateGraph, chosen: np.ndarray) -> np.ndarray:
+    """Each edge's probability at its node for a player who picks uniformly among the edges of the
+    boolean mask ``chosen`` (a node none of whose edges is chosen: all of them)."""
+    source = graph.source
+    chosen = chosen.astype(bool)
+    picked = np.bincount(source[chosen], minlength=graph.size)
+    degree = np.diff(graph.start)
+    none = picked[source] == 0
+    return np.where(none, 1.0 / degree[source], np.where(chosen, 1.0 / np.maximum(picked[source], 1), 0.0))
+
+
+def best_moves(graph: StateGraph, value: np.ndarray, tolerance: float = 1e-9) -> np.ndarray:
+    """The edges that keep a node's value for its mover (within ``tolerance``), as a mask: a perfect
+    player of a game of chance picks among them."""
+    after = value[graph.target]
+    best = np.where(graph.mover == 0, np.maximum.reduceat(after, graph.start[:-1].clip(max=len(after) - 1)),
+                    np.minimum.reduceat(after, graph.start[:-1].clip(max=len(after) - 1)))
+    return np.abs(after - best[graph.source]) <= tolerance
+
+
+def _results(graph: StateGraph, player: int) -> np.ndarray:
+    """1.0 where ``player`` has won, else 0."""
+    return (graph.winner == player).astype(np.float64)
+
+
+def _edge_probabilities(graph: StateGraph) -> np.ndarray:
+    return graph.prob if graph.prob is not None else np.ones(len(graph.target), dtype=np.float64)
+
+
+def _values(graph: StateGraph, kind: np.ndarray, prob: np.ndarray, terminal: np.ndarray,
+            tolerance: float) -> ChanceSolution:
+    """Every node's value: OVER nodes keep ``terminal``, the others back their successors up as
+    ``kind`` says, part by part (see the module)."""
     if len(graph.players) != 2:
         raise ValueError("solving a game of chance needs two players")
-    n = graph.size
-    terminal = np.zeros(n, dtype=np.float64)
-    w = graph.winner
-    terminal[w == 0] = 1.0
-    terminal[w == 1] = -1.0
-    kind = np.where(w != ONGOING, 3, np.where(graph.mover == CHANCE, 2, graph.mover)).astype(np.int8)
-    prob = graph.prob if graph.prob is not None else np.ones(len(graph.target), dtype=np.float64)
-    order, part_start = _strong_parts(n, graph.start, graph.target)
-    value = terminal.copy()
+    kind = np.where(graph.winner != ONGOING, OVER, kind).astype(np.int8)
+    order, part_start = _strong_parts(graph.size, graph.start, graph.target)
+    value = terminal.astype(np.float64).copy()
     stats = np.zeros(4, dtype=np.int64)
-    ok = _solve_parts(order, part_start, graph.start, graph.target, prob, kind, value, tolerance, MAX_SWEEPS, stats)
+    ok = _solve_parts(order, part_start, graph.start, graph.target, prob.astype(np.float64), kind, value,
+                      tolerance, MAX_SWEEPS, stats)
     if not ok:
         raise ArithmeticError(f"{graph.game}: a strongly connected part did not settle within {MAX_SWEEPS:,} sweeps")
     sizes = np.diff(part_start)
@@ -141,8 +198,8 @@ def _strong_parts(n, start, target):
 
 @njit(cache=True)
 def _backup(v, start, target, prob, kind, value):
-    """The value of node v from its successors' values: max for the first player, min for the second,
-    the weighted mean at a chance node."""
+    """The value of node v from its successors' values, as its kind says: MAX, MIN, the MEAN weighted
+    by the edges' probabilities (a chance node, or a player whose policy is fixed), or OVER (kept)."""
     k = kind[v]
     if k == 3:
         return value[v]

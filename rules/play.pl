@@ -112,6 +112,17 @@ choose_move(Chooser, Game, Pos, Mover, Move) :-
     I is random(N),
     nth0(I, Moves, Move).
 
+%   The chooser of the mover: the player's, or `chance` for a chance node.
+mover_chooser(Mover, Choosers, Chooser) :-
+    (   memberchk(Mover-Chooser0, Choosers) -> Chooser = Chooser0
+    ;   chance_mover(Mover) -> Chooser = chance
+    ).
+
+%   Chance draws an outcome with its probability (chance_weight/4, else
+%   uniform): the weights as floats are exact enough for a draw.
+weighted_moves(chance, Game, Pos, _, Weighted) :-
+    findall(W-M, ( legal(Game, Pos, chance, M), outcome_weight(Game, Pos, M, W0), W is float(W0) ), Weighted).
+
 pick_weighted([W-M|Rest], R, Move) :-
     (   ( R < W ; Rest == [] ) -> Move = M ; R1 is R - W, pick_weighted(Rest, R1, Move) ).
 
@@ -131,7 +142,7 @@ game(Game, _, Pos, Mover, _, History, Result, History, []) :-
     over(Game, Pos, Mover, Result), !.                  % 'игра окончена'
 game(_, _, _, _, 0, History, draw, History, []) :- !.
 game(Game, Choosers, Pos, Mover, Left, History, Result, Final, [Move|Moves]) :-
-    memberchk(Mover-Chooser, Choosers),
+    mover_chooser(Mover, Choosers, Chooser),
     choose_move(Chooser, Game, Pos, Mover, Move), !,     % 'выбрать ход'
     step(Game, Pos, Mover, Move, Pos1, Other),          % 'ходить', 'другой игрок'
     Left1 is Left - 1,

@@ -15,7 +15,9 @@
 %!  state_value(+Game, +Pos, +Mover, -Value:integer) is det.
 %   Value of the state under perfect play for Mover: 1, 0 or -1.
 state_value(Game, Pos, Mover, Value) :-
-    (   over(Game, Pos, Mover, Result)
+    (   chance_mover(Mover)
+    ->  bad_input("minimax searches games without chance; this game has chance nodes (expectimax is not built yet)")
+    ;   over(Game, Pos, Mover, Result)
     ->  result_value(Result, Mover, Value)
     ;   aggregate_all(max(V),
                       ( legal(Game, Pos, Mover, M),

@@ -62,6 +62,56 @@ def test_query_gives_each_moves_chance_of_winning(tmp_path):
     assert data["exact"] == f"p1 wins {max(hold, roll):.4%}"
 
 
+def pig_random_references(goal: int, faces: int = 6, tol: float = 1e-15) -> tuple[float, float]:
+    """Pig with a random player (rolls, or holds once it has something to bank, each half the time),
+    computed apart: its chance of winning as first against another random player, and against an
+    opponent that answers it as well as possible."""
+    keys = [(i, j, k) for i in range(goal) for j in range(goal) for k in range(goal - i)]
+
+    def sweep(get_me, get_other, best):
+        """One player's table from the other's: the mover's chance of winning (best: the mover plays
+        to win, else at random)."""
+        def win(i, j, k):
+            return 1.0 if i + k >= goal else get_me((i, j, k))
+        out = {}
+        for i, j, k in keys:
+            roll = ((1 - get_other((j, i, 0))) + sum(win(i, j, k + r) for r in range(2, faces + 1))) / faces
+            if k == 0:
+                out[(i, j, k)] = roll
+            else:
+                hold = 1 - get_other((j, i + k, 0))
+                out[(i, j, k)] = max(roll, hold) if best else (roll + hold) / 2
+        return out
+
+    both = dict.fromkeys(keys, 0.0)
+    while True:                         # both random: one table, the mover's chance
+        new = sweep(both.get, both.get, best=False)
+        if max(abs(new[x] - both[x]) for x in keys) < tol:
+            break
+        both = new
+    me, them = dict.fromkeys(keys, 0.0), dict.fromkeys(keys, 0.0)
+    while True:                         # random against its best response: a table for each
+        new_me, new_them = sweep(me.get, them.get, best=False), sweep(them.get, me.get, best=True)
+        if max(max(abs(new_me[x] - me[x]), abs(new_them[x] - them[x])) for x in keys) < tol:
+            break
+        me, them = new_me, new_them
+    return both[(0, 0, 0)], me[(0, 0, 0)]
+
+
+def test_eval_exact_judges_a_player_of_chance_against_best_response_and_another(tmp_path):
+    vs_random, vs_best = pig_random_references(10)
+    r = educable("eval", "pig(10,6)", "random", "--vs", "random", "--exact", "--json", db=tmp_path / "kb.db")
+    assert r.returncode == 0, r.stderr
+    first = json.loads(r.stdout)["as_first"]
+    assert first["win"] == pytest.approx(vs_random, abs=1e-9) and first["draw"] == pytest.approx(0, abs=1e-9)
+    r = educable("eval", "pig(10,6)", "random", "--exact", "--json", db=tmp_path / "kb.db")
+    data = json.loads(r.stdout)
+    assert data["as_first"]["against_best_response"] == pytest.approx(vs_best, abs=1e-9)
+    assert data["as_first"]["game_value"] == pytest.approx(pig_reference(10)[(0, 0, 0)], abs=1e-9)
+    r = educable("eval", "pig(10,6)", "minimax", "--exact", "--json", db=tmp_path / "kb.db")
+    assert all(json.loads(r.stdout)[side]["perfect"] for side in ("as_first", "as_second"))
+
+
 COIN = """
 :- module(coin, []).
 %   A biased coin decides: heads (weight W1) p1 wins, tails (weight W2) p2 wins; before it, p1 may
@@ -113,8 +163,11 @@ def test_a_float_weight_is_refused_and_check_names_bad_weights(tmp_path):
 
 
 def test_commands_that_assume_no_chance_refuse_a_game_of_chance_in_one_line(tmp_path):
-    r = educable("eval", "pig(12,6)", "random", "--exact", db=tmp_path / "kb.db")
-    assert r.returncode == 2 and "game of chance" in r.stderr and len(r.stderr.splitlines()) == 1, r.stderr
+    for command in (["train", "pig(12,6)", "--learner", "qlearn", "--agent", "q", "--games", "10"],
+                    ["eval", "pig(12,6)", "alphabeta:2", "--vs", "random", "--exact"],
+                    ["eval", "pig(12,6)", "minimax", "--vs", "random", "--games", "2"]):
+        r = educable(*command, db=tmp_path / "kb.db")
+        assert r.returncode == 2 and "chance" in r.stderr and len(r.stderr.splitlines()) == 1, (command, r.stderr)
 
 
 def strong_parts_by_reachability(n, edges):
