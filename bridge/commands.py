@@ -440,45 +440,36 @@ def evaluate_exact(db: sqlite_utils.Database, game: str, agent: str, vs: str | N
     try:
         return _evaluate_exact(db, game, agent, vs, limit, progress)
     except graphs.ChanceGame as chance_game:
-        return evaluate_exact_chance(chance_game.graph, agent, vs)
+        return evaluate_exact_chance(db, chance_game.graph, agent, vs)
     except CyclicGraph as exc:
         raise Unjudgeable(str(exc)) from None
 
 
-CHANCE_JUDGED = ("random", "minimax")      # the players judged exactly on a game of chance so far
-
-
-def evaluate_exact_chance(graph: StateGraph, agent: str, vs: str | None) -> dict[str, Any]:
+def evaluate_exact_chance(db: sqlite_utils.Database, graph: StateGraph, agent: str, vs: str | None) -> dict[str, Any]:
     """``eval --exact`` on a game of chance: without ``vs``, the agent's chance of winning (or expected
     result) on each side against a best-responding opponent, beside the game's value for that side;
     with ``vs``, the chances of each result.  ``minimax`` is the expectimax player (among best moves
-    at random)."""
+    at random); a learned agent plays as it would (learners.exact's supports)."""
     from learners import chance
     for name in (agent, vs):
-        if name is not None and name not in CHANCE_JUDGED:
-            raise BadInput(f"{graph.game} is a game of chance: exact judgement there is built for "
-                           f"{' and '.join(CHANCE_JUDGED)} so far, not {name!r}")
+        if name is not None and (agents.search_chooser(name) is not None or name in judging.PLAYERS):
+            raise BadInput(f"{graph.game} is a game of chance: {name!r} does not know chance nodes yet")
     solved = chance.solve(graph)
 
     def policy(name: str) -> np.ndarray:
-        mask = chance.best_moves(graph, solved.value) if name == "minimax" else np.ones(len(graph.target), bool)
-        return chance.policy_of(graph, mask)
+        if name == "minimax":
+            return chance.policy_of(graph, chance.best_moves(graph, solved.value))
+        return chance.policy_of_support(graph, agents.support(db, graph, name))
 
     first, second = graph.players
     draws = bool((graph.winner == DRAW).any())
     out: dict[str, Any] = {"game": graph.game, "agent": agent, "chance": True,
                            "value": {first: float(solved.value[0]), second: -float(solved.value[0])},
                            "measure": "expected result (1 a win, -1 a loss)" if draws else "chance of winning"}
-
-    def measure(v: float) -> float:
-        return v if draws else (1.0 + v) / 2.0
-
     if vs is None:
-        for side, player, sign in (("as_first", 0, 1.0), ("as_second", 1, -1.0)):
-            got = sign * float(chance.against_best_response(graph, player, policy(agent)).value[0])
-            best = sign * float(solved.value[0])
-            out[side] = {"against_best_response": measure(got), "game_value": measure(best),
-                         "perfect": abs(got - best) <= 1e-9}
+        mine = policy(agent)
+        for side, player in (("as_first", 0), ("as_second", 1)):
+            out[side] = chance.judged_side(graph, player, mine, solved)
         return out
     out["vs"] = vs
     p1 = chance.outcome_probabilities(graph, policy(agent), policy(vs))

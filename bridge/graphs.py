@@ -153,8 +153,8 @@ class ChanceGame(BadInput):
     """A graph with chance nodes where a command needs one without: ``graph`` is the graph compiled."""
 
     def __init__(self, graph: StateGraph) -> None:
-        super().__init__(f"{graph.game} is a game of chance: solve, query and eval --exact (of random and "
-                         "minimax) know chance; training and searching games of chance are not built yet")
+        super().__init__(f"{graph.game} is a game of chance: solve, query, play, eval (--exact too) and the "
+                         "qlearn and punish learners know chance; search players and the other learners do not yet")
         self.graph = graph
 
 

@@ -143,8 +143,20 @@ def run(db: sqlite_utils.Database, game: str, name: str, options: dict[str, Any]
     if vs == "adversary":
         raise BadInput("--vs adversary is for the punish and ntuple learners; use self, random, minimax or an agent")
     opts, row = start(db, name, game, options)
+    solved = None                   # a game of chance's solution, for its exact checkpoints
     try:
         graph = graphs.state_graph(db, game, limit, what="Q-learning on the whole graph needs every position")
+    except graphs.ChanceGame as chance_game:
+        graph = chance_game.graph
+        if row is None and "update" not in options:
+            opts = options_from({**opts.as_dict(), "update": "negamax", "fold": False})
+        if opts.update != "negamax" or opts.fold or opts.table != "reachable" or opts.illegal != "resample":
+            raise BadInput(f"{game} is a game of chance: Q-learning learns it with --update negamax (the sampled "
+                           "update, averaged), --no-fold, --table reachable and --illegal resample") from None
+        if vs not in ("self", "random", "minimax"):
+            raise BadInput(f"{game} is a game of chance: Q-learning trains there against self, random or minimax") from None
+        from learners import chance
+        solved = chance.solve(graph)
     except TooLarge:
         graph = None
         asked = options.get("fold") is True or (row is not None and opts.fold)
@@ -160,15 +172,20 @@ def run(db: sqlite_utils.Database, game: str, name: str, options: dict[str, Any]
                 opts = options_from({"fold": False, "update": "negamax", **options})
             return run_lazily(db, game, name, opts, row, vs, side, n_games, seed, progress, commits)
     assert graph is not None  # noqa: S101  (narrows a type for mypy; true by construction)
-    if until_perfect and not graph.acyclic():
+    if until_perfect and solved is None and not graph.acyclic():
         raise graphs.cannot_judge(game, "has positions that repeat, which have no exact judgement")
     table = make_table(graph, opts)
     if row is not None:
         table.restore(store.load_values(db, name, bounds=table.bounds))
     players = graph.players
     learner_sides = sides_of(vs, side)
-    opponent = None if vs == "self" else exact.all_moves(graph) if vs == "random" else (
-        exact.optimal_moves(graph) if vs == "minimax" else opponents.support(graph, vs))
+    if solved is not None:
+        from learners import chance
+        opponent = None if vs == "self" else exact.all_moves(graph) if vs == "random" else (
+            exact.support_of(graph, chance.best_moves(graph, solved.value)))
+    else:
+        opponent = None if vs == "self" else exact.all_moves(graph) if vs == "random" else (
+            exact.optimal_moves(graph) if vs == "minimax" else opponents.support(graph, vs))
     checkpoints: list[dict] = []
     judged = [0.0]
 
@@ -185,6 +202,12 @@ def run(db: sqlite_utils.Database, game: str, name: str, options: dict[str, Any]
                                                               new))
         if not (last or schedule.due(done)):      # between the curve's points: only a chance to commit
             return False
+        if solved is not None:          # a game of chance: judged by expectimax, its cycles included
+            from learners import chance
+            with schedule.judging():
+                point = chance.checkpoint(graph, table.greedy_choices(), done, solved)
+            checkpoints.append(point)
+            return until_perfect and point["as_first"]["perfect"] and point["as_second"]["perfect"]
         if not graph.acyclic():         # positions repeat: no exact judgement
             return False
         with schedule.judging():

@@ -12,6 +12,11 @@ def guarantee_words(g: dict) -> str:
     """One side of an exact judgement (learners.exact.Guarantee.as_dict) in words a newcomer reads right:
     the worst result against any opponent, whether perfect play does better, and the reachable positions
     where the agent may choose a move worse than the best."""
+    if "against_best_response" in g:          # a game of chance (learners.chance.judged_side)
+        words = f"{g['guaranteed']} against a best-responding opponent"
+        return words + (", as perfect play does" if g["perfect"] else
+                        f" (perfect play: {g['game_value']:.2%})" if "won" in g["guaranteed"] else
+                        f" (perfect play: {g['game_value']:+.4f})")
     words = f"guarantees a {g['guaranteed']} against any opponent"
     words += ", as perfect play does" if g["perfect"] else " (perfect play guarantees more)"
     if not g["subgame_perfect"]:

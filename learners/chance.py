@@ -84,6 +84,19 @@ def policy_of(graph: StateGraph, chosen: np.ndarray) -> np.ndarray:
     return np.where(none, 1.0 / degree[source], np.where(chosen, 1.0 / np.maximum(picked[source], 1), 0.0))
 
 
+def policy_of_support(graph: StateGraph, support: list[list[int]] | np.ndarray) -> np.ndarray:
+    """policy_of for a support as learners.exact gives one (a list of each state's edges, an edge
+    listed twice twice as likely, or a boolean mask)."""
+    if isinstance(support, np.ndarray):
+        return policy_of(graph, support)
+    counts = np.bincount(np.fromiter((e for edges in support for e in edges), dtype=np.int64),
+                         minlength=len(graph.target)).astype(np.float64)
+    per_node = np.bincount(graph.source, weights=counts, minlength=graph.size)
+    degree = np.diff(graph.start)
+    source = graph.source
+    return np.where(per_node[source] > 0, counts / np.maximum(per_node[source], 1), 1.0 / degree[source])
+
+
 def best_moves(graph: StateGraph, value: np.ndarray, tolerance: float = 1e-9) -> np.ndarray:
     """The edges that keep a node's value for its mover (within ``tolerance``), as a mask: a perfect
     player of a game of chance picks among them."""
@@ -251,3 +264,31 @@ def _solve_parts(order, part_start, start, target, prob, kind, value, tol, max_s
         if sweeps > stats[2]:
             stats[2] = sweeps
     return True
+
+
+def judged_side(graph: StateGraph, player: int, policy: np.ndarray, solved: ChanceSolution) -> dict:
+    """One side of an agent's exact judgement on a game of chance: its chance of winning against a best
+    response (its expected result where there are draws), the game's value for that side, whether they
+    are equal (perfect), and its chance of winning against a uniformly random opponent."""
+    sign = 1.0 if player == 0 else -1.0
+    draws = bool((graph.winner == DRAW).any())
+
+    def measure(v: float) -> float:
+        return v if draws else (1.0 + v) / 2.0
+    got = sign * float(against_best_response(graph, player, policy).value[0])
+    best = sign * float(solved.value[0])
+    uniform = policy_of(graph, np.ones(len(graph.target), dtype=bool))
+    pair = (policy, uniform) if player == 0 else (uniform, policy)
+    vs_random = outcome_probabilities(graph, *pair)[graph.players[player]]
+    shown = f"{measure(got):.2%} won" if not draws else f"{got:+.4f} expected"
+    return {"guaranteed": shown, "perfect": abs(got - best) <= 1e-9, "subgame_perfect": abs(got - best) <= 1e-9,
+            "mistakes": 0, "against_best_response": measure(got), "game_value": measure(best),
+            "win_vs_random": round(vs_random, 6)}
+
+
+def checkpoint(graph: StateGraph, chosen: np.ndarray, games: int, solved: ChanceSolution) -> dict:
+    """A learning curve's point on a game of chance after ``games``: each side judged (judged_side) for
+    an agent that picks among the edges ``chosen`` marks."""
+    policy = policy_of(graph, chosen)
+    return {"games": games, **{label: judged_side(graph, p, policy, solved)
+                               for label, p in (("as_first", 0), ("as_second", 1))}}

@@ -63,6 +63,8 @@ This module never asks Prolog anything: it sees only the StateGraph.
 """
 from __future__ import annotations
 
+import bisect
+import itertools
 import random
 from collections.abc import Callable, Generator, Iterator, Sequence
 from dataclasses import asdict, dataclass
@@ -70,7 +72,7 @@ from dataclasses import asdict, dataclass
 import numpy as np
 
 from learners import exact
-from learners.graph import DRAW, StateGraph
+from learners.graph import CHANCE, DRAW, StateGraph
 from learners.options import option
 from learners.training import ENDLESS_PLIES
 
@@ -473,18 +475,34 @@ def train(table: QTable, learner_sides: Sequence[Sequence[int]], opponent: list[
         all_actions = []
     rule = UPDATES.index(o.update)
     learns_bounds = rule == 4
+    chance = lazy is None and table.graph.has_chance
+    if chance and rule != 3:
+        raise ValueError("a game of chance is learned with --update negamax (the sampled update, averaged)")
+    outcomes: dict[int, tuple[list[int], list[float]]] = {}     # a chance node's outcomes and their cumulative chances
+    if chance:
+        prob = table.graph.prob.tolist()  # type: ignore[union-attr]  # has_chance: prob is set
+        for c in np.flatnonzero(table.graph.mover == CHANCE).tolist():
+            edges = list(g.edges(c))
+            outcomes[c] = ([int(g.target[e]) for e in edges], list(itertools.accumulate(prob[e] for e in edges)))
     if learns_bounds and lazy is not None:
         raise ValueError("--update bounds needs the whole graph (a game too large to enumerate takes negamax)")
     if learns_bounds:
         hi, vr = table.hi.tolist(), table.vr.tolist()
     gamma, fixed_alpha, illegal_mode = o.gamma, o.alpha, o.illegal
-    if fixed_alpha is None and rule == 3:
-        fixed_alpha = 1.0                  # negamax: a deterministic game needs no averaging
+    if fixed_alpha is None and rule == 3 and not chance:
+        fixed_alpha = 1.0                  # negamax: a deterministic game needs no averaging (chance does: 1/n)
     results: list[int] = []
 
-    def negamax(r: int, a: int, s: int, p: int) -> None:
-        """Update Q(r, a) at once from the state a leads to, as the opponent (same table) sees it."""
-        y = nxt[s][a]
+    def settled(y: int) -> int:
+        """The state chance leaves after ``y``: each chance node's outcome drawn with its probability."""
+        while y in outcomes and not terminal[y]:
+            targets, cumulative = outcomes[y]
+            y = targets[min(bisect.bisect_right(cumulative, rng.random() * cumulative[-1]), len(targets) - 1)]
+        return y
+
+    def negamax(r: int, a: int, s: int, p: int, y: int) -> None:
+        """Update Q(r, a) at once from the state ``y`` it led to (chance drawn), as its mover (same
+        table) sees it."""
         c = cols[s][a]
         n[r][c] += 1
         alpha = fixed_alpha if fixed_alpha is not None else 1.0 / n[r][c]
@@ -571,9 +589,9 @@ def train(table: QTable, learner_sides: Sequence[Sequence[int]], opponent: list[
         eps0 = o.epsilon or 0.0                                             # check() fills both in
         eps_end = eps0 if o.epsilon_end is None else o.epsilon_end
         eps = eps0 + (eps_end - eps0) * (i / max(1, n_games - 1))
-        s = 0
+        s = settled(0)
+        made: list[tuple[int, int, int, int, int]] = []   # negamax: (row, action, state, player, next), replayed backwards
         pending: list[tuple[int, int] | None] = [None, None]
-        made: list[tuple[int, int, int, int]] = []   # negamax: (row, action, state, player), replayed backwards
         result = DRAW
         plies = 0
         while True:
@@ -593,10 +611,11 @@ def train(table: QTable, learner_sides: Sequence[Sequence[int]], opponent: list[
             if p not in sides:
                 sup = opp[s] if opp is not None else legal[s]
                 a = sup[rng.randrange(len(sup))]
-                if rule >= 3:                  # negamax and bounds learn from every move made
-                    made.append((rows[s], a, s, p))
                 y = nxt[s][a]
-                s = y if y >= 0 else lazy.follow(s, a)  # type: ignore[union-attr]
+                y = settled(y) if y >= 0 else lazy.follow(s, a)  # type: ignore[union-attr]
+                if rule >= 3:                  # negamax and bounds learn from every move made
+                    made.append((rows[s], a, s, p, y))
+                s = y
                 continue
             if pending[p] is not None:
                 update(*pending[p], 0.0, s)  # type: ignore[call-arg]  # set before the game reaches here
@@ -622,18 +641,19 @@ def train(table: QTable, learner_sides: Sequence[Sequence[int]], opponent: list[
                 if other in sides and pending[other] is not None:
                     update(*pending[other], WIN, -1)  # type: ignore[call-arg]  # set before the game reaches here
                 break
+            y = nxt[s][a]
+            y = settled(y) if y >= 0 else lazy.follow(s, a)  # type: ignore[union-attr]
             if rule >= 3:
-                made.append((r, a, s, p))
+                made.append((r, a, s, p, y))
             else:
                 pending[p] = (r, cs[a])
-            y = nxt[s][a]
-            s = y if y >= 0 else lazy.follow(s, a)  # type: ignore[union-attr]
-        for r, a, s, p in reversed(made):
+            s = y
+        for r, a, s, p, y in reversed(made):
             if learns_bounds:              # every move of every state passed, last state first
                 for b in legal[s]:
                     bound(r, b, s, p)
             else:
-                negamax(r, a, s, p)
+                negamax(r, a, s, p, y)
         return result
 
     def write_back() -> None:

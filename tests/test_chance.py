@@ -163,7 +163,7 @@ def test_a_float_weight_is_refused_and_check_names_bad_weights(tmp_path):
 
 
 def test_commands_that_assume_no_chance_refuse_a_game_of_chance_in_one_line(tmp_path):
-    for command in (["train", "pig(12,6)", "--learner", "qlearn", "--agent", "q", "--games", "10"],
+    for command in (["tournament", "pig(12,6)", "random", "minimax", "--games", "4"],
                     ["eval", "pig(12,6)", "alphabeta:2", "--vs", "random", "--exact"],
                     ["eval", "pig(12,6)", "minimax", "--vs", "random", "--games", "2"]):
         r = educable(*command, db=tmp_path / "kb.db")
@@ -197,3 +197,18 @@ def test_strong_parts_are_found_and_ordered_successors_first(seed):
     assert sorted(order.tolist()) == list(range(n))
     assert (same == (part_of[:, None] == part_of[None, :])).all()
     assert all(part_of[b] <= part_of[a] for a, b in edges)      # a part comes after every part it leads to
+
+
+def test_q_learning_learns_pig_to_within_a_point_of_perfect_play(tmp_path):
+    """The sampled update on a game of chance: self-play on pig(10,6), then judged exactly against a
+    best-responding opponent, as first and as second, beside the values computed apart."""
+    r = educable("train", "pig(10,6)", "--learner", "qlearn", "--agent", "q", "--games", "20000", "--seed", "1",
+                 "--json", db=tmp_path / "kb.db")
+    assert r.returncode == 0, r.stderr
+    exact = json.loads(r.stdout)["exact"]
+    value = pig_reference(10)[(0, 0, 0)]
+    assert exact["as_first"]["game_value"] == pytest.approx(value, abs=1e-9)
+    assert exact["as_first"]["against_best_response"] >= value - 0.01
+    assert exact["as_second"]["against_best_response"] >= (1 - value) - 0.01
+    r = educable("train", "pig(10,6)", "--learner", "qlearn", "--agent", "b", "--update", "bounds", db=tmp_path / "kb.db")
+    assert r.returncode == 2 and "negamax" in r.stderr, r.stderr
