@@ -59,7 +59,7 @@ def split_member(name: str) -> tuple[str, int | None]:
     return base, int(k)
 
 
-SEARCHERS = {"alphabeta": (1, 12, "plies"), "mcts": (1, 1_000_000, "playouts")}
+SEARCHERS = {"alphabeta": (1, 12, "plies"), "mcts": (1, 1_000_000, "playouts"), "expectimax": (1, 8, "moves")}
 MINIMAX_LIMIT = 1_000_000     # positions the tabled minimax in Prolog may meet (about 1 GB of tables)
 
 
@@ -80,6 +80,8 @@ def search_chooser(name: str) -> str | None:
         if kind == "mcts":                  # AlphaZero-style, as GBG's MCTS wrapper (rules/search.pl, puct/2)
             return f"puct({int(number)}, agent({quote(guide)}))"
         return f"{kind}({int(number)}, agent({quote(guide)}))"
+    if kind == "expectimax":                # the horizon valued 0 without an agent
+        return f"expectimax({int(number)}, none)"
     return f"{kind}({int(number)})"
 
 

@@ -452,8 +452,10 @@ def evaluate_exact_chance(db: sqlite_utils.Database, graph: StateGraph, agent: s
     at random); a learned agent plays as it would (learners.exact's supports)."""
     from learners import chance
     for name in (agent, vs):
-        if name is not None and (agents.search_chooser(name) is not None or name in judging.PLAYERS):
-            raise BadInput(f"{graph.game} is a game of chance: {name!r} does not know chance nodes yet")
+        if name is not None and ((agents.search_chooser(name) is not None and not name.startswith("expectimax:"))
+                                 or name in judging.PLAYERS):
+            raise BadInput(f"{graph.game} is a game of chance: {name!r} does not search chance nodes "
+                           "(expectimax:DEPTH does)")
     solved = chance.solve(graph)
 
     def policy(name: str) -> np.ndarray:

@@ -47,6 +47,8 @@ play:scored_moves(alphabeta(Depth), Game, Pos, Mover, Scored) :-
     search_scores(alphabeta(Depth), Game, Pos, Mover, Scored).
 play:scored_moves(alphabeta(Depth, Agent), Game, Pos, Mover, Scored) :-
     search_scores(alphabeta(Depth, Agent), Game, Pos, Mover, Scored).
+play:scored_moves(expectimax(Depth, Leaf), Game, Pos, Mover, Scored) :-
+    search_scores(expectimax(Depth, Leaf), Game, Pos, Mover, Scored).
 play:candidates(mcts(Playouts), Game, Pos, Mover, [Move]) :-
     search_scores(mcts(Playouts), Game, Pos, Mover, Scored),
     max_member(_-Move, Scored).
@@ -75,6 +77,10 @@ search_scores(alphabeta(Depth, Leaf), Game, Pos, Mover, Scored) :-
     root_scores(Children, s(Game, Leaf, Mover), Mover, D1, -10000, Scored).
 search_scores(mcts(Playouts), Game, Pos, Mover, Scored) :-
     search_scores(mcts(Playouts, rollout), Game, Pos, Mover, Scored).
+search_scores(expectimax(Depth, Leaf), Game, Pos, Mover, Scored) :-
+    D1 is Depth - 1,
+    findall(V-M, ( legal(Game, Pos, Mover, M), step(Game, Pos, Mover, M, P1, M1),
+                   expectimax(s(Game, Leaf, Mover), P1, M1, Mover, D1, V) ), Scored).
 search_scores(puct(Iterations, Agent), Game, Pos, Mover, Scored) :-
     puct_root(Game, Agent, Pos, Mover, Iterations, Edges),
     findall(N-M, member(edge(M, _, N, _, _, _, _, _), Edges), Scored).
@@ -83,6 +89,50 @@ search_scores(mcts(Playouts, Leaf), Game, Pos, Mover, Scored) :-
     uct_loop(Playouts, Game, Leaf, Root),
     arg(3, Root, Children),
     findall(N-M, ( member(child(M, Node), Children), arg(1, Node, N) ), Scored).
+
+% ------------------------------------------------------------- expectimax
+%   expectimax(Depth, Leaf): the searching player's expected result
+%   (1 a win, 0 a draw, -1 a loss) of each move, Depth of the players'
+%   moves ahead (chance's outcomes are not counted): the searching player
+%   takes its best move, an opponent the searching player's worst, and a
+%   chance node the mean of its outcomes weighted by their probabilities
+%   (chance_weight/4).  At the horizon a position the searching player has
+%   just moved into is valued by Leaf (an agent, leaf_value/5: for a game
+%   of chance, the afterstate, before chance acts), or 0 with `none`, whose
+%   horizon comes after chance's outcomes; a horizon an opponent moved into
+%   is searched one move further, as alpha-beta does.
+%   `expectimax:D` and `expectimax:D+AGENT` name it.
+expectimax(S, Pos, Mover, Moved, Depth, Value) :-
+    S = s(Game, Leaf, Root),
+    (   over(Game, Pos, Mover, Result)
+    ->  result_for(Result, Root, Value)
+    ;   \+ ( chance_mover(Mover), Leaf == none ),     % without an agent, chance is rolled before the horizon
+        at_horizon(Depth, Leaf, Moved, Root)
+    ->  (   Leaf == none -> Value = 0
+        ;   Moved == Root, play:leaf_value(Leaf, Game, Pos, Root, V0) -> Value = V0
+        ;   Value = 0
+        )
+    ;   chance_mover(Mover)
+    ->  findall(W-V, ( legal(Game, Pos, Mover, M), outcome_weight(Game, Pos, M, W),
+                       step(Game, Pos, Mover, M, P1, M1),
+                       expectimax(S, P1, M1, Moved, Depth, V) ), Pairs),
+        weighted_mean(Pairs, Value)
+    ;   D1 is Depth - 1,
+        findall(V, ( legal(Game, Pos, Mover, M), step(Game, Pos, Mover, M, P1, M1),
+                     expectimax(S, P1, M1, Mover, D1, V) ), Vs),
+        (   Mover == Root -> max_list(Vs, Value) ; min_list(Vs, Value) )
+    ).
+
+result_for(draw, _, 0) :- !.
+result_for(Root, Root, 1) :- !.
+result_for(_, _, -1).
+
+%   The mean of the values weighted by their (exact) weights, as a float.
+weighted_mean(Pairs, Mean) :-
+    foldl(add_weighted, Pairs, 0-0, Sum-Total),
+    Mean is float(Sum / Total).
+
+add_weighted(W-V, S0-T0, S-T) :- S is S0 + W * V, T is T0 + W.
 
 % ------------------------------------------------------------- alpha-beta
 %   Each root move is searched with a window just below the best so far, so
@@ -99,6 +149,7 @@ root_scores([M-(P1/M1)|Cs], S, Mover, D, Best0, [V-M|Vs]) :-
 %   Pos's value for Mover, to move there; Moved moved into it.
 negamax(S, Pos, Mover, Moved, Depth, Ply, Alpha, Beta, Value) :-
     S = s(Game, Leaf, Root),
+    no_chance(Mover, alphabeta),
     (   over(Game, Pos, Mover, Result)
     ->  end_score(Result, Mover, Ply, Value)
     ;   at_horizon(Depth, Leaf, Moved, Root)
@@ -158,7 +209,17 @@ end_score(_, _, Ply, V) :- V is Ply - 1000.
 %   child(Move, Node).  The tree is one term updated in place with
 %   setarg/3 inside a deterministic loop.
 new_node(Game, Pos, Mover, node(0, 0, _, Pos, Mover, Result)) :-
+    no_chance(Mover, mcts),
     (   over(Game, Pos, Mover, R) -> Result = R ; Result = none ).
+
+%   alpha-beta, mcts and the wrapper search games without chance: a chance
+%   node is refused in a line (expectimax searches them).
+no_chance(Mover, Search) :-
+    (   chance_mover(Mover)
+    ->  format(atom(Msg), "~w searches games without chance; this game has chance nodes (use expectimax:DEPTH)", [Search]),
+        bad_input(Msg)
+    ;   true
+    ).
 
 uct_loop(0, _, _, _) :- !.
 uct_loop(N, Game, Leaf, Root) :-
@@ -280,6 +341,7 @@ puct_walk(Game, Agent, Node, V) :-
 %   result), priors the softmax of those values; V the best of them.
 puct_expand(Game, Agent, Node, V) :-
     Node = pnode(_, _, Pos, Mover, _),
+    no_chance(Mover, 'mcts:N+AGENT'),
     findall(e(M, Val, P1, M1, R1),
             ( legal(Game, Pos, Mover, M), step(Game, Pos, Mover, M, P1, M1),
               (   over(Game, P1, M1, R) -> R1 = R, result_value(R, Mover, Val)

@@ -212,3 +212,17 @@ def test_q_learning_learns_pig_to_within_a_point_of_perfect_play(tmp_path):
     assert exact["as_second"]["against_best_response"] >= (1 - value) - 0.01
     r = educable("train", "pig(10,6)", "--learner", "qlearn", "--agent", "b", "--update", "bounds", db=tmp_path / "kb.db")
     assert r.returncode == 2 and "negamax" in r.stderr, r.stderr
+
+
+@pytest.mark.parametrize("w1, w2, win, draw", [("9", "1", 0.9, 0.0), ("1", "3", 0.0, 1.0)])
+def test_expectimax_weighs_outcomes_by_their_chances(tmp_path, w1, w2, win, draw):
+    """One move ahead on the coin: it tosses when heads (its win) is likelier, stops for the draw when not."""
+    (tmp_path / "coin.pl").write_text(COIN.replace("W1", w1).replace("W2", w2))
+    r = educable("eval", "coin", "expectimax:1", "--vs", "random", "--exact", "--json", games_dir=tmp_path,
+                 db=tmp_path / "kb.db")
+    assert r.returncode == 0, r.stderr
+    first = json.loads(r.stdout)["as_first"]
+    assert (first["win"], first["draw"]) == pytest.approx((win, draw), abs=1e-12)
+    r = educable("eval", "coin", "alphabeta:1", "--vs", "random", "--games", "2", games_dir=tmp_path,
+                 db=tmp_path / "kb.db")
+    assert r.returncode == 2 and "expectimax" in r.stderr and len(r.stderr.splitlines()) == 1, r.stderr
