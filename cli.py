@@ -684,7 +684,8 @@ def solve(game: str, max_positions: str | None, db_path: str, as_json: bool) -> 
 @click.argument("game")
 @click.option("--opponent", default="minimax", show_default=True,
               help="random, minimax, alphabeta:DEPTH (search DEPTH plies), mcts:PLAYOUTS (Monte Carlo tree search), "
-                   "alphabeta:DEPTH+AGENT or mcts:PLAYOUTS+AGENT (leaves valued by an n-tuple agent), perfect "
+                   "alphabeta:DEPTH+AGENT or mcts:PLAYOUTS+AGENT (leaves valued by an n-tuple agent), "
+                   "expectimax:DEPTH[+AGENT] (games of chance), perfect "
                    "(connect(4,7,6), bitbully), or a learned agent's name.")
 @click.option("--as", "side", default=None, help="Your side (default: the first player).")
 @click.option("--seed", default=None, type=SEED, help="Seed for the opponent's random choices (default: random).")
