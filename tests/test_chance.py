@@ -2,6 +2,7 @@
 their probabilities compiled exactly, and expectimax values by value iteration over the graph's cycles,
 checked against Pig's values computed here apart (Neller and Presser's equations) and against
 strongly connected parts found by brute force."""
+import functools
 import json
 import os
 import subprocess
@@ -21,6 +22,7 @@ def educable(*args, games_dir=ROOT / "examples" / "chance", db=None):
                           capture_output=True, text=True, timeout=300, env=env)
 
 
+@functools.cache
 def pig_reference(goal: int, faces: int = 6, tol: float = 1e-15) -> dict:
     """The first player's chance of winning Pig, from Neller and Presser's equations: P(i, j, k), the
     chance that the player to move wins with score i, the opponent's j and turn total k, is 1 once
