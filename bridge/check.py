@@ -86,11 +86,42 @@ def check_game(game: str, limit: int, playouts: int, seed: int) -> dict[str, Any
     result = engine().call(f"check:check_game({quote(game)}, [limit({limit}), playouts({playouts}), "
                            f"seed({seed})], Out)")
     result["file"] = relative_paths(result["file"])
+    if result["exhaustive"] and not result["problems"]:
+        cycles = cycles_note(game, result["positions"], result["file"])
+        if cycles is not None:
+            result["warnings"].append(cycles)
     for note in result["problems"] + result["warnings"] + result["advice"]:
         note["where"] = relative_paths(note["where"])
         if isinstance(note.get("message"), str):
             note["message"] = relative_paths(note["message"])
     return result
+
+
+def cycles_note(game: str, positions: int, where: str) -> dict[str, Any] | None:
+    """Where a game whose every position was checked can come back to a position: a warning naming
+    its strongly connected parts (learners.chance finds them), None when no position repeats.
+    solve values such positions (as draws where nothing else decides, by value iteration on a game
+    of chance); exact judgement of a game without chance refuses them."""
+    from bridge.compile import TooLarge, compile_graph
+    from learners.chance import _strong_parts
+    try:
+        graph = compile_graph(game, games.players(game), False, positions + 1, "finding cycles")
+    except (TooLarge, BadInput):
+        return None
+    order, part_start = _strong_parts(graph.size, graph.start, graph.target)
+    sizes = part_start[1:] - part_start[:-1]
+    loops = {int(s) for s, t in zip(graph.source.tolist(), graph.target.tolist(), strict=True) if s == t}
+    cyclic = [p for p in range(len(sizes)) if sizes[p] > 1 or int(order[part_start[p]]) in loops]
+    if not cyclic:
+        return None
+    largest = max(cyclic, key=lambda p: sizes[p])
+    on_cycles = sum(int(sizes[p]) for p in cyclic)
+    message = (f"positions can come back: {plural(on_cycles, 'position')} in {plural(len(cyclic), 'cycle')} "
+               f"(strongly connected parts, the largest of {plural(int(sizes[largest]), 'position')}); solve "
+               "values them (value iteration on a game of chance, else a line that never ends is a draw), "
+               "exact judgement without chance refuses them")
+    return {"kind": "cycles", "predicate": "next/5", "where": where,
+            "position": graph.keys[int(order[part_start[largest]])], "message": message, "count": 1}
 
 
 def note_line(note: dict[str, Any], label: str = "") -> str:

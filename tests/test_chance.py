@@ -228,3 +228,32 @@ def test_expectimax_weighs_outcomes_by_their_chances(tmp_path, w1, w2, win, draw
     r = educable("eval", "coin", "alphabeta:1", "--vs", "random", "--games", "2", games_dir=tmp_path,
                  db=tmp_path / "kb.db")
     assert r.returncode == 2 and "expectimax" in r.stderr and len(r.stderr.splitlines()) == 1, r.stderr
+
+
+WAIT = """
+:- module(wait, []).
+%   Either player may wait (the position comes back with the other to move) or end the game: p1 by
+%   winning, p2 by a draw.  The two starts form the one cycle.
+game:game(wait).
+game:players(wait, [p1, p2]).
+game:initial(wait, start, p1).
+game:legal(wait, start, _, wait).
+game:legal(wait, start, _, stop).
+game:next(wait, start, _, wait, start).
+game:next(wait, start, M, stop, M).
+game:over(wait, p1, _, p1).
+game:over(wait, p2, _, draw).
+game:position_text(wait, P, M, T) :- format(atom(T), "~w ~w", [P, M]).
+game:parse_position(wait, T, P, M) :- atomic_list_concat([P, M], ' ', T).
+game:parse_move(wait, T, T).
+game:move_text(wait, M, M).
+game:board_lines(wait, P, _, [P]).
+"""
+
+
+def test_check_says_where_positions_come_back(tmp_path):
+    (tmp_path / "wait.pl").write_text(WAIT)
+    r = educable("check", str(tmp_path / "wait.pl"), games_dir=tmp_path)
+    assert "positions can come back: 2 positions in 1 cycle" in r.stdout, r.stdout
+    r = educable("check", str(ROOT / "tests" / "data" / "count3.pl"), games_dir=tmp_path)
+    assert "come back" not in r.stdout and "sound" in r.stdout, r.stdout
