@@ -16,7 +16,11 @@
     as noop).  The side to move is the role with more than one legal move,
     or the one whose single move is not a pass (noop, or a move seen as the
     other's only move while one role had a choice).  Simultaneous choices,
-    one role or more than two are refused with the reason.
+    one role or more than two are refused with the reason.  GDL-II's
+    `random` role, a third, is chance: where it has a move to make and
+    neither player a choice, the state is a chance node whose outcomes are
+    random's legal moves, equally likely.  A (sees ...) rule (imperfect
+    information) is refused.
 
         ?- gdl_load('games/ttt.kif', ttt, Errors).
 */
@@ -319,11 +323,15 @@ protocol_keyword(goal, 2).
 % ---------------------------------------------------------------- the game
 
 check_game(Name, Module) :-
-    roles(Module, Roles),
+    players_of(Module, Roles),
     length(Roles, N),
     (   N =:= 2 -> true
     ;   N =:= 0 -> gdl_throw(1, "no role: a GDL game names its players with (role NAME)", [])
-    ;   gdl_throw(1, "~d roles (~w): educable plays two-player games", [N, Roles])
+    ;   gdl_throw(1, "~d roles (~w): educable plays two-player games (and GDL-II's random role)", [N, Roles])
+    ),
+    (   defines(Module, sees, 2)
+    ->  gdl_throw(1, "a (sees ...) rule: GDL-II's imperfect information is not supported (educable plays games whose state both players see; the random role is)", [])
+    ;   true
     ),
     (   catch(initial_state(Module, S0), E, gdl_throw(1, "the init rules raise ~q", [E])), S0 \== []
     ->  true
@@ -358,6 +366,18 @@ roles(Module, Roles) :-
     ;   Roles = []
     ).
 
+%   The players: the roles but GDL-II's `random`, which is chance (its
+%   moves equally likely: the protocol's chance mover).
+players_of(Module, Players) :-
+    roles(Module, Roles),
+    exclude(==(random), Roles, Players).
+
+has_random(Module) :- roles(Module, Roles), memberchk(random, Roles).
+
+%   The GDL role behind a protocol mover: chance is the random role.
+role_of(chance, random) :- !.
+role_of(Mover, Mover).
+
 role_moves(Module, S, Role, Moves) :-
     findall(Mv, Module:legal(Role, Mv, S, []), Ms0),
     sort(Ms0, Moves).
@@ -371,7 +391,18 @@ moves_of(G, Module, S, Role, Moves) :-
 %   move that is not a pass, or no move at all while the other can only
 %   pass (a finished game).  Fails when that cannot be told.
 mover(Name, Module, S, Role) :-
-    roles(Module, [A, B]),
+    has_random(Module),
+    moves_of(Name, Module, S, random, MR),
+    kind(Name, random, MR, KR),
+    memberchk(KR, [choice, single]),       % random has a move of its own to make: chance moves
+    players_of(Module, [A, B]),
+    moves_of(Name, Module, S, A, MA), kind(Name, A, MA, KA),
+    moves_of(Name, Module, S, B, MB), kind(Name, B, MB, KB),
+    \+ memberchk(KA, [choice]), \+ memberchk(KB, [choice]),
+    !,
+    Role = chance.
+mover(Name, Module, S, Role) :-
+    players_of(Module, [A, B]),
     moves_of(Name, Module, S, A, MA),
     moves_of(Name, Module, S, B, MB),
     kind(Name, A, MA, KA),
@@ -409,11 +440,12 @@ simultaneous(Name, S) :-
 % The protocol, for every loaded GDL game.
 
 game:game(G) :- gdl_game(G, _).
-game:players(G, Roles) :- gdl_game(G, M), roles(M, Roles).
+game:players(G, Players) :- gdl_game(G, M), players_of(M, Players).
 game:initial(G, S, Mover) :- gdl_game(G, M), initial_state(M, S), mover(G, M, S, Mover).
 game:legal(G, S, Mover, Move) :-
     gdl_game(G, M),
-    moves_of(G, M, S, Mover, Moves),
+    role_of(Mover, Role),
+    moves_of(G, M, S, Role, Moves),
     member(Move, Moves).
 game:next(G, S, Mover, Move, S1) :-
     gdl_game(G, M),
@@ -427,8 +459,9 @@ game:over(G, S, _, Result) :-
 
 successor(G, M, S, Mover, Move, S1) :-
     roles(M, Roles),
+    role_of(Mover, Moving),
     findall(does(R, Mv), ( member(R, Roles),
-                           ( R == Mover -> Mv = Move ; moves_of(G, M, S, R, [Mv]) ) ), D),
+                           ( R == Moving -> Mv = Move ; moves_of(G, M, S, R, [Mv]) ) ), D),
     findall(F, M:next(F, S, D), Fs),
     sort(Fs, S1).
 
@@ -446,16 +479,16 @@ state_mover(G, M, S, Mover) :- memo(G, mover(S), state_mover_(G, M, S, M0), M0, 
 
 state_mover_(G, M, S, Mover) :-
     (   memo(G, over(S), outcome(M, S, R0), R0, R), R \== none
-    ->  (   catch(mover(G, M, S, Mover0), educable_error(_), fail) -> Mover = Mover0 ; roles(M, [Mover, _]) )
+    ->  (   catch(mover(G, M, S, Mover0), educable_error(_), fail) -> Mover = Mover0 ; players_of(M, [Mover, _]) )
     ;   mover(G, M, S, Mover0)
     ->  Mover = Mover0
-    ;   roles(M, [Mover, _])
+    ;   players_of(M, [Mover, _])
     ).
 
 %   The winner, draw, or none while the game goes on.
 outcome(M, S, Result) :-
     (   M:terminal(S, [])
-    ->  roles(M, [A, B]),
+    ->  players_of(M, [A, B]),
         goal_value(M, S, A, VA), goal_value(M, S, B, VB),
         (   VA > VB -> Result = A ; VB > VA -> Result = B ; Result = draw )
     ;   Result = none

@@ -257,3 +257,21 @@ def test_check_says_where_positions_come_back(tmp_path):
     assert "positions can come back: 2 positions in 1 cycle" in r.stdout, r.stdout
     r = educable("check", str(ROOT / "tests" / "data" / "count3.pl"), games_dir=tmp_path)
     assert "come back" not in r.stdout and "sound" in r.stdout, r.stdout
+
+
+def test_a_gdl_ii_pig_with_the_random_role_solves_as_the_native_file(tmp_path):
+    """GDL-II's random role is chance: examples/gdl/pig_gdl.kif (a 3-faced die, goal 6) has the positions
+    and the value of examples/chance/pig.pl's pig(6,3)."""
+    answers = []
+    for folder, game in ((ROOT / "examples" / "gdl", "pig_gdl"), (ROOT / "examples" / "chance", "pig(6,3)")):
+        r = educable("solve", game, "--json", games_dir=folder, db=tmp_path / f"{folder.name}.db")
+        assert r.returncode == 0, r.stderr
+        answers.append(json.loads(r.stdout))
+    gdl, native = answers
+    for key in ("positions", "chance_nodes", "terminal"):
+        assert gdl[key] == native[key], key
+    assert gdl["win_probability"] == pytest.approx(native["win_probability"], abs=1e-12)
+    sheet = (ROOT / "examples" / "gdl" / "pig_gdl.kif").read_text() + "\n(<= (sees ?p (die ?f)) (does random (die ?f)) (role ?p))\n"
+    (tmp_path / "seen.kif").write_text(sheet)
+    r = educable("check", str(tmp_path / "seen.kif"), games_dir=tmp_path)
+    assert "imperfect information" in r.stdout + r.stderr, r.stdout + r.stderr
