@@ -122,6 +122,7 @@ def show(game: str, position: str | None) -> dict[str, Any]:
             "result": games.result(state)}
 
 
+CHANCE_DEPTH = 3       # of the players' moves, where query searches a game of chance by expectimax
 QUERY_AGENTS = 4       # agents whose values query shows when none is named: the game's most recent
 
 
@@ -174,9 +175,20 @@ def query(db: sqlite_utils.Database, game: str, position: str, depth: int = DEFA
             exact_of, out["exact_source"] = chance_values(chance_game.graph, keys), "expectimax below this position"
         except compile_mod.TooLarge:
             out["exact_source"] = f"depth-limited search ({depth} plies)"
+    if exact_of is None and state.mover == games.CHANCE:
+        raise BadInput(f"{game}: a chance node too large to solve below; query the position a player moves in")
     if exact_of is None:
         out["depth"] = depth
-        out["exact"], plies = games.search_results(state, depth)
+        try:
+            out["exact"], plies = games.search_results(state, depth)
+        except BadInput as refused:
+            if "chance" not in str(refused):
+                raise
+            out["depth"] = depth = min(depth, CHANCE_DEPTH)      # a game of chance: expectimax, not alpha-beta
+            out["exact_source"] = f"expectimax search ({depth} moves, the horizon valued 0)"
+            values = games.expectimax_values(state, depth)
+            out["exact"] = f"{state.mover} expects {max(values.values()):+.4f}"
+            plies = {m: (f"{state.mover} expects {v:+.4f}", None) for m, v in values.items()}
         for move, nxt in successors:
             out["moves"].append({"move": move, "next": nxt.key, "exact": plies[move][0], "plies": plies[move][1]})
     else:

@@ -190,6 +190,16 @@ def play_series(game: str, choosers: dict[str, str], n: int, seed: int) -> dict[
                        f"move, or a rule failed); educable check '{game}' says where") from None
 
 
+def expectimax_values(state: State, depth: int) -> dict[str, float]:
+    """Each move's expected result for the mover (1 a win, -1 a loss) by an expectimax search ``depth``
+    of the players' moves deep, the horizon valued 0 (rules/search.pl): what ``query`` shows on a game of
+    chance too large to solve below the position."""
+    g = quote(state.game)
+    scored = engine().call(f"{_pos(state)}, search:search_scores(expectimax({int(depth)}, none), {g}, P, M, S), "
+                           f"findall([V, T], (member(V-Mv, S), game:move_text({g}, Mv, T)), Out)")
+    return {text: float(v) for v, text in scored}
+
+
 def search_results(state: State, depth: int) -> tuple[str, dict[str, tuple[str, int | None]]]:
     """A depth-limited alpha-beta search from ``state``: the result it proves for the state (a
     player, or 'unknown'), and for each move (by text) the result it proves after that move with
