@@ -186,9 +186,9 @@ def query(db: sqlite_utils.Database, game: str, position: str, depth: int = DEFA
                 raise
             out["depth"] = depth = min(depth, CHANCE_DEPTH)      # a game of chance: expectimax, not alpha-beta
             out["exact_source"] = f"expectimax search ({depth} moves, the horizon valued 0)"
-            values = games.expectimax_values(state, depth)
-            out["exact"] = f"{state.mover} expects {max(values.values()):+.4f}"
-            plies = {m: (f"{state.mover} expects {v:+.4f}", None) for m, v in values.items()}
+            expected = games.expectimax_values(state, depth)
+            out["exact"] = f"{state.mover} expects {max(expected.values()):+.4f}"
+            plies = {m: (f"{state.mover} expects {v:+.4f}", None) for m, v in expected.items()}
         for move, nxt in successors:
             out["moves"].append({"move": move, "next": nxt.key, "exact": plies[move][0], "plies": plies[move][1]})
     else:
