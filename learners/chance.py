@@ -162,31 +162,30 @@ def _strong_parts(n, start, target):
     for root in range(n):
         if index[root] != -1:
             continue
-        depth = 0
-        call_node[0] = root
-        call_edge[0] = start[root]
-        index[root] = counter
-        low[root] = counter
-        counter += 1
-        stack[sp] = root
-        sp += 1
-        on_stack[root] = True
-        while depth >= 0:
+        depth = -1
+        t = root
+        push = True                         # t is met for the first time: number it, stack it, descend
+        while True:
+            if push:
+                index[t] = counter
+                low[t] = counter
+                counter += 1
+                stack[sp] = t
+                sp += 1
+                on_stack[t] = True
+                depth += 1
+                call_node[depth] = t
+                call_edge[depth] = start[t]
+                push = False
+            if depth < 0:
+                break
             v = call_node[depth]
             e = call_edge[depth]
             if e < start[v + 1]:
                 call_edge[depth] = e + 1
                 t = target[e]
                 if index[t] == -1:
-                    index[t] = counter
-                    low[t] = counter
-                    counter += 1
-                    stack[sp] = t
-                    sp += 1
-                    on_stack[t] = True
-                    depth += 1
-                    call_node[depth] = t
-                    call_edge[depth] = start[t]
+                    push = True
                 elif on_stack[t] and index[t] < low[v]:
                     low[v] = index[t]
             else:

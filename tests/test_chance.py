@@ -114,6 +114,15 @@ def test_eval_exact_judges_a_player_of_chance_against_best_response_and_another(
     assert all(json.loads(r.stdout)[side]["perfect"] for side in ("as_first", "as_second"))
 
 
+TEXT_FORMS = """
+game:position_text(GAME, P, M, T) :- format(atom(T), "~w ~w", [P, M]).
+game:parse_position(GAME, T, P, M) :- atomic_list_concat([P, M], ' ', T).
+game:parse_move(GAME, T, T).
+game:move_text(GAME, M, M).
+game:board_lines(GAME, P, _, [P]).
+"""
+
+
 COIN = """
 :- module(coin, []).
 %   A biased coin decides: heads (weight W1) p1 wins, tails (weight W2) p2 wins; before it, p1 may
@@ -135,12 +144,7 @@ game:chance_weight(coin, tossing, tails, W2).
 game:over(coin, heads, _, p1).
 game:over(coin, tails, _, p2).
 game:over(coin, stopped, _, draw).
-game:position_text(coin, P, M, T) :- format(atom(T), "~w ~w", [P, M]).
-game:parse_position(coin, T, P, M) :- atomic_list_concat([P, M], ' ', T).
-game:parse_move(coin, T, T).
-game:move_text(coin, M, M).
-game:board_lines(coin, P, _, [P]).
-"""
+""" + TEXT_FORMS.replace("GAME", "coin")
 
 
 @pytest.mark.parametrize("w1, w2, value", [
@@ -243,12 +247,7 @@ game:next(wait, start, _, wait, start).
 game:next(wait, start, M, stop, M).
 game:over(wait, p1, _, p1).
 game:over(wait, p2, _, draw).
-game:position_text(wait, P, M, T) :- format(atom(T), "~w ~w", [P, M]).
-game:parse_position(wait, T, P, M) :- atomic_list_concat([P, M], ' ', T).
-game:parse_move(wait, T, T).
-game:move_text(wait, M, M).
-game:board_lines(wait, P, _, [P]).
-"""
+""" + TEXT_FORMS.replace("GAME", "wait")
 
 
 def test_check_says_where_positions_come_back(tmp_path):
