@@ -666,14 +666,16 @@ def solve(game: str, max_positions: str | None, db_path: str, as_json: bool) -> 
     click.echo(f"{game}: {data['positions']:,} reachable positions{chance}, {data['terminal']:,} terminal{classes}")
     if "chance_nodes" in data:
         first = data["players"][0]
-        if data["win_probability"] is not None:
+        if data.get("expected_score") is not None:
+            click.echo(f"with best play: {first} expects a score of {data['expected_score']:.6f}")
+        elif data["win_probability"] is not None:
             click.echo(f"with best play: {first} wins with probability {data['win_probability']:.6f}")
         else:
             click.echo(f"with best play: {first}'s expected result {data['value']:+.6f} (1 a win, -1 a loss)")
         click.echo(f"value iteration: {data['cyclic_parts']:,} cyclic parts of {data['parts']:,} "
                    f"(the largest {data['largest_part']:,} positions), {data['sweeps']:,} sweeps, "
                    f"to {data['tolerance']:g}")
-        click.echo(f"solved in {data['seconds']:.3f} s (games of chance are not stored yet)")
+        click.echo(f"solved in {data['seconds']:.3f} s (games of chance and of score are not stored yet)")
         return
     click.echo(f"with perfect play: {'a draw' if data['winner'] is None else data['winner'] + ' wins'}")
     how = "read from the knowledge base" if data["stored"] else "solved and stored"
@@ -1095,7 +1097,7 @@ def print_rule_sets(game: str, agent: str, cycles: int, data: dict[str, Any], pl
                 out.append(sum(per[key][a:b]) / moves if moves else 0.0)
             return out
 
-        first, second = games.players(game)
+        first, second = games.two_players(game)
         files.write_whole(plot_path, lambda path: curve_png(path, {
             f"best agent's loss vs random as {first} (exact)": [c["as_first"]["vs_random"]["loss"] for c in curve],
             f"best agent's loss vs random as {second} (exact)": [c["as_second"]["vs_random"]["loss"] for c in curve],

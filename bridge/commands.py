@@ -85,11 +85,12 @@ def chance_summary(graph: StateGraph, t0: float) -> dict[str, Any]:
     Not stored yet: each solve computes it again."""
     from learners import chance
     found = chance.solve(graph)
-    first = graph.players[0]
+    first, value = graph.players[0], float(found.value[0])
     return {"game": graph.game, "players": graph.players, "positions": graph.positions, "terminal": graph.terminal,
             "chance_nodes": int((graph.mover == CHANCE).sum()), "classes": None,
-            "value": float(found.value[0]), "win_probability": chance.win_probability(graph, found.value),
-            "winner": first if found.value[0] > 0 else None if found.value[0] == 0 else graph.players[1],
+            "value": value, "win_probability": chance.win_probability(graph, found.value),
+            "expected_score": value if graph.scored else None,
+            "winner": None if graph.scored or value == 0 else first if value > 0 else graph.players[1],
             "parts": found.parts, "cyclic_parts": found.cyclic_parts, "largest_part": found.largest,
             "sweeps": found.sweeps, "tolerance": found.tolerance, "nodes": graph.size, "folded": graph.folded,
             "stored": False, "seconds": round(time.perf_counter() - t0, 4)}
@@ -97,7 +98,9 @@ def chance_summary(graph: StateGraph, t0: float) -> dict[str, Any]:
 
 def chance_values(graph: StateGraph, keys: list[str]) -> dict[str, str]:
     """Each state's value under best play in a game of chance, in words: the first player's chance of
-    winning where the game has no draws, else its expected result."""
+    winning where the game has no draws, else its expected result; in a game of score, the score
+    still to come.  A key that is a move of the graph's first node (``move:TEXT``) has the move's
+    value: in a game of score, its points and the score expected after it."""
     from learners import chance
     value = chance.solve(graph).value
     first = graph.players[0]
@@ -105,7 +108,12 @@ def chance_values(graph: StateGraph, keys: list[str]) -> dict[str, str]:
     for k in keys:
         v = float(value[graph.index[k]])
         p = chance.win_probability(graph, value, graph.index[k])
-        out[k] = f"{first} wins {p:.4%}" if p is not None else f"{first} expects {v:+.4f}"
+        out[k] = (f"{v:.4f} points to come" if graph.scored else
+                  f"{first} wins {p:.4%}" if p is not None else f"{first} expects {v:+.4f}")
+    if graph.scored:
+        edges = range(int(graph.start[0]), int(graph.start[1]))
+        after = chance.move_values(graph, value)
+        out.update({f"move:{graph.move_text[e]}": f"{after[e]:.4f} points expected" for e in edges})
     return out
 
 
@@ -156,7 +164,7 @@ def query(db: sqlite_utils.Database, game: str, position: str, depth: int = DEFA
     if game == perfect.GAME and over is None and perfect.available():
         # the perfect player alone: never compile below the position (past the limit) nor search first
         values = perfect.position_values(state.key)
-        first, second = games.players(game)
+        first, second = games.two_players(game)
         name = {"win": state.mover, "draw": "draw", "loss": second if state.mover == first else first}
         out.update(perfect=values, exact_source="the perfect player (bitbully)",
                    exact=name[max(values.values(), key=lambda v: v["score"])["result"]])
@@ -194,7 +202,7 @@ def query(db: sqlite_utils.Database, game: str, position: str, depth: int = DEFA
     else:
         out["exact"] = exact_of[state.key]
         for move, nxt in successors:
-            out["moves"].append({"move": move, "next": nxt.key, "exact": exact_of[nxt.key]})
+            out["moves"].append({"move": move, "next": nxt.key, "exact": exact_of.get(f"move:{move}", exact_of[nxt.key])})
     out["agents"], out["agents_more"] = (agent_values(db, game, state, agent_names, finished=over is not None)
                                          if with_agents else ([], 0))
     return out
@@ -298,7 +306,7 @@ def train(db: sqlite_utils.Database, game: str, learner: str, agent: str, n_game
     game past the position ``limit`` the closing exact judgement is skipped
     (``exact`` is None and ``exact_skipped`` says why).
     """
-    games.check_game(game)
+    games.two_players(game)
     if learner not in agents.LEARNERS:
         raise BadInput(f"unknown learner '{learner}' (known: {', '.join(agents.LEARNERS)})")
     if n_games < 1:
@@ -360,6 +368,7 @@ def train_agent(db: sqlite_utils.Database, game: str, learner: str, agent: str, 
     """
     if learner not in registry.TRAINABLE:
         raise BadInput(f"unknown learner '{learner}' (known: {', '.join(registry.TRAINABLE)})")
+    games.two_players(game)
     module = registry.learner_module(learner)
     declared = {o.name: o for o in module.OPTIONS}
     foreign = [k for k in given if k not in declared]
@@ -389,7 +398,7 @@ def evaluate_series(db: sqlite_utils.Database, game: str, agent: str, vs: str, n
     rate with its 95% (Wilson) interval.  Needs no state graph: works on games of any size."""
     if n_games < 2:
         raise BadInput("--games must be at least 2 (half are played on each side)")
-    first, second = games.players(game)
+    first, second = games.two_players(game)
     for name in (agent, vs):
         agents.check_agent(db, game, name)       # both named right before either is loaded
     from_python = bool(set(perfect.PLAYERS) & {agent, vs})        # the perfect player is asked from Python, move by move
@@ -449,6 +458,7 @@ def evaluate_exact(db: sqlite_utils.Database, game: str, agent: str, vs: str | N
     responder.  With ``vs``: the exact win/draw/loss probabilities of the pairing.
     Unjudgeable for a game whose positions can repeat.
     """
+    games.two_players(game)
     try:
         return _evaluate_exact(db, game, agent, vs, limit, progress)
     except graphs.ChanceGame as chance_game:

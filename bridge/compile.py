@@ -19,7 +19,7 @@ import numpy as np
 
 from bridge.engine import BadInput, engine, quote
 from bridge.limits import ENV_MAX
-from learners.graph import CHANCE, ONGOING, StateGraph, ranges
+from learners.graph import CHANCE, ONGOING, SCORED, StateGraph, ranges
 
 BATCH = 4000
 
@@ -83,6 +83,8 @@ def compile_graph(game: str, players: list[str], fold: bool, limit: int, what: s
     moves: list[str] = []              # texts by number (rules/graph.pl numbers them)
     keys: list[str] = []
     weights: list[str] = []            # 'N/D' for each move of a chance node, in order
+    points: list[str] = []             # a game of score: 'N/D' for each move, and for each end
+    scores: list[str] = []
     parts: dict[str, list[np.ndarray]] = {k: [] for k in ("mover", "winner", "orbit", "count", "target", "move")}
     expanded, found = 0, 1
     try:
@@ -98,6 +100,8 @@ def compile_graph(game: str, players: list[str], fold: bool, limit: int, what: s
             parts["move"].append(np.asarray(nodes["moves"], dtype=np.int32))
             moves += nodes["new_moves"]
             weights += nodes["weights"]
+            points += nodes["points"]
+            scores += nodes["scores"]
             expanded = to
             if progress:
                 progress(CompileProgress(found, expanded, time.perf_counter() - t0, rss_mb()))
@@ -117,7 +121,17 @@ def compile_graph(game: str, players: list[str], fold: bool, limit: int, what: s
                        cat["move"].astype(np.int32), moves, cat["orbit"].astype(np.int64), fold)
     if (cat["mover"] == CHANCE).any():
         graph.prob = chance_probabilities(cat["mover"], starts, weights)
+    if len(players) == 1:
+        graph.reward = exact_numbers(points)
+        graph.score = np.zeros(len(keys), dtype=np.float64)
+        graph.score[cat["winner"] == SCORED] = exact_numbers(scores)
     return graph
+
+
+def exact_numbers(texts: list[str]) -> np.ndarray:
+    """Numbers written 'N/D' (rules/graph.pl's exact form) as floats, each distinct text read once."""
+    read = {t: float(Fraction(*map(int, t.split("/")))) for t in dict.fromkeys(texts)}
+    return np.fromiter((read[t] for t in texts), dtype=np.float64, count=len(texts))
 
 
 def chance_probabilities(mover: np.ndarray, starts: np.ndarray, weights: list[str]) -> np.ndarray:

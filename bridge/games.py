@@ -65,6 +65,16 @@ def players(game: str) -> list[str]:
     return engine().call(f"game:players({quote(check_game(game))}, Out)")
 
 
+def two_players(game: str) -> tuple[str, str]:
+    """The two players in turn order; BadInput in one line for a game of score (one player), which only
+    solve, query, show and check know so far."""
+    found = players(game)
+    if len(found) != 2:
+        raise BadInput(f"{game} is a game of score (one player): solve, query, show and check know it; "
+                       "playing, evaluating and training on it do not yet")
+    return found[0], found[1]
+
+
 def initial(game: str) -> State:
     """The initial state."""
     key, mover = engine().call(

@@ -150,18 +150,23 @@ def subgraph(game: str, key: str, limit: int = QUERY_LIMIT) -> tuple[StateGraph,
 
 
 class ChanceGame(BadInput):
-    """A graph with chance nodes where a command needs one without: ``graph`` is the graph compiled."""
+    """A graph with chance nodes, or of a game of score, where a command needs a game of two players without
+    chance: ``graph`` is the graph compiled."""
 
     def __init__(self, graph: StateGraph) -> None:
-        super().__init__(f"{graph.game} is a game of chance: solve, query, play, eval (--exact too) and the "
-                         "qlearn and punish learners know chance; search players and the other learners do not yet")
+        if graph.scored:
+            super().__init__(f"{graph.game} is a game of score (one player): solve and query know it; "
+                             "the other commands and the learners do not yet")
+        else:
+            super().__init__(f"{graph.game} is a game of chance: solve, query, play, eval (--exact too) and the "
+                             "qlearn and punish learners know chance; search players and the other learners do not yet")
         self.graph = graph
 
 
 def refuse_chance(graph: StateGraph) -> None:
-    """ChanceGame when the graph has chance nodes (retrograde analysis and everything built on it assume
-    none; solve and query catch it and value the graph by expectimax instead)."""
-    if graph.has_chance:
+    """ChanceGame when the graph has chance nodes or one player (retrograde analysis and everything built
+    on it assume two players and no chance; solve and query catch it and value the graph by expectimax)."""
+    if graph.has_chance or graph.scored:
         raise ChanceGame(graph)
 
 

@@ -64,7 +64,7 @@ def play_series(db: Any, game: str, names: tuple[str, str], n_games: int, seed: 
     check(game)
     rng = random.Random(seed)
     games.seed_random(seed)
-    sides = games.players(game)
+    sides = list(games.two_players(game))
     choosers = {p: chooser_for(db, game, n, rng) for p, n in zip(sides, names, strict=True)}
     traced = {p for p, n in zip(sides, names, strict=True) if n not in PLAYERS} if mistakes is not None else set()
     start = sign(max(scores([]).values())) if traced else 0
@@ -96,7 +96,7 @@ def judge(db: Any, game: str, agent: str, n_games: int, seed: int, openings: int
     (the agent's side alternating), and results against perfect from the start and from every opening
     of up to ``openings`` (0-2) moves."""
     check(game)
-    first, second = games.players(game)
+    first, second = games.two_players(game)
     rng = random.Random(seed)
     games.seed_random(seed)
     me = chooser_for(db, game, agent, rng)
@@ -179,7 +179,7 @@ def judge_openings(db: Any, game: str, agent: str, n_games: int, seed: int,
     summary holds the issue's targets: the share won as first, and as second the share at value
     over the openings that do not lose for the agent."""
     check(game)
-    first, second = games.players(game)
+    first, second = games.two_players(game)
     rng = random.Random(seed)
     games.seed_random(seed)
     me = chooser_for(db, game, agent, rng)

@@ -154,7 +154,7 @@ def run(db: sqlite_utils.Database, game: str, name: str, options: dict[str, Any]
     me = f"agent({quote(name)})"
     partner = opponents.agent(vs) if vs not in ("self", "adversary", "random", "minimax") else None
     them = {"self": me, "adversary": f"adversary({me})"}.get(vs) or opponents.chooser(vs)
-    p0, p1 = games.players(game)
+    p0, p1 = games.two_players(game)
     if vs == "self":
         sets, sides = [{p0: me, p1: me}], [[p0, p1]]
     else:

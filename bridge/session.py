@@ -22,7 +22,7 @@ class PlaySession:
     def __init__(self, db: sqlite_utils.Database, game: str, opponent: str, human: str | None, seed: int) -> None:
         self.db = db
         self.game = games.check_game(game)
-        first, second = games.players(game)
+        first, second = games.two_players(game)
         self.human = human or first
         if self.human not in (first, second):
             raise BadInput(f"--as must be one of {first}, {second} for {game}")
@@ -72,7 +72,7 @@ class PlaySession:
     def finish(self, source: str = "play", teach: bool = True) -> int:
         """Store the match (result NULL if abandoned) and, with ``teach``, let a learning agent learn;
         returns the match id."""
-        first, second = games.players(self.game)
+        first, second = games.two_players(self.game)
         names = (self.opponent, "human") if self.human == second else ("human", self.opponent)
         match_id = store.record_match(self.db, self.game, names[0], names[1], self.moves, self.result, source)
         row = store.get_agent(self.db, self.opponent)

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from bridge import agents, commands
+from bridge import agents, commands, games
 from bridge.engine import BadInput
 from kb import store
 from kb.db import transaction
@@ -79,6 +79,7 @@ def run(db: sqlite_utils.Database, game: str, players: list[str], n_games: int, 
         progress: Callable[..., None] | None = None) -> dict[str, Any]:
     """The round robin of ``players`` on ``game``, ``n_games`` games a pairing; stored and returned
     (``progress(n)`` after each game; ``progress(0, stage)`` names a stage that has no games)."""
+    games.two_players(game)
     if len(players) < 2:
         raise BadInput("a tournament needs at least two players")
     if len(players) > MAX_PLAYERS:

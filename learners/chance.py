@@ -46,9 +46,17 @@ MAX, MIN, MEAN, OVER = 0, 1, 2, 3      # what a node's value is of its successor
 
 
 def solve(graph: StateGraph, tolerance: float = TOLERANCE) -> ChanceSolution:
-    """Expectimax values of every node of a two-player graph, for the first player (see the module)."""
+    """Expectimax values of every node, for the first player (see the module); in a game of score,
+    each node's expected score from there on with best play (its moves' points and its end's)."""
     kind = np.where(graph.mover == CHANCE, MEAN, np.where(graph.mover == 0, MAX, MIN))
-    return _values(graph, kind, _edge_probabilities(graph), _results(graph, 0) - _results(graph, 1), tolerance)
+    return _values(graph, kind, _edge_probabilities(graph), _terminal(graph), tolerance)
+
+
+def expected_score(graph: StateGraph, policy: np.ndarray, tolerance: float = TOLERANCE) -> ChanceSolution:
+    """A game of score: every node's expected score from there on when the player plays ``policy``
+    (each edge's probability at its node, as ``policy_of`` gives it)."""
+    prob = np.where(graph.mover[graph.source] == CHANCE, _edge_probabilities(graph), policy)
+    return _values(graph, np.full(graph.size, MEAN), prob, _terminal(graph), tolerance)
 
 
 def against_best_response(graph: StateGraph, player: int, policy: np.ndarray,
@@ -100,10 +108,24 @@ def policy_of_support(graph: StateGraph, support: list[list[int]] | np.ndarray) 
 def best_moves(graph: StateGraph, value: np.ndarray, tolerance: float = 1e-9) -> np.ndarray:
     """The edges that keep a node's value for its mover (within ``tolerance``), as a mask: a perfect
     player of a game of chance picks among them."""
-    after = value[graph.target]
+    after = move_values(graph, value)
     best = np.where(graph.mover == 0, np.maximum.reduceat(after, graph.start[:-1].clip(max=len(after) - 1)),
                     np.minimum.reduceat(after, graph.start[:-1].clip(max=len(after) - 1)))
     return np.abs(after - best[graph.source]) <= tolerance
+
+
+def move_values(graph: StateGraph, value: np.ndarray) -> np.ndarray:
+    """Each edge's value for the mover: the value of where it leads, and in a game of score the
+    points the move scores on the way."""
+    after = value[graph.target]
+    return after + graph.reward if graph.reward is not None else after
+
+
+def _terminal(graph: StateGraph) -> np.ndarray:
+    """Each end's value: the first player's result (+1, 0, -1), or a game of score's end points."""
+    if graph.score is not None:
+        return graph.score
+    return _results(graph, 0) - _results(graph, 1)
 
 
 def _results(graph: StateGraph, player: int) -> np.ndarray:
@@ -119,13 +141,12 @@ def _values(graph: StateGraph, kind: np.ndarray, prob: np.ndarray, terminal: np.
             tolerance: float) -> ChanceSolution:
     """Every node's value: OVER nodes keep ``terminal``, the others back their successors up as
     ``kind`` says, part by part (see the module)."""
-    if len(graph.players) != 2:
-        raise ValueError("solving a game of chance needs two players")
     kind = np.where(graph.winner != ONGOING, OVER, kind).astype(np.int8)
+    reward = graph.reward if graph.reward is not None else np.zeros(len(graph.target), dtype=np.float64)
     order, part_start = _strong_parts(graph.size, graph.start, graph.target)
     value = terminal.astype(np.float64).copy()
     stats = np.zeros(4, dtype=np.int64)
-    ok = _solve_parts(order, part_start, graph.start, graph.target, prob.astype(np.float64), kind, value,
+    ok = _solve_parts(order, part_start, graph.start, graph.target, prob.astype(np.float64), reward, kind, value,
                       tolerance, MAX_SWEEPS, stats)
     if not ok:
         raise ArithmeticError(f"{graph.game}: a strongly connected part did not settle within {MAX_SWEEPS:,} sweeps")
@@ -136,8 +157,8 @@ def _values(graph: StateGraph, kind: np.ndarray, prob: np.ndarray, terminal: np.
 
 def win_probability(graph: StateGraph, value: np.ndarray, node: int = 0) -> float | None:
     """The first player's chance of winning from ``node`` where the game has no draws ((1 + v) / 2); None if
-    some position ends in a draw (the value is then wins less losses, not a probability)."""
-    if (graph.winner == DRAW).any():
+    some position ends in a draw (the value is then wins less losses, not a probability), or in a game of score."""
+    if graph.scored or (graph.winner == DRAW).any():
         return None
     return (1.0 + float(value[node])) / 2.0
 
@@ -209,9 +230,10 @@ def _strong_parts(n, start, target):
 
 
 @njit(cache=True)
-def _backup(v, start, target, prob, kind, value):
-    """The value of node v from its successors' values, as its kind says: MAX, MIN, the MEAN weighted
-    by the edges' probabilities (a chance node, or a player whose policy is fixed), or OVER (kept)."""
+def _backup(v, start, target, prob, reward, kind, value):
+    """The value of node v from its successors' values (and the edges' rewards: a game of score's
+    points), as its kind says: MAX, MIN, the MEAN weighted by the edges' probabilities (a chance
+    node, or a player whose policy is fixed), or OVER (kept)."""
     k = kind[v]
     if k == 3:
         return value[v]
@@ -219,18 +241,18 @@ def _backup(v, start, target, prob, kind, value):
     if k == 2:
         s = 0.0
         for e in range(a, b):
-            s += prob[e] * value[target[e]]
+            s += prob[e] * (reward[e] + value[target[e]])
         return s
-    best = value[target[a]]
+    best = reward[a] + value[target[a]]
     for e in range(a + 1, b):
-        x = value[target[e]]
+        x = reward[e] + value[target[e]]
         if (k == 0 and x > best) or (k == 1 and x < best):
             best = x
     return best
 
 
 @njit(cache=True)
-def _solve_parts(order, part_start, start, target, prob, kind, value, tol, max_sweeps, stats):
+def _solve_parts(order, part_start, start, target, prob, reward, kind, value, tol, max_sweeps, stats):
     """Solve each part in order (see the module); stats: cyclic parts, sweeps, most sweeps, unused."""
     for p in range(len(part_start) - 1):
         a, b = part_start[p], part_start[p + 1]
@@ -241,7 +263,7 @@ def _solve_parts(order, part_start, start, target, prob, kind, value, tol, max_s
                 if target[e] == v:
                     loop = True
             if not loop:
-                value[v] = _backup(v, start, target, prob, kind, value)
+                value[v] = _backup(v, start, target, prob, reward, kind, value)
                 continue
         stats[0] += 1
         sweeps = 0
@@ -250,7 +272,7 @@ def _solve_parts(order, part_start, start, target, prob, kind, value, tol, max_s
             change = 0.0
             for i in range(a, b):
                 v = order[i]
-                x = _backup(v, start, target, prob, kind, value)
+                x = _backup(v, start, target, prob, reward, kind, value)
                 d = abs(x - value[v])
                 if d > change:
                     change = d

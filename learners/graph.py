@@ -16,6 +16,7 @@ import numpy as np
 ONGOING = -1
 DRAW = 2
 CHANCE = 3          # the mover of a chance node (rules/graph.pl's code for `chance`)
+SCORED = 4          # the result of a game of score's end (its points are in ``StateGraph.score``)
 
 
 class CyclicGraph(ValueError):
@@ -45,6 +46,8 @@ class StateGraph:
     folded: bool = False
     value: np.ndarray = field(default=None, repr=False)  # type: ignore[arg-type]  # None until solved
     prob: np.ndarray | None = field(default=None, repr=False)   # each edge's probability; None: no chance node
+    reward: np.ndarray | None = field(default=None, repr=False)  # a game of score: each edge's points
+    score: np.ndarray | None = field(default=None, repr=False)   # a game of score: each end's points (0 elsewhere)
     _order: list[int] | None = field(init=False, repr=False, default=None)
     _levels: list[np.ndarray] | None = field(init=False, repr=False, default=None)
     _cycle: CyclicGraph | None = field(init=False, repr=False, default=None)
@@ -57,6 +60,11 @@ class StateGraph:
     def has_chance(self) -> bool:
         """Whether some node is a chance node (its edges carry probabilities)."""
         return self.prob is not None
+
+    @property
+    def scored(self) -> bool:
+        """Whether this is a game of score (one player: the value is an expected score)."""
+        return len(self.players) == 1
 
     @cached_property
     def index(self) -> dict[str, int]:

@@ -151,11 +151,11 @@ check_players(Game) :-
     ->  true
     ;   message(E, Msg), problem(Game, players, players/2, none, Msg), fail
     ),
-    (   All = [[A, B]], atom(A), atom(B), A \== B
+    (   ( All = [[A, B]], atom(A), atom(B), A \== B ; All = [[A]], atom(A), B = A )
     ->  forall(( member(X, [A, B]), reserved_player(X) ),
                ( format(string(M), "player name ~q is reserved (results and stored values use it)", [X]),
                  problem(Game, reserved_name, players/2, none, M) ))
-    ;   format(string(M), "players/2 must give one list of two different player names, e.g. [x, o]; it gives ~q", [All]),
+    ;   format(string(M), "players/2 must give one list of two different player names, e.g. [x, o] (or of one, a game of score); it gives ~q", [All]),
         problem(Game, players, players/2, none, M),
         fail
     ).
@@ -166,7 +166,7 @@ check_initial(Game, P0, M0) :-
     ->  message(E, Msg), problem(Game, initial, initial/3, none, Msg), fail
     ;   Starts = [P0-M0], deeper_than(P0, Depth)
     ->  too_deep(Game, initial/3, none, "initial/3 gives a start position", Depth), fail
-    ;   Starts = [P0-M0], ground(P0), game:players(Game, Ps), memberchk(M0, Ps)
+    ;   Starts = [P0-M0], ground(P0), game:players(Game, Ps), ( memberchk(M0, Ps) ; game:chance_mover(M0) )
     ->  true
     ;   format(string(M), "initial/3 must give one ground start position and a player to move; it gives ~q", [Starts]),
         problem(Game, initial, initial/3, none, M),
@@ -393,8 +393,14 @@ check_over(Game, P, M, T, Result) :-
         game:players(Game, Ps),
         (   Rs == []
         ->  Result = none
-        ;   Rs = [R], ( R == draw ; memberchk(R, Ps) )
+        ;   Rs = [R], Ps = [_, _], ( R == draw ; memberchk(R, Ps) )
         ->  Result = R
+        ;   Rs = [R], Ps = [_], R = score(N), ( integer(N) ; rational(N) )
+        ->  Result = R
+        ;   Ps = [_]
+        ->  format(string(Msg), "over/4 must give one result in a game of score, score(N) with N an integer or rational; it gives ~q", [Rs0]),
+            problem(Game, over_result, over/4, T, Msg),
+            Rs = [Result|_]
         ;   format(string(Msg), "over/4 must give one result, a player or draw; it gives ~q", [Rs0]),
             problem(Game, over_result, over/4, T, Msg),
             Rs = [Result|_]

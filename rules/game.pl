@@ -49,13 +49,16 @@
             bad_input/1,            % +Message
             shown/2,                % +Text, -Quoted
             chance_mover/1,         % ?Mover
-            outcome_weight/4        % +Game, +Pos, +Outcome, -Weight
+            outcome_weight/4,       % +Game, +Pos, +Outcome, -Weight
+            move_points/5           % +Game, +Pos, +Mover, +Move, -Points
           ]).
 
 %!  game(?Game) is nondet.
 %   Game is a loaded game.
 %!  players(?Game, -Players:list) is nondet.
-%   Players in turn order; the first moves first.
+%   Players in turn order; the first moves first.  One player makes a
+%   game of score (2048): it ends with a score, not a winner, and the
+%   player seeks the highest expected score.
 %!  initial(?Game, -Pos, -Mover) is nondet.
 %!  legal(+Game, +Pos, +Mover, -Move) is nondet.
 %   Move is legal for Mover in Pos (only called on positions not over).
@@ -75,7 +78,14 @@
 %   GDL-II's `random` role).  A game of chance says who moves after each
 %   move with next_mover/5, the chance nodes included.
 %!  over(+Game, +Pos, +Mover, -Result) is semidet.
-%   The game is over with Mover to move; Result is the winner or `draw`.
+%   The game is over with Mover to move; Result is the winner or `draw`,
+%   or in a game of score (one player) score(N): N more points for how it
+%   ended (score(0) where the moves' points are the whole score).
+%!  points(+Game, +Pos, +Mover, +Move, -Points) is semidet.
+%   Games of score: the points Mover's Move scores (2048: the merged
+%   tiles' values).  A game's score is its moves' points and the N of
+%   its end, added up.  Points are integers or rationals.  Optional:
+%   without it a move scores nothing.
 %!  parse_position(+Game, +Text, -Pos, -Mover) is det.
 %   Parse the text form of a state; throws educable_error(Message) on bad text.
 %!  position_text(+Game, +Pos, +Mover, -Text:atom) is det.
@@ -155,6 +165,7 @@ indexed(board_lines/4).     indexed(symmetry/3).        indexed(cells/4).
 indexed(line/2).            indexed(size_at_least/2).   indexed(layout/3).
 indexed(next_mover/5).      indexed(tuple_cells/4).     indexed(tuple_code/4).
 indexed(setup_text/4).      indexed(drawn_as/2).        indexed(chance_weight/4).
+indexed(points/5).
 
 %   Head (a protocol goal) as the goal on its file's clauses, File its first argument.
 by_file(Head, File, ByFile) :-
@@ -246,10 +257,19 @@ chance_mover(chance).
 outcome_weight(Game, Pos, Outcome, Weight) :-
     (   chance_weight(Game, Pos, Outcome, W) -> Weight = W ; Weight = 1 ).
 
+%!  move_points(+Game, +Pos, +Mover, +Move, -Points) is det.
+%   The points Mover's Move scores: the game's points/5, else 0.
+move_points(Game, Pos, Mover, Move, Points) :-
+    (   points(Game, Pos, Mover, Move, P) -> Points = P ; Points = 0 ).
+
 %!  other_player(+Game, +Player, -Other) is det.
+%   The player who moves after Player (in a game of one player, Player).
 other_player(Game, Player, Other) :-
-    players(Game, [A, B]),
-    (   Player == A -> Other = B ; Other = A ).
+    players(Game, Players),
+    (   Players = [A, B]
+    ->  (   Player == A -> Other = B ; Other = A )
+    ;   Players = [Other]
+    ).
 
 %!  mover_after(+Game, +Pos, +Mover, +Pos1, -Mover1) is det.
 %   Who moves in Pos1 after Mover's move from Pos: the game's next_mover/5

@@ -69,39 +69,55 @@ graph_close :-
 %   (numbers from 0, one a move text) and the nodes they lead to, in order;
 %   then the texts of the moves first numbered in this batch, in number
 %   order; then, for every move of a chance node (mover 3) in order, its
-%   weight as 'N/D'.  Found is the number of nodes found so far.  Numbers, not names,
+%   weight as 'N/D'.  In a game of score (one player, whose ends have the
+%   result code 4), every move's points and every end's score, as 'N/D'.  Found is the number of nodes found so far.  Numbers, not names,
 %   so that the batch reaches Python as plain lists of numbers.
 graph_batch(From, To, json([keys-Keys, movers-Movers, results-Results, orbits-Orbits,
                             counts-Counts, moves-MoveIds, targets-Targets, new_moves-NewMoves,
-                            weights-Weights]), Found) :-
+                            weights-Weights, points-Points, scores-Scores]), Found) :-
     compiling(Game, Fold, Trie, MoveTrie),
     players(Game, Players),
+    ( Players = [_] -> Scored = true ; Scored = false ),
     Last is To - 1,
-    findall(n(K, MC, RC, O, C, Ms, Ts)-Ws,
+    findall(n(K, MC, RC, O, C, Ms, Ts)-x(Ws, Ps, Ss),
             ( between(From, Last, Id),
               retract(pending(Id, P, M, O)),
-              guarded_step(Game, expand(Game, Fold, Trie, MoveTrie, P, M, K, R, C, Ms, Ts, Ws)),
+              guarded_step(Game, expand(Game, Scored, Fold, Trie, MoveTrie, P, M, K, R, C, Ms, Ts, Ws, Ps)),
               mover_code(Players, M, MC),
-              result_code(Players, R, RC) ),
-            NodesWeights),
-    pairs_keys_values(NodesWeights, Nodes, WsList),
+              result_code(Players, R, RC),
+              end_score(Scored, Game, P, M, R, Ss) ),
+            NodesExtras),
+    pairs_keys_values(NodesExtras, Nodes, Extras),
     unzip(Nodes, Keys, Movers, Results, Orbits, Counts, MsList, TsList),
     append(MsList, MoveIds),
     append(TsList, Targets),
-    append(WsList, Weights),
+    findall(W, ( member(x(Ws, _, _), Extras), member(W, Ws) ), Weights),
+    findall(Pt, ( member(x(_, Ps, _), Extras), member(Pt, Ps) ), Points),
+    findall(S, ( member(x(_, _, Ss), Extras), member(S, Ss) ), Scores),
     findall(T, retract(new_move(_, T)), NewMoves),
     nb_getval(graph_found, Found).
+
+%   A game of score: the points its end adds ([N/D] for an end, [] for
+%   a position that goes on); [] in a game of two players.
+end_score(true, Game, P, M, score(N), [Text]) :- !,
+    exact_text(Game, P, M, over/4, N, Text).
+end_score(true, Game, P, M, R, _) :-
+    R \== null, !,
+    position_text(Game, P, M, PT),
+    format(string(Msg), "over/4 gives ~q at ~w: a game of one player ends with score(N)", [R, PT]),
+    bad_input(Msg).
+end_score(_, _, _, _, _, []).
 
 unzip([], [], [], [], [], [], [], []).
 unzip([n(K, M, R, O, C, Ms, Ts)|Ns], [K|Ks], [M|Mv], [R|Rs], [O|Os], [C|Cs], [Ms|Mss], [Ts|Tss]) :-
     unzip(Ns, Ks, Mv, Rs, Os, Cs, Mss, Tss).
 
-expand(Game, Fold, Trie, MoveTrie, P, M, Key, Result, Count, MoveIds, Targets, Weights) :-
+expand(Game, Scored, Fold, Trie, MoveTrie, P, M, Key, Result, Count, MoveIds, Targets, Weights, Points) :-
     position_text(Game, P, M, Key),
     (   over(Game, P, M, R)
-    ->  Result = R, MoveIds = [], Targets = [], Weights = []
+    ->  Result = R, MoveIds = [], Targets = [], Weights = [], Points = []
     ;   Result = null,
-        findall(MI-I-Wt,
+        findall(e(MI, I, Wt, Pt),
                 ( legal(Game, P, M, Mv),
                   step(Game, P, M, Mv, P1, M1),
                   move_id(MoveTrie, Game, Mv, MI),
@@ -110,15 +126,31 @@ expand(Game, Fold, Trie, MoveTrie, P, M, Key, Result, Count, MoveIds, Targets, W
                   (   chance_mover(M)
                   ->  outcome_weight(Game, P, Mv, W), weight_text(Game, P, Mv, W, Wt)
                   ;   Wt = 1
+                  ),
+                  (   Scored == true, \+ chance_mover(M)
+                  ->  move_points(Game, P, M, Mv, N), exact_text(Game, P, M, points/5, N, Pt)
+                  ;   Pt = '0/1'
                   ) ),
-                Triples),
-        triples(Triples, MoveIds, Targets, Weights0),
-        (   chance_mover(M) -> Weights = Weights0 ; Weights = [] )
+                Edges),
+        edges(Edges, MoveIds, Targets, Weights0, Points0),
+        (   chance_mover(M) -> Weights = Weights0 ; Weights = [] ),
+        (   Scored == true -> Points = Points0 ; Points = [] )
     ),
     length(MoveIds, Count).
 
-triples([], [], [], []).
-triples([A-B-C|T], [A|As], [B|Bs], [C|Cs]) :- triples(T, As, Bs, Cs).
+edges([], [], [], [], []).
+edges([e(A, B, C, D)|T], [A|As], [B|Bs], [C|Cs], [D|Ds]) :- edges(T, As, Bs, Cs, Ds).
+
+%   Points (of a move or an end) as a text 'N/D', exact as JSON numbers are
+%   not; points that are not an integer or a rational are the file's error.
+exact_text(Game, P, M, What, N, Text) :-
+    (   ( integer(N) ; rational(N) )
+    ->  rational(N, A, B),
+        format(atom(Text), "~d/~d", [A, B])
+    ;   position_text(Game, P, M, PT),
+        format(string(Msg), "~w gives ~q points at ~w: points are integers or rationals, never floats", [What, N, PT]),
+        bad_input(Msg)
+    ).
 
 %   A chance outcome's weight as a text 'N/D' (a rational's numerator and
 %   denominator, a whole number's over 1), exact as JSON numbers are not;
@@ -148,6 +180,7 @@ player_code(Players, Name, What, Code) :-
 
 result_code(_, null, -1) :- !.
 result_code(_, draw, 2) :- !.
+result_code([_], score(_), 4) :- !.
 result_code(Players, Winner, Code) :-
     player_code(Players, Winner, 'over/4 gives the winner', Code).
 

@@ -1,0 +1,251 @@
+/*  2048, a family: '2048(Rows,Columns)', plain `2048` = '2048(4,4)'.
+    The rules of Gabriele Cirulli's original game (2014): one player
+    slides every tile toward one side (up, down, left or right); two equal
+    tiles that meet merge into one of twice the value, once per move, the
+    pair nearest that side first, and the merged value is added to the
+    score.  A move that changes nothing is not a move.  After every move a
+    new tile appears on an empty cell chosen uniformly: a 2 with
+    probability 0.9, a 4 with 0.1.  The game starts with two such tiles on
+    an empty board and ends when no move changes the board.
+
+    A game of score (one player) and of chance in the protocol's form
+    (rules/game.pl): the player's moves score points/5 (the merged
+    values), the end adds nothing (over/4 gives score(0)), and a new tile
+    is a move of `chance`, whose outcomes weigh 9 (a 2) and 1 (a 4) on
+    each empty cell.
+
+    Position: pos(Cells), the tiles row by row from the top left as
+    exponents (0 an empty cell, 1 a 2, 2 a 4, ... 11 the 2048 tile).  Text
+    form: the rows top to bottom, cells joined by `,` ('.' empty), rows by
+    `/`: '2,.,4/.,.,8'; while a tile is to appear it ends in ' tile'.
+    Moves: up, down, left, right; chance's: Value@Cell, '2@5' (a 2 on the
+    fifth cell, row by row from the top left).
+
+        ?- G = '2048(2,2)', initial(G, P, M), legal(G, P, M, Mv).
+*/
+:- module(g2048, []).
+
+named('2048').
+named('2048(2,2)').
+named('2048(2,3)').
+named('2048(3,3)').
+
+:- dynamic known/3, foreign/1.
+
+%   The board a name gives: 2048 = 4 x 4; '2048(R,C)' with 1 to 8 rows
+%   and columns and at least two cells.
+params(G, Rows, Columns) :-
+    (   known(G, R0, C0)
+    ->  Rows = R0, Columns = C0
+    ;   foreign(G)
+    ->  fail
+    ;   G == '2048'
+    ->  assertz(known(G, 4, 4)), Rows = 4, Columns = 4
+    ;   atom(G),
+        atom_concat('2048(', Rest, G),
+        atom_concat('f(', Rest, Term),
+        catch(term_to_atom(f(R0, C0), Term), _, fail),
+        integer(R0), between(1, 8, R0),
+        integer(C0), between(1, 8, C0),
+        R0 * C0 >= 2
+    ->  assertz(known(G, R0, C0)), Rows = R0, Columns = C0
+    ;   atom(G), assertz(foreign(G)), fail
+    ).
+
+game:game(G) :- ( var(G) -> named(G) ; params(G, _, _) ).
+game:players(G, [player]) :- params(G, _, _).
+game:initial(G, pos(Cells), chance) :-
+    params(G, R, C),
+    N is R * C,
+    length(Cells, N),
+    maplist(=(0), Cells).
+
+game:legal(G, pos(Cells), player, Move) :-
+    params(G, R, C),
+    member(Move, [up, down, left, right]),
+    slide(Move, R, C, Cells, Cells1, _),
+    Cells1 \== Cells.
+game:legal(G, pos(Cells), chance, tile(V, Cell)) :-
+    params(G, _, _),
+    nth1(Cell, Cells, 0),
+    member(V, [2, 4]).
+
+game:chance_weight(G, _, tile(2, _), 9) :- params(G, _, _).
+game:chance_weight(G, _, tile(4, _), 1) :- params(G, _, _).
+
+game:next(G, pos(Cells), player, Move, pos(Cells1)) :-
+    params(G, R, C),
+    slide(Move, R, C, Cells, Cells1, _).
+game:next(G, pos(Cells), chance, tile(V, Cell), pos(Cells1)) :-
+    params(G, _, _),
+    ( V =:= 2 -> E = 1 ; E = 2 ),
+    replace(Cells, Cell, E, Cells1).
+
+%   After the player, a tile appears; after a tile, the player moves,
+%   but for the opening's first tile, after which a second appears.
+game:next_mover(G, _, Mover, pos(Cells1), Next) :-
+    params(G, _, _),
+    (   Mover == player
+    ->  Next = chance
+    ;   include(\==(0), Cells1, [_])
+    ->  Next = chance
+    ;   Next = player
+    ).
+
+game:points(G, pos(Cells), player, Move, Points) :-
+    params(G, R, C),
+    slide(Move, R, C, Cells, _, Points).
+
+game:over(G, pos(Cells), player, score(0)) :-
+    params(G, R, C),
+    \+ ( member(Move, [up, down, left, right]),
+         slide(Move, R, C, Cells, Cells1, _),
+         Cells1 \== Cells ).
+
+%   slide(+Move, +Rows, +Columns, +Cells, -Cells1, -Points): every line
+%   toward the Move's side, merged, and the merged values added up.
+slide(Move, R, C, Cells, Cells1, Points) :-
+    index_lines(Move, R, C, Lines),
+    Board =.. [b|Cells],
+    foldl(slide_at(Board), Lines, PairLists, 0, Points),
+    append(PairLists, Pairs),
+    keysort(Pairs, Sorted),
+    pairs_values(Sorted, Cells1).
+
+slide_at(Board, Indices, Pairs, P0, P) :-
+    maplist(cell_at(Board), Indices, Line),
+    slide_line(Line, Slid, P0, P),
+    pairs_keys_values(Pairs, Indices, Slid).
+
+cell_at(Board, I, V) :- arg(I, Board, V).
+
+slide_line(Line, Slid, P0, P) :-
+    exclude(==(0), Line, Tiles),
+    merge(Tiles, Merged, 0, Gained),
+    P is P0 + Gained,
+    length(Line, N),
+    length(Merged, M),
+    Pad is N - M,
+    length(Zeros, Pad),
+    maplist(=(0), Zeros),
+    append(Merged, Zeros, Slid).
+
+%   The pair nearest the side first; a merged tile merges no more this move.
+merge([], [], P, P).
+merge([A], [A], P, P) :- !.
+merge([A, A|T], [A1|M], P0, P) :- !,
+    A1 is A + 1,
+    P1 is P0 + (1 << A1),
+    merge(T, M, P1, P).
+merge([A|T], [A|M], P0, P) :- merge(T, M, P0, P).
+
+%   index_lines(+Move, +R, +C, -Lines): the board's lines as cell numbers
+%   (row by row from 1), each listed from the side the tiles move toward;
+%   worked out once a board size.
+:- table index_lines/4.
+index_lines(Move, R, C, Lines) :-
+    R1 is R - 1, C1 is C - 1,
+    (   memberchk(Move, [left, right])
+    ->  findall(L, ( between(0, R1, Y), findall(I, ( between(0, C1, X), I is Y * C + X + 1 ), L) ), Lines0)
+    ;   findall(L, ( between(0, C1, X), findall(I, ( between(0, R1, Y), I is Y * C + X + 1 ), L) ), Lines0)
+    ),
+    (   memberchk(Move, [right, down]) -> maplist(reverse_of, Lines0, Lines) ; Lines = Lines0 ).
+
+reverse_of(L, R) :- reverse(L, R).
+
+rows(R, C, Cells, Rows) :-
+    length(Rows, R),
+    maplist(length_is(C), Rows),
+    append(Rows, Cells).
+
+length_is(N, L) :- length(L, N).
+
+replace([_|T], 1, E, [E|T]) :- !.
+replace([H|T], N, E, [H|T1]) :- N1 is N - 1, replace(T, N1, E, T1).
+
+game:position_text(G, pos(Cells), Mover, Text) :-
+    params(G, R, C),
+    rows(R, C, Cells, Rows),
+    maplist(row_text, Rows, Texts),
+    atomic_list_concat(Texts, /, Board),
+    (   Mover == chance -> atom_concat(Board, ' tile', Text) ; Text = Board ).
+
+row_text(Row, Text) :-
+    maplist(tile_text, Row, Ts),
+    atomic_list_concat(Ts, ',', Text).
+
+tile_text(0, '.') :- !.
+tile_text(E, T) :- V is 1 << E, atom_number(T, V).
+
+game:parse_position(G, Text, pos(Cells), Mover) :-
+    params(G, R, C),
+    atom_string(A, Text),
+    normalize_space(atom(Norm), A),
+    (   atom_concat(Board, ' tile', Norm) -> Mover = chance ; Board = Norm, Mover = player ),
+    atomic_list_concat(RowTexts, /, Board),
+    (   length(RowTexts, R),
+        maplist(parse_row(C), RowTexts, Rows)
+    ->  append(Rows, Cells)
+    ;   game:shown(Text, Q),
+        format(atom(M), "bad ~w position ~w: want ~d rows of ~d cells, top to bottom, cells joined by ',' ('.' empty, else a tile: 2, 4, 8, ...), rows by '/', e.g. ~w ('... tile' while a tile is to appear)",
+               [G, Q, R, C, '\'2,./.,4\'']),
+        game:bad_input(M)
+    ),
+    include(\==(0), Cells, Tiles),
+    length(Tiles, NT),
+    (   Mover == player, NT < 2
+    ->  game:shown(Text, Q),
+        format(atom(M), "bad ~w position ~w: the player moves once two tiles are on the board", [G, Q]),
+        game:bad_input(M)
+    ;   Mover == chance, \+ memberchk(0, Cells)
+    ->  game:shown(Text, Q),
+        format(atom(M), "bad ~w position ~w: a tile appears only where a cell is empty", [G, Q]),
+        game:bad_input(M)
+    ;   true
+    ).
+
+parse_row(C, Text, Row) :-
+    atomic_list_concat(Ts, ',', Text),
+    length(Ts, C),
+    maplist(parse_tile, Ts, Row).
+
+parse_tile('.', 0) :- !.
+parse_tile(T, E) :-
+    atom_number(T, V), integer(V), V >= 2, V =< 131072,
+    E is msb(V), V =:= 1 << E.
+
+game:parse_move(G, Text, Move) :-
+    params(G, R, C),
+    atom_string(A, Text),
+    normalize_space(atom(N), A),
+    downcase_atom(N, L),
+    (   memberchk(L-Move0, [up-up, u-up, down-down, d-down, left-left, l-left, right-right, r-right])
+    ->  Move = Move0
+    ;   atomic_list_concat([VT, CT], @, L),
+        atom_number(VT, V), memberchk(V, [2, 4]),
+        atom_number(CT, Cell), integer(Cell), Cell >= 1, Cell =< R * C
+    ->  Move = tile(V, Cell)
+    ;   game:shown(Text, Q),
+        format(atom(M), "bad ~w move ~w: want up, down, left or right (u, d, l, r); a new tile is 2@CELL or 4@CELL", [G, Q]),
+        game:bad_input(M)
+    ).
+
+game:move_text(G, Move, Text) :-
+    params(G, _, _),
+    (   Move = tile(V, Cell) -> format(atom(Text), "~d@~d", [V, Cell]) ; Text = Move ).
+
+game:board_lines(G, pos(Cells), Mover, Lines) :-
+    params(G, R, C),
+    rows(R, C, Cells, Rows),
+    maplist(board_row, Rows, Drawn),
+    (   Mover == chance -> Last = "a tile appears" ; Last = "player to move" ),
+    append(Drawn, [Last], Lines).
+
+board_row(Row, Line) :-
+    maplist(board_cell, Row, Cs),
+    atomic_list_concat(Cs, Line0),
+    atom_string(Line0, Line).
+
+board_cell(E, Cell) :-
+    tile_text(E, T),
+    format(atom(Cell), "~t~w~6|", [T]).

@@ -1,0 +1,192 @@
+"""Games of score (one player, the highest expected score): 2048 on small boards, solved exactly and
+checked against a solver written here from Cirulli's rules, apart from rules/games/2048.pl."""
+from __future__ import annotations
+
+import functools
+import json
+
+import pytest
+
+from test_chance import educable
+
+
+def run_json(*args, db=None) -> dict:
+    """A command on the example games of chance (2048 among them) with --json; it must succeed."""
+    p = educable(*args, "--json", db=db)
+    assert p.returncode == 0, p.stderr
+    return json.loads(p.stdout)
+
+
+def refused(p, *words) -> None:
+    """The command failed in one line naming ``words``."""
+    lines = p.stderr.strip().splitlines()
+    assert p.returncode != 0 and len(lines) == 1 and "Traceback" not in p.stderr, p.stderr
+    assert all(w in lines[0] for w in words), lines[0]
+
+
+def slide_row(row: tuple[int, ...]) -> tuple[tuple[int, ...], int]:
+    """One line moved toward its start: tiles (values, 0 empty) packed, each equal pair nearest the
+    start merged once, the merged values added up."""
+    tiles = [v for v in row if v]
+    out: list[int] = []
+    points = 0
+    i = 0
+    while i < len(tiles):
+        if i + 1 < len(tiles) and tiles[i] == tiles[i + 1]:
+            out.append(2 * tiles[i])
+            points += 2 * tiles[i]
+            i += 2
+        else:
+            out.append(tiles[i])
+            i += 1
+    return tuple(out + [0] * (len(row) - len(out))), points
+
+
+def moved(board: tuple[int, ...], rows: int, cols: int, direction: str) -> tuple[tuple[int, ...], int]:
+    """The board after a move, and its points."""
+    grid = [list(board[r * cols:(r + 1) * cols]) for r in range(rows)]
+    if direction in ("up", "down"):
+        lines = [[grid[r][c] for r in range(rows)] for c in range(cols)]
+    else:
+        lines = [row[:] for row in grid]
+    if direction in ("right", "down"):
+        lines = [line[::-1] for line in lines]
+    done, points = [], 0
+    for line in lines:
+        new, p = slide_row(tuple(line))
+        done.append(list(new))
+        points += p
+    if direction in ("right", "down"):
+        done = [line[::-1] for line in done]
+    if direction in ("up", "down"):
+        out = [done[c][r] for r in range(rows) for c in range(cols)]
+    else:
+        out = [v for line in done for v in line]
+    return tuple(out), points
+
+
+def reference(rows: int, cols: int):
+    """The best expected score from a board the player moves in, and from one a tile is to appear
+    on (``player``, ``tile``), by expectimax over every board reached."""
+
+    @functools.cache
+    def player(board: tuple[int, ...]) -> float:
+        best = None
+        for d in ("up", "down", "left", "right"):
+            after, points = moved(board, rows, cols, d)
+            if after != board:
+                v = points + tile(after)
+                best = v if best is None else max(best, v)
+        return 0.0 if best is None else best
+
+    @functools.cache
+    def tile(board: tuple[int, ...]) -> float:
+        empty = [i for i, v in enumerate(board) if v == 0]
+        total = 0.0
+        for i in empty:
+            for value, p in ((2, 0.9), (4, 0.1)):
+                b = board[:i] + (value,) + board[i + 1:]
+                nxt = tile(b) if sum(1 for v in b if v) == 1 else player(b)
+                total += p / len(empty) * nxt
+        return total
+
+    return player, tile
+
+
+def reference_value(rows: int, cols: int) -> float:
+    """The best expected score from the empty board."""
+    return reference(rows, cols)[1]((0,) * (rows * cols))
+
+
+@pytest.mark.parametrize("rows, cols", [(1, 3), (1, 4), (2, 2)])
+def test_small_2048_boards_solve_to_a_reference_written_from_the_rules(rows, cols, tmp_path):
+    data = run_json("solve", f"2048({rows},{cols})", db=tmp_path / "kb.db")
+    assert data["players"] == ["player"] and data["winner"] is None
+    assert data["expected_score"] == pytest.approx(reference_value(rows, cols), abs=1e-9)
+
+
+def test_the_reference_slides_as_the_original_game():
+    """Cirulli's rules, by hand: the pair nearest the side merges first, a merged tile merges no more."""
+    assert slide_row((2, 2, 2, 0)) == ((4, 2, 0, 0), 4)
+    assert slide_row((2, 2, 4, 4)) == ((4, 8, 0, 0), 12)
+    assert slide_row((4, 4, 8, 0)) == ((8, 8, 0, 0), 8)
+    assert moved((2, 0, 2, 4), 2, 2, "up") == ((4, 4, 0, 0), 4)
+
+
+def test_query_gives_each_moves_points_and_expected_score(tmp_path):
+    rows, cols, board = 2, 2, (2, 4, 0, 2)
+    _, tile = reference(rows, cols)
+    data = run_json("query", "2048(2,2)", "2,4/.,2", db=tmp_path / "kb.db")
+    want = {}
+    for d in ("up", "down", "left", "right"):
+        after, points = moved(board, rows, cols, d)
+        if after != board:
+            want[d] = points + tile(after)
+    assert [m["move"] for m in data["moves"]] == list(want)
+    for m in data["moves"]:
+        assert m["exact"] == f"{want[m['move']]:.4f} points expected"
+    assert data["exact"] == f"{max(want.values()):.4f} points to come"
+
+
+def test_the_text_forms_read_back_and_bad_ones_are_one_line():
+    p = educable("show", "2048(2,2)", "2,4/.,2")
+    assert p.returncode == 0 and "player to move" in p.stdout
+    refused(educable("show", "2048(2,2)", "2,3/.,2"), "bad 2048(2,2) position")
+    refused(educable("show", "2048(2,2)", "2,./.,."), "two tiles")
+    refused(educable("show", "2048(2,2)", "2,4/8,2 tile"), "empty")
+    refused(educable("show", "2048(9,9)"), "2048(9,9)")
+
+
+@pytest.mark.parametrize("command", [["play", "--opponent", "random"], ["eval", "random", "--vs", "random"],
+                                     ["eval", "random", "--exact"], ["train", "--agent", "a", "--learner", "qlearn"],
+                                     ["tournament", "random", "minimax"]])
+def test_what_does_not_know_games_of_score_yet_says_so_in_one_line(command, tmp_path):
+    refused(educable(command[0], "2048(2,2)", *command[1:], db=tmp_path / "kb.db"), "game of score", "solve, query")
+
+
+def reference_states(rows: int, cols: int) -> int:
+    """Boards reached from the empty one, counted apart for the player and for a tile to appear."""
+    seen: set[tuple[str, tuple[int, ...]]] = set()
+    todo = [("tile", (0,) * (rows * cols))]
+    while todo:
+        state = todo.pop()
+        if state in seen:
+            continue
+        seen.add(state)
+        who, board = state
+        if who == "player":
+            todo += [("tile", after) for d in ("up", "down", "left", "right")
+                     if (after := moved(board, rows, cols, d)[0]) != board]
+        else:
+            for i in (i for i, v in enumerate(board) if v == 0):
+                for value in (2, 4):
+                    b = board[:i] + (value,) + board[i + 1:]
+                    todo.append(("tile" if sum(1 for v in b if v) == 1 else "player", b))
+    return len(seen)
+
+
+STEPS = """:- module(steps, []).
+game:game(steps).
+game:players(steps, [me]).
+game:initial(steps, 0, me).
+game:legal(steps, N, me, K) :- member(K, [1, 2]), N + K =< 3.
+game:next(steps, N, me, K, N1) :- N1 is N + K.
+game:points(steps, _, me, K, K).
+game:over(steps, 3, me, score(0)).
+game:position_text(steps, N, _, T) :- atom_number(T, N).
+game:parse_position(steps, T, N, me) :- atom_number(T, N).
+game:parse_move(steps, T, K) :- atom_number(T, K).
+game:move_text(steps, K, T) :- atom_number(T, K).
+game:board_lines(steps, N, _, [S]) :- format(string(S), "~d", [N]).
+"""
+
+
+def test_check_finds_a_small_2048_sound_and_an_end_without_a_score_wrong(tmp_path):
+    found = run_json("check", "2048(2,2)")
+    assert found["sound"] and found["games"][0]["exhaustive"]
+    assert found["games"][0]["positions"] == reference_states(2, 2)
+    bad = tmp_path / "steps.pl"
+    bad.write_text(STEPS.replace("score(0)", "me"))
+    p = educable("check", str(bad), "--json")
+    problems = [x for g in json.loads(p.stdout)["games"] for x in g["problems"]]
+    assert p.returncode != 0 and any("score(N)" in x["message"] for x in problems), p.stdout[:2000]
