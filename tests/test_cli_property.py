@@ -78,7 +78,7 @@ def seeded_kb(tmp_path_factory):
     return path
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(parts=COMMANDS, rules=st.sampled_from(RULE_FILES))
 def test_any_command_line_is_answered_or_refused_in_one_line(seeded_kb, tmp_path, parts, rules):
     db = tmp_path / f"kb{next(COUNTER)}.db"     # a new file each example (processes cache by path)
