@@ -775,6 +775,11 @@ def eval_cmd(game: str, agent: str, vs: str | None, exact: bool, n_games: int, s
             data = commands.evaluate_series(db, game, agent, vs, n_games, seed, progress)
     if as_json:
         return emit_json(data)
+    if data.get("score"):
+        gap = data["best_expected_score"] - data["expected_score"]
+        click.echo(f"{game}: {agent} expects a score of {data['expected_score']:.6f} (judged exactly); best play "
+                   f"{data['best_expected_score']:.6f}" + (" (perfect)" if data["perfect"] else f": {gap:.6f} given away"))
+        return
     if exact and vs is None and data.get("chance"):
         click.echo(f"{game}: {agent} judged exactly against a best-responding opponent ({data['measure']})")
         for side in ("as_first", "as_second"):

@@ -458,7 +458,6 @@ def evaluate_exact(db: sqlite_utils.Database, game: str, agent: str, vs: str | N
     responder.  With ``vs``: the exact win/draw/loss probabilities of the pairing.
     Unjudgeable for a game whose positions can repeat.
     """
-    games.two_players(game)
     try:
         return _evaluate_exact(db, game, agent, vs, limit, progress)
     except graphs.ChanceGame as chance_game:
@@ -473,6 +472,8 @@ def evaluate_exact_chance(db: sqlite_utils.Database, graph: StateGraph, agent: s
     with ``vs``, the chances of each result.  ``minimax`` is the expectimax player (among best moves
     at random); a learned agent plays as it would (learners.exact's supports)."""
     from learners import chance
+    if graph.scored:
+        return evaluate_exact_score(graph, agent, vs)
     for name in (agent, vs):
         if name is not None and ((agents.search_chooser(name) is not None and not name.startswith("expectimax:"))
                                  or name in judging.PLAYERS):
@@ -501,6 +502,25 @@ def evaluate_exact_chance(db: sqlite_utils.Database, graph: StateGraph, agent: s
     out["as_first"] = {"win": p1[first], "draw": p1["draw"], "loss": p1[second]}
     out["as_second"] = {"win": p2[second], "draw": p2["draw"], "loss": p2[first]}
     return out
+
+
+def evaluate_exact_score(graph: StateGraph, agent: str, vs: str | None) -> dict[str, Any]:
+    """``eval --exact`` on a game of score (one player): the agent's exact expected score beside the
+    best expected score (the gap is what its choices give away).  Judges ``random`` and ``minimax``
+    (best play) so far: no learner trains on a game of score yet, and the search players do not
+    count points."""
+    from learners import chance
+    if vs is not None:
+        raise BadInput(f"{graph.game} is a game of score (one player): eval --exact judges {agent} alone; leave out --vs")
+    if agent not in ("random", "minimax"):
+        raise BadInput(f"{graph.game} is a game of score (one player): eval --exact judges random and minimax "
+                       f"so far, not {agent!r} (the search players do not count points yet)")
+    solved = chance.solve(graph)
+    chosen = (chance.best_moves(graph, solved.value) if agent == "minimax"
+              else np.ones(len(graph.target), dtype=bool))
+    got, best = float(chance.expected_score(graph, chance.policy_of(graph, chosen)).value[0]), float(solved.value[0])
+    return {"game": graph.game, "agent": agent, "score": True, "expected_score": got, "best_expected_score": best,
+            "perfect": abs(best - got) <= 1e-9 * max(1.0, abs(best))}
 
 
 def _evaluate_exact(db: sqlite_utils.Database, game: str, agent: str, vs: str | None,

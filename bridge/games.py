@@ -67,11 +67,11 @@ def players(game: str) -> list[str]:
 
 def two_players(game: str) -> tuple[str, str]:
     """The two players in turn order; BadInput in one line for a game of score (one player), which only
-    solve, query, show and check know so far."""
+    solve, query, show, check and eval --exact know so far."""
     found = players(game)
     if len(found) != 2:
-        raise BadInput(f"{game} is a game of score (one player): solve, query, show and check know it; "
-                       "playing, evaluating and training on it do not yet")
+        raise BadInput(f"{game} is a game of score (one player): solve, query, show, check and eval --exact "
+                       "know it; playing, sampled evaluation and training do not yet")
     return found[0], found[1]
 
 

@@ -65,19 +65,21 @@ def moved(board: tuple[int, ...], rows: int, cols: int, direction: str) -> tuple
     return tuple(out), points
 
 
-def reference(rows: int, cols: int):
-    """The best expected score from a board the player moves in, and from one a tile is to appear
-    on (``player``, ``tile``), by expectimax over every board reached."""
+def reference(rows: int, cols: int, best: bool = True):
+    """The expected score from a board the player moves in, and from one a tile is to appear on
+    (``player``, ``tile``), by expectimax over every board reached: with the best move (``best``),
+    else with each legal move equally likely."""
 
     @functools.cache
     def player(board: tuple[int, ...]) -> float:
-        best = None
+        values = []
         for d in ("up", "down", "left", "right"):
             after, points = moved(board, rows, cols, d)
             if after != board:
-                v = points + tile(after)
-                best = v if best is None else max(best, v)
-        return 0.0 if best is None else best
+                values.append(points + tile(after))
+        if not values:
+            return 0.0
+        return max(values) if best else sum(values) / len(values)
 
     @functools.cache
     def tile(board: tuple[int, ...]) -> float:
@@ -93,9 +95,9 @@ def reference(rows: int, cols: int):
     return player, tile
 
 
-def reference_value(rows: int, cols: int) -> float:
-    """The best expected score from the empty board."""
-    return reference(rows, cols)[1]((0,) * (rows * cols))
+def reference_value(rows: int, cols: int, best: bool = True) -> float:
+    """The expected score from the empty board (with the best moves, else at random)."""
+    return reference(rows, cols, best)[1]((0,) * (rows * cols))
 
 
 @pytest.mark.parametrize("rows, cols", [(1, 3), (1, 4), (2, 2)])
@@ -103,6 +105,16 @@ def test_small_2048_boards_solve_to_a_reference_written_from_the_rules(rows, col
     data = run_json("solve", f"2048({rows},{cols})", db=tmp_path / "kb.db")
     assert data["players"] == ["player"] and data["winner"] is None
     assert data["expected_score"] == pytest.approx(reference_value(rows, cols), abs=1e-9)
+
+
+def test_eval_exact_gives_an_agents_expected_score_beside_the_best(tmp_path):
+    for agent, best in (("random", False), ("minimax", True)):
+        data = run_json("eval", "2048(2,2)", agent, "--exact", db=tmp_path / "kb.db")
+        assert data["expected_score"] == pytest.approx(reference_value(2, 2, best), abs=1e-9)
+        assert data["best_expected_score"] == pytest.approx(reference_value(2, 2), abs=1e-9)
+        assert data["perfect"] is best
+    refused(educable("eval", "2048(2,2)", "random", "--exact", "--vs", "random"), "leave out --vs")
+    refused(educable("eval", "2048(2,2)", "alphabeta:2", "--exact"), "random and minimax")
 
 
 def test_the_reference_slides_as_the_original_game():
@@ -138,7 +150,7 @@ def test_the_text_forms_read_back_and_bad_ones_are_one_line():
 
 
 @pytest.mark.parametrize("command", [["play", "--opponent", "random"], ["eval", "random", "--vs", "random"],
-                                     ["eval", "random", "--exact"], ["train", "--agent", "a", "--learner", "qlearn"],
+                                     ["train", "--agent", "a", "--learner", "qlearn"],
                                      ["tournament", "random", "minimax"]])
 def test_what_does_not_know_games_of_score_yet_says_so_in_one_line(command, tmp_path):
     refused(educable(command[0], "2048(2,2)", *command[1:], db=tmp_path / "kb.db"), "game of score", "solve, query")
