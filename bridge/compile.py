@@ -139,7 +139,7 @@ def chance_probabilities(mover: np.ndarray, starts: np.ndarray, weights: list[st
     the node's total.  The weights are brought to one denominator and added as whole numbers, so the
     total is exact and each probability is one division."""
     prob = np.ones(int(starts[-1]), dtype=np.float64)
-    chance = np.flatnonzero(mover == CHANCE)
+    chance = np.flatnonzero((mover == CHANCE) & (np.diff(starts) > 0))    # a chance node where the game is over has none
     edges = ranges(starts, chance)
     if len(edges) != len(weights):
         raise BadInput(f"the chance nodes have {len(edges):,} outcomes but {len(weights):,} weights came back")
