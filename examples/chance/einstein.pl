@@ -143,15 +143,19 @@ game:over(G, pos(Cells, _, _), _, Winner) :-
 
 game:position_text(G, pos(Cells, T, D), _, Text) :-
     params(G, S, _, _),
-    length(Rows, S),
-    maplist(length_is(S), Rows),
-    append(Rows, Cells),
+    rows(S, Cells, Rows),
     maplist(row_text, Rows, RowTexts),
     atomic_list_concat(RowTexts, /, Board),
     (   D =:= 0
     ->  format(atom(Text), "~w ~w rolls", [Board, T])
     ;   format(atom(Text), "~w ~w ~d", [Board, T, D])
     ).
+
+%   The squares as S rows of S, from the top.
+rows(S, Cells, Rows) :-
+    length(Rows, S),
+    maplist(length_is(S), Rows),
+    append(Rows, Cells).
 
 length_is(N, L) :- length(L, N).
 
@@ -220,9 +224,7 @@ game:move_text(G, Move, Text) :-
 
 game:board_lines(G, pos(Cells, T, D), _, Lines) :-
     params(G, S, _, _),
-    length(Rows, S),
-    maplist(length_is(S), Rows),
-    append(Rows, Cells),
+    rows(S, Cells, Rows),
     maplist(board_row, Rows, Drawn),
     (   D =:= 0 -> format(string(Last), "~w rolls the die", [T]) ; format(string(Last), "~w to move, the die shows ~d", [T, D]) ),
     append(Drawn, [Last], Lines).
