@@ -156,7 +156,9 @@ exact_text(Game, P, M, What, N, Text) :-
 %   denominator, a whole number's over 1), exact as JSON numbers are not;
 %   a weight that is not a positive integer or rational is the file's error.
 weight_text(Game, P, Mv, W, Text) :-
-    (   ( integer(W) ; rational(W) ), W > 0
+    (   integer(W), W > 0
+    ->  atomic_list_concat([W, '/1'], Text)         % the usual case (a die's faces weigh 1): no format/3
+    ;   rational(W), W > 0
     ->  rational(W, N, D),
         format(atom(Text), "~d/~d", [N, D])
     ;   move_text(Game, Mv, MT),
