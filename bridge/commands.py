@@ -87,7 +87,7 @@ def chance_summary(graph: StateGraph, t0: float) -> dict[str, Any]:
     found = chance.solve(graph)
     first, value = graph.players[0], float(found.value[0])
     return {"game": graph.game, "players": graph.players, "positions": graph.positions, "terminal": graph.terminal,
-            "chance_nodes": int((graph.mover == CHANCE).sum()), "classes": None,
+            "chance_nodes": int(graph.orbit[graph.mover == CHANCE].sum()), "classes": None,
             "value": value, "win_probability": chance.win_probability(graph, found.value),
             "expected_score": value if graph.scored else None,
             "winner": None if graph.scored or value == 0 else first if value > 0 else graph.players[1],

@@ -96,6 +96,36 @@ game:points(G, pos(Cells), player, Move, Points) :-
     params(G, R, C),
     slide(Move, R, C, Cells, _, Points).
 
+%   The board's symmetries: its mirror images (and on a square board its
+%   turns and diagonal mirrors); the rules slide alike in every one.
+game:symmetry(G, pos(Cells), pos(Cells1)) :-
+    params(G, R, C),
+    images(R, C, Images),
+    member(Image, Images),
+    Board =.. [b|Cells],
+    maplist(cell_at(Board), Image, Cells1).
+
+%   images(+R, +C, -Images): for each symmetry, the cell (numbered from 1)
+%   each cell of the image is taken from; worked out once a board size.
+:- table images/3.
+images(R, C, Images) :-
+    R1 is R - 1, C1 is C - 1,
+    findall(Image,
+            ( member(T, [id, h, v, hv, t, th, tv, thv]),
+              ( memberchk(T, [t, th, tv, thv]) -> R =:= C ; true ),
+              findall(I, ( between(0, R1, Y), between(0, C1, X), source(T, R1, C1, Y, X, SY, SX),
+                           I is SY * C + SX + 1 ), Image) ),
+            Images).
+
+source(id, _, _, Y, X, Y, X).
+source(h, _, C1, Y, X, Y, SX) :- SX is C1 - X.
+source(v, R1, _, Y, X, SY, X) :- SY is R1 - Y.
+source(hv, R1, C1, Y, X, SY, SX) :- SY is R1 - Y, SX is C1 - X.
+source(t, _, _, Y, X, X, Y).
+source(th, R1, _, Y, X, SY, Y) :- SY is R1 - X.
+source(tv, _, C1, Y, X, X, SX) :- SX is C1 - Y.
+source(thv, R1, C1, Y, X, SY, SX) :- SY is R1 - X, SX is C1 - Y.
+
 game:over(G, pos(Cells), player, score(0)) :-
     params(G, R, C),
     \+ ( member(Move, [up, down, left, right]),
