@@ -473,7 +473,7 @@ def evaluate_exact_chance(db: sqlite_utils.Database, graph: StateGraph, agent: s
     at random); a learned agent plays as it would (learners.exact's supports)."""
     from learners import chance
     if graph.scored:
-        return evaluate_exact_score(graph, agent, vs)
+        return evaluate_exact_score(db, graph, agent, vs)
     for name in (agent, vs):
         if name is not None and ((agents.search_chooser(name) is not None and not name.startswith("expectimax:"))
                                  or name in judging.PLAYERS):
@@ -504,21 +504,25 @@ def evaluate_exact_chance(db: sqlite_utils.Database, graph: StateGraph, agent: s
     return out
 
 
-def evaluate_exact_score(graph: StateGraph, agent: str, vs: str | None) -> dict[str, Any]:
+def evaluate_exact_score(db: sqlite_utils.Database, graph: StateGraph, agent: str, vs: str | None) -> dict[str, Any]:
     """``eval --exact`` on a game of score (one player): the agent's exact expected score beside the
-    best expected score (the gap is what its choices give away).  Judges ``random`` and ``minimax``
-    (best play) so far: no learner trains on a game of score yet, and the search players do not
-    count points."""
+    best expected score (the gap is what its choices give away).  Judges ``random``, ``minimax``
+    (best play) and ``expectimax:D`` (points counted to its horizon) so far: no learner trains on a
+    game of score yet."""
     from learners import chance
     if vs is not None:
         raise BadInput(f"{graph.game} is a game of score (one player): eval --exact judges {agent} alone; leave out --vs")
-    if agent not in ("random", "minimax"):
-        raise BadInput(f"{graph.game} is a game of score (one player): eval --exact judges random and minimax "
-                       f"so far, not {agent!r} (the search players do not count points yet)")
+    if agent not in ("random", "minimax") and not (agent.startswith("expectimax:") and "+" not in agent):
+        raise BadInput(f"{graph.game} is a game of score (one player): eval --exact judges random, minimax and "
+                       f"expectimax:DEPTH so far, not {agent!r} (no learner trains on a game of score yet)")
     solved = chance.solve(graph)
-    chosen = (chance.best_moves(graph, solved.value) if agent == "minimax"
-              else np.ones(len(graph.target), dtype=bool))
-    got, best = float(chance.expected_score(graph, chance.policy_of(graph, chosen)).value[0]), float(solved.value[0])
+    if agent == "minimax":
+        policy = chance.policy_of(graph, chance.best_moves(graph, solved.value))
+    elif agent == "random":
+        policy = chance.policy_of(graph, np.ones(len(graph.target), dtype=bool))
+    else:
+        policy = chance.policy_of_support(graph, agents.support(db, graph, agent))
+    got, best = float(chance.expected_score(graph, policy).value[0]), float(solved.value[0])
     return {"game": graph.game, "agent": agent, "score": True, "expected_score": got, "best_expected_score": best,
             "perfect": abs(best - got) <= 1e-9 * max(1.0, abs(best))}
 

@@ -206,7 +206,7 @@ def expectimax_values(state: State, depth: int) -> dict[str, float]:
     chance too large to solve below the position."""
     g = quote(state.game)
     scored = engine().call(f"{_pos(state)}, search:search_scores(expectimax({int(depth)}, none), {g}, P, M, S), "
-                           f"findall([V, T], (member(V-Mv, S), game:move_text({g}, Mv, T)), Out)")
+                           f"findall([F, T], (member(V-Mv, S), F is float(V), game:move_text({g}, Mv, T)), Out)")
     return {text: float(v) for v, text in scored}
 
 
@@ -216,7 +216,7 @@ def search_results(state: State, depth: int) -> tuple[str, dict[str, tuple[str, 
     the plies to the end, or ('unknown', None) when the end lies beyond ``depth`` plies."""
     g = quote(state.game)
     scored = engine().call(f"{_pos(state)}, search:search_scores(alphabeta({int(depth)}), {g}, P, M, S), "
-                           f"findall([V, T], (member(V-Mv, S), game:move_text({g}, Mv, T)), Out)")
+                           f"findall([F, T], (member(V-Mv, S), F is float(V), game:move_text({g}, Mv, T)), Out)")
     other = next(p for p in players(state.game) if p != state.mover)
     moves: dict[str, tuple[str, int | None]] = {}
     for score, text in scored:

@@ -79,8 +79,8 @@ search_scores(mcts(Playouts), Game, Pos, Mover, Scored) :-
     search_scores(mcts(Playouts, rollout), Game, Pos, Mover, Scored).
 search_scores(expectimax(Depth, Leaf), Game, Pos, Mover, Scored) :-
     D1 is Depth - 1,
-    findall(V-M, ( legal(Game, Pos, Mover, M), step(Game, Pos, Mover, M, P1, M1),
-                   expectimax(s(Game, Leaf, Mover), P1, M1, Mover, D1, V) ), Scored).
+    findall(V-M, ( legal(Game, Pos, Mover, M), move_points(Game, Pos, Mover, M, Pt), step(Game, Pos, Mover, M, P1, M1),
+                   expectimax(s(Game, Leaf, Mover), P1, M1, Mover, D1, V0), V is Pt + V0 ), Scored).
 search_scores(puct(Iterations, Agent), Game, Pos, Mover, Scored) :-
     puct_root(Game, Agent, Pos, Mover, Iterations, Edges),
     findall(N-M, member(edge(M, _, N, _, _, _, _, _), Edges), Scored).
@@ -92,7 +92,8 @@ search_scores(mcts(Playouts, Leaf), Game, Pos, Mover, Scored) :-
 
 % ------------------------------------------------------------- expectimax
 %   expectimax(Depth, Leaf): the searching player's expected result
-%   (1 a win, 0 a draw, -1 a loss) of each move, Depth of the players'
+%   (1 a win, 0 a draw, -1 a loss; in a game of score, the points its
+%   moves score and its end adds) of each move, Depth of the players'
 %   moves ahead (chance's outcomes are not counted): the searching player
 %   takes its best move, an opponent the searching player's worst, and a
 %   chance node the mean of its outcomes weighted by their probabilities
@@ -118,19 +119,23 @@ expectimax(S, Pos, Mover, Moved, Depth, Value) :-
                        expectimax(S, P1, M1, Moved, Depth, V) ), Pairs),
         weighted_mean(Pairs, Value)
     ;   D1 is Depth - 1,
-        findall(V, ( legal(Game, Pos, Mover, M), step(Game, Pos, Mover, M, P1, M1),
-                     expectimax(S, P1, M1, Mover, D1, V) ), Vs),
+        findall(V, ( legal(Game, Pos, Mover, M), move_points(Game, Pos, Mover, M, Pt), step(Game, Pos, Mover, M, P1, M1),
+                     expectimax(S, P1, M1, Mover, D1, V0), V is Pt + V0 ), Vs),
         (   Mover == Root -> max_list(Vs, Value) ; min_list(Vs, Value) )
     ).
 
 result_for(draw, _, 0) :- !.
+result_for(score(N), _, N) :- !.          % a game of score: the points its end adds
 result_for(Root, Root, 1) :- !.
 result_for(_, _, -1).
 
-%   The mean of the values weighted by their (exact) weights, as a float.
+%   The mean of the values weighted by their (exact) weights: exact (a
+%   rational) while the values are, so that moves of equal value tie
+%   (a float sum may split a tie as its terms come in another order),
+%   else a float (an agent values the horizon).
 weighted_mean(Pairs, Mean) :-
     foldl(add_weighted, Pairs, 0-0, Sum-Total),
-    Mean is float(Sum / Total).
+    (   rational(Sum) -> Mean is Sum rdiv Total ; Mean is float(Sum / Total) ).
 
 add_weighted(W-V, S0-T0, S-T) :- S is S0 + W * V, T is T0 + W.
 

@@ -114,7 +114,53 @@ def test_eval_exact_gives_an_agents_expected_score_beside_the_best(tmp_path):
         assert data["best_expected_score"] == pytest.approx(reference_value(2, 2), abs=1e-9)
         assert data["perfect"] is best
     refused(educable("eval", "2048(2,2)", "random", "--exact", "--vs", "random"), "leave out --vs")
-    refused(educable("eval", "2048(2,2)", "alphabeta:2", "--exact"), "random and minimax")
+    refused(educable("eval", "2048(2,2)", "alphabeta:2", "--exact"), "random, minimax and expectimax:DEPTH")
+
+
+def expectimax_player_score(rows: int, cols: int, depth: int) -> float:
+    """The exact expected score from the empty board of a player who searches ``depth`` of its moves
+    ahead (points counted, each new tile's chances averaged, the horizon valued 0, an end 0) and
+    picks uniformly among its best moves: in exact fractions, for moves of equal value tie (at depth
+    3 on 2048(2,2) a float sum splits a tie, and the score moves by 0.13)."""
+    from fractions import Fraction
+    directions = ("up", "down", "left", "right")
+
+    def after_moves(board):
+        return [(points, after) for d in directions
+                for after, points in [moved(board, rows, cols, d)] if after != board]
+
+    def tiles(board):
+        empty = [i for i, v in enumerate(board) if v == 0]
+        return [(p / len(empty), board[:i] + (value,) + board[i + 1:])
+                for i in empty for value, p in ((2, Fraction(9, 10)), (4, Fraction(1, 10)))]
+
+    @functools.cache
+    def search(board, d):          # a board the player moves in, d moves left before the horizon
+        options = after_moves(board)
+        if not options or d <= 0:
+            return Fraction(0)
+        return max(points + sum(p * search(b, d - 1) for p, b in tiles(after)) for points, after in options)
+
+    @functools.cache
+    def played(board):             # the expected score of the searching player from here
+        options = after_moves(board)
+        if not options:
+            return Fraction(0)
+        scores = [points + sum(p * search(b, depth - 1) for p, b in tiles(after)) for points, after in options]
+        best = [o for o, v in zip(options, scores, strict=True) if v == max(scores)]
+        return sum(points + chanced(after) for points, after in best) / len(best)
+
+    @functools.cache
+    def chanced(board):
+        return sum(p * (chanced(b) if sum(1 for v in b if v) == 1 else played(b)) for p, b in tiles(board))
+
+    return float(chanced((0,) * (rows * cols)))
+
+
+@pytest.mark.parametrize("depth", [1, 2, 3])
+def test_expectimax_counts_points_and_is_judged_exactly_on_a_game_of_score(depth, tmp_path):
+    data = run_json("eval", "2048(2,2)", f"expectimax:{depth}", "--exact", db=tmp_path / "kb.db")
+    assert data["expected_score"] == pytest.approx(expectimax_player_score(2, 2, depth), abs=1e-9)
 
 
 def test_the_reference_slides_as_the_original_game():
