@@ -128,9 +128,14 @@ def compile_graph(game: str, players: list[str], fold: bool, limit: int, what: s
     return graph
 
 
+def exact_fraction(text: str) -> Fraction:
+    """A number written 'N/D', rules/graph.pl's exact form of a weight or of points."""
+    return Fraction(*map(int, text.split("/")))
+
+
 def exact_numbers(texts: list[str]) -> np.ndarray:
-    """Numbers written 'N/D' (rules/graph.pl's exact form) as floats, each distinct text read once."""
-    read = {t: float(Fraction(*map(int, t.split("/")))) for t in dict.fromkeys(texts)}
+    """Numbers written 'N/D' as floats, each distinct text read once."""
+    read = {t: float(exact_fraction(t)) for t in dict.fromkeys(texts)}
     return np.fromiter((read[t] for t in texts), dtype=np.float64, count=len(texts))
 
 
@@ -145,7 +150,7 @@ def chance_probabilities(mover: np.ndarray, starts: np.ndarray, weights: list[st
         raise BadInput(f"the chance nodes have {len(edges):,} outcomes but {len(weights):,} weights came back")
     if not len(edges):
         return prob
-    distinct = {w: Fraction(*map(int, w.split("/"))) for w in dict.fromkeys(weights)}
+    distinct = {w: exact_fraction(w) for w in dict.fromkeys(weights)}
     common = math.lcm(*(f.denominator for f in distinct.values()))
     whole = {w: f.numerator * (common // f.denominator) for w, f in distinct.items()}
     if max(whole.values()) * int(np.diff(starts).max()) >= 2**62:

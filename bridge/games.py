@@ -70,9 +70,14 @@ def two_players(game: str) -> tuple[str, str]:
     solve, query, show, check and eval --exact know so far."""
     found = players(game)
     if len(found) != 2:
-        raise BadInput(f"{game} is a game of score (one player): solve, query, show, check and eval --exact "
-                       "know it; playing, sampled evaluation and training do not yet")
+        raise BadInput(score_game_refusal(game))
     return found[0], found[1]
+
+
+def score_game_refusal(game: str) -> str:
+    """The one line for a command that does not know games of score yet."""
+    return (f"{game} is a game of score (one player): solve, query, show, check and eval --exact know it; "
+            "playing, sampled evaluation and training do not yet")
 
 
 def initial(game: str) -> State:

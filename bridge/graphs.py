@@ -155,8 +155,7 @@ class ChanceGame(BadInput):
 
     def __init__(self, graph: StateGraph) -> None:
         if graph.scored:
-            super().__init__(f"{graph.game} is a game of score (one player): solve, query, show, check and "
-                             "eval --exact know it; the other commands and the learners do not yet")
+            super().__init__(games.score_game_refusal(graph.game))
         else:
             super().__init__(f"{graph.game} is a game of chance: solve, query, play, eval (--exact too) and the "
                              "qlearn and punish learners know chance; search players and the other learners do not yet")
