@@ -702,11 +702,15 @@ def play(game: str, opponent: str, side: str | None, seed: int | None, db_path: 
     Examples:
       educable play tictactoe --opponent minimax --as o
       educable play hexapawn --opponent random --seed 3
+      educable --games-dir examples/chance play '2048(2,2)'    (a game of score: you play alone)
     """
-    from bridge.session import PlaySession
+    from bridge.session import PlaySession, score_text
 
     session = PlaySession(open_kb(db_path), game, opponent, side, seed if seed is not None else random.randrange(2**31))
-    click.echo(f"{game}: you play {session.human} against {opponent}. Type a move, '?' for the legal moves, 'q' to stop.")
+    if session.alone and click.get_current_context().get_parameter_source("opponent") != click.core.ParameterSource.DEFAULT:
+        raise BadInput(f"{game} is a game of one player: nobody plays against you (leave out --opponent)")
+    against = "alone" if session.alone else f"{session.human} against {opponent}"
+    click.echo(f"{game}: you play {against}. Type a move, '?' for the legal moves, 'q' to stop.")
     try:
         while session.result is None:
             click.echo("\n".join(session.board()))
@@ -721,6 +725,9 @@ def play(game: str, opponent: str, side: str | None, seed: int | None, db_path: 
                     session.human_move(text)
                 except BadInput as exc:
                     click.echo(f"{exc}; legal moves: {' '.join(session.legal_moves())}")
+                    continue
+                if session.alone and session.result is None:
+                    click.echo(f"score {score_text(session.score)}")
             else:
                 who = "chance" if session.chance_to_move else opponent
                 click.echo(f"{who} plays {session.computer_move()}")
@@ -730,7 +737,9 @@ def play(game: str, opponent: str, side: str | None, seed: int | None, db_path: 
         return
     click.echo("\n".join(session.board()))
     session.finish()
-    if session.result == "draw":
+    if session.alone:
+        click.echo(f"game over: you scored {score_text(session.score)}")
+    elif session.result == "draw":
         click.echo("game over: draw")
     else:
         click.echo(f"game over: {session.result} wins — " + ("you win!" if session.result == session.human else f"{opponent} wins"))
@@ -762,6 +771,7 @@ def eval_cmd(game: str, agent: str, vs: str | None, exact: bool, n_games: int, s
       educable eval hexapawn random --exact --json
     """
     from bridge import commands
+    from bridge.session import score_text
 
     limit = limits.max_positions(max_positions)
     db = open_kb(db_path)
@@ -769,12 +779,16 @@ def eval_cmd(game: str, agent: str, vs: str | None, exact: bool, n_games: int, s
         with CompileBar(game, as_json) as bar:
             data = commands.evaluate_exact(db, game, agent, vs, limit, bar)
     else:
-        if vs is None:
-            raise BadInput("give --vs AGENT for a match series, or --exact")
-        with Progress(n_games, f"{agent} vs {vs}", as_json) as progress:
+        with Progress(n_games, agent if vs is None else f"{agent} vs {vs}", as_json) as progress:
             data = commands.evaluate_series(db, game, agent, vs, n_games, seed, progress)
     if as_json:
         return emit_json(data)
+    if data.get("score") and not exact:
+        low, high = data["interval95"]
+        click.echo(f"{game}: {agent} scores {data['mean_score']:.3f} on average over {n_games} games, seed {seed} "
+                   f"(95% interval {low:.3f}-{high:.3f}; lowest {score_text(data['lowest'])}, highest "
+                   f"{score_text(data['highest'])})")
+        return
     if data.get("score"):
         gap = data["best_expected_score"] - data["expected_score"]
         click.echo(f"{game}: {agent} expects a score of {data['expected_score']:.6f} (judged exactly); best play "

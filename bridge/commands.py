@@ -392,10 +392,15 @@ def train_agent(db: sqlite_utils.Database, game: str, learner: str, agent: str, 
                  run.get("until_perfect", False), limit, workers, scheduler)
 
 
-def evaluate_series(db: sqlite_utils.Database, game: str, agent: str, vs: str, n_games: int, seed: int,
+def evaluate_series(db: sqlite_utils.Database, game: str, agent: str, vs: str | None, n_games: int, seed: int,
                     progress: ProgressFn | None = None) -> dict[str, Any]:
     """AGENT plays ``n_games`` against VS, half on each side; win/draw/loss counts per side, each
-    rate with its 95% (Wilson) interval.  Needs no state graph: works on games of any size."""
+    rate with its 95% (Wilson) interval.  Needs no state graph: works on games of any size.  On a
+    game of score (one player), AGENT plays alone: its mean score (evaluate_score_series)."""
+    if len(games.players(game)) == 1:
+        return evaluate_score_series(db, game, agent, vs, n_games, seed, progress)
+    if vs is None:
+        raise BadInput("give --vs AGENT for a match series, or --exact")
     if n_games < 2:
         raise BadInput("--games must be at least 2 (half are played on each side)")
     first, second = games.two_players(game)
@@ -504,17 +509,54 @@ def evaluate_exact_chance(db: sqlite_utils.Database, graph: StateGraph, agent: s
     return out
 
 
+def check_score_agent(game: str, agent: str, vs: str | None, exact: bool) -> None:
+    """BadInput in one line unless ``eval`` can judge ``agent`` on the game of score ``game``: random,
+    expectimax:DEPTH, and with --exact best play (minimax); no learner trains on a game of score yet."""
+    how = "eval --exact" if exact else "eval"
+    if vs is not None:
+        raise BadInput(f"{game} is a game of score (one player): {how} judges {agent} alone; leave out --vs")
+    if agent == "minimax" and not exact:
+        raise BadInput(f"{game} is a game of score (one player): best play (minimax) is judged with --exact")
+    if agent not in ("random", "minimax") and not (agent.startswith("expectimax:") and "+" not in agent):
+        names = "random, minimax and expectimax:DEPTH" if exact else "random and expectimax:DEPTH"
+        raise BadInput(f"{game} is a game of score (one player): {how} judges {names} so far, not {agent!r} "
+                       "(no learner trains on a game of score yet)")
+
+
+SCORE_PAGE = 100        # games of score played in one Prolog query
+
+
+def evaluate_score_series(db: sqlite_utils.Database, game: str, agent: str, vs: str | None, n_games: int, seed: int,
+                          progress: ProgressFn | None = None) -> dict[str, Any]:
+    """AGENT plays ``n_games`` of the game of score ``game`` alone (chance drawn with its exact
+    chances): its mean score with a 95% interval (normal, from the games' spread), the lowest and
+    the highest.  Needs no state graph."""
+    import random
+    import statistics
+    check_score_agent(game, agent, vs, exact=False)
+    agents.check_agent(db, game, agent)
+    (player,) = games.players(game)
+    chooser = agents.chooser(db, game, agent)
+    pages = random.Random(seed)
+    scores: list[float] = []
+    while len(scores) < n_games:
+        n = min(SCORE_PAGE, n_games - len(scores))
+        scores += games.play_scores(game, {player: chooser}, n, pages.randrange(2**31))
+        if progress:
+            progress(n)
+    mean = statistics.fmean(scores)
+    half = 1.96 * statistics.stdev(scores) / len(scores) ** 0.5 if len(scores) > 1 else float("inf")
+    return {"game": game, "agent": agent, "games": n_games, "seed": seed, "score": True, "mean_score": mean,
+            "interval95": [mean - half, mean + half], "lowest": min(scores), "highest": max(scores)}
+
+
 def evaluate_exact_score(db: sqlite_utils.Database, graph: StateGraph, agent: str, vs: str | None) -> dict[str, Any]:
     """``eval --exact`` on a game of score (one player): the agent's exact expected score beside the
     best expected score (the gap is what its choices give away).  Judges ``random``, ``minimax``
     (best play) and ``expectimax:D`` (points counted to its horizon) so far: no learner trains on a
     game of score yet."""
     from learners import chance
-    if vs is not None:
-        raise BadInput(f"{graph.game} is a game of score (one player): eval --exact judges {agent} alone; leave out --vs")
-    if agent not in ("random", "minimax") and not (agent.startswith("expectimax:") and "+" not in agent):
-        raise BadInput(f"{graph.game} is a game of score (one player): eval --exact judges random, minimax and "
-                       f"expectimax:DEPTH so far, not {agent!r} (no learner trains on a game of score yet)")
+    check_score_agent(graph.game, agent, vs, exact=True)
     solved = chance.solve(graph)
     if agent == "minimax":
         policy = chance.policy_of(graph, chance.best_moves(graph, solved.value))

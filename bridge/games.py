@@ -66,8 +66,8 @@ def players(game: str) -> list[str]:
 
 
 def two_players(game: str) -> tuple[str, str]:
-    """The two players in turn order; BadInput in one line for a game of score (one player), which only
-    solve, query, show, check and eval --exact know so far."""
+    """The two players in turn order; BadInput in one line for a game of score (one player), which
+    training and tournaments do not know yet."""
     found = players(game)
     if len(found) != 2:
         raise BadInput(score_game_refusal(game))
@@ -76,8 +76,8 @@ def two_players(game: str) -> tuple[str, str]:
 
 def score_game_refusal(game: str) -> str:
     """The one line for a command that does not know games of score yet."""
-    return (f"{game} is a game of score (one player): solve, query, show, check and eval --exact know it; "
-            "playing, sampled evaluation and training do not yet")
+    return (f"{game} is a game of score (one player): solve, query, show, check, play and eval know it; "
+            "training and tournaments do not yet")
 
 
 def initial(game: str) -> State:
@@ -203,6 +203,26 @@ def play_series(game: str, choosers: dict[str, str], n: int, seed: int) -> dict[
     except LookupError:
         raise BadInput(f"{game}: a game could not be played to its end (a position that is not over has no legal "
                        f"move, or a rule failed); educable check '{game}' says where") from None
+
+
+def play_scores(game: str, choosers: dict[str, str], n: int, seed: int) -> list[float]:
+    """Play ``n`` games of a game of score inside Prolog in one query (keep ``n`` to a page); each
+    game's total score (its moves' points plus its end's score)."""
+    pairs = ", ".join(f"{quote(p)}-{c}" for p, c in choosers.items())
+    return engine().call(f"play:play_scores({quote(check_game(game))}, [{pairs}], {int(n)}, {int(seed)}, Out)")
+
+
+def points(state: State, move_text: str) -> float:
+    """The points ``move_text`` scores in ``state`` (0 in a game that gives none)."""
+    g = quote(state.game)
+    return engine().call(f"{_pos(state)}, game:parse_move({g}, {quote(move_text)}, Mv), "
+                         f"game:move_points({g}, P, M, Mv, N), Out is float(N)")
+
+
+def end_score(state: State) -> float:
+    """The score a finished game of score's end adds (its over/4's score(N)); 0 for any other end."""
+    g = quote(state.game)
+    return engine().call(f"{_pos(state)}, game:over({g}, P, M, R), ( R = score(N) -> Out is float(N) ; Out = 0.0 )")
 
 
 def expectimax_values(state: State, depth: int) -> dict[str, float]:

@@ -42,6 +42,8 @@ def replay(db: sqlite_utils.Database, match_id: int) -> dict[str, Any]:
     the mover and the best value there, and the mistake it was (or None); and the final position."""
     match = stored_match(db, match_id)
     game = match["game"]
+    if len(games.players(game)) == 1:
+        raise BadInput(f"match {match_id} is a game of score ({game}): replay does not know games of score yet")
     state = games.initial(game)
     plies = []
     for k, move in enumerate(match["moves"]):

@@ -22,18 +22,21 @@ class PlaySession:
     def __init__(self, db: sqlite_utils.Database, game: str, opponent: str, human: str | None, seed: int) -> None:
         self.db = db
         self.game = games.check_game(game)
-        first, second = games.two_players(game)
-        self.human = human or first
-        if self.human not in (first, second):
-            raise BadInput(f"--as must be one of {first}, {second} for {game}")
-        self.opponent = opponent
-        agents.check_agent(db, game, opponent)
-        self.chooser = judge.chooser_for(db, game, opponent, random.Random(seed))
+        sides = games.players(game)
+        self.alone = len(sides) == 1          # a game of score: the person plays it alone, chance aside
+        self.human = human or sides[0]
+        if self.human not in sides:
+            raise BadInput(f"--as must be one of {', '.join(sides)} for {game}")
+        self.opponent = ALONE if self.alone else opponent
+        if not self.alone:
+            agents.check_agent(db, game, opponent)
+            self.chooser = judge.chooser_for(db, game, opponent, random.Random(seed))
         games.seed_random(seed)
         self.state = games.initial(game)
         self.keys = [self.state.key]
         self.moves: list[str] = []
         self.result: str | None = None
+        self.score = 0.0                      # a game of score's points so far (its end's score added at the end)
 
     @property
     def human_to_move(self) -> bool:
@@ -46,10 +49,16 @@ class PlaySession:
         return games.board(self.state)
 
     def _advance(self, move: str) -> None:
-        self.state = games.play(self.state, move)
+        after = games.play(self.state, move)            # BadInput first, if the move is illegal
+        if self.alone:
+            self.score += games.points(self.state, move)
+        self.state = after
         self.keys.append(self.state.key)
         self.moves.append(move)
         self.result = games.result(self.state)
+        if self.alone and self.result is not None:
+            self.score += games.end_score(self.state)
+            self.result = score_result(self.score)
 
     def human_move(self, text: str) -> str:
         """Play the person's move; BadInput (state unchanged) if malformed or illegal."""
@@ -72,6 +81,8 @@ class PlaySession:
     def finish(self, source: str = "play", teach: bool = True) -> int:
         """Store the match (result NULL if abandoned) and, with ``teach``, let a learning agent learn;
         returns the match id."""
+        if self.alone:
+            return store.record_match(self.db, self.game, "human", ALONE, self.moves, self.result, source)
         first, second = games.two_players(self.game)
         names = (self.opponent, "human") if self.human == second else ("human", self.opponent)
         match_id = store.record_match(self.db, self.game, names[0], names[1], self.moves, self.result, source)
@@ -119,4 +130,15 @@ def record_game(db: sqlite_utils.Database, game: str, opponent: str, human: str,
             "games_trained": trained[1]}
 
 
+def score_text(score: float) -> str:
+    """A game of score's points as people read them: whole where they are, else to six places."""
+    return str(int(score)) if score == int(score) else f"{score:.6f}".rstrip("0")
+
+
+def score_result(score: float) -> str:
+    """How a finished game of score is stored: score(N)."""
+    return f"score({score_text(score)})"
+
+
+ALONE = "none"          # the second side stored for a game of score: nobody plays against the person
 MAX_MOVES = 2000        # a game still going after this many moves is scored a draw elsewhere

@@ -23,6 +23,8 @@
             candidates/5,       % +Chooser, +Game, +Pos, +Mover, -Moves
             play_series/5,      % +Game, +Choosers, +Games, +Seed, -Counts
             play_results/4,     % +Game, +ChooserSets, +Games, -Results
+            play_scores/5,      % +Game, +Choosers, +Games, +Seed, -Totals
+            game_total/4,       % +Game, +Moves, +End, -Total
             scored_moves/5,     % +Chooser, +Game, +Pos, +Mover, -Scored
             weighted_moves/5,   % +Chooser, +Game, +Pos, +Mover, -Weighted
             move_values/5       % +Chooser, +Game, +Key, -Pairs, -Best
@@ -156,6 +158,34 @@ play_series(Game, Choosers, Games, Seed, json(Counts)) :-
     play_results(Game, [Choosers], Games, Results),
     msort(Results, Sorted),
     clumped(Sorted, Counts).
+
+%!  play_scores(+Game, +Choosers, +Games, +Seed, -Totals:list) is det.
+%   Play Games games of a game of score (one player, e.g. [player-random])
+%   from the start and list each game's total as a float (game_total/4).
+%   The caller keeps Games small (a page of games a call).
+play_scores(Game, Choosers, Games, Seed, Totals) :-
+    set_random(seed(Seed)),
+    findall(T, ( between(1, Games, _),
+                 play_game(Game, Choosers, End, _, Moves),
+                 game_total(Game, Moves, End, T0),
+                 T is float(T0) ), Totals).
+
+%!  game_total(+Game, +Moves:list, +End, -Total) is det.
+%   The score of a game of score played by Moves from the start: the
+%   points of its moves (move_points/5) plus its end's score(N); exact
+%   (integers or rationals).  An End that is no score(N) (a game cut off
+%   after endless_plies/1 moves) adds nothing.
+game_total(Game, Moves, End, Total) :-
+    initial(Game, Pos, Mover),
+    points_along(Moves, Game, Pos, Mover, 0, Sum),
+    (   End = score(N) -> Total is Sum + N ; Total = Sum ).
+
+points_along([], _, _, _, Sum, Sum).
+points_along([Move|Moves], Game, Pos, Mover, Sum0, Sum) :-
+    move_points(Game, Pos, Mover, Move, Points),
+    step(Game, Pos, Mover, Move, Pos1, Mover1),
+    Sum1 is Sum0 + Points,
+    points_along(Moves, Game, Pos1, Mover1, Sum1, Sum).
 
 %!  play_results(+Game, +ChooserSets:list, +Games, -Results:list) is det.
 %   Play Games games, game I with the chooser set number I mod length of

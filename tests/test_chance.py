@@ -16,10 +16,10 @@ ROOT = Path(__file__).resolve().parent.parent
 EXE = str(Path(sys.executable).parent / "educable")
 
 
-def educable(*args, games_dir=ROOT / "examples" / "chance", db=None):
+def educable(*args, games_dir=ROOT / "examples" / "chance", db=None, input=None):
     env = {k: v for k, v in os.environ.items() if k not in ("EDUCABLE_DB", "EDUCABLE_GAMES")}
     return subprocess.run([EXE, "--games-dir", str(games_dir), *args, *(["--db", str(db)] if db else [])],
-                          capture_output=True, text=True, timeout=300, env=env)
+                          capture_output=True, text=True, timeout=300, env=env, input=input)
 
 
 @functools.cache

@@ -4,10 +4,14 @@ from __future__ import annotations
 
 import functools
 import json
+import os
+import sqlite3
+import subprocess
+import sys
 
 import pytest
 
-from test_chance import educable
+from test_chance import ROOT, educable
 
 
 def run_json(*args, db=None) -> dict:
@@ -195,11 +199,56 @@ def test_the_text_forms_read_back_and_bad_ones_are_one_line():
     refused(educable("show", "2048(9,9)"), "2048(9,9)")
 
 
-@pytest.mark.parametrize("command", [["play", "--opponent", "random"], ["eval", "random", "--vs", "random"],
-                                     ["train", "--agent", "a", "--learner", "qlearn"],
-                                     ["tournament", "random", "minimax"]])
-def test_what_does_not_know_games_of_score_yet_says_so_in_one_line(command, tmp_path):
-    refused(educable(command[0], "2048(2,2)", *command[1:], db=tmp_path / "kb.db"), "game of score", "solve, query")
+@pytest.mark.parametrize("command, words", [
+    (["play", "--opponent", "random"], "leave out --opponent"),
+    (["eval", "random", "--vs", "random"], "leave out --vs"),
+    (["eval", "minimax"], "--exact"),
+    (["eval", "alphabeta:2"], "random and expectimax:DEPTH"),
+    (["train", "--agent", "a", "--learner", "qlearn"], "training and tournaments do not yet"),
+    (["tournament", "random", "minimax"], "training and tournaments do not yet")])
+def test_what_does_not_know_games_of_score_yet_says_so_in_one_line(command, words, tmp_path):
+    refused(educable(command[0], "2048(2,2)", *command[1:], db=tmp_path / "kb.db"), "game of", words)
+
+
+def test_a_game_of_score_is_played_alone_and_stored_with_the_score_its_moves_made(tmp_path):
+    # the person types directions over and over (an illegal one is answered and the next line read)
+    typed = "\n".join(["left", "up", "right", "down"] * 40) + "\n"
+    p = educable("play", "2048(2,2)", "--seed", "5", input=typed, db=tmp_path / "kb.db")
+    assert p.returncode == 0 and "Traceback" not in p.stderr, p.stderr
+    first, moves, result = sqlite3.connect(tmp_path / "kb.db").execute(
+        "SELECT first, moves, result FROM matches").fetchone()
+    board, total = (0, 0, 0, 0), 0
+    for move in json.loads(moves):          # replayed by the reference: a tile is VALUE@CELL (1-based)
+        if "@" in move:
+            value, cell = map(int, move.split("@"))
+            assert board[cell - 1] == 0
+            board = board[:cell - 1] + (value,) + board[cell:]
+        else:
+            after, points = moved(board, 2, 2, move)
+            assert after != board
+            board, total = after, total + points
+    assert all(moved(board, 2, 2, d)[0] == board for d in ("up", "down", "left", "right"))   # the end
+    assert (first, result) == ("human", f"score({total})")
+    assert p.stdout.rstrip().endswith(f"game over: you scored {total}")
+    # the page's replay (win, draw or loss of each move) does not know games of score yet: one line
+    probe = ("from kb.db import open_kb; from bridge import replay; from bridge.engine import BadInput\n"
+             f"try: replay.replay(open_kb({str(tmp_path / 'kb.db')!r}), 1)\nexcept BadInput as e: print(e)")
+    out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=120, cwd=ROOT,
+                         env={**os.environ, "EDUCABLE_GAMES": str(ROOT / "examples" / "chance")})
+    assert out.stdout.strip() == "match 1 is a game of score (2048(2,2)): replay does not know games of score yet"
+
+
+def test_eval_plays_a_game_of_score_alone_and_its_mean_meets_the_exact_expectation(tmp_path):
+    data = run_json("eval", "2048(2,2)", "random", "--games", "3000", "--seed", "4", db=tmp_path / "kb.db")
+    exact = reference_value(2, 2, best=False)
+    low, high = data["interval95"]
+    assert low < exact < high and high - low < 2.0
+    assert data["mean_score"] == pytest.approx(exact, abs=(high - low) / 2)
+    again = run_json("eval", "2048(2,2)", "random", "--games", "3000", "--seed", "4", db=tmp_path / "kb.db")
+    assert again == data                       # the same seed, the same games
+    data = run_json("eval", "2048(2,2)", "expectimax:1", "--games", "400", "--seed", "1", db=tmp_path / "kb.db")
+    low, high = data["interval95"]
+    assert low < expectimax_player_score(2, 2, 1) < high
 
 
 def reference_states(rows: int, cols: int) -> int:
