@@ -1,13 +1,14 @@
-"""Q-learning on games of chance, judged exactly: over seeds, each agent's chance of winning against a
-best-responding opponent beside the game's value (what perfect play wins), as first and as second.
+"""Learners on games of chance (Q-learning, the n-tuple learner), judged exactly: over seeds, each
+agent's chance of winning against a best-responding opponent beside the game's value (what perfect play wins), as first and as second.
 
 The targets of the games-of-chance issue: on pig(30,6) within 1 point of perfect play, on pig(100,6)
 within 2, on einstein(3) (EinStein würfelt nicht! on GBG's 3x3 board) within 2; the anchor is the game's
 exact value, solved in the same run by `train`'s closing judgement.  Each seed trains a new agent in a
-knowledge base of its own (`educable train GAME --learner qlearn --games N --seed S --json`).
+knowledge base of its own (`educable train GAME --learner LEARNER --games N --seed S --json`).
 
     .venv/bin/python bench/bench_chance_learning.py --game 'einstein(3)' --games 50000 --seeds 3 \\
         [--out bench/results/chance_qlearn_einstein3.json]
+    .venv/bin/python bench/bench_chance_learning.py --learner ntuple --game 'einstein(3)' --games 20000 --seeds 5
 """
 from __future__ import annotations
 
@@ -24,11 +25,11 @@ ROOT = Path(__file__).resolve().parent.parent
 EXE = str(Path(sys.executable).parent / "educable")
 
 
-def train(game: str, games: int, seed: int, extra: list[str]) -> dict:
+def train(learner: str, game: str, games: int, seed: int, extra: list[str]) -> dict:
     """One agent trained and judged exactly in a knowledge base of its own; train's --json report."""
     with tempfile.TemporaryDirectory() as folder:
         env = {**os.environ, "EDUCABLE_GAMES": str(ROOT / "examples" / "chance")}
-        p = subprocess.run([EXE, "train", game, "--learner", "qlearn", "--agent", "q", "--games", str(games),  # noqa: S603
+        p = subprocess.run([EXE, "train", game, "--learner", learner, "--agent", "a", "--games", str(games),  # noqa: S603
                             "--seed", str(seed), "--db", str(Path(folder) / "kb.db"), "--json", *extra],
                            capture_output=True, text=True, env=env, check=False)
         if p.returncode != 0:
@@ -38,6 +39,7 @@ def train(game: str, games: int, seed: int, extra: list[str]) -> dict:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--learner", default="qlearn", choices=("qlearn", "ntuple"))
     ap.add_argument("--game", default="einstein(3)")
     ap.add_argument("--games", type=int, default=50_000, help="games each seed trains")
     ap.add_argument("--seeds", type=int, default=3)
@@ -48,7 +50,7 @@ def main() -> None:
     rows = []
     for seed in range(args.seeds):
         t0 = time.perf_counter()
-        report = train(args.game, args.games, seed, args.extra)
+        report = train(args.learner, args.game, args.games, seed, args.extra)
         row: dict = {"seed": seed, "seconds": round(time.perf_counter() - t0, 1),
                      "games_per_second": report["games_per_second"]}
         for side in ("as_first", "as_second"):
@@ -65,7 +67,7 @@ def main() -> None:
     print(f"{args.game}: {on_target} of {len(rows)} seeds within {args.target} points of perfect play on both sides "
           f"after {args.games:,} games; the worst side {worst:.2f} points below")
     if args.out:
-        args.out.write_text(json.dumps({"game": args.game, "games": args.games, "target_points": args.target,
+        args.out.write_text(json.dumps({"learner": args.learner, "game": args.game, "games": args.games, "target_points": args.target,
                                         "extra": args.extra, "seeds": rows, "on_target": on_target,
                                         "worst_points_below": worst}, indent=1) + "\n")
 

@@ -90,9 +90,12 @@ def _graph(db: sqlite_utils.Database | None, game: str, folded: bool, what: str,
         compiled = _COMPILED.get((game, folded))
         if compiled is not None and compiled[0] == digest and compiled[1].size <= bound:
             graph, seconds = compiled[1], compiled[2]
+            refuse_chance(graph)            # a game of chance compiled before: its graph is handed on again
         else:
             t0 = time.perf_counter()
             graph = compile_graph(game, players, folded, bound, what, progress)
+            if keep and (graph.has_chance or graph.scored):    # not stored: remembered for this process
+                _COMPILED[(game, folded)] = (digest, graph, time.perf_counter() - t0)
             refuse_chance(graph)
             graph.value = retrograde.solve(graph)
             seconds = time.perf_counter() - t0

@@ -30,10 +30,12 @@ from bridge.perfect import GAME as PERFECT_GAME
 from bridge.perfect import POSITIONS
 from kb import store
 from learners import exact
-from learners.graph import ONGOING, StateGraph
+from learners.graph import CHANCE, ONGOING, StateGraph
 from learners.ntuple import (
     MAX_LENGTH,
+    MAX_TABLE,
     MAX_TUPLES,
+    MAX_WEIGHTS,
     ONGOING_CODE,
     Lockstep,
     NTupleNet,
@@ -168,6 +170,7 @@ def new_net(game: str, opts: NTupleOptions, sample: dict) -> tuple[NTupleNet, NT
     base, images = states_of(sample)
     n_cells = base.shape[1]
     values = opts.values or max(2, int(images.max()) + 1)
+    sets = 2 if opts.per_player else 1
     if opts.tuple_cells is not None:
         bad = [c for t in opts.tuple_cells for c in t if not 1 <= c <= n_cells]
         if bad:
@@ -176,12 +179,14 @@ def new_net(game: str, opts: NTupleOptions, sample: dict) -> tuple[NTupleNet, NT
     else:
         count, length = default_shape(n_cells)
         count, length = opts.tuples or count, min(opts.length or length, n_cells)
+        while opts.length is None and length > 1 and (values ** length > MAX_TABLE
+                                                      or count * sets * values ** length > MAX_WEIGHTS):
+            length -= 1         # the board's default length, shortened where its cells take many values
         layout = games.layout(game)
         tuples = random_walk_tuples(n_cells, layout[0] if layout else None, count, length, opts.seed,
                                     diagonals=opts.neighbours == "8")
     perms = derive_permutations(base, images[:, 1:]) if opts.fold else [list(range(n_cells))]
     opts.values = values
-    sets = 2 if opts.per_player else 1
     try:
         return NTupleNet(tuples * sets, perms, values, n_cells, sets=sets), opts
     except ValueError as exc:
@@ -392,6 +397,8 @@ def greedy_choices(graph: StateGraph, net: NTupleNet, feats: np.ndarray | None =
     src = graph.source
     tgt = graph.target.astype(np.int64)
     m = graph.mover.astype(np.int64)[src]
+    drawn = m == CHANCE                                       # chance's edges: all kept (chance draws, no one chooses)
+    m = np.where(drawn, 0, m)
     after = values[tgt, m]
     w = graph.winner[tgt].astype(np.int64)
     done = w != ONGOING
@@ -399,7 +406,7 @@ def greedy_choices(graph: StateGraph, net: NTupleNet, feats: np.ndarray | None =
     sc = score(after)
     best = np.full(graph.size, np.iinfo(np.int64).min)
     np.maximum.at(best, src, sc)
-    return sc == best[src]
+    return (sc == best[src]) | drawn
 
 
 def greedy_support(graph: StateGraph, net: NTupleNet, feats: np.ndarray | None = None) -> exact.Support:
@@ -472,22 +479,36 @@ def run(db: sqlite_utils.Database, game: str, name: str, options: dict[str, Any]
         opts.starts = start_keys(game, opts.starts or [])
     if opts.tcl != net.coherent:
         net.start_coherence(opts.tcl)       # a stored agent's sums go on (a run stopped and continued)
+    solved = None                           # a game of chance's solution, for its exact checkpoints
     try:
         graph = graphs.state_graph(db, game, limit, what="training on the whole graph needs every position",
                                    keep=not starting)     # a start no game reaches is refused with nothing written
+    except graphs.ChanceGame as chance_game:
+        graph = chance_game.graph
+        if graph.scored:
+            raise
+        if vs not in ("self", "random", "minimax"):
+            raise BadInput(f"{game} is a game of chance: the n-tuple learner trains there against self, random or "
+                           "minimax") from None
+        from learners import chance
+        solved = chance.solve(graph)
     except TooLarge as exc:
         if vs == "adversary":
             raise BadInput(f"--vs adversary needs the whole state graph: {exc}") from None
         if until_perfect:
             raise graphs.cannot_judge(game, "is too large to judge exactly") from None
         return run_lazily(db, game, name, net, opts, vs, side, n_games, seed, progress, commits, workers, scheduler)
-    if until_perfect and not graph.acyclic():
+    if until_perfect and solved is None and not graph.acyclic():
         raise graphs.cannot_judge(game, "has positions that repeat, which have no exact judgement")
     feats = graph_features(graph, net)
     starts = graph_states(graph, opts.starts or []) if starting else None
     masks = side_masks(vs, side)
-    opponent = None if vs in ("self", "random", "adversary") else csr(
-        exact.optimal_moves(graph) if vs == "minimax" else opponents.support(graph, vs))
+    if solved is not None:
+        from learners import chance
+        opponent = None if vs in ("self", "random") else csr(exact.support_of(graph, chance.best_moves(graph, solved.value)))
+    else:
+        opponent = None if vs in ("self", "random", "adversary") else csr(
+            exact.optimal_moves(graph) if vs == "minimax" else opponents.support(graph, vs))
     checkpoints: list[dict] = []
     schedule = Curve(n_games, until_perfect, exact.checkpoint_guess(graph))
     winners: list[int] = []
@@ -504,14 +525,19 @@ def run(db: sqlite_utils.Database, game: str, name: str, options: dict[str, Any]
                                           seed * 1_000_003 + g, g, n_games, [mask], adversary, starts).tolist()
         else:
             winners += train_on_graph(net, graph.start, graph.target, graph.winner, graph.mover, feats, opts, chunk,
-                                      seed * 1_000_003 + done, done, n_games, masks, opponent, starts).tolist()
+                                      seed * 1_000_003 + done, done, n_games, masks, opponent, starts,
+                                      graph.prob).tolist()
         if progress:
             progress(chunk)
         t = time.perf_counter()
         on_curve = schedule.due(len(winners))
         due = commits.due()                     # a commit's curve point shows the strength reached then
         point = None
-        if graph.acyclic() and (on_curve or due and schedule.affordable()):    # repeating positions: no judgement
+        if solved is not None and (on_curve or due and schedule.affordable()):   # chance: by expectimax, cycles too
+            from learners import chance
+            with schedule.judging():
+                point = chance.checkpoint(graph, greedy_choices(graph, net, feats), len(winners), solved)
+        elif graph.acyclic() and (on_curve or due and schedule.affordable()):    # repeating positions: no judgement
             with schedule.judging():
                 point = exact.checkpoint(graph, greedy_choices(graph, net, feats), len(winners))
         if point is not None and on_curve:
@@ -570,7 +596,9 @@ def play_batch(game: str, net: NTupleNet, lock: Lockstep, batch: int, first: int
     starts = lock.pick_starts(first, batch)
     positions = lock.options.starts or []
     terms = ", ".join("initial" if k is None else f"position({quote(positions[k])})" for k in starts)
-    engine().call(f"ntuple:nt_batch_start({quote(game)}, [{terms}], {bits}, {words}), Out = true")
+    # chance's draws (rules/ntuple.pl's settle/6) come from Prolog's generator, seeded per batch
+    engine().call(f"set_random(seed({lock.seed * 1_000_003 + first})), "
+                  f"ntuple:nt_batch_start({quote(game)}, [{terms}], {bits}, {words}), Out = true")
     opening = np.array([k is None for k in starts])
     choices = [-1] * batch
     result = np.full(batch, ONGOING_CODE, dtype=np.int64)

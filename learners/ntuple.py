@@ -54,6 +54,7 @@ from dataclasses import asdict, dataclass, field
 
 import numpy as np
 
+from learners.graph import CHANCE
 from learners.jit import njit
 from learners.options import option
 from learners.training import ENDLESS_PLIES
@@ -402,7 +403,7 @@ def _td(w, tcn, tca, hist, hist_g, count, newest, target, step, lam, dirty):
 @njit(cache=True)
 def _graph_games(start, target, winner, mover, feats, w, tcn, tca, n_games, seed, done, total,
                  eps0, eps1, alpha0, alpha1, lam, horizon, learn_sides, opp_start, opp_edges, max_plies,
-                 learn_explore, open_p, start_states, start_p):
+                 learn_explore, open_p, start_states, start_p, prob):
     """Play ``n_games`` on a state graph, learning as it goes; returns each game's winner.
 
     ``feats[t, p]`` are afterstate t's feature rows as player p sees it;
@@ -411,7 +412,10 @@ def _graph_games(start, target, winner, mover, feats, w, tcn, tca, n_games, seed
     opp_start[s+1]]``, or any move where that is empty).  A game still going after ``max_plies``
     moves is scored a draw.  With probability ``start_p`` a game starts from one of ``start_states``
     (at random), else with probability ``open_p`` its first move is random and taken as its start;
-    without ``learn_explore`` nothing is learned on an exploring move."""
+    without ``learn_explore`` nothing is learned on an exploring move.  In a game of chance a chance
+    node (mover CHANCE) draws an edge with its probability ``prob[e]``: the afterstate a player
+    learns the value of is the position its move leaves, before chance acts (Szubert and Jaśkowski's
+    afterstates)."""
     np.random.seed(seed)
     unmarked = np.zeros(0, dtype=np.uint8)
     n_feat = feats.shape[2]
@@ -431,13 +435,20 @@ def _graph_games(start, target, winner, mover, feats, w, tcn, tca, n_games, seed
         plies = 0
         if start_p > 0.0 and np.random.random() < start_p:
             s = start_states[np.random.randint(start_states.shape[0])]
-        elif open_p > 0.0 and winner[0] == -1 and np.random.random() < open_p:
+        elif open_p > 0.0 and winner[0] == -1 and mover[0] != CHANCE and np.random.random() < open_p:
             s = target[start[0] + np.random.randint(start[1] - start[0])]     # a random opening: the start
         while winner[s] == -1 and plies < max_plies:
             plies += 1
             m = mover[s]
             e0, e1 = start[s], start[s + 1]
-            if (sides >> m) & 1:
+            if m == CHANCE:
+                r = np.random.random()
+                e = e0
+                while e < e1 - 1 and r >= prob[e]:
+                    r -= prob[e]
+                    e += 1
+                t = target[e]
+            elif (sides >> m) & 1:
                 for ee in range(e0, e1):
                     vals[ee - e0] = _afterstate_value(w, feats, winner, target[ee], m)
                 k = _pick_best(vals, e1 - e0)
@@ -512,11 +523,12 @@ def horizon_for(lam: float) -> int:
 def train_on_graph(net: NTupleNet, start: np.ndarray, target: np.ndarray, winner: np.ndarray, mover: np.ndarray,
                    feats: np.ndarray, options: NTupleOptions, n_games: int, seed: int, done: int, total: int,
                    learn_sides: Sequence[int], opponent: tuple[np.ndarray, np.ndarray] | None,
-                   start_states: np.ndarray | None = None) -> np.ndarray:
+                   start_states: np.ndarray | None = None, prob: np.ndarray | None = None) -> np.ndarray:
     """Play and learn ``n_games`` (games ``done`` .. of a run of ``total``) on a compiled graph; each
     game's winner (player index, or 2 for a draw).  ``learn_sides`` cycles per game: a bitmask of
     the sides the agent plays; the opponent (a support as CSR arrays, or None) plays the rest.
-    ``start_states``: the states of --starts-file, where a share (--start-share) of the games start."""
+    ``start_states``: the states of --starts-file, where a share (--start-share) of the games start.
+    ``prob``: each edge's probability in a game of chance (the graph's), None without chance nodes."""
     o_start, o_edges = opponent if opponent is not None else (np.zeros(len(start), dtype=np.int64),
                                                                np.zeros(0, dtype=np.int64))
     return _graph_games(start.astype(np.int64), target.astype(np.int64), winner.astype(np.int64),
@@ -525,7 +537,8 @@ def train_on_graph(net: NTupleNet, start: np.ndarray, target: np.ndarray, winner
                         horizon_for(options.lam), np.asarray(learn_sides, dtype=np.int64), o_start, o_edges,
                         ENDLESS_PLIES, options.learn_explore, options.random_openings,
                         np.zeros(1, dtype=np.int64) if start_states is None else start_states.astype(np.int64),
-                        0.0 if start_states is None else options.start_share)
+                        0.0 if start_states is None else options.start_share,
+                        np.zeros(1) if prob is None else prob.astype(np.float64))
 
 
 @njit(cache=True)

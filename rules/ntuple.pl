@@ -218,9 +218,11 @@ nt_batch_start(Game, Starts, Bits, Words) :-
     nb_setval(nt_batch, batch(Game, Packer-Turns, Words, States)),
     nb_setval(nt_succ, []).
 
-start_state(_, P/M, initial, P/M-unknown).
+start_state(Game, P0/M0, initial, P/M-unknown) :-
+    settle(Game, P0, M0, -9, P, M).
 start_state(Game, _, position(Text), P/M-unknown) :-
-    parse_position(Game, Text, P, M).
+    parse_position(Game, Text, P0, M0),
+    settle(Game, P0, M0, -9, P, M).
 
 %!  nt_batch_step(+Choices:list(integer), -Out) is det.
 %   Each game takes its successor number Choice (from the last step's
@@ -253,10 +255,32 @@ advance_all([S|Ss], Succ0, [C|Cs], Game, Players, Turns, [S1|Ss1]) :-
     ->  S1 = S
     ;   nth0(C, Succ, Mv-Out),
         S = P/M-_,
-        successor(Turns, Game, Players, P, M, Mv, P1, M1),
+        successor(Turns, Game, Players, P, M, Mv, P0, M0),
+        settle(Game, P0, M0, Out, P1, M1),
         S1 = P1/M1-Out
     ),
     advance_all(Ss, Rest, Cs, Game, Players, Turns, Ss1).
+
+%   In a game of chance, chance acts after a move (its outcomes drawn with
+%   their weights, the seeded random generator) until a player is to move:
+%   the learner has read the cells of the position the move left (its
+%   afterstate) and goes on from where chance leaves the game.  A game
+%   that ends on chance's move is refused (its end would reach no one).
+settle(Game, P0, M0, Out, P, M) :-
+    (   Out =:= -9, chance_mover(M0)
+    ->  (   over(Game, P0, M0, _)
+        ->  bad_input("this game can end on chance's move: the n-tuple learner learns it on its whole graph only")
+        ;   true
+        ),
+        choose_move(chance, Game, P0, M0, Mv),
+        step(Game, P0, M0, Mv, P1, M1),
+        (   chance_mover(M1) -> true ; over(Game, P1, M1, _)
+        ->  bad_input("this game can end on chance's move: the n-tuple learner learns it on its whole graph only")
+        ;   true
+        ),
+        settle(Game, P1, M1, Out, P, M)
+    ;   P = P0, M = M0
+    ).
 
 %   The position and mover after Mv: the other player moves next (Turns
 %   `alternate`), or the game's own next_mover/5 says who (`own`).

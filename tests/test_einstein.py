@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import functools
 import json
+import sqlite3
 
 import pytest
 
@@ -83,3 +84,37 @@ def test_query_below_a_position_gives_the_references_chances():
         want = x_wins(*parse(m["next"]))
         assert m["exact"].startswith("x wins ") and float(m["exact"][7:-1]) == pytest.approx(100 * want, abs=5e-5)
     assert float(data["exact"][7:-1]) == pytest.approx(100 * x_wins(*parse(position)), abs=5e-5)
+
+
+def test_the_ntuple_learner_learns_afterstates_of_a_game_of_chance_to_near_perfect_play(tmp_path):
+    """The n-tuple learner on einstein(3): each afterstate is the position a move leaves, before the
+    die is read (Szubert and Jaśkowski's afterstates); trained by self-play, the agent is judged
+    exactly against a best-responding opponent, beside the game's value from the solver here."""
+    p = educable("train", "einstein(3)", "--learner", "ntuple", "--agent", "n", "--games", "10000", "--seed", "3",
+                 "--json", db=tmp_path / "kb.db")
+    assert p.returncode == 0, p.stderr
+    judged = json.loads(p.stdout)["exact"]
+    start = ((("x", 1), ("x", 3), None, ("x", 2), None, ("o", 2), None, ("o", 3), ("o", 1)), "x", 0)
+    value = x_wins(*start)
+    assert judged["as_first"]["game_value"] == pytest.approx(value, abs=1e-9)
+    assert value - 0.02 <= judged["as_first"]["against_best_response"] <= value + 1e-9
+    assert 1 - value - 0.02 <= judged["as_second"]["against_best_response"] <= 1 - value + 1e-9
+    # the agent plays the game through Prolog's chooser, chance drawn: a series against random play
+    p = educable("eval", "einstein(3)", "n", "--vs", "random", "--games", "200", "--json", db=tmp_path / "kb.db")
+    assert p.returncode == 0, p.stderr
+    series = json.loads(p.stdout)
+    assert series["as_first"]["win"] > 150 / 2 and series["as_second"]["win"] > 140 / 2
+
+
+def test_on_a_game_of_chance_too_large_to_enumerate_chance_is_drawn_in_prolog_from_the_seed(tmp_path):
+    """einstein(4) past --max-positions: games played side by side, the die read in Prolog after each
+    move (rules/ntuple.pl); the same seed gives the same games, another seed others."""
+    def trained(seed: int, name: str) -> list:
+        p = educable("train", "einstein(4)", "--learner", "ntuple", "--agent", "n", "--games", "120", "--seed",
+                     str(seed), "--max-positions", "1000", "--json", db=tmp_path / name)
+        assert p.returncode == 0, p.stderr
+        assert sum(json.loads(p.stdout)["results"].values()) == 120
+        return sqlite3.connect(tmp_path / name).execute(
+            "SELECT tuple, pattern, weight FROM ntuple_weights ORDER BY tuple, pattern").fetchall()
+    first = trained(1, "a.db")
+    assert first and first == trained(1, "b.db") and first != trained(2, "c.db")

@@ -60,6 +60,11 @@ start(4, [0-0-1, 0-1-3, 1-0-2]).
 start(5, [0-0-1, 0-1-3, 0-2-6, 1-0-2, 1-1-5, 2-0-4]).
 
 game:game(G) :- ( var(G) -> named(G) ; params(G, _, _, _) ).
+
+%   The 5x5 board is for the learners: enumerating it passed the default
+%   limit of 5,000,000 positions (about 10 GB and 10 minutes), so commands
+%   that need every position say at once that it is too large.
+game:size_at_least(einstein, 5000001).
 game:players(G, [x, o]) :- params(G, _, _, _).
 game:initial(G, pos(Cells, x, 0), chance) :-
     params(G, S, _, _),
@@ -236,3 +241,25 @@ board_row(Row, Line) :-
 
 board_cell(e, ' .').
 board_cell(t(P, V), C) :- format(atom(C), "~w~d", [P, V]).
+
+%   The board as Mover sees it, one cell a square row by row from the top
+%   left: 0 empty, 1 Mover's piece, 2 the opponent's (rules/game.pl's cells/4).
+game:cells(G, pos(Cells, _, _), Mover, Out) :-
+    params(G, _, _, _),
+    maplist(owner_cell(Mover), Cells, Out).
+
+owner_cell(_, e, 0) :- !.
+owner_cell(Me, t(Me, _), 1) :- !.
+owner_cell(_, _, 2).
+
+%   What the n-tuple learner reads: which piece stands on a square, Mover's
+%   piece N as N, the opponent's as Pieces + N (the die chooses by number).
+game:tuple_cells(G, pos(Cells, _, _), Mover, Out) :-
+    params(G, _, Pieces, _),
+    maplist(piece_cell(Mover, Pieces), Cells, Out).
+
+piece_cell(_, _, e, 0) :- !.
+piece_cell(Me, _, t(Me, N), N) :- !.
+piece_cell(_, Pieces, t(_, N), V) :- V is Pieces + N.
+
+game:layout(G, Size, top) :- params(G, Size, _, _).
