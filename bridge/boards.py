@@ -2,7 +2,8 @@
 
 Everything comes from the game file, so that a new game file is drawn unchanged: its cells/4 as the
 first player sees them (0 empty, 1 the first player's, 2 the second's, other numbers as they are,
-a nim heap's size say), its drawn_as/2 (dots and boxes: lines and boxes, not a grid), its layout/3 (cells a row, and whether cell 1's row is drawn at the top or
+a nim heap's size say), its drawn_as/2 (dots and boxes: lines and boxes, not a grid; 2048's tiles; a
+die, drawn beside the board), its layout/3 (cells a row, and whether cell 1's row is drawn at the top or
 the bottom), and for each legal move the cells it changes, so that a click on a cell (or two, for a
 piece that moves) finds the move.  A game without cells/4, or whose cells are not a grid, is drawn
 as its text board (board_lines/4) with a button a move.
@@ -35,14 +36,23 @@ def board_view(game: str, position: str | None = None) -> dict[str, Any]:
                            "players": games.players(game), "result": games.result(state),
                            "board": games.board(state), "grid": None,
                            "moves": [{"move": m, "next": nxt.key, "changed": []} for m, nxt in successors]}
+    faces = engine().call(f"( catch(game:drawn_as({g}, dice(F)), _, fail), integer(F) -> Out = F ; Out = null )")
+    if faces:
+        out["dice"] = faces             # the page draws the face chance last read (a move 1..faces)
+    if len(out["players"]) == 1:        # a game of score: what each move scores (the page adds them up)
+        for m in out["moves"]:
+            m["points"] = games.points(state, m["move"])
     here = cells[0] if cells else []
     if here and all(isinstance(c, int) for c in here) and all(len(c) == len(here) for c in cells):
         drawing = engine().call(f"( catch(game:drawn_as({g}, dots_and_boxes(R, C)), _, fail) -> Out = [R, C] ; Out = null )")
+        tiles = engine().call(f"( catch(game:drawn_as({g}, tiles(R, C)), _, fail) -> Out = [R, C] ; Out = null )")
         if drawing:
             rows, columns = drawing
             lines = (rows + 1) * columns + rows * (columns + 1)
             out["drawing"] = {"kind": "dots_and_boxes", "rows": rows, "columns": columns,
                               "lines": here[:lines], "boxes": here[lines:]}
+        elif tiles and tiles[0] * tiles[1] == len(here):
+            out["drawing"] = {"kind": "tiles", "rows": tiles[0], "columns": tiles[1], "cells": here}
         else:
             columns, top = _layout(game, len(here))
             out["grid"] = {"columns": columns, "rows": math.ceil(len(here) / columns), "top": top, "cells": here}

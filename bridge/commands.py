@@ -131,11 +131,12 @@ def show(game: str, position: str | None) -> dict[str, Any]:
 
 
 CHANCE_DEPTH = 3       # of the players' moves, where query searches a game of chance by expectimax
+QUICK_CHANCE_DEPTH = 2  # ... on the page (2048 on 4x4: a quarter of a second a position, 40 s at 3)
 QUERY_AGENTS = 4       # agents whose values query shows when none is named: the game's most recent
 
 
 def query(db: sqlite_utils.Database, game: str, position: str, depth: int = DEFAULT_DEPTH,
-          agent_names: list[str] | None = None, with_agents: bool = True) -> dict[str, Any]:
+          agent_names: list[str] | None = None, with_agents: bool = True, quick: bool = False) -> dict[str, Any]:
     """Everything known about a state: board, mover, moves with their values, and learned agents' values.
 
     Values come from the stored solved graph when the game is solved (exact);
@@ -149,7 +150,9 @@ def query(db: sqlite_utils.Database, game: str, position: str, depth: int = DEFA
 
     ``agent_names``: whose learned values to show; by default the
     QUERY_AGENTS most recently trained agents of the game (``agents_more``
-    says how many others there are).
+    says how many others there are).  ``quick`` (the page, a move at a
+    time): at most graphs.QUICK_LIMIT positions below and a game of chance
+    searched QUICK_CHANCE_DEPTH moves deep, an answer in a second or two.
     """
     if not 1 <= depth <= 12:
         raise BadInput(f"--depth must be from 1 to 12 plies (got {depth})")
@@ -177,7 +180,7 @@ def query(db: sqlite_utils.Database, game: str, position: str, depth: int = DEFA
         exact_of = None          # a position the solved game never reaches from its start: searched below
     if exact_of is None:
         try:
-            sub, _ = graphs.subgraph(game, state.key)
+            sub, _ = graphs.subgraph(game, state.key, graphs.QUICK_LIMIT if quick else graphs.QUERY_LIMIT)
             exact_of, out["exact_source"] = {k: store.exact_name(sub, sub.index[k]) for k in keys}, "searched"
         except graphs.ChanceGame as chance_game:
             exact_of, out["exact_source"] = chance_values(chance_game.graph, keys), "expectimax below this position"
@@ -192,7 +195,7 @@ def query(db: sqlite_utils.Database, game: str, position: str, depth: int = DEFA
         except BadInput as refused:
             if "chance" not in str(refused):
                 raise
-            out["depth"] = depth = min(depth, CHANCE_DEPTH)      # a game of chance: expectimax, not alpha-beta
+            out["depth"] = depth = min(depth, QUICK_CHANCE_DEPTH if quick else CHANCE_DEPTH)   # chance: expectimax
             out["exact_source"] = f"expectimax search ({depth} moves, the horizon valued 0)"
             expected = games.expectimax_values(state, depth)
             out["exact"] = f"{state.mover} expects {max(expected.values()):+.4f}"

@@ -140,6 +140,7 @@ def exact_results(db: sqlite_utils.Database, game: str, keys: list[str]) -> dict
 
 
 QUERY_LIMIT = 100_000      # positions below a queried position searched exactly (a few seconds) before a depth-limited search
+QUICK_LIMIT = 10_000       # ... on the page, which asks at every move
 
 
 def subgraph(game: str, key: str, limit: int = QUERY_LIMIT) -> tuple[StateGraph, float]:

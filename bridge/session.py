@@ -97,13 +97,17 @@ def reply(db: sqlite_utils.Database, game: str, position: str, opponent: str, mo
           seed: int = 0) -> dict:
     """The move ``opponent`` plays in ``position`` (``moves`` is the game so far, which the perfect
     player reads) and where it leads: the page's and `POST /api/move`'s one step."""
-    agents.check_agent(db, game, opponent)
     state = games.parse(game, position)
     if games.result(state) is not None:
         raise BadInput(f"the game is over in {position}: no move to play")
-    chooser = judge.chooser_for(db, game, opponent, random.Random(seed))
-    games.seed_random(seed)
-    move = games.choose(state, "chance") if state.mover == games.CHANCE else chooser(state, list(moves or []))
+    if state.mover == games.CHANCE:         # chance draws (in a game of score too, where no opponent plays)
+        games.seed_random(seed)
+        move = games.choose(state, "chance")
+    else:
+        agents.check_agent(db, game, opponent)
+        chooser = judge.chooser_for(db, game, opponent, random.Random(seed))
+        games.seed_random(seed)
+        move = chooser(state, list(moves or []))
     after = games.play(state, move)
     return {"game": game, "position": state.key, "opponent": opponent, "move": move, "next": after.key,
             "to_move": after.mover, "result": games.result(after)}

@@ -198,7 +198,15 @@ check_drawing(Game, Cells) :-
                        [How, Lines, Boxes, Want, Cells]),
                 problem(Game, drawn_as, drawn_as/2, none, Msg)
             )
-        ;   format(string(Msg), "drawn_as/2 gives ~q: the page draws dots_and_boxes(Rows, Columns) only", [How]),
+        ;   How = tiles(R, C), integer(R), integer(C), R > 0, C > 0
+        ->  (   Cells =:= R * C
+            ->  true
+            ;   format(string(Msg), "drawn_as/2 gives ~q, which draws ~d tiles; cells/4 gives ~d cells", [How, R * C, Cells]),
+                problem(Game, drawn_as, drawn_as/2, none, Msg)
+            )
+        ;   How = dice(F), integer(F), F >= 2
+        ->  true
+        ;   format(string(Msg), "drawn_as/2 gives ~q: the page draws dots_and_boxes(Rows, Columns), tiles(Rows, Columns) and dice(Faces) only", [How]),
             problem(Game, drawn_as, drawn_as/2, none, Msg)
         )
     ;   true

@@ -136,7 +136,11 @@
 %   How the page draws a board that is not a grid of pieces:
 %   dots_and_boxes(Rows, Columns), its cells/4 being each line (0 not
 %   drawn, 1 drawn: the horizontal ones row by row from the top, then the
-%   vertical ones) and then each box (0 nobody's, 1 and 2 as for pieces).
+%   vertical ones) and then each box (0 nobody's, 1 and 2 as for pieces);
+%   tiles(Rows, Columns), 2048's tiles, cells/4 giving each square's tile
+%   as a power of two (0 empty, 1 a 2, 2 a 4, ...), moved by the arrow
+%   keys (moves up, down, left, right); dice(Faces), a game whose chance
+%   moves are a die's faces 1..Faces: the page draws the face last read.
 %   Optional: without it, cells/4 in the rows of layout/3.
 %!  size_at_least(?Game, -Positions:integer) is nondet.
 %   A known lower bound on the game's reachable positions (from the

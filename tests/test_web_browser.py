@@ -380,3 +380,54 @@ def test_a_connect_four_game_against_perfect_by_clicks_shows_every_moves_value(d
         turns += 1
     assert page.text_content("#status") == "game over: x wins"
     assert 3 <= turns <= 20
+
+
+def test_2048_is_drawn_as_tiles_played_by_the_arrow_keys_and_stored_with_its_score(db_path, served, page):
+    """2048(2,2), a game of score: its tiles drawn (drawn_as tiles), the person plays alone by the arrow
+    keys, chance places the tiles, the running score shown; the finished game is stored with the
+    score its moves made, as the reference written in tests/test_score.py replays it."""
+    from test_score import moved
+    s = served(env={"EDUCABLE_GAMES": str(Path(__file__).resolve().parent.parent / "examples" / "chance")})
+    page.goto(f"{s.url}/play?game=2048(2,2)")
+    wait_turn(page)
+    assert page.locator("#board svg.tiles g.tile").count() == 4
+    assert sorted(page.evaluate("() => Array.from(document.querySelectorAll('#board g.tile')).map(g => g.dataset.value)"),
+                  key=int)[:2] == ["0", "0"]                     # two tiles on an empty board, two cells still empty
+    assert page.locator("#movebuttons button, .movebuttons button").count() >= 2
+    for k in range(200):
+        if page.text_content("#status").startswith("game over"):
+            break
+        legal = page.evaluate("() => Array.from(document.querySelectorAll('.movebuttons button')).map(b => b.dataset.move)")
+        page.keyboard.press({"up": "ArrowUp", "down": "ArrowDown", "left": "ArrowLeft", "right": "ArrowRight"}[legal[k % len(legal)]])
+        wait_turn(page, played(page) + 1)
+    page.wait_for_function("document.getElementById('teach').textContent.startsWith('stored as match')")
+    shot(page, "2048")
+    moves, result = sqlite3.connect(db_path).execute("SELECT moves, result FROM matches").fetchone()
+    board, total = (0, 0, 0, 0), 0
+    for move in json.loads(moves):
+        if "@" in move:
+            value, cell = map(int, move.split("@"))
+            board = board[:cell - 1] + (value,) + board[cell:]
+        else:
+            board, points = moved(board, 2, 2, move)
+            total += points
+    assert result == f"score({total})"
+    assert page.text_content("#status") == f"game over: you scored {total}"
+
+
+def test_pig_draws_the_face_the_die_last_showed(db_path, served, page):
+    """pig(12,6): the person rolls by a button; chance reads the die (no button offers its faces) and
+    the page draws the face it read, as the move list has it."""
+    s = served(env={"EDUCABLE_GAMES": str(Path(__file__).resolve().parent.parent / "examples" / "chance")})
+    page.goto(f"{s.url}/play?game=pig(12,6)&opponent=random&as=p1")
+    wait_turn(page)
+    assert page.locator(".die svg").count() == 0
+    page.click(".movebuttons button[data-move='roll']")
+    wait_turn(page, 2)
+    moves = page.evaluate("() => Array.from(document.querySelectorAll('#movelist li')).map(li => li.textContent)")
+    faces = [m for m in moves if m.isdigit()]
+    assert moves[0] == "roll" and faces and 1 <= int(faces[-1]) <= 6
+    assert page.get_attribute(".die svg", "data-face") == faces[-1]
+    assert all(b.isalpha() for b in page.evaluate(
+        "() => Array.from(document.querySelectorAll('.movebuttons button')).map(b => b.dataset.move)"))
+    shot(page, "pig")

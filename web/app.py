@@ -185,8 +185,15 @@ def _home(db: Any) -> dict:
 
 def _view(db: Any, game: str, position: str | None, agents: list[str]) -> dict:
     from bridge import boards, commands
+    from bridge.errors import BadInput
     board = boards.board_view(game, position)
-    query = commands.query(db, game, board["position"], agent_names=agents) if board["result"] is None else None
+    query = None
+    if board["result"] is None:
+        try:
+            query = commands.query(db, game, board["position"], agent_names=agents, quick=True)
+        except BadInput:
+            if board["to_move"] != "chance":     # a chance node too large to value below: the board alone
+                raise
     return {"board": board, "query": query}
 
 
@@ -200,6 +207,8 @@ def _play_page(db: Any, game: str | None) -> dict:
     if chosen is not None and players is None:
         from bridge import games as games_mod
         games_mod.check_game(chosen)                    # the one line: unknown game, or why it is broken
+        players = games_mod.players(chosen)             # a family's member (pig(12,6)): listed as chosen
+        names = [*names, chosen]
     learned = [a["name"] for a in store.list_agents(db, chosen)] if chosen else []
     from bridge import boards
     setup = chosen is not None and boards.can_set_up(chosen)

@@ -279,3 +279,12 @@ board_row(Row, Line) :-
 board_cell(E, Cell) :-
     tile_text(E, T),
     format(atom(Cell), "~t~w~6|", [T]).
+
+%   The page draws the board as 2048's tiles: cells/4 gives each cell's
+%   tile as the position holds it, a power of two (0 empty, 1 a 2, 2 a 4,
+%   ...), row by row from the top; the arrow keys play the moves.
+game:cells(G, pos(Cells), _, Cells) :-
+    params(G, _, _).
+
+game:layout(G, C, top) :- params(G, _, C).
+game:drawn_as(G, tiles(R, C)) :- params(G, R, C).

@@ -263,3 +263,4 @@ piece_cell(Me, _, t(Me, N), N) :- !.
 piece_cell(_, Pieces, t(_, N), V) :- V is Pieces + N.
 
 game:layout(G, Size, top) :- params(G, Size, _, _).
+game:drawn_as(G, dice(Faces)) :- params(G, _, _, Faces).

@@ -148,3 +148,6 @@ game:board_lines(G, pos(S1, S2, K, T), Mover, Lines) :-
     ;   format(string(L2), "~w to play, turn total ~d", [T, K])
     ),
     Lines = [L1, L2].
+
+%   The page draws the die's face chance last read.
+game:drawn_as(G, dice(Faces)) :- params(G, _, Faces).

@@ -66,6 +66,15 @@ function viewURL(position) {
 
 // ------------------------------------------------------------------ values
 
+// A game of chance's value ("p1 wins 68.3905%") as the mover's chance in percent, a game of score's
+// ("63.8251 points expected") as its points: numbers to compare; null for a game without chance.
+function chanceNumber(exact, mover) {
+  let m = /^(\S+) wins ([0-9.]+)%$/.exec(exact || "");
+  if (m) return m[1] === mover ? Number(m[2]) : 100 - Number(m[2]);
+  m = /^(-?[0-9.]+) points/.exec(exact || "") || /^\S+ expects ([-+]?[0-9.]+)$/.exec(exact || "");
+  return m ? Number(m[1]) : null;
+}
+
 function rank(exact, mover) {
   if (exact === mover) return 2;
   if (exact === "draw") return 1;
@@ -74,6 +83,7 @@ function rank(exact, mover) {
 }
 
 function exactWords(m, query) {
+  if (chanceNumber(m.exact, query.to_move) !== null) return m.exact;     // a chance or a score, in words already
   const p = query.perfect && query.perfect[m.move];
   if (p && p.moves) return (m.exact === "draw" ? "draw" : m.exact + " wins") + " in " + p.moves + " moves";   // the winner's
   if (m.exact === "draw" || m.exact === "unknown") return m.exact;
@@ -101,7 +111,10 @@ function drawValues() {
   scales.replaceChildren(...query.agents.filter((a) => a.scale).map((a) =>
     el("span", {class: "scale", "data-agent": a.agent}, a.agent + " (" + a.learner + "): " + a.scale + ". ")));
   const mover = query.to_move;
-  const ranks = query.moves.map((m) => rank(m.exact, mover));
+  const numbers = query.moves.map((m) => chanceNumber(m.exact, mover));
+  const top = Math.max(...numbers.filter((v) => v !== null));       // a game of chance: the best moves rank 2
+  const ranks = query.moves.map((m, i) => numbers[i] !== null ? (mover === "chance" ? null : Math.abs(numbers[i] - top) < 1e-9 ? 2 : 0)
+    : rank(m.exact, mover));
   const best = Math.max(...ranks.filter((r) => r !== null));
   const preferred = query.agents.map((a) => {
     let top = null;
@@ -216,14 +229,20 @@ function drawBoard() {
   const box = document.getElementById("board");
   box.replaceChildren();
   const b = view.board;
-  if (b.drawing) {
+  if (b.drawing && b.drawing.kind === "dots_and_boxes") {
     box.append(dotsSVG(b.drawing, b.players, moves.length ? lastChanged : []));
     return;
   }
+  if (b.dice) box.append(dieSVG(b.dice));
+  if (b.drawing && b.drawing.kind === "tiles") {
+    box.append(tilesSVG(b.drawing));
+    if (b.result === null) box.append(el("p", {class: "small"}, b.board[b.board.length - 1] +
+      (b.to_move === human ? " (the arrow keys, or a button)" : "")));
+  }
   if (!b.grid) {                                  // no cells to draw: the text board and a button a move
-    box.append(el("pre", {class: "textboard"}, b.board.join("\n")));
+    if (!b.drawing) box.append(el("pre", {class: "textboard"}, b.board.join("\n")));
     const buttons = el("div", {class: "movebuttons"});
-    for (const m of b.moves) {
+    for (const m of b.to_move === "chance" ? [] : b.moves) {      // chance draws: no one clicks its outcomes
       const bt = el("button", {type: "button", "data-move": m.move}, m.move);
       bt.addEventListener("click", () => humanMove(m.move));
       buttons.append(bt);
@@ -242,6 +261,48 @@ function drawBoard() {
     buttons.append(bt);
   }
   box.append(buttons);
+}
+
+// 2048's tiles: each cell a power of two (0 empty), coloured by its size.
+function tilesSVG(drawing) {
+  const {rows: R, columns: C, cells} = drawing;
+  const size = Math.max(56, Math.min(96, Math.floor(400 / Math.max(R, C)))), gap = 8;
+  const w = C * (size + gap) + gap, h = R * (size + gap) + gap;
+  const s = svg("svg", {width: w, height: h, viewBox: `0 0 ${w} ${h}`, role: "img", "aria-label": game + " tiles", class: "tiles"});
+  s.append(svg("rect", {x: 0, y: 0, width: w, height: h, rx: 8, class: "tray"}));
+  cells.forEach((v, k) => {
+    const x = gap + (k % C) * (size + gap), y = gap + Math.floor(k / C) * (size + gap);
+    const g = svg("g", {class: "tile t" + Math.min(v, 12), "data-cell": k + 1, "data-value": v ? 2 ** v : 0});
+    g.append(svg("rect", {x, y, width: size, height: size, rx: 6}));
+    if (v) {
+      const label = String(2 ** v);
+      g.append(svg("text", {x: x + size / 2, y: y + size / 2 + size * 0.13, "font-size": size * (label.length > 3 ? 0.28 : 0.4)}, label));
+    }
+    s.append(g);
+  });
+  return s;
+}
+
+// The face of the die chance read last (the last chance move, a number), as pips.
+function dieSVG(faces) {
+  let face = null;
+  for (let k = moves.length - 1; k >= 0; k--) {
+    if (movers[k] === "chance") { face = Number(moves[k]); break; }
+  }
+  const box = el("div", {class: "die"});
+  if (face === null || !Number.isInteger(face)) {
+    box.append(el("span", {class: "small"}, "the die (" + faces + " faces) has not been read yet"));
+    return box;
+  }
+  const n = 64, s = svg("svg", {width: n, height: n, viewBox: `0 0 ${n} ${n}`, role: "img", "aria-label": "the die shows " + face,
+    "data-face": face});
+  s.append(svg("rect", {x: 2, y: 2, width: n - 4, height: n - 4, rx: 10, class: "face"}));
+  const spots = {1: [[2, 2]], 2: [[1, 1], [3, 3]], 3: [[1, 1], [2, 2], [3, 3]], 4: [[1, 1], [1, 3], [3, 1], [3, 3]],
+    5: [[1, 1], [1, 3], [2, 2], [3, 1], [3, 3]], 6: [[1, 1], [1, 3], [2, 1], [2, 3], [3, 1], [3, 3]]}[face];
+  if (spots) for (const [r, c] of spots) s.append(svg("circle", {cx: c * n / 4, cy: r * n / 4, r: 5, class: "pip"}));
+  else s.append(svg("text", {x: n / 2, y: n / 2 + 8, "font-size": 24}, String(face)));
+  box.append(s, el("span", {class: "small"}, " the die shows " + face));
+  return box;
 }
 
 let lastChanged = [];
@@ -277,15 +338,26 @@ function myTurn() {
 function status() {
   const b = view.board;
   const st = document.getElementById("status");
-  if (b.result !== null) {
+  const score = /^score\((.*)\)$/.exec(String(b.result));
+  if (score) {
+    st.textContent = "game over: you scored " + (gameScore() + Number(score[1]));
+  } else if (b.result !== null) {
     st.textContent = "game over: " + (b.result === "draw" ? "draw" : b.result + " wins" + (b.result === human ? " — you win!" : ""));
   } else if (b.to_move === human) {
-    st.textContent = "your move (" + human + ")";
+    st.textContent = "your move (" + human + ")" + (b.players.length === 1 ? ", score " + gameScore() : "");
+  } else if (b.to_move === "chance") {
+    st.textContent = "chance draws…";
   } else {
     st.textContent = opponent + " is thinking…";
   }
   const list = document.getElementById("movelist");
   list.replaceChildren(...moves.map((m) => el("li", {}, m)));
+}
+
+// A game of score's points so far: each move's points, as the values table read them before it.
+let points = [];
+function gameScore() {
+  return points.reduce((a, b) => a + b, 0);
 }
 
 async function show(position) {
@@ -302,6 +374,7 @@ async function advance(move) {
   const m = b.moves.find((x) => x.move === move);
   lastChanged = m ? m.changed : [];
   moves.push(move);
+  points.push(m && m.points ? m.points : 0);
   view = await getJSON(viewURL(m ? m.next : null));
   positions.push(view.board.position);
   movers.push(view.board.result === null ? view.board.to_move : null);
@@ -351,6 +424,7 @@ async function newGame(position) {
   positions = [];
   movers = [];
   moves = [];
+  points = [];
   picked = [];
   lastChanged = [];
   stored = false;
@@ -372,6 +446,7 @@ async function undo() {
   if (movers[k] !== human) return;
   const position = positions[k];
   moves = moves.slice(0, k);
+  points = points.slice(0, k);
   positions = positions.slice(0, k);
   movers = movers.slice(0, k);
   stored = false;
@@ -460,6 +535,15 @@ if (root.dataset.setup === "yes") {
     newGame(position);
   });
 }
+
+// 2048's tiles move by the arrow keys (the game's moves up, down, left and right).
+document.addEventListener("keydown", (ev) => {
+  const keys = {ArrowUp: "up", ArrowDown: "down", ArrowLeft: "left", ArrowRight: "right"};
+  if (!(ev.key in keys) || !view || !view.board.drawing || view.board.drawing.kind !== "tiles") return;
+  if (ev.target instanceof HTMLInputElement || ev.target instanceof HTMLSelectElement) return;
+  ev.preventDefault();
+  if (view.board.moves.some((m) => m.move === keys[ev.key])) humanMove(keys[ev.key]);
+});
 
 document.getElementById("undo").addEventListener("click", () => undo().catch((e) => showError(e.message)));
 document.getElementById("restart").addEventListener("click", () => newGame(root.dataset.position || null));
