@@ -1057,7 +1057,18 @@ def train(ctx: click.Context, game: str, learner: str, agent: str, seed: int, pl
         from bridge import files
         from learners.plot import curve_png
         title = f"{game}: {agent} ({learner}) vs {data['vs']}"
-        if data.get("checkpoints"):
+        if data.get("checkpoints") and "expected_score" in data["checkpoints"][0]:      # a game of score
+            cps = data["checkpoints"]
+            files.write_whole(plot_path, lambda path: curve_png(path, {
+                "expected score (exact)": [c["expected_score"] for c in cps],
+                "best play": [c["best_expected_score"] for c in cps],
+            }, cps[0]["games"], title, ylabel="points, at checkpoints"))
+        elif data.get("checkpoints") and "against_best_response" in data["checkpoints"][0]["as_first"]:   # chance
+            cps = data["checkpoints"]
+            files.write_whole(plot_path, lambda path: curve_png(path, {
+                f"{side.replace('_', ' ')} against a best response (exact)": [c[side]["against_best_response"] for c in cps]
+                for side in ("as_first", "as_second")}, cps[0]["games"], title, ylabel="exact, at checkpoints"))
+        elif data.get("checkpoints"):
             cps = data["checkpoints"]
             every = cps[0]["games"]
             files.write_whole(plot_path, lambda path: curve_png(path, {
@@ -1090,7 +1101,11 @@ def train(ctx: click.Context, game: str, learner: str, agent: str, seed: int, pl
                    "a round")
     if data["exact"] is None:
         click.echo(f"  {data['exact_skipped']}")
-    for side_name in ("as_first", "as_second") if data["exact"] is not None else ():
+    elif "expected_score" in data["exact"]:
+        x = data["exact"]
+        click.echo(f"  exactly: expects a score of {x['expected_score']:.6f}" + (", as best play does" if x["perfect"] else
+                                                                             f" (best play: {x['best_expected_score']:.6f})"))
+    for side_name in ("as_first", "as_second") if data["exact"] is not None and "as_first" in data["exact"] else ():
         click.echo(f"  exactly, {side_name.replace('_', ' ')}: {guarantee_words(data['exact'][side_name])}")
     if plot_path:
         click.echo(f"  learning curve saved to {plot_path}")

@@ -1,7 +1,8 @@
 """Learners on games of chance (Q-learning, the n-tuple learner), judged exactly: over seeds, each
 agent's chance of winning against a best-responding opponent beside the game's value (what perfect play wins), as first and as second.
 
-The targets of the games-of-chance issue: on pig(30,6) within 1 point of perfect play, on pig(100,6)
+On a game of score (2048 on a small board) a "point" is a point of the game's score below best play's
+expected score.  The targets of the games-of-chance issue: on pig(30,6) within 1 point of perfect play, on pig(100,6)
 within 2, on einstein(3) (EinStein würfelt nicht! on GBG's 3x3 board) within 2; the anchor is the game's
 exact value, solved in the same run by `train`'s closing judgement.  Each seed trains a new agent in a
 knowledge base of its own (`educable train GAME --learner LEARNER --games N --seed S --json`).
@@ -53,6 +54,16 @@ def main() -> None:
         report = train(args.learner, args.game, args.games, seed, args.extra)
         row: dict = {"seed": seed, "seconds": round(time.perf_counter() - t0, 1),
                      "games_per_second": report["games_per_second"]}
+        if "expected_score" in report["exact"]:          # a game of score: points below best play's expectation
+            x = report["exact"]
+            row["score"] = {"expected": round(x["expected_score"], 6), "best_play": round(x["best_expected_score"], 6),
+                            "points_below": round(x["best_expected_score"] - x["expected_score"], 6)}
+            row["as_first"] = row["as_second"] = {"points_below": row["score"]["points_below"]}
+            rows.append(row)
+            print(f"{args.game} seed {seed}: {args.games:,} games in {row['seconds']} s; expects "
+                  f"{row['score']['expected']:.6f} (best play {row['score']['best_play']:.6f}, "
+                  f"{row['score']['points_below']:.6f} points below)", flush=True)
+            continue
         for side in ("as_first", "as_second"):
             judged = report["exact"][side]
             gap = 100 * (judged["game_value"] - judged["against_best_response"])

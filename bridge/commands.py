@@ -233,9 +233,10 @@ def agent_values(db: sqlite_utils.Database, game: str, state: games.State,
         chosen = [by_name[name] for name in dict.fromkeys(names)]
     else:
         chosen = sorted(rows, key=lambda r: (r["updated"] or r["created"] or ""), reverse=True)[:QUERY_AGENTS]
-    from bridge.registry import VALUE_SCALES
+    from bridge.registry import SCORE_SCALE, VALUE_SCALES
+    scored = len(games.players(game)) == 1
     out = [{"agent": row["name"], "learner": row["learner"], "values": {} if finished else agents.move_values(db, row, state),
-            "scale": VALUE_SCALES.get(row["learner"])} for row in chosen]
+            "scale": SCORE_SCALE if scored else VALUE_SCALES.get(row["learner"])} for row in chosen]
     if not names:                       # an agent no learner of this educable reads is named, not dropped
         out += [{"agent": row["name"], "learner": row["learner"], "values": {},
                  "note": f"made by learner '{row['learner']}', which this educable does not know"}
@@ -309,9 +310,12 @@ def train(db: sqlite_utils.Database, game: str, learner: str, agent: str, n_game
     game past the position ``limit`` the closing exact judgement is skipped
     (``exact`` is None and ``exact_skipped`` says why).
     """
-    games.two_players(game)
     if learner not in agents.LEARNERS:
         raise BadInput(f"unknown learner '{learner}' (known: {', '.join(agents.LEARNERS)})")
+    if len(games.players(game)) == 1 and learner != "qlearn":
+        raise BadInput(games.score_game_refusal(game))
+    if len(games.players(game)) == 1 and vs != "self":
+        raise BadInput(f"{game} is a game of score (one player): the agent plays it alone (leave out --vs)")
     if n_games < 1:
         raise BadInput("--games must be at least 1")
     if side not in ("first", "second", "both"):
@@ -350,7 +354,7 @@ def train(db: sqlite_utils.Database, game: str, learner: str, agent: str, n_game
            "options": run.options, **params, **run.extra}
     try:
         out["exact"] = {k: v for k, v in evaluate_exact(db, game, agent, limit=limit).items()
-                        if k in ("as_first", "as_second", "folded")}
+                        if k in ("as_first", "as_second", "folded", "expected_score", "best_expected_score", "perfect")}
     except (compile_mod.TooLarge, Unjudgeable) as exc:
         out["exact"] = None
         out["exact_skipped"] = f"no exact judgement: {exc}"
@@ -371,7 +375,8 @@ def train_agent(db: sqlite_utils.Database, game: str, learner: str, agent: str, 
     """
     if learner not in registry.TRAINABLE:
         raise BadInput(f"unknown learner '{learner}' (known: {', '.join(registry.TRAINABLE)})")
-    games.two_players(game)
+    if learner != "qlearn":
+        games.two_players(game)             # a game of score: the qlearn learner alone knows it so far
     module = registry.learner_module(learner)
     declared = {o.name: o for o in module.OPTIONS}
     foreign = [k for k in given if k not in declared]
@@ -520,10 +525,11 @@ def check_score_agent(game: str, agent: str, vs: str | None, exact: bool) -> Non
         raise BadInput(f"{game} is a game of score (one player): {how} judges {agent} alone; leave out --vs")
     if agent == "minimax" and not exact:
         raise BadInput(f"{game} is a game of score (one player): best play (minimax) is judged with --exact")
-    if agent not in ("random", "minimax") and not (agent.startswith("expectimax:") and "+" not in agent):
-        names = "random, minimax and expectimax:DEPTH" if exact else "random and expectimax:DEPTH"
-        raise BadInput(f"{game} is a game of score (one player): {how} judges {names} so far, not {agent!r} "
-                       "(no learner trains on a game of score yet)")
+    builtin = agent in store.BUILTIN_AGENTS or agents.search_chooser(agent) is not None or agent in perfect.PLAYERS
+    if builtin and agent not in ("random", "minimax") and not (agent.startswith("expectimax:") and "+" not in agent):
+        names = "random, minimax, expectimax:DEPTH" if exact else "random, expectimax:DEPTH"
+        raise BadInput(f"{game} is a game of score (one player): {how} judges {names} and agents learned by qlearn "
+                       f"so far, not {agent!r}")
 
 
 SCORE_PAGE = 100        # games of score played in one Prolog query
@@ -567,9 +573,7 @@ def evaluate_exact_score(db: sqlite_utils.Database, graph: StateGraph, agent: st
         policy = chance.policy_of(graph, np.ones(len(graph.target), dtype=bool))
     else:
         policy = chance.policy_of_support(graph, agents.support(db, graph, agent))
-    got, best = float(chance.expected_score(graph, policy).value[0]), float(solved.value[0])
-    return {"game": graph.game, "agent": agent, "score": True, "expected_score": got, "best_expected_score": best,
-            "perfect": abs(best - got) <= 1e-9 * max(1.0, abs(best))}
+    return {"game": graph.game, "agent": agent, "score": True, **chance.score_judgement(graph, policy, solved)}
 
 
 def _evaluate_exact(db: sqlite_utils.Database, game: str, agent: str, vs: str | None,

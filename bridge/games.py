@@ -67,7 +67,7 @@ def players(game: str) -> list[str]:
 
 def two_players(game: str) -> tuple[str, str]:
     """The two players in turn order; BadInput in one line for a game of score (one player), which
-    training and tournaments do not know yet."""
+    tournaments and most learners do not know yet."""
     found = players(game)
     if len(found) != 2:
         raise BadInput(score_game_refusal(game))
@@ -76,8 +76,8 @@ def two_players(game: str) -> tuple[str, str]:
 
 def score_game_refusal(game: str) -> str:
     """The one line for a command that does not know games of score yet."""
-    return (f"{game} is a game of score (one player): solve, query, show, check, play and eval know it; "
-            "training and tournaments do not yet")
+    return (f"{game} is a game of score (one player): solve, query, show, check, play, eval and the qlearn learner "
+            "know it; the other learners and tournaments do not yet")
 
 
 def initial(game: str) -> State:

@@ -155,6 +155,8 @@ def run(db: sqlite_utils.Database, game: str, name: str, options: dict[str, Any]
                            "update, averaged), --no-fold, --table reachable and --illegal resample") from None
         if vs not in ("self", "random", "minimax"):
             raise BadInput(f"{game} is a game of chance: Q-learning trains there against self, random or minimax") from None
+        if graph.scored and vs != "self":
+            raise BadInput(f"{game} is a game of score (one player): the agent plays it alone (leave out --vs)") from None
         from learners import chance
         solved = chance.solve(graph)
     except TooLarge:
@@ -178,7 +180,7 @@ def run(db: sqlite_utils.Database, game: str, name: str, options: dict[str, Any]
     if row is not None:
         table.restore(store.load_values(db, name, bounds=table.bounds))
     players = graph.players
-    learner_sides = sides_of(vs, side)
+    learner_sides = [[0]] if graph.scored else sides_of(vs, side)
     if solved is not None:
         from learners import chance
         opponent = None if vs == "self" else exact.all_moves(graph) if vs == "random" else (
@@ -205,8 +207,13 @@ def run(db: sqlite_utils.Database, game: str, name: str, options: dict[str, Any]
         if solved is not None:          # a game of chance: judged by expectimax, its cycles included
             from learners import chance
             with schedule.judging():
-                point = chance.checkpoint(graph, table.greedy_choices(), done, solved)
+                if graph.scored:
+                    point = chance.score_checkpoint(graph, table.greedy_choices(), done, solved)
+                else:
+                    point = chance.checkpoint(graph, table.greedy_choices(), done, solved)
             checkpoints.append(point)
+            if graph.scored:
+                return until_perfect and point["perfect"]
             return until_perfect and point["as_first"]["perfect"] and point["as_second"]["perfect"]
         if not graph.acyclic():         # positions repeat: no exact judgement
             return False
@@ -217,7 +224,8 @@ def run(db: sqlite_utils.Database, game: str, name: str, options: dict[str, Any]
 
     t0 = time.perf_counter()
     schedule = Curve(n_games, until_perfect, exact.checkpoint_guess(graph))
-    raw = train(table, learner_sides, opponent, n_games, seed, progress, checkpoint, schedule.tick)
+    scores: list[float] = []
+    raw = train(table, learner_sides, opponent, n_games, seed, progress, checkpoint, schedule.tick, score_log=scores)
     seconds = time.perf_counter() - t0 - judged[0]
     played = len(raw)
     if not checkpoints or checkpoints[-1]["games"] != played:
@@ -228,7 +236,10 @@ def run(db: sqlite_utils.Database, game: str, name: str, options: dict[str, Any]
         extra["enumeration"] = {"boards": table.n_rows, "actions": len(table.actions),
                                 "entries": table.n_rows * len(table.actions), "reachable_boards": reachable,
                                 "reachable_states": graph.size}
-    return finished_run(db, name, game, opts, table, players, learner_sides, raw, seconds, extra, commits)
+    if graph.scored:
+        extra["mean_score"] = sum(scores) / len(scores) if scores else None
+    return finished_run(db, name, game, opts, table, players, learner_sides, raw, seconds, extra, commits,
+                        scores if graph.scored else None)
 
 
 LOCKSTEP = 256      # games played side by side on a lazily expanded graph: one Prolog query per step of all
@@ -242,10 +253,14 @@ def sides_of(vs: str, side: str) -> list[list[int]]:
 
 def finished_run(db: sqlite_utils.Database, name: str, game: str, opts: QOptions, table: QTable,
                  players: list[str], learner_sides: list[list[int]], raw: list[int], seconds: float,
-                 extra: dict[str, Any], commits: Commits) -> TrainingRun:
-    """A run's report from its games' winners, with the save that stores the table (and counts the
-    games not committed yet)."""
-    results = ["draw" if w == 2 else players[w] for w in raw]
+                 extra: dict[str, Any], commits: Commits, scores: list[float] | None = None) -> TrainingRun:
+    """A run's report from its games' winners (a game of score: their ``scores``), with the save that
+    stores the table (and counts the games not committed yet)."""
+    if scores is not None:
+        from bridge.session import score_result
+        results = [score_result(x) for x in scores]
+    else:
+        results = ["draw" if w == 2 else players[w] for w in raw]
     sides = [[players[p] for p in learner_sides[i % len(learner_sides)]] for i in range(len(raw))]
 
     def save(record: dict) -> None:

@@ -26,6 +26,10 @@ VALUE_SCALES: dict[str, str] = {
 }
 
 
+# ... on a game of score (one player), where the qlearn learner alone learns so far
+SCORE_SCALE = "Q(x, a), the points the move is expected to bring: its own, and those after it"
+
+
 def learner_module(learner: str) -> ModuleType:
     """The module of a learner named in LEARNERS, RULE_SETS or TRAINABLE, imported on first use."""
     return importlib.import_module("bridge.ga" if learner in RULE_SETS else LEARNERS[learner])

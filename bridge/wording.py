@@ -27,6 +27,8 @@ def guarantee_words(g: dict) -> str:
 def results_words(data: dict) -> str:
     """A training run's games in words: who won them and, apart from self-play, how many the agent lost
     (the last at which game); in self-play every win is a loss of the agent's other side."""
+    if "mean_score" in data:
+        return f"scores: {data['mean_score']:.3f} on average over the run's games"
     tally = ", ".join(f"drawn {v}" if k == "draw" else f"{k} won {v}" for k, v in sorted(data["results"].items()))
     last = "" if data["last_loss"] is None else f", the last at game {data['last_loss']:,}"
     if data["vs"] == "self":

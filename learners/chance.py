@@ -313,3 +313,17 @@ def checkpoint(graph: StateGraph, chosen: np.ndarray, games: int, solved: Chance
     policy = policy_of(graph, chosen)
     return {"games": games, **{label: judged_side(graph, p, policy, solved)
                                for label, p in (("as_first", 0), ("as_second", 1))}}
+
+
+def score_judgement(graph: StateGraph, policy: np.ndarray, solved: ChanceSolution) -> dict:
+    """A game of score: the exact expected score of a player who plays ``policy`` (policy_of's form),
+    beside the best (``solved``'s), and whether it is the best."""
+    got = float(expected_score(graph, policy).value[0])
+    best = float(solved.value[0])
+    return {"expected_score": got, "best_expected_score": best, "perfect": abs(best - got) <= 1e-9 * max(1.0, abs(best))}
+
+
+def score_checkpoint(graph: StateGraph, chosen: np.ndarray, games: int, solved: ChanceSolution) -> dict:
+    """A learning curve's point on a game of score after ``games``: score_judgement of an agent that
+    picks among the edges ``chosen`` marks."""
+    return {"games": games, **score_judgement(graph, policy_of(graph, chosen), solved)}

@@ -421,8 +421,10 @@ class LazyStates:
 def train(table: QTable, learner_sides: Sequence[Sequence[int]], opponent: list[list[int]] | None,
           n_games: int, seed: int, progress: Callable[[int], None] | None = None,
           checkpoint: Callable[[int], bool] | None = None, checkpoint_every: int = 0,
-          lazy: LazyStates | None = None, lockstep: int = 256) -> list[int]:
+          lazy: LazyStates | None = None, lockstep: int = 256, score_log: list[float] | None = None) -> list[int]:
     """Play ``n_games``; game i's learning sides are ``learner_sides[i % len]``.
+    On a game of score, each game's total (its moves' and chance's points and its end's score) is
+    appended to ``score_log``.
 
     The other side plays uniformly within ``opponent`` (a support, e.g. all
     moves or the minimax moves; None with ``lazy``: uniformly among the legal
@@ -453,11 +455,17 @@ def train(table: QTable, learner_sides: Sequence[Sequence[int]], opponent: list[
         terminal = [w != -1 for w in winner]
         nxt = [[-1] * n_actions for _ in range(g.size)]
         legal: list[list[int]] = [[] for _ in range(g.size)]
+        scored = g.scored                  # a game of score: each move's points, each end's score
+        reward = g.reward.tolist() if scored else []  # type: ignore[union-attr]  # scored: reward is set
+        end_score = g.score.tolist() if scored else []  # type: ignore[union-attr]  # scored: score is set
+        points: list[dict[int, float]] = [{} for _ in range(g.size)] if scored else []
         for s in range(g.size):
             for e in g.edges(s):
                 a = table.action_index[g.move_text[e]]
                 nxt[s][a] = int(g.target[e])
                 legal[s].append(a)
+                if scored and reward[e]:
+                    points[s][a] = reward[e]
         opp = None if opponent is None else [[table.action_index[g.move_text[e]] for e in sup] for sup in opponent]
         expanded = None
         all_actions = list(range(n_actions))
@@ -473,17 +481,20 @@ def train(table: QTable, learner_sides: Sequence[Sequence[int]], opponent: list[
         opp = None
         expanded = lazy.expanded
         all_actions = []
+        scored, points, end_score, reward = False, [], [], []
     rule = UPDATES.index(o.update)
     learns_bounds = rule == 4
     chance = lazy is None and table.graph.has_chance
     if chance and rule != 3:
         raise ValueError("a game of chance is learned with --update negamax (the sampled update, averaged)")
-    outcomes: dict[int, tuple[list[int], list[float]]] = {}     # a chance node's outcomes and their cumulative chances
+    # a chance node's outcomes, their cumulative chances and (a game of score) their points
+    outcomes: dict[int, tuple[list[int], list[float], list[float]]] = {}
     if chance:
         prob = table.graph.prob.tolist()  # type: ignore[union-attr]  # has_chance: prob is set
         for c in np.flatnonzero(table.graph.mover == CHANCE).tolist():
             edges = list(g.edges(c))
-            outcomes[c] = ([int(g.target[e]) for e in edges], list(itertools.accumulate(prob[e] for e in edges)))
+            outcomes[c] = ([int(g.target[e]) for e in edges], list(itertools.accumulate(prob[e] for e in edges)),
+                           [reward[e] if scored else 0.0 for e in edges])
     if learns_bounds and lazy is not None:
         raise ValueError("--update bounds needs the whole graph (a game too large to enumerate takes negamax)")
     if learns_bounds:
@@ -493,20 +504,33 @@ def train(table: QTable, learner_sides: Sequence[Sequence[int]], opponent: list[
         fixed_alpha = 1.0                  # negamax: a deterministic game needs no averaging (chance does: 1/n)
     results: list[int] = []
 
+    drawn = [0.0]                          # the points chance's outcomes scored since the last move
+
     def settled(y: int) -> int:
-        """The state chance leaves after ``y``: each chance node's outcome drawn with its probability."""
+        """The state chance leaves after ``y``: each chance node's outcome drawn with its probability
+        (its points, in a game of score, added to ``drawn``)."""
         while y in outcomes and not terminal[y]:
-            targets, cumulative = outcomes[y]
-            y = targets[min(bisect.bisect_right(cumulative, rng.random() * cumulative[-1]), len(targets) - 1)]
+            targets, cumulative, gained = outcomes[y]
+            k = min(bisect.bisect_right(cumulative, rng.random() * cumulative[-1]), len(targets) - 1)
+            drawn[0] += gained[k]
+            y = targets[k]
         return y
 
-    def negamax(r: int, a: int, s: int, p: int, y: int) -> None:
+    def negamax(r: int, a: int, s: int, p: int, y: int, extra: float = 0.0) -> None:
         """Update Q(r, a) at once from the state ``y`` it led to (chance drawn), as its mover (same
-        table) sees it."""
+        table) sees it.  In a game of score: the move's points, ``extra`` (chance's points on the
+        way to ``y``) and the best that can be expected from ``y`` (its end's score when over)."""
         c = cols[s][a]
         n[r][c] += 1
         alpha = fixed_alpha if fixed_alpha is not None else 1.0 / n[r][c]
-        if terminal[y]:
+        if scored:
+            if terminal[y]:
+                ahead = end_score[y]
+            else:
+                qy, cy = q[rows[y]], cols[y]
+                ahead = max(qy[cy[b]] for b in legal[y])
+            target = points[s].get(a, 0.0) + extra + gamma * ahead
+        elif terminal[y]:
             w = winner[y]
             target = reward_for(w, p)
         else:
@@ -589,8 +613,11 @@ def train(table: QTable, learner_sides: Sequence[Sequence[int]], opponent: list[
         eps0 = o.epsilon or 0.0                                             # check() fills both in
         eps_end = eps0 if o.epsilon_end is None else o.epsilon_end
         eps = eps0 + (eps_end - eps0) * (i / max(1, n_games - 1))
+        drawn[0] = 0.0
         s = settled(0)
-        made: list[tuple[int, int, int, int, int]] = []   # negamax: (row, action, state, player, next), replayed backwards
+        total = drawn[0]                   # a game of score's points so far
+        made: list[tuple[int, int, int, int, int, float]] = []   # negamax: (row, action, state, player, next, chance's
+        #                                                           points on the way), replayed backwards
         pending: list[tuple[int, int] | None] = [None, None]
         result = DRAW
         plies = 0
@@ -599,6 +626,8 @@ def train(table: QTable, learner_sides: Sequence[Sequence[int]], opponent: list[
                 yield s
             if terminal[s]:
                 result = winner[s]
+                if scored:
+                    total += end_score[s]
                 for p in sides:
                     if pending[p] is not None:
                         reward = reward_for(result, p)
@@ -612,9 +641,10 @@ def train(table: QTable, learner_sides: Sequence[Sequence[int]], opponent: list[
                 sup = opp[s] if opp is not None else legal[s]
                 a = sup[rng.randrange(len(sup))]
                 y = nxt[s][a]
+                drawn[0] = 0.0
                 y = settled(y) if y >= 0 else lazy.follow(s, a)  # type: ignore[union-attr]
                 if rule >= 3:                  # negamax and bounds learn from every move made
-                    made.append((rows[s], a, s, p, y))
+                    made.append((rows[s], a, s, p, y, drawn[0]))
                 s = y
                 continue
             if pending[p] is not None:
@@ -642,18 +672,23 @@ def train(table: QTable, learner_sides: Sequence[Sequence[int]], opponent: list[
                     update(*pending[other], WIN, -1)  # type: ignore[call-arg]  # set before the game reaches here
                 break
             y = nxt[s][a]
+            drawn[0] = 0.0
             y = settled(y) if y >= 0 else lazy.follow(s, a)  # type: ignore[union-attr]
+            if scored:
+                total += points[s].get(a, 0.0) + drawn[0]
             if rule >= 3:
-                made.append((r, a, s, p, y))
+                made.append((r, a, s, p, y, drawn[0]))
             else:
                 pending[p] = (r, cs[a])
             s = y
-        for r, a, s, p, y in reversed(made):
+        for r, a, s, p, y, extra in reversed(made):
             if learns_bounds:              # every move of every state passed, last state first
                 for b in legal[s]:
                     bound(r, b, s, p)
             else:
-                negamax(r, a, s, p, y)
+                negamax(r, a, s, p, y, extra)
+        if scored and score_log is not None:
+            score_log.append(total)
         return result
 
     def write_back() -> None:

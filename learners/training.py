@@ -33,8 +33,15 @@ def summarise(results: list[str], agent_sides: list[list[str]]) -> dict:
     ``results[i]`` is game i's result (a player or ``draw``); ``agent_sides[i]``
     the sides the learning agent played in game i (both sides in self-play,
     where every decisive game is one of its sides losing).  Game numbers
-    start at 1; the curve is losses per WINDOW games.
+    start at 1; the curve is losses per WINDOW games.  A game of score's
+    results are score(N): their mean, and the mean per WINDOW games.
     """
+    if results and all(r.startswith("score(") for r in results):     # a game of score: nothing is lost
+        scores = [float(r[6:-1]) for r in results]
+        return {"games": len(results), "losses": 0, "last_loss": None, "curve": [],
+                "mean_score": sum(scores) / len(scores),
+                "score_curve": [round(sum(scores[i:i + WINDOW]) / len(scores[i:i + WINDOW]), 4)
+                                for i in range(0, len(scores), WINDOW)], "results": {}}
     lost = [r != "draw" and (r not in sides or len(sides) == 2) for r, sides in zip(results, agent_sides, strict=True)]
     last = max((i + 1 for i, x in enumerate(lost) if x), default=None)
     curve = [sum(lost[i:i + WINDOW]) for i in range(0, len(lost), WINDOW)]

@@ -118,7 +118,7 @@ def test_eval_exact_gives_an_agents_expected_score_beside_the_best(tmp_path):
         assert data["best_expected_score"] == pytest.approx(reference_value(2, 2), abs=1e-9)
         assert data["perfect"] is best
     refused(educable("eval", "2048(2,2)", "random", "--exact", "--vs", "random"), "leave out --vs")
-    refused(educable("eval", "2048(2,2)", "alphabeta:2", "--exact"), "random, minimax and expectimax:DEPTH")
+    refused(educable("eval", "2048(2,2)", "alphabeta:2", "--exact"), "random, minimax, expectimax:DEPTH and agents")
 
 
 def expectimax_player_score(rows: int, cols: int, depth: int) -> float:
@@ -203,9 +203,10 @@ def test_the_text_forms_read_back_and_bad_ones_are_one_line():
     (["play", "--opponent", "random"], "leave out --opponent"),
     (["eval", "random", "--vs", "random"], "leave out --vs"),
     (["eval", "minimax"], "--exact"),
-    (["eval", "alphabeta:2"], "random and expectimax:DEPTH"),
-    (["train", "--agent", "a", "--learner", "qlearn"], "training and tournaments do not yet"),
-    (["tournament", "random", "minimax"], "training and tournaments do not yet")])
+    (["eval", "alphabeta:2"], "random, expectimax:DEPTH and agents learned by qlearn"),
+    (["train", "--agent", "a", "--learner", "ntuple"], "the other learners and tournaments do not yet"),
+    (["train", "--agent", "a", "--learner", "qlearn", "--vs", "random"], "leave out --vs"),
+    (["tournament", "random", "minimax"], "the other learners and tournaments do not yet")])
 def test_what_does_not_know_games_of_score_yet_says_so_in_one_line(command, words, tmp_path):
     refused(educable(command[0], "2048(2,2)", *command[1:], db=tmp_path / "kb.db"), "game of", words)
 
@@ -297,3 +298,22 @@ def test_check_finds_a_small_2048_sound_and_an_end_without_a_score_wrong(tmp_pat
     p = educable("check", str(bad), "--json")
     problems = [x for g in json.loads(p.stdout)["games"] for x in g["problems"]]
     assert p.returncode != 0 and any("score(N)" in x["message"] for x in problems), p.stdout[:2000]
+
+
+def test_q_learning_learns_a_game_of_score_judged_exactly_beside_the_reference(tmp_path):
+    """2048(2,2) by Q-learning (the sampled update toward each move's points plus the best expected
+    after it): its exact expected score close to best play's from the solver written here, never above
+    it; eval --exact says the same, and its games played through Prolog meet it."""
+    data = run_json("train", "2048(2,2)", "--learner", "qlearn", "--agent", "q", "--games", "20000", "--seed", "1",
+                    "--plot", str(tmp_path / "curve.png"), db=tmp_path / "kb.db")
+    assert (tmp_path / "curve.png").read_bytes()[:4] == b"\x89PNG"        # the exact expected score, curve by curve
+    best = reference_value(2, 2)
+    got = data["exact"]["expected_score"]
+    assert data["exact"]["best_expected_score"] == pytest.approx(best, abs=1e-9)
+    assert best - 1.0 < got <= best + 1e-9
+    assert data["mean_score"] < got                 # exploring moves cost points while it learns
+    judged = run_json("eval", "2048(2,2)", "q", "--exact", db=tmp_path / "kb.db")
+    assert judged["expected_score"] == pytest.approx(got, abs=1e-9)
+    sampled = run_json("eval", "2048(2,2)", "q", "--games", "1000", "--seed", "2", db=tmp_path / "kb.db")
+    low, high = sampled["interval95"]
+    assert low < got < high
