@@ -431,3 +431,18 @@ def test_pig_draws_the_face_the_die_last_showed(db_path, served, page):
     assert all(b.isalpha() for b in page.evaluate(
         "() => Array.from(document.querySelectorAll('.movebuttons button')).map(b => b.dataset.move)"))
     shot(page, "pig")
+
+
+def test_a_run_on_a_game_of_score_shows_its_exact_expected_score(db_path, served, page):
+    """A Q-learning run on 2048(2,2): its page names the last exact checkpoint as an expected score
+    beside best play's, as `train --json` reported it."""
+    chance_games = {"EDUCABLE_GAMES": str(Path(__file__).resolve().parent.parent / "examples" / "chance")}
+    p = subprocess.run([EXE, "train", "2048(2,2)", "--learner", "qlearn", "--agent", "q", "--games", "2000", "--json",
+                        "--db", str(db_path)], capture_output=True, text=True, timeout=300, env={**os.environ, **chance_games})
+    assert p.returncode == 0, p.stderr
+    exact = json.loads(p.stdout)["exact"]
+    s = served(env=chance_games)
+    page.goto(f"{s.url}/runs/1")
+    page.wait_for_function("document.getElementById('checkpoints').textContent.length > 0")
+    assert page.text_content("#checkpoints") == (f"Last exact checkpoint (after 2,000 games): expects a score of "
+                                                 f"{exact['expected_score']:.3f} (best play {exact['best_expected_score']:.3f})")

@@ -67,9 +67,12 @@ function draw(data) {
   const cp = document.getElementById("checkpoints");
   if (cps.length) {
     const last = cps[cps.length - 1];
-    cp.textContent = "Last exact checkpoint" + (last.games ? " (after " + last.games.toLocaleString() + " games)" : "") +
-      ": as first " + (last.as_first.perfect ? "perfect" : last.as_first.guaranteed) +
-      ", as second " + (last.as_second.perfect ? "perfect" : last.as_second.guaranteed);
+    const when = "Last exact checkpoint" + (last.games ? " (after " + last.games.toLocaleString() + " games)" : "");
+    cp.textContent = last.expected_score !== undefined      // a game of score: the expected score beside the best
+      ? when + ": expects a score of " + last.expected_score.toFixed(3) + (last.perfect ? ", as best play does" :
+        " (best play " + last.best_expected_score.toFixed(3) + ")")
+      : when + ": as first " + (last.as_first.perfect ? "perfect" : last.as_first.guaranteed) +
+        ", as second " + (last.as_second.perfect ? "perfect" : last.as_second.guaranteed);
   }
 }
 
