@@ -366,12 +366,26 @@ def _pages(graph: StateGraph, net: NTupleNet):
 
 def graph_features(graph: StateGraph, net: NTupleNet) -> np.ndarray:
     """(states, 2, features): each state's weight indices as each player sees it (for training on
-    the graph; one Prolog query per 2,000 states and player)."""
+    the graph; one Prolog query per 2,000 states and player).  The last one made, when it is small,
+    is remembered for graph_values (a run's closing judgement reads the same features again)."""
+    global _LAST_FEATURES
     out = np.empty((graph.size, 2, net.features), dtype=np.int64)
     with cell_values_checked():
         for p, i, cells in _pages(graph, net):
             out[i:i + len(cells), p] = net.indices(cells, p)
+    _LAST_FEATURES = (_features_key(graph, net), out) if out.nbytes <= FEATURES_KEPT else None
     return out
+
+
+FEATURES_KEPT = 256 << 20       # bytes of features graph_features keeps for the next graph_values
+_LAST_FEATURES: tuple[tuple, np.ndarray] | None = None
+
+
+def _features_key(graph: StateGraph, net: NTupleNet) -> tuple:
+    """What a graph's features depend on: the graph (this process's object) and the net's tuples,
+    symmetries, cell values and sets."""
+    return (id(graph), graph.game, graph.size, net.n_cells, net.values, net.sets, net.tuple_array.tobytes(),
+            net.perm_array.tobytes())
 
 
 def graph_values(graph: StateGraph, net: NTupleNet, feats: np.ndarray | None = None) -> np.ndarray:
@@ -379,6 +393,8 @@ def graph_values(graph: StateGraph, net: NTupleNet, feats: np.ndarray | None = N
     ``feats`` when given, else from Prolog's cells (no array of every state's features: judging
     the 1.2 million classes of 4x4 tic-tac-toe took 10 GB that way)."""
     out = np.empty((graph.size, 2))
+    if feats is None and _LAST_FEATURES is not None and _LAST_FEATURES[0] == _features_key(graph, net):
+        feats = _LAST_FEATURES[1]
     if feats is not None:
         for i in range(0, graph.size, 65_536):
             out[i:i + 65_536] = np.tanh(net.weights[feats[i:i + 65_536]].sum(axis=2))

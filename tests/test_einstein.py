@@ -100,10 +100,10 @@ def test_the_ntuple_learner_learns_afterstates_of_a_game_of_chance_to_near_perfe
     assert value - 0.02 <= judged["as_first"]["against_best_response"] <= value + 1e-9
     assert 1 - value - 0.02 <= judged["as_second"]["against_best_response"] <= 1 - value + 1e-9
     # the agent plays the game through Prolog's chooser, chance drawn: a series against random play
-    p = educable("eval", "einstein(3)", "n", "--vs", "random", "--games", "200", "--json", db=tmp_path / "kb.db")
+    p = educable("eval", "einstein(3)", "n", "--vs", "random", "--games", "60", "--json", db=tmp_path / "kb.db")
     assert p.returncode == 0, p.stderr
     series = json.loads(p.stdout)
-    assert series["as_first"]["win"] > 150 / 2 and series["as_second"]["win"] > 140 / 2
+    assert series["as_first"]["win"] > 30 * 0.7 and series["as_second"]["win"] > 30 * 0.6
 
 
 def test_on_a_game_of_chance_too_large_to_enumerate_chance_is_drawn_in_prolog_from_the_seed(tmp_path):
