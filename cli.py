@@ -192,17 +192,32 @@ def stop_on_sigterm() -> Any:
     noted as real signals (training.note_signal: a KeyboardInterrupt a race player raises itself is
     its fault, not the user's); returns the SIGTERM handler it replaces, or False off the main thread."""
     from learners.training import note_signal
+    last: list[int] = []
 
     def interrupt(signum: int, frame: Any) -> None:
         note_signal(signum)
+        last[:] = [signum]
         raise KeyboardInterrupt
+
+    def dropped(unraisable: Any) -> None:
+        """A stop raised while C called back into Python (numba writing its cache, a ctypes callback)
+        is printed and dropped there, and the command would go on: the signal comes again, once
+        the callback has returned."""
+        if isinstance(unraisable.exc_value, KeyboardInterrupt) and last:
+            again = threading.Timer(0.2, os.kill, args=(os.getpid(), last[0]))
+            again.daemon = True
+            again.start()
+            return
+        previous_hook(unraisable)
     try:
         previous = signal.signal(signal.SIGTERM, interrupt)
         if signal.getsignal(signal.SIGINT) is signal.default_int_handler:
             signal.signal(signal.SIGINT, interrupt)
-        return previous
     except ValueError:
         return False
+    previous_hook = sys.unraisablehook
+    sys.unraisablehook = dropped
+    return previous
 
 
 def db_option(fn: Callable) -> Callable:

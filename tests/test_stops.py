@@ -12,6 +12,7 @@ import pytest
 from conftest import interruptible
 
 EXE = str(Path(sys.executable).parent / "educable")
+ROOT = Path(__file__).resolve().parent.parent
 COUNT3 = (Path(__file__).parent / "data" / "count3.pl").read_text()
 
 
@@ -123,3 +124,29 @@ def test_check_says_it_is_working_while_its_one_long_query_runs(tmp_path):
     p = subprocess.run([EXE, "check", "tictactoe"], capture_output=True, text=True, env=env, timeout=300, cwd=tmp_path)
     assert p.returncode == 0, p.stderr
     assert any(line.startswith("checking tictactoe: still working (") for line in p.stderr.splitlines()), p.stderr
+
+
+STOP_IN_A_CALLBACK = """
+import ctypes, os, signal, sys, threading, time
+import cli
+cli.stop_on_sigterm()
+threading.Timer(0.2, os.kill, args=(os.getpid(), signal.SIGTERM)).start()
+ctypes.CFUNCTYPE(None)(lambda: time.sleep(0.6))()    # the stop arrives here: raised in a C callback, dropped
+t0 = time.time()
+try:
+    while time.time() - t0 < 10:                      # work after it, in Python
+        sum(range(1000))
+    print("not stopped")
+except KeyboardInterrupt:
+    print("stopped after", round(time.time() - t0, 1))
+"""
+
+
+def test_a_stop_dropped_inside_a_c_callback_comes_again():
+    """Ctrl-C or SIGTERM while C has called back into Python (numba writing its cache did, in a race
+    run stopped 2 s in) raises KeyboardInterrupt where Python can only print and drop it: the command
+    went on.  The signal now comes again once the callback has returned, and the command stops."""
+    p = subprocess.run([sys.executable, "-c", STOP_IN_A_CALLBACK], capture_output=True, text=True, timeout=60,
+                       cwd=ROOT)
+    assert p.stdout.startswith("stopped after"), (p.stdout, p.stderr)
+    assert float(p.stdout.split()[-1]) < 2.0
