@@ -1,12 +1,14 @@
 """A stored game (table ``matches``: from `play`, the page, `eval`, a tournament) stepped through:
 each position with its board, the move played, its value for the player who made it against the
 best value there, and the mistakes marked — a win thrown to a draw or a loss, a draw thrown to a
-loss.  Values are `query`'s: exact where the game is solved or small below the position, the
+loss; in a game of chance or of score, any chance of winning or expected point given away (chance's own
+moves are drawn, not valued).  Values are `query`'s: exact where the game is solved or small below the position, the
 perfect player's on Connect Four, otherwise a depth-limited search (whose 'unknown' marks nothing).
 """
 from __future__ import annotations
 
 import json
+import re
 from typing import TYPE_CHECKING, Any
 
 from bridge import commands, games
@@ -42,25 +44,53 @@ def replay(db: sqlite_utils.Database, match_id: int) -> dict[str, Any]:
     the mover and the best value there, and the mistake it was (or None); and the final position."""
     match = stored_match(db, match_id)
     game = match["game"]
-    if len(games.players(game)) == 1:
-        raise BadInput(f"match {match_id} is a game of score ({game}): replay does not know games of score yet")
     state = games.initial(game)
     plies = []
     for k, move in enumerate(match["moves"]):
-        q = commands.query(db, game, state.key, with_agents=False)
-        words = {m["move"]: word_for(m["exact"], state.mover) for m in q["moves"]}
+        if state.mover == games.CHANCE:     # chance draws: nothing to value, no mistake to make
+            if move not in [m for m, _ in games.moves(state)]:
+                raise store.bad_row("matches", f"match {match_id}", f"move {k + 1} ({move!r}) is not legal there")
+            plies.append({"ply": k, "position": state.key, "board": games.board(state), "mover": state.mover,
+                          "move": move, "value": "drawn by chance", "best": None, "values": {}, "source": "chance",
+                          "mistake": None})
+            state = games.play(state, move)
+            continue
+        q = commands.query(db, game, state.key, with_agents=False, quick=True)
+        numbers = {m["move"]: chance_number(m["exact"], state.mover) for m in q["moves"]}
+        words = {m["move"]: m["exact"] if numbers[m["move"]] is not None else word_for(m["exact"], state.mover)
+                 for m in q["moves"]}
         if move not in words:
             raise store.bad_row("matches", f"match {match_id}", f"move {k + 1} ({move!r}) is not legal there")
-        best = max((w for w in words.values() if w in RANK), key=RANK.__getitem__, default=None)
-        played = words[move]
+        mine = numbers[move]
+        if mine is not None:                # a game of chance or of score: the mover's chance or points
+            top = max(v for v in numbers.values() if v is not None)
+            best, played = next(words[m] for m, v in numbers.items() if v == top), words[move]
+            lost = top - mine
+            unit = "points" if len(games.players(game)) == 1 else "percentage points of winning"
+            mistake = f"{lost:.4g} {unit} given away" if lost > 1e-6 * max(1.0, abs(top)) else None
+        else:
+            best = max((w for w in words.values() if w in RANK), key=RANK.__getitem__, default=None)
+            played = words[move]
+            mistake = MISTAKES.get((best, played)) if best else None
         plies.append({"ply": k, "position": state.key, "board": games.board(state), "mover": state.mover,
                       "move": move, "value": played, "best": best, "values": words,
-                      "source": q["exact_source"], "mistake": MISTAKES.get((best, played)) if best else None})
+                      "source": q["exact_source"], "mistake": mistake})
         state = games.play(state, move)
     return {"match": match_id, "game": game, "first": match["first"], "second": match["second"],
             "result": match["result"], "source": match["source"], "played_at": match["played_at"],
             "plies": plies, "final": {"position": state.key, "board": games.board(state), "result": games.result(state)},
             "mistakes": sum(p["mistake"] is not None for p in plies)}
+
+
+def chance_number(exact: str, mover: str) -> float | None:
+    """A value of a game of chance or of score as a number to compare, for ``mover``: its chance of
+    winning in percent ('p1 wins 68.3905%'), or the points expected ('63.8251 points expected', a
+    search's 'player expects +6.0446'); None for a win, draw or loss."""
+    found = re.fullmatch(r"(\S+) wins ([0-9.]+)%", exact)
+    if found:
+        return float(found[2]) if found[1] == mover else 100.0 - float(found[2])
+    found = re.fullmatch(r"(-?[0-9.]+) points (expected|to come)", exact) or re.fullmatch(r"\S+ expects ([-+]?[0-9.]+)", exact)
+    return float(found[1]) if found else None
 
 
 def word_for(exact: str, mover: str) -> str:

@@ -231,12 +231,32 @@ def test_a_game_of_score_is_played_alone_and_stored_with_the_score_its_moves_mad
     assert all(moved(board, 2, 2, d)[0] == board for d in ("up", "down", "left", "right"))   # the end
     assert (first, result) == ("human", f"score({total})")
     assert p.stdout.rstrip().endswith(f"game over: you scored {total}")
-    # the page's replay (win, draw or loss of each move) does not know games of score yet: one line
-    probe = ("from kb.db import open_kb; from bridge import replay; from bridge.engine import BadInput\n"
-             f"try: replay.replay(open_kb({str(tmp_path / 'kb.db')!r}), 1)\nexcept BadInput as e: print(e)")
-    out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=120, cwd=ROOT,
+    # the page's replay: each of the person's moves valued by its expected points (the reference's), the
+    # points given away where another move expected more; chance's tiles drawn, not valued
+    probe = ("import json; from kb.db import open_kb; from bridge import replay\n"
+             f"print(json.dumps(replay.replay(open_kb({str(tmp_path / 'kb.db')!r}), 1)))")
+    out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=300, cwd=ROOT,
                          env={**os.environ, "EDUCABLE_GAMES": str(ROOT / "examples" / "chance")})
-    assert out.stdout.strip() == "match 1 is a game of score (2048(2,2)): replay does not know games of score yet"
+    assert out.returncode == 0, out.stderr
+    plies = json.loads(out.stdout)["plies"]
+    assert [p["move"] for p in plies] == json.loads(moves)
+    player, tile = reference(2, 2)
+    given_away = 0
+    for p in plies:
+        if p["mover"] == "chance":
+            assert (p["value"], p["mistake"], p["values"]) == ("drawn by chance", None, {})
+            continue
+        board = tuple(0 if c == "." else int(c) for row in p["position"].split("/") for c in row.split(","))
+        expected = {}
+        for d in ("up", "down", "left", "right"):
+            after, points = moved(board, 2, 2, d)
+            if after != board:
+                expected[d] = points + tile(after)
+        assert {m: float(v.split()[0]) for m, v in p["values"].items()} == pytest.approx(expected, abs=1e-4)
+        worse = max(expected.values()) - expected[p["move"]] > 1e-6
+        assert (p["mistake"] is not None) == worse, p
+        given_away += worse
+    assert given_away == json.loads(out.stdout)["mistakes"]
 
 
 def test_eval_plays_a_game_of_score_alone_and_its_mean_meets_the_exact_expectation(tmp_path):
