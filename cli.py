@@ -26,7 +26,7 @@ from bridge.engine import GAMES_ENV, BadInput, PrologError, ResourceLimit, RuleF
 from bridge.errors import UnknownGame
 from bridge.limits import RACE_MAX_BOARDS, RACE_MAX_SEED, RACE_MAX_TURNS
 from bridge.textinput import check_argv, check_text, is_whole_number
-from bridge.wording import guarantee_words, results_words
+from bridge.wording import guarantee_words, results_words, score_text
 from kb.db import KBError, describe, open_kb, resolve_path
 from learners.training import Stopped
 
@@ -719,7 +719,7 @@ def play(game: str, opponent: str, side: str | None, seed: int | None, db_path: 
       educable play hexapawn --opponent random --seed 3
       educable --games-dir examples/chance play '2048(2,2)'    (a game of score: you play alone)
     """
-    from bridge.session import PlaySession, score_text
+    from bridge.session import PlaySession
 
     session = PlaySession(open_kb(db_path), game, opponent, side, seed if seed is not None else random.randrange(2**31))
     if session.alone and click.get_current_context().get_parameter_source("opponent") != click.core.ParameterSource.DEFAULT:
@@ -786,7 +786,6 @@ def eval_cmd(game: str, agent: str, vs: str | None, exact: bool, n_games: int, s
       educable eval hexapawn random --exact --json
     """
     from bridge import commands
-    from bridge.session import score_text
 
     limit = limits.max_positions(max_positions)
     db = open_kb(db_path)

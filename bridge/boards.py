@@ -36,23 +36,25 @@ def board_view(game: str, position: str | None = None) -> dict[str, Any]:
                            "players": games.players(game), "result": games.result(state),
                            "board": games.board(state), "grid": None,
                            "moves": [{"move": m, "next": nxt.key, "changed": []} for m, nxt in successors]}
-    faces = engine().call(f"( catch(game:drawn_as({g}, dice(F)), _, fail), integer(F) -> Out = F ; Out = null )")
-    if faces:
-        out["dice"] = faces             # the page draws the face chance last read (a move 1..faces)
+    # the game's drawing, as [kind, numbers]: dots_and_boxes(R, C), tiles(R, C), dice(Faces)
+    kind, numbers = engine().call(f"( catch(game:drawn_as({g}, D), _, fail), compound(D) -> D =.. [K|A], Out = [K, A] "
+                                  f"; Out = [none, []] )")
+    if not all(isinstance(n, int) and 0 < n <= 10_000 for n in numbers):
+        kind, numbers = "none", []      # a drawing the page does not know (check says so): a grid or text
+    if kind == "dice" and len(numbers) == 1:
+        out["dice"] = numbers[0]        # the page draws the face chance last read (a move 1..faces)
     if len(out["players"]) == 1:        # a game of score: what each move scores (the page adds them up)
         for m in out["moves"]:
             m["points"] = games.points(state, m["move"])
     here = cells[0] if cells else []
     if here and all(isinstance(c, int) for c in here) and all(len(c) == len(here) for c in cells):
-        drawing = engine().call(f"( catch(game:drawn_as({g}, dots_and_boxes(R, C)), _, fail) -> Out = [R, C] ; Out = null )")
-        tiles = engine().call(f"( catch(game:drawn_as({g}, tiles(R, C)), _, fail) -> Out = [R, C] ; Out = null )")
-        if drawing:
-            rows, columns = drawing
+        if kind == "dots_and_boxes" and len(numbers) == 2:
+            rows, columns = numbers
             lines = (rows + 1) * columns + rows * (columns + 1)
             out["drawing"] = {"kind": "dots_and_boxes", "rows": rows, "columns": columns,
                               "lines": here[:lines], "boxes": here[lines:]}
-        elif tiles and tiles[0] * tiles[1] == len(here):
-            out["drawing"] = {"kind": "tiles", "rows": tiles[0], "columns": tiles[1], "cells": here}
+        elif kind == "tiles" and len(numbers) == 2 and numbers[0] * numbers[1] == len(here):
+            out["drawing"] = {"kind": "tiles", "rows": numbers[0], "columns": numbers[1], "cells": here}
         else:
             columns, top = _layout(game, len(here))
             out["grid"] = {"columns": columns, "rows": math.ceil(len(here) / columns), "top": top, "cells": here}

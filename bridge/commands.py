@@ -96,25 +96,33 @@ def chance_summary(graph: StateGraph, t0: float) -> dict[str, Any]:
             "stored": False, "seconds": round(time.perf_counter() - t0, 4)}
 
 
-def chance_values(graph: StateGraph, keys: list[str]) -> dict[str, str]:
+def chance_values(graph: StateGraph, keys: list[str], mover: str) -> tuple[dict[str, str], dict[str, float]]:
     """Each state's value under best play in a game of chance, in words: the first player's chance of
     winning where the game has no draws, else its expected result; in a game of score, the score
     still to come.  A key that is a move of the graph's first node (``move:TEXT``) has the move's
-    value: in a game of score, its points and the score expected after it."""
+    value: in a game of score, its points and the score expected after it.  Beside the words, the
+    same value as a number for ``mover``, to compare moves by: its chance of winning in percent, its
+    expected result, or the points."""
     from learners import chance
     value = chance.solve(graph).value
     first = graph.players[0]
-    out = {}
+    words, numbers = {}, {}
     for k in keys:
         v = float(value[graph.index[k]])
         p = chance.win_probability(graph, value, graph.index[k])
-        out[k] = (f"{v:.4f} points to come" if graph.scored else
-                  f"{first} wins {p:.4%}" if p is not None else f"{first} expects {v:+.4f}")
+        if graph.scored:
+            words[k], numbers[k] = f"{v:.4f} points to come", v
+        elif p is not None:
+            words[k], numbers[k] = f"{first} wins {p:.4%}", 100 * (p if mover == first else 1 - p)
+        else:
+            words[k], numbers[k] = f"{first} expects {v:+.4f}", v if mover == first else -v
     if graph.scored:
         edges = range(int(graph.start[0]), int(graph.start[1]))
         after = chance.move_values(graph, value)
-        out.update({f"move:{graph.move_text[e]}": f"{after[e]:.4f} points expected" for e in edges})
-    return out
+        for e in edges:
+            words[f"move:{graph.move_text[e]}"] = f"{after[e]:.4f} points expected"
+            numbers[f"move:{graph.move_text[e]}"] = float(after[e])
+    return words, numbers
 
 
 def ensure_graph(db: sqlite_utils.Database, game: str, what: str = "judging exactly needs every position",
@@ -176,6 +184,7 @@ def query(db: sqlite_utils.Database, game: str, position: str, depth: int = DEFA
         out["agents"], out["agents_more"] = agent_values(db, game, state, agent_names) if with_agents else ([], 0)
         return out
     exact_of, out["exact_source"] = graphs.exact_results(db, game, keys), "stored"
+    numbers: dict[str, float] | None = None      # a game of chance or of score: each value for the mover
     if exact_of is not None and not set(keys) <= set(exact_of):
         exact_of = None          # a position the solved game never reaches from its start: searched below
     if exact_of is None:
@@ -183,7 +192,8 @@ def query(db: sqlite_utils.Database, game: str, position: str, depth: int = DEFA
             sub, _ = graphs.subgraph(game, state.key, graphs.QUICK_LIMIT if quick else graphs.QUERY_LIMIT)
             exact_of, out["exact_source"] = {k: store.exact_name(sub, sub.index[k]) for k in keys}, "searched"
         except graphs.ChanceGame as chance_game:
-            exact_of, out["exact_source"] = chance_values(chance_game.graph, keys), "expectimax below this position"
+            (exact_of, numbers), out["exact_source"] = (chance_values(chance_game.graph, keys, state.mover),
+                                                        "expectimax below this position")
         except compile_mod.TooLarge:
             out["exact_source"] = f"depth-limited search ({depth} plies)"
     if exact_of is None and state.mover == games.CHANCE:
@@ -200,12 +210,17 @@ def query(db: sqlite_utils.Database, game: str, position: str, depth: int = DEFA
             expected = games.expectimax_values(state, depth)
             out["exact"] = f"{state.mover} expects {max(expected.values()):+.4f}"
             plies = {m: (f"{state.mover} expects {v:+.4f}", None) for m, v in expected.items()}
+            numbers = dict(expected)
         for move, nxt in successors:
             out["moves"].append({"move": move, "next": nxt.key, "exact": plies[move][0], "plies": plies[move][1]})
+            if numbers is not None:
+                out["moves"][-1]["value"] = numbers[move]
     else:
         out["exact"] = exact_of[state.key]
         for move, nxt in successors:
             out["moves"].append({"move": move, "next": nxt.key, "exact": exact_of.get(f"move:{move}", exact_of[nxt.key])})
+            if numbers is not None:
+                out["moves"][-1]["value"] = numbers.get(f"move:{move}", numbers[nxt.key])
     out["agents"], out["agents_more"] = (agent_values(db, game, state, agent_names, finished=over is not None)
                                          if with_agents else ([], 0))
     return out
@@ -234,7 +249,7 @@ def agent_values(db: sqlite_utils.Database, game: str, state: games.State,
     else:
         chosen = sorted(rows, key=lambda r: (r["updated"] or r["created"] or ""), reverse=True)[:QUERY_AGENTS]
     from bridge.registry import SCORE_SCALE, VALUE_SCALES
-    scored = len(games.players(game)) == 1
+    scored = games.is_score_game(game)
     out = [{"agent": row["name"], "learner": row["learner"], "values": {} if finished else agents.move_values(db, row, state),
             "scale": SCORE_SCALE if scored else VALUE_SCALES.get(row["learner"])} for row in chosen]
     if not names:                       # an agent no learner of this educable reads is named, not dropped
@@ -312,9 +327,9 @@ def train(db: sqlite_utils.Database, game: str, learner: str, agent: str, n_game
     """
     if learner not in agents.LEARNERS:
         raise BadInput(f"unknown learner '{learner}' (known: {', '.join(agents.LEARNERS)})")
-    if len(games.players(game)) == 1 and learner != "qlearn":
+    if games.is_score_game(game) and learner not in registry.SCORE_LEARNERS:
         raise BadInput(games.score_game_refusal(game))
-    if len(games.players(game)) == 1 and vs != "self":
+    if games.is_score_game(game) and vs != "self":
         raise BadInput(f"{game} is a game of score (one player): the agent plays it alone (leave out --vs)")
     if n_games < 1:
         raise BadInput("--games must be at least 1")
@@ -375,8 +390,8 @@ def train_agent(db: sqlite_utils.Database, game: str, learner: str, agent: str, 
     """
     if learner not in registry.TRAINABLE:
         raise BadInput(f"unknown learner '{learner}' (known: {', '.join(registry.TRAINABLE)})")
-    if learner != "qlearn":
-        games.two_players(game)             # a game of score: the qlearn learner alone knows it so far
+    if learner not in registry.SCORE_LEARNERS:
+        games.two_players(game)             # a game of score: refused in one line
     module = registry.learner_module(learner)
     declared = {o.name: o for o in module.OPTIONS}
     foreign = [k for k in given if k not in declared]
@@ -405,7 +420,7 @@ def evaluate_series(db: sqlite_utils.Database, game: str, agent: str, vs: str | 
     """AGENT plays ``n_games`` against VS, half on each side; win/draw/loss counts per side, each
     rate with its 95% (Wilson) interval.  Needs no state graph: works on games of any size.  On a
     game of score (one player), AGENT plays alone: its mean score (evaluate_score_series)."""
-    if len(games.players(game)) == 1:
+    if games.is_score_game(game):
         return evaluate_score_series(db, game, agent, vs, n_games, seed, progress)
     if vs is None:
         raise BadInput("give --vs AGENT for a match series, or --exact")
@@ -519,7 +534,7 @@ def evaluate_exact_chance(db: sqlite_utils.Database, graph: StateGraph, agent: s
 
 def check_score_agent(game: str, agent: str, vs: str | None, exact: bool) -> None:
     """BadInput in one line unless ``eval`` can judge ``agent`` on the game of score ``game``: random,
-    expectimax:DEPTH, and with --exact best play (minimax); no learner trains on a game of score yet."""
+    expectimax:DEPTH, a learned agent, and with --exact best play (minimax)."""
     how = "eval --exact" if exact else "eval"
     if vs is not None:
         raise BadInput(f"{game} is a game of score (one player): {how} judges {agent} alone; leave out --vs")
@@ -528,7 +543,8 @@ def check_score_agent(game: str, agent: str, vs: str | None, exact: bool) -> Non
     builtin = agent in store.BUILTIN_AGENTS or agents.search_chooser(agent) is not None or agent in perfect.PLAYERS
     if builtin and agent not in ("random", "minimax") and not (agent.startswith("expectimax:") and "+" not in agent):
         names = "random, minimax, expectimax:DEPTH" if exact else "random, expectimax:DEPTH"
-        raise BadInput(f"{game} is a game of score (one player): {how} judges {names} and agents learned by qlearn "
+        raise BadInput(f"{game} is a game of score (one player): {how} judges {names} and agents learned by "
+                       f"{' or '.join(registry.SCORE_LEARNERS)} "
                        f"so far, not {agent!r}")
 
 
@@ -562,8 +578,7 @@ def evaluate_score_series(db: sqlite_utils.Database, game: str, agent: str, vs: 
 def evaluate_exact_score(db: sqlite_utils.Database, graph: StateGraph, agent: str, vs: str | None) -> dict[str, Any]:
     """``eval --exact`` on a game of score (one player): the agent's exact expected score beside the
     best expected score (the gap is what its choices give away).  Judges ``random``, ``minimax``
-    (best play) and ``expectimax:D`` (points counted to its horizon) so far: no learner trains on a
-    game of score yet."""
+    (best play), ``expectimax:D`` (points counted to its horizon) and a learned agent."""
     from learners import chance
     check_score_agent(graph.game, agent, vs, exact=True)
     solved = chance.solve(graph)

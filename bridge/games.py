@@ -14,6 +14,7 @@ import numpy as np
 
 from bridge.engine import BadInput, engine, quote
 from bridge.errors import UnknownGame
+from bridge.registry import SCORE_LEARNERS
 from learners.graph import StateGraph
 
 
@@ -65,6 +66,11 @@ def players(game: str) -> list[str]:
     return engine().call(f"game:players({quote(check_game(game))}, Out)")
 
 
+def is_score_game(game: str) -> bool:
+    """Whether ``game`` is a game of score: one player, who seeks the highest expected score."""
+    return len(players(game)) == 1
+
+
 def two_players(game: str) -> tuple[str, str]:
     """The two players in turn order; BadInput in one line for a game of score (one player), which
     tournaments and most learners do not know yet."""
@@ -76,7 +82,8 @@ def two_players(game: str) -> tuple[str, str]:
 
 def score_game_refusal(game: str) -> str:
     """The one line for a command that does not know games of score yet."""
-    return (f"{game} is a game of score (one player): solve, query, show, check, play, eval and the qlearn learner "
+    learners = " and ".join(SCORE_LEARNERS)
+    return (f"{game} is a game of score (one player): solve, query, show, check, play, eval and the {learners} learner "
             "know it; the other learners and tournaments do not yet")
 
 

@@ -16,6 +16,7 @@ from bridge import games, graphs
 from bridge.compile import TooLarge
 from bridge.engine import ROWS_PER_CALL, BadInput, engine, quote
 from bridge.options import checked, existing_agent
+from bridge.wording import score_result
 from kb import store
 from learners import exact
 from learners.graph import DRAW, StateGraph
@@ -257,7 +258,6 @@ def finished_run(db: sqlite_utils.Database, name: str, game: str, opts: QOptions
     """A run's report from its games' winners (a game of score: their ``scores``), with the save that
     stores the table (and counts the games not committed yet)."""
     if scores is not None:
-        from bridge.session import score_result
         results = [score_result(x) for x in scores]
     else:
         results = ["draw" if w == 2 else players[w] for w in raw]

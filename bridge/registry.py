@@ -26,7 +26,8 @@ VALUE_SCALES: dict[str, str] = {
 }
 
 
-# ... on a game of score (one player), where the qlearn learner alone learns so far
+# The learners that train on a game of score (one player, bridge/games.is_score_game), and what their values mean there
+SCORE_LEARNERS = ("qlearn",)
 SCORE_SCALE = "Q(x, a), the points the move is expected to bring: its own, and those after it"
 
 

@@ -8,7 +8,6 @@ perfect player's on Connect Four, otherwise a depth-limited search (whose 'unkno
 from __future__ import annotations
 
 import json
-import re
 from typing import TYPE_CHECKING, Any
 
 from bridge import commands, games
@@ -55,8 +54,8 @@ def replay(db: sqlite_utils.Database, match_id: int) -> dict[str, Any]:
                           "mistake": None})
             state = games.play(state, move)
             continue
-        q = commands.query(db, game, state.key, with_agents=False, quick=True)
-        numbers = {m["move"]: chance_number(m["exact"], state.mover) for m in q["moves"]}
+        q = commands.query(db, game, state.key, with_agents=False, quick=games.is_score_game(game))
+        numbers = {m["move"]: m.get("value") for m in q["moves"]}      # chance or score: the mover's number
         words = {m["move"]: m["exact"] if numbers[m["move"]] is not None else word_for(m["exact"], state.mover)
                  for m in q["moves"]}
         if move not in words:
@@ -66,7 +65,7 @@ def replay(db: sqlite_utils.Database, match_id: int) -> dict[str, Any]:
             top = max(v for v in numbers.values() if v is not None)
             best, played = next(words[m] for m, v in numbers.items() if v == top), words[move]
             lost = top - mine
-            unit = "points" if len(games.players(game)) == 1 else "percentage points of winning"
+            unit = "points" if games.is_score_game(game) else "percentage points of winning"
             mistake = f"{lost:.4g} {unit} given away" if lost > 1e-6 * max(1.0, abs(top)) else None
         else:
             best = max((w for w in words.values() if w in RANK), key=RANK.__getitem__, default=None)
@@ -80,17 +79,6 @@ def replay(db: sqlite_utils.Database, match_id: int) -> dict[str, Any]:
             "result": match["result"], "source": match["source"], "played_at": match["played_at"],
             "plies": plies, "final": {"position": state.key, "board": games.board(state), "result": games.result(state)},
             "mistakes": sum(p["mistake"] is not None for p in plies)}
-
-
-def chance_number(exact: str, mover: str) -> float | None:
-    """A value of a game of chance or of score as a number to compare, for ``mover``: its chance of
-    winning in percent ('p1 wins 68.3905%'), or the points expected ('63.8251 points expected', a
-    search's 'player expects +6.0446'); None for a win, draw or loss."""
-    found = re.fullmatch(r"(\S+) wins ([0-9.]+)%", exact)
-    if found:
-        return float(found[2]) if found[1] == mover else 100.0 - float(found[2])
-    found = re.fullmatch(r"(-?[0-9.]+) points (expected|to come)", exact) or re.fullmatch(r"\S+ expects ([-+]?[0-9.]+)", exact)
-    return float(found[1]) if found else None
 
 
 def word_for(exact: str, mover: str) -> str:

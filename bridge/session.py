@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 
 from bridge import agents, games, judge
 from bridge.engine import BadInput
+from bridge.wording import score_result
 from kb import store
 
 if TYPE_CHECKING:
@@ -132,16 +133,6 @@ def record_game(db: sqlite_utils.Database, game: str, opponent: str, human: str,
     trained = (before["games_trained"], after["games_trained"]) if before and after else (None, None)
     return {"match": match_id, "result": session.result, "learned": trained[1] != trained[0],
             "games_trained": trained[1]}
-
-
-def score_text(score: float) -> str:
-    """A game of score's points as people read them: whole where they are, else to six places."""
-    return str(int(score)) if score == int(score) else f"{score:.6f}".rstrip("0")
-
-
-def score_result(score: float) -> str:
-    """How a finished game of score is stored: score(N)."""
-    return f"score({score_text(score)})"
 
 
 ALONE = "none"          # the second side stored for a game of score: nobody plays against the person

@@ -36,3 +36,13 @@ def results_words(data: dict) -> str:
             return f"results: {tally}"
         return f"results: {tally} (self-play: every win is a loss of the agent's other side{last})"
     return f"results: {tally}; the agent lost {data['losses'] or 'none'}{last}"
+
+
+def score_text(score: float) -> str:
+    """A game of score's points as people read them: whole where they are, else to six places."""
+    return str(int(score)) if score == int(score) else f"{score:.6f}".rstrip("0")
+
+
+def score_result(score: float) -> str:
+    """How a finished game of score is stored: score(N)."""
+    return f"score({score_text(score)})"

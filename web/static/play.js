@@ -66,13 +66,10 @@ function viewURL(position) {
 
 // ------------------------------------------------------------------ values
 
-// A game of chance's value ("p1 wins 68.3905%") as the mover's chance in percent, a game of score's
-// ("63.8251 points expected") as its points: numbers to compare; null for a game without chance.
-function chanceNumber(exact, mover) {
-  let m = /^(\S+) wins ([0-9.]+)%$/.exec(exact || "");
-  if (m) return m[1] === mover ? Number(m[2]) : 100 - Number(m[2]);
-  m = /^(-?[0-9.]+) points/.exec(exact || "") || /^\S+ expects ([-+]?[0-9.]+)$/.exec(exact || "");
-  return m ? Number(m[1]) : null;
+// A game of chance's or of score's value for the mover, as query gives it beside its words (the
+// chance of winning in percent, the expected result, or the points); null for a game without chance.
+function chanceNumber(m) {
+  return m.value === undefined || m.value === null ? null : Number(m.value);
 }
 
 function rank(exact, mover) {
@@ -83,7 +80,7 @@ function rank(exact, mover) {
 }
 
 function exactWords(m, query) {
-  if (chanceNumber(m.exact, query.to_move) !== null) return m.exact;     // a chance or a score, in words already
+  if (chanceNumber(m) !== null) return m.exact;      // a chance or a score, in words already
   const p = query.perfect && query.perfect[m.move];
   if (p && p.moves) return (m.exact === "draw" ? "draw" : m.exact + " wins") + " in " + p.moves + " moves";   // the winner's
   if (m.exact === "draw" || m.exact === "unknown") return m.exact;
@@ -111,7 +108,7 @@ function drawValues() {
   scales.replaceChildren(...query.agents.filter((a) => a.scale).map((a) =>
     el("span", {class: "scale", "data-agent": a.agent}, a.agent + " (" + a.learner + "): " + a.scale + ". ")));
   const mover = query.to_move;
-  const numbers = query.moves.map((m) => chanceNumber(m.exact, mover));
+  const numbers = query.moves.map((m) => chanceNumber(m));
   const top = Math.max(...numbers.filter((v) => v !== null));       // a game of chance: the best moves rank 2
   const ranks = query.moves.map((m, i) => numbers[i] !== null ? (mover === "chance" ? null : Math.abs(numbers[i] - top) < 1e-9 ? 2 : 0)
     : rank(m.exact, mover));
