@@ -559,6 +559,8 @@ def evaluate_score_series(db: sqlite_utils.Database, game: str, agent: str, vs: 
     import random
     import statistics
     check_score_agent(game, agent, vs, exact=False)
+    if n_games < 2:
+        raise BadInput(f"{game} is a game of score: --games must be at least 2 (the interval comes from the games' spread)")
     agents.check_agent(db, game, agent)
     (player,) = games.players(game)
     chooser = agents.chooser(db, game, agent)
@@ -570,7 +572,7 @@ def evaluate_score_series(db: sqlite_utils.Database, game: str, agent: str, vs: 
         if progress:
             progress(n)
     mean = statistics.fmean(scores)
-    half = 1.96 * statistics.stdev(scores) / len(scores) ** 0.5 if len(scores) > 1 else float("inf")
+    half = 1.96 * statistics.stdev(scores) / len(scores) ** 0.5
     return {"game": game, "agent": agent, "games": n_games, "seed": seed, "score": True, "mean_score": mean,
             "interval95": [mean - half, mean + half], "lowest": min(scores), "highest": max(scores)}
 

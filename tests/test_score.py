@@ -203,6 +203,7 @@ def test_the_text_forms_read_back_and_bad_ones_are_one_line():
     (["play", "--opponent", "random"], "leave out --opponent"),
     (["eval", "random", "--vs", "random"], "leave out --vs"),
     (["eval", "minimax"], "--exact"),
+    (["eval", "random", "--games", "1"], "at least 2"),
     (["eval", "alphabeta:2"], "random, expectimax:DEPTH and agents learned by qlearn"),
     (["train", "--agent", "a", "--learner", "ntuple"], "the other learners and tournaments do not yet"),
     (["train", "--agent", "a", "--learner", "qlearn", "--vs", "random"], "leave out --vs"),
