@@ -142,6 +142,11 @@
 %   keys (moves up, down, left, right); dice(Faces), a game whose chance
 %   moves are a die's faces 1..Faces: the page draws the face last read.
 %   Optional: without it, cells/4 in the rows of layout/3.
+%!  actions(+Game, -Moves:list) is det.
+%   Every move a player can ever make, each once, in a fixed order: the
+%   numbers outside libraries give moves (PettingZoo's and OpenSpiel's
+%   actions; the first is 0).  Optional: without it, the moves of the
+%   game's state graph in the order of their texts, where the graph fits.
 %!  size_at_least(?Game, -Positions:integer) is nondet.
 %   A known lower bound on the game's reachable positions (from the
 %   literature), so that a game far too large to enumerate is refused at
@@ -169,7 +174,7 @@ indexed(board_lines/4).     indexed(symmetry/3).        indexed(cells/4).
 indexed(line/2).            indexed(size_at_least/2).   indexed(layout/3).
 indexed(next_mover/5).      indexed(tuple_cells/4).     indexed(tuple_code/4).
 indexed(setup_text/4).      indexed(drawn_as/2).        indexed(chance_weight/4).
-indexed(points/5).
+indexed(points/5).          indexed(actions/2).
 
 %   Head (a protocol goal) as the goal on its file's clauses, File its first argument.
 by_file(Head, File, ByFile) :-

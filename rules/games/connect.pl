@@ -271,6 +271,7 @@ view_rows(R, W, RowMask4, Code, Cells) :-
 
 %   cells/4 in rows of W, the top row first (as show draws it).
 game:layout(G, W, top) :- geo(G, geo(_, W, _, _, _, _, _, _, _)).
+game:actions(G, Columns) :- geo(G, geo(_, W, _, _, _, _, _, _, _)), numlist(1, W, Columns).
 
 %   A board set up by clicks: its rows, the top row first (the counts of x
 %   and o say who moves; parse_position refuses a piece above a hole).

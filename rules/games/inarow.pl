@@ -159,6 +159,7 @@ game:cells(G, B, Mover, Cells) :-
 
 %   cells/4 in rows of W, the top row first (as show draws it).
 game:layout(G, W, top) :- params(G, _, W, _).
+game:actions(G, Squares) :- params(G, _, W, H), S is W * H, numlist(1, S, Squares).
 
 viewpoint(_, '.', 0) :- !.
 viewpoint(Me, Me, 1) :- !.

@@ -1,0 +1,193 @@
+"""A game as the libraries of the field see it: numbered actions, one call a step, cells as planes.
+
+PettingZoo's environments (bridge/pettingzoo_env.py) and OpenSpiel's games
+(bridge/openspiel_game.py) both need what educable's protocol leaves open: a
+fixed numbering of every move a player can ever make (the game's
+``actions/2``, else the moves of its state graph in the order of their
+texts), a step that answers in one call into Prolog what the next state is
+and what can be done there, and an observation of fixed shape (one plane
+per cell value of cells/4, as PettingZoo's board games give one plane per
+player).  Chance is drawn here from the caller's generator, with the
+outcomes' exact weights, so that a seed gives the same game.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import cache, lru_cache
+
+import numpy as np
+
+from bridge import games, graphs
+from bridge.engine import BadInput, engine, quote
+from learners.graph import StateGraph
+
+CHANCE = games.CHANCE
+PLAYOUTS = 50           # random games whose cells bound the cell values of a game too large for its graph
+
+
+@dataclass(frozen=True)
+class Step:
+    """A state as a step leaves it: its key and mover, the result when over (a winner, ``draw`` or
+    ``score``), the legal moves (chance's outcomes with their weights at a chance node), the points
+    the step scored and, for a game of score's end, the end's points."""
+
+    key: str
+    mover: str
+    result: str | None
+    moves: tuple[str, ...]
+    weights: tuple[float, ...]
+    points: float
+    end_points: float
+
+
+def natural(text: str) -> list:
+    """A sort key that puts '2' before '10' (moves are often numbers)."""
+    return [int(part) if part.isdigit() else part for part in re.split(r"(\d+)", text)]
+
+
+def fitted_graph(game: str, limit: int | None = None) -> StateGraph:
+    """The game's graph of every state (chance nodes and games of score included); TooLarge past
+    the limit."""
+    try:
+        return graphs.state_graph(None, game, limit, what="numbering its moves needs every position "
+                                                          "(or the game's actions/2)")
+    except graphs.ChanceGame as chance_game:
+        return chance_game.graph
+
+
+@cache
+def actions(game: str, limit: int | None = None) -> tuple[str, ...]:
+    """Every move a player can make in ``game``, each once, in a fixed order: action ``i`` is the
+    ``i``-th.  The game's actions/2 where it declares them, else its graph's moves (chance's
+    outcomes left out) in the order of their texts."""
+    g = quote(games.check_game(game))
+    declared = engine().call(f"( game:actions({g}, Ms) -> findall(T, (member(Mv, Ms), game:move_text({g}, Mv, T)), Out)"
+                             " ; Out = null )")
+    if declared is not None:
+        if len(set(declared)) != len(declared):
+            raise BadInput(f"actions/2 of {game} names a move twice (educable check {game} says more)")
+        return tuple(declared)
+    graph = fitted_graph(game, limit)
+    chance = graph.players.index(CHANCE) if CHANCE in graph.players else None
+    seen: set[int] = set()
+    for s in range(graph.size):
+        if chance is None or graph.mover[s] != chance:
+            seen.update(graph.move[graph.start[s]:graph.start[s + 1]].tolist())
+    return tuple(sorted((graph.moves[m] for m in seen), key=natural))
+
+
+def forget() -> None:
+    """Forget what was worked out of the games (a game file was loaded since)."""
+    for remembered in (actions, start, step, planes):
+        remembered.cache_clear()
+
+
+def _after(g: str) -> str:
+    """The goal's tail that, with P1 and M1 bound, binds Out to a Step's fields but the points."""
+    return (f"game:position_text({g}, P1, M1, K1), "
+            f"( game:over({g}, P1, M1, R) -> Ms = [], Ws = [], ( R = score(N) -> Res = score, E is float(N) ; Res = R, E = 0.0 )"
+            f" ; Res = null, E = 0.0, game:legal_moves({g}, P1, M1, L), "
+            f"findall(T, (member(X, L), game:move_text({g}, X, T)), Ms), "
+            f"( game:chance_mover(M1) -> findall(W, (member(X, L), game:outcome_weight({g}, P1, X, W0), W is float(W0)), Ws)"
+            f" ; Ws = [] ) ), Out = [K1, M1, Res, Ms, Ws, Pts, E]")
+
+
+STEPS_KEPT = 50_000      # steps remembered (a search or a replay asks the same ones again)
+
+
+@lru_cache(maxsize=1024)
+def start(game: str) -> Step:
+    """The game's first state."""
+    g = quote(games.check_game(game))
+    return _step(engine().call(f"game:initial({g}, P1, M1), Pts = 0.0, {_after(g)}"))
+
+
+@lru_cache(maxsize=STEPS_KEPT)
+def step(game: str, key: str, move: str) -> Step:
+    """The state after ``move`` from the state ``key`` (its mover moving), in one call into Prolog;
+    BadInput for a malformed or illegal move."""
+    g = quote(game)
+    return _step(engine().call(
+        f"game:parse_position({g}, {quote(key)}, P, M), game:parse_move({g}, {quote(move)}, Mv), "
+        f"game:play_move({g}, P, M, Mv, P1, M1), game:move_points({g}, P, M, Mv, Pts0), Pts is float(Pts0), {_after(g)}"))
+
+
+def _step(fields: list) -> Step:
+    key, mover, result, moves, weights, points, end = fields
+    return Step(key, mover, result, tuple(moves), tuple(weights), points, end)
+
+
+def cells(game: str, key: str, viewer: str) -> list[int] | None:
+    """The board's cells as ``viewer`` sees it (cells/4 with the viewer in the mover's place); None
+    for a game without cells."""
+    g = quote(game)
+    return engine().call(f"game:parse_position({g}, {quote(key)}, P, _), "
+                         f"( catch(game:cells({g}, P, {quote(viewer)}, C), _, fail) -> Out = C ; Out = null )")
+
+
+def draw(step: Step, rng: np.random.Generator) -> str:
+    """One of a chance node's outcomes, drawn with its weight."""
+    weights = np.asarray(step.weights, dtype=float)
+    return step.moves[int(rng.choice(len(weights), p=weights / weights.sum()))]
+
+
+def settle(game: str, state: Step, rng: np.random.Generator) -> tuple[Step, float]:
+    """Let chance move until a player is to move or the game is over; the state, and the points the
+    chance moves scored."""
+    points = 0.0
+    while state.result is None and state.mover == CHANCE:
+        state = step(game, state.key, draw(state, rng))
+        points += state.points
+    return state, points
+
+
+@dataclass(frozen=True)
+class Planes:
+    """How a state's cells become an observation: ``values`` planes (cell value 1, 2, ... each a
+    plane of 0/1) over ``shape`` (rows and columns where the game gives a layout)."""
+
+    shape: tuple[int, ...]
+    values: int
+
+    def encode(self, cells: list[int]) -> np.ndarray:
+        board = np.asarray(cells, dtype=np.int64).reshape(self.shape)
+        return (board[..., None] == np.arange(1, self.values + 1)).astype(np.int8)
+
+
+@cache
+def planes(game: str, limit: int | None = None) -> Planes | None:
+    """The observation of ``game``'s cells, or None when it declares no cells/4.  The number of
+    planes is the largest cell value: over the state graph where it fits; for 2048-like tiles the
+    largest power a board can hold; otherwise over a few hundred random games (seeded)."""
+    first = start(game)
+    found = cells(game, first.key, games.players(game)[0])
+    if found is None:
+        return None
+    columns = games.layout(game)
+    shape = (len(found) // columns[0], columns[0]) if columns and len(found) % columns[0] == 0 else (len(found),)
+    drawing = engine().call(f"( game:drawn_as({quote(game)}, D) -> term_to_atom(D, Out) ; Out = '' )")
+    tiles = re.fullmatch(r"tiles\((\d+),(\d+)\)", drawing)
+    if tiles:
+        return Planes(shape, int(tiles[1]) * int(tiles[2]) + 1)
+    return Planes(shape, max(2, _largest_cell(game, limit)))
+
+
+def _largest_cell(game: str, limit: int | None) -> int:
+    try:
+        graph = fitted_graph(game, limit)
+        return int(games.board_cells(graph).max())
+    except BadInput:
+        pass
+    rng = np.random.default_rng(0)
+    largest = 0
+    for _ in range(PLAYOUTS):
+        state = start(game)
+        while True:
+            for viewer in games.players(game):
+                largest = max(largest, *(cells(game, state.key, viewer) or [0]))
+            if state.result is not None:
+                break
+            move = draw(state, rng) if state.mover == CHANCE else state.moves[int(rng.integers(len(state.moves)))]
+            state = step(game, state.key, move)
+    return largest
