@@ -1,0 +1,163 @@
+"""Every game educable can load as an OpenSpiel game (pyspiel's Python games), so that OpenSpiel's
+own algorithms (minimax, value iteration, MCTS, tabular learners) run on a game written in Prolog.
+
+Actions are the game's numbered moves (bridge/field.py); chance's outcomes are numbered apart, in
+the order of their texts, each with its exact probability.  ``str(state)`` is the position's text
+form (mover included), which identifies a state as OpenSpiel's value iteration expects.  Returns:
++1/-1 to the winner and the loser, 0 each for a draw; in a game of score (one player), the points.
+OpenSpiel is the optional extra ``openspiel`` (``pip install 'educable[openspiel]'``).
+"""
+from __future__ import annotations
+
+import re
+from functools import cache
+from typing import Any
+
+import numpy as np
+
+from bridge import field, games
+from bridge.engine import BadInput, engine, quote
+from bridge.pettingzoo_env import need
+
+EXTRA = "openspiel"
+LONGEST = 10**6         # the length OpenSpiel is told of a game whose graph has cycles or does not fit
+
+
+def short_name(game: str) -> str:
+    """The name pyspiel registers ``game`` under: educable_ and the name's letters and digits."""
+    return "educable_" + re.sub(r"[^A-Za-z0-9]+", "_", game).strip("_")
+
+
+def _longest(graph: Any) -> int:
+    """The most moves a game can last: the height of its start (the layer of the start when the
+    graph is peeled leaves first), or LONGEST where positions can come back."""
+    if graph is None or not graph.acyclic():
+        return LONGEST
+    return next(i for i, level in enumerate(graph.levels()) if 0 in level)
+
+
+@cache
+def openspiel_game(game: str, max_positions: int | None = None) -> Any:
+    """Register ``game`` with pyspiel (once a process) and return it loaded."""
+    pyspiel = need("pyspiel", EXTRA)
+    moves = field.actions(game, max_positions)
+    index = {m: i for i, m in enumerate(moves)}
+    players = games.players(game)
+    scored = len(players) == 1
+    graph = None
+    try:
+        graph = field.fitted_graph(game, max_positions)
+    except BadInput:
+        pass
+    has_chance = graph is not None and graph.has_chance
+    chance_moves: tuple[str, ...] = ()
+    if graph is not None and has_chance:
+        chance = graph.players.index(field.CHANCE)
+        seen = {int(m) for s in range(graph.size) if graph.mover[s] == chance
+                for m in graph.move[graph.start[s]:graph.start[s + 1]]}
+        chance_moves = tuple(sorted((graph.moves[m] for m in seen), key=field.natural))
+    elif graph is None and engine().call(f"( game:initial({quote(game)}, _, M), game:chance_mover(M) -> Out = true ; Out = false )"):
+        raise BadInput(f"{game} is a game of chance too large for its state graph: OpenSpiel needs its chance outcomes "
+                       "numbered, which takes every position (raise --max-positions if memory allows)")
+    chance_index = {m: i for i, m in enumerate(chance_moves)}
+    GT = pyspiel.GameType
+    game_type = GT(
+        short_name=short_name(game), long_name=f"educable {game}", dynamics=GT.Dynamics.SEQUENTIAL,
+        chance_mode=GT.ChanceMode.EXPLICIT_STOCHASTIC if has_chance else GT.ChanceMode.DETERMINISTIC,
+        information=GT.Information.PERFECT_INFORMATION,
+        utility=GT.Utility.GENERAL_SUM if scored else GT.Utility.ZERO_SUM,
+        reward_model=GT.RewardModel.REWARDS if scored else GT.RewardModel.TERMINAL,
+        max_num_players=len(players), min_num_players=len(players),
+        provides_information_state_string=True, provides_information_state_tensor=False,
+        provides_observation_string=True, provides_observation_tensor=False, parameter_specification={})
+    longest = _longest(graph) if graph is not None and not has_chance else LONGEST
+    info = pyspiel.GameInfo(
+        num_distinct_actions=len(moves), max_chance_outcomes=len(chance_moves), num_players=len(players),
+        min_utility=-1.0 if not scored else -float(LONGEST), max_utility=1.0 if not scored else float(LONGEST),
+        utility_sum=None if scored else 0.0, max_game_length=longest)
+
+    class EducableState(pyspiel.State):      # type: ignore[name-defined]  # pyspiel is optional
+        """A state of the game: its text form and what the step to it left."""
+
+        def __init__(self, of: Any, at: field.Step) -> None:
+            super().__init__(of)
+            self.at = at
+            self.scores = [0.0] * len(players)
+            self.last_points = [0.0] * len(players)
+
+        def current_player(self) -> int:
+            if self.at.result is not None:
+                return int(pyspiel.PlayerId.TERMINAL)
+            if self.at.mover == field.CHANCE:
+                return int(pyspiel.PlayerId.CHANCE)
+            return players.index(self.at.mover)
+
+        def _legal_actions(self, player: int) -> list[int]:
+            return sorted(index[m] for m in self.at.moves)
+
+        def chance_outcomes(self) -> list[tuple[int, float]]:
+            total = sum(self.at.weights)
+            return sorted((chance_index[m], w / total) for m, w in zip(self.at.moves, self.at.weights, strict=True))
+
+        def _apply_action(self, action: int) -> None:
+            mover = self.at.mover
+            move = chance_moves[action] if mover == field.CHANCE else moves[action]
+            self.at = field.step(game, self.at.key, move)
+            points = self.at.points + self.at.end_points
+            self.last_points = [points] * len(players)
+            if scored:
+                self.scores[0] += points
+
+        def _action_to_string(self, player: int, action: int) -> str:
+            return chance_moves[action] if player == int(pyspiel.PlayerId.CHANCE) else moves[action]
+
+        def is_terminal(self) -> bool:
+            return self.at.result is not None
+
+        def returns(self) -> list[float]:
+            if scored:
+                return list(self.scores)
+            if self.at.result is None or self.at.result == "draw":
+                return [0.0, 0.0]
+            return [1.0 if p == self.at.result else -1.0 for p in players]
+
+        def rewards(self) -> list[float]:
+            return self.last_points if scored else self.returns() if self.is_terminal() else [0.0] * len(players)
+
+        def information_state_string(self, player: int | None = None) -> str:
+            return self.at.key
+
+        def observation_string(self, player: int | None = None) -> str:
+            return self.at.key
+
+        def __str__(self) -> str:
+            return self.at.key
+
+    class EducableGame(pyspiel.Game):        # type: ignore[name-defined]
+        """``game`` for OpenSpiel."""
+
+        def __init__(self, params: dict | None = None) -> None:
+            super().__init__(game_type, info, params or {})
+
+        def new_initial_state(self) -> EducableState:
+            return EducableState(self, field.start(game))
+
+        def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> Any:
+            return KeyObserver()
+
+    class KeyObserver:
+        """OpenSpiel's observer of a perfect-information game: the position's text (no tensor)."""
+
+        tensor = np.zeros(0, np.float32)
+        dict: dict[str, np.ndarray] = {}
+
+        def set_from(self, state: EducableState, player: int) -> None:
+            pass
+
+        def string_from(self, state: EducableState, player: int) -> str:
+            return state.at.key
+
+    if short_name(game) not in pyspiel.registered_names():
+        pyspiel.register_game(game_type, EducableGame)
+    return pyspiel.load_game(short_name(game))
+
