@@ -373,7 +373,8 @@ MAX_GAMES = 10_000_000
 @click.option("--debug", is_flag=True, help=f"Show the traceback of an unexpected error (or set {DEBUG_ENV}=1).")
 @click.option("--games-dir", "games_dirs", multiple=True, metavar="FOLDER",
               help=f"Also load the game files in FOLDER (repeatable; or set {GAMES_ENV}, folders separated by ':').")
-def main(debug: bool, games_dirs: tuple[str, ...]) -> None:
+@click.pass_context
+def main(ctx: click.Context, debug: bool, games_dirs: tuple[str, ...]) -> None:
     """A self-learning game player built as a declarative knowledge base.
 
     Game rules are Prolog files under rules/games/; what agents learn lives in
@@ -387,6 +388,9 @@ def main(debug: bool, games_dirs: tuple[str, ...]) -> None:
     """
     if debug:
         os.environ[DEBUG_ENV] = "1"
+    if ctx.invoked_subcommand != "serve":     # a player named FILE.py:NAME runs that code: the person typing may ask it
+        from bridge import outside
+        outside.allow_loading()
     if games_dirs:
         os.environ[GAMES_ENV] = os.pathsep.join([*games_dirs, *filter(None, [os.environ.get(GAMES_ENV)])])
 
@@ -1228,9 +1232,13 @@ def agents_cmd(name: str | None, game: str | None, show_rules: bool, db_path: st
                    "name are refused, to stop DNS rebinding (docs/window.md).")
 @click.option("--read-only", is_flag=True, help="Store no game and teach no agent (the page says so).")
 @click.option("--open", "open_browser", is_flag=True, help="Open the page in this machine's web browser.")
+@click.option("--player", "players", multiple=True, metavar="FILE.py:NAME",
+              help="A Python policy the page offers as an opponent (repeatable; docs/python.md). Requests can name "
+                   "only these: no request makes the server load code.")
 @db_option
 @handle_errors
-def serve(port: int, host: str, allow_hosts: tuple[str, ...], read_only: bool, open_browser: bool, db_path: str) -> None:
+def serve(port: int, host: str, allow_hosts: tuple[str, ...], read_only: bool, open_browser: bool, players: tuple[str, ...],
+          db_path: str) -> None:
     """Serve a page to play any agent, see its values beside the truth, and watch runs learn.
 
     A local web server (Starlette on uvicorn) over the knowledge base: the
@@ -1264,6 +1272,14 @@ def serve(port: int, host: str, allow_hosts: tuple[str, ...], read_only: bool, o
         if parts is None or parts[1] is not None:
             raise BadInput(f"--allow-host {name[:80]!r}: give a host name or address alone, without a port")
     boundary = Boundary(host, allow_hosts)
+    if players:
+        from bridge import outside
+        outside.allow_loading()
+        for name in players:
+            if not outside.named(name):
+                raise BadInput(f"--player {name[:80]!r}: name a Python policy as FILE.py:NAME or module:NAME")
+            outside.policy(name)
+        outside.allow_loading(False)
     path = resolve_path(db_path)
     # a missing or locked knowledge base: one line, before listening; then WAL (kept by the file), so
     # that the page's reads and a training process's writes never wait for each other

@@ -13,7 +13,7 @@ import re
 from types import ModuleType
 from typing import TYPE_CHECKING
 
-from bridge import games, graphs, perfect
+from bridge import field, games, graphs, outside, perfect
 from bridge.compile import TooLarge, known_lower_bound
 from bridge.engine import BadInput, engine, quote
 from bridge.registry import LEARNERS, RULE_SETS, learner_module
@@ -121,6 +121,9 @@ def chooser(db: sqlite_utils.Database, game: str, name: str) -> str:
     alphabeta:DEPTH, mcts:PLAYOUTS[+AGENT]) or a learned agent, loaded into Prolog; BadInput if
     unknown or of another game."""
     row = check_agent(db, game, name)
+    if outside.named(name):
+        raise BadInput(f"{name} is a player from Python: it plays in eval, tournament, play and judge (asked from Python), "
+                       "not inside Prolog")
     if name in perfect.PLAYERS:
         raise BadInput("the perfect player plays in eval --vs, play --opponent and judge, not here "
                        "(it is not a Prolog chooser)")
@@ -166,6 +169,10 @@ def check_agent(db: sqlite_utils.Database, game: str, name: str) -> dict | None:
     a search opponent.  Checks only and loads nothing, so a command can refuse before any work."""
     if name in store.BUILTIN_AGENTS:
         return None
+    if outside.named(name):
+        outside.policy(name)                    # loaded (or refused) now, before any game is played
+        field.actions(game)                     # its moves numbered, as the policy's actions are
+        return None
     if search_chooser(name) is not None:
         guide = search_guide(name)
         if guide is not None and agent_row(db, game, guide)["learner"] not in LEAF_LEARNERS:
@@ -204,6 +211,8 @@ def support(db: sqlite_utils.Database, graph: StateGraph, name: str) -> exact.Su
         return exact.all_moves(graph)
     if name == "minimax":
         return exact.optimal_moves(graph)
+    if outside.named(name):
+        return outside.support(graph, name)
     base, member = split_member(name)
     if search_chooser(name) is None and member is None:
         row = agent_row(db, graph.game, base)
@@ -224,6 +233,8 @@ def treats_symmetric_alike(db: sqlite_utils.Database, game: str, name: str) -> b
     with folding on, and ``alphabeta:D`` and ``alphabeta:D+AGENT`` of such an agent."""
     if name in ("random", "minimax"):
         return True
+    if outside.named(name):
+        return False
     if search_chooser(name) is not None:
         # Alpha-beta keeps every move of the best depth-D value, and symmetric positions have the
         # same values when what values the horizon (nothing, or AGENT) treats them alike.  MCTS and

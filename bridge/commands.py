@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from bridge import agents, games, graphs, limits, perfect, registry
+from bridge import agents, games, graphs, limits, outside, perfect, registry
 from bridge import compile as compile_mod
 from bridge import judge as judging
 from bridge.compile import ProgressFn as CompileProgressFn
@@ -327,6 +327,9 @@ def train(db: sqlite_utils.Database, game: str, learner: str, agent: str, n_game
     """
     if learner not in agents.LEARNERS:
         raise BadInput(f"unknown learner '{learner}' (known: {', '.join(agents.LEARNERS)})")
+    if outside.named(vs):
+        raise BadInput(f"--vs {vs}: a player from Python is judged, played and rated (eval, judge, tournament, play), "
+                       "not trained against: its moves are asked from Python, training runs inside Prolog")
     if games.is_score_game(game) and learner not in registry.SCORE_LEARNERS:
         raise BadInput(games.score_game_refusal(game))
     if games.is_score_game(game) and vs != "self":
@@ -429,7 +432,8 @@ def evaluate_series(db: sqlite_utils.Database, game: str, agent: str, vs: str | 
     first, second = games.two_players(game)
     for name in (agent, vs):
         agents.check_agent(db, game, name)       # both named right before either is loaded
-    from_python = bool(set(perfect.PLAYERS) & {agent, vs})        # the perfect player is asked from Python, move by move
+    # the perfect player and players from outside (bridge/outside.py) are asked from Python, move by move
+    from_python = bool(set(perfect.PLAYERS) & {agent, vs}) or outside.named(agent) or outside.named(vs)
     if not from_python:
         me = agents.chooser(db, game, agent)
         them = agents.chooser(db, game, vs)
@@ -780,6 +784,8 @@ def train_arguments(game: str, learner: str, agent: str, n_games: int, seed: int
         o = declared.get(name)
         if o is None:
             raise BadInput(f"{learner} has no option '{name}'")
+        if isinstance(value, str) and outside.named(value):
+            raise BadInput(f"option '{name}': a player from Python is never named by a request")
         if o["place"]:
             raise BadInput(f"option '{name}' names a file or an address on the server: it is set where the server "
                            "runs, never by a request")
@@ -805,6 +811,8 @@ def tournament_arguments(db: sqlite_utils.Database, game: str, players: list[str
     for name in players:
         if name.startswith("-"):
             raise BadInput(f"player {name[:80]!r}: a player's name never starts with '-'")
+        if outside.named(name):
+            raise BadInput(f"player {name[:80]!r}: a player from Python plays on the page's boards, not in its tournaments")
         agents.check_agent(db, game, name)
     return ["tournament", f"--games={n_games}", f"--seed={seed}", "--", game, *players]
 

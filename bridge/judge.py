@@ -19,7 +19,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from bridge import agents, files, games
+from bridge import agents, files, games, outside
 from bridge.perfect import NAME, PLAYERS, POSITIONS, RANDOM_ONCE_LOST, check, choose, scores, sign
 
 Chooser = Callable[[games.State, list[str]], str]
@@ -32,6 +32,8 @@ def chooser_for(db: Any, game: str, name: str, rng: random.Random) -> Chooser:
     (its Prolog chooser asked once a move)."""
     if name in PLAYERS:
         return lambda state, moves: choose(state.key, rng, by_value=name == RANDOM_ONCE_LOST)
+    if outside.named(name):
+        return lambda state, moves: outside.choose(name, state)
     term = agents.chooser(db, game, name)
     return lambda state, moves: games.choose(state, term)
 
@@ -58,10 +60,11 @@ def play_out(state: games.State, moves: list[str], choosers: dict[str, Chooser],
 def play_series(db: Any, game: str, names: tuple[str, str], n_games: int, seed: int,
                 mistakes: dict[tuple[str, str], dict[str, Any]] | None = None) -> dict[str, int]:
     """``n_games`` games from the start between ``names`` (first's, second's; one of them may be
-    perfect): how often each player won and how many were drawn, as games.play_series counts them.
-    ``mistakes``: where the player that is not perfect gave away each game it ended below the
-    start's value for its side is counted into it (count_mistake)."""
-    check(game)
+    perfect, or from outside: bridge/outside.py): how often each player won and how many were drawn,
+    as games.play_series counts them.  ``mistakes``: where the player that is not perfect gave away
+    each game it ended below the start's value for its side is counted into it (count_mistake)."""
+    if set(names) & set(PLAYERS) or mistakes is not None:
+        check(game)
     rng = random.Random(seed)
     games.seed_random(seed)
     sides = list(games.two_players(game))
