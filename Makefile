@@ -12,7 +12,7 @@ demo: setup
 	@$(VENV)/bin/educable demo
 
 test: setup
-	@$(VENV)/bin/ruff check --quiet cli.py bridge kb learners web
+	@$(VENV)/bin/ruff check --quiet cli.py educable.py bridge kb learners web
 	@# mypy (one core, about 10 s from cold) checks while the test processes start; either failing fails
 	@# the target. Three test processes on two cores: many tests wait on servers, timers and subprocesses
 	@$(VENV)/bin/mypy --no-error-summary & mypy=$$!; \

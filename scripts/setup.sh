@@ -36,15 +36,15 @@ fi
 # Reinstall only when pyproject.toml changed since the last install.
 stamp=.venv/.educable-installed
 if [ ! -f "$stamp" ] || [ pyproject.toml -nt "$stamp" ]; then
-  echo "setup: installing educable (editable, with test extras and the perfect Connect Four player)…"
+  echo "setup: installing educable (editable, with test extras, the perfect Connect Four player, PettingZoo, Gymnasium and OpenSpiel)…"
   # uv (from PyPI) installs the same packages as pip in about a fifth of the time (13 s against 54 s
   # on a fresh clone); where uv cannot be had or cannot reach an index, pip does it as before.
   # Both write the packages' bytecode (uv only when asked): where PYTHONDONTWRITEBYTECODE is set,
   # Python would otherwise compile numpy, click, dask... from source in every command it starts.
   if ! { .venv/bin/python -m pip install -q --disable-pip-version-check uv &&
-         .venv/bin/python -m uv pip install -q --compile-bytecode --python .venv/bin/python -e '.[test,perfect]'; } \
+         .venv/bin/python -m uv pip install -q --compile-bytecode --python .venv/bin/python -e '.[test,perfect,field,openspiel,bench]'; } \
        >.venv/pip.log 2>&1 &&
-     ! .venv/bin/python -m pip install -q --disable-pip-version-check -e '.[test,perfect]' >>.venv/pip.log 2>&1; then
+     ! .venv/bin/python -m pip install -q --disable-pip-version-check -e '.[test,perfect,field,openspiel,bench]' >>.venv/pip.log 2>&1; then
     cat .venv/pip.log >&2
     echo "setup: pip install failed (log above)" >&2
     exit 1
@@ -53,7 +53,7 @@ if [ ! -f "$stamp" ] || [ pyproject.toml -nt "$stamp" ]; then
 fi
 
 # educable's own modules compiled too (only what changed since; quiet): every command imports them.
-.venv/bin/python -m compileall -q -j 0 cli.py bridge kb learners web >/dev/null
+.venv/bin/python -m compileall -q -j 0 cli.py educable.py bridge kb learners web >/dev/null
 
 # SWI-Prolog's quick-load files of educable's rules (rules/*.qlf): Prolog loads an up-to-date .qlf
 # in place of its .pl, which starts every command about 70 ms sooner (an edited .pl is newer than

@@ -1,0 +1,236 @@
+"""Open to the field: every game a PettingZoo environment, a Gymnasium one and an OpenSpiel game, and
+players from outside (Python policies) judged exactly: against PettingZoo's, Gymnasium's and
+OpenSpiel's own checks, and against the reference games written in tests/reference_games.py."""
+import json
+import re
+import subprocess
+import sys
+from functools import lru_cache
+from pathlib import Path
+
+import numpy as np
+import pytest
+from reference_games import GAMES, reachable, solve
+
+import educable
+
+ROOT = Path(__file__).resolve().parent.parent
+EXE = str(Path(sys.executable).parent / "educable")
+SHIPPED = ["tictactoe", "hexapawn", "hexapawn(4,4)", "nim(1,3,5)", "nim(3,4,5)", "boxes(2,2)", "connect(3,4,4)",
+           "connect(4,7,6)", "tictactoe(4,4,4)"]
+
+
+def natural(text):
+    return [int(p) if p.isdigit() else p for p in re.split(r"(\d+)", text)]
+
+
+@pytest.fixture(scope="module")
+def loaded():
+    """A user's game file, a GDL sheet and two games of chance, loaded as --games-dir would."""
+    educable.load_games(ROOT / "examples" / "pile.pl")
+    educable.load_games(ROOT / "examples" / "gdl" / "tictactoe_gdl.kif")
+    return educable.load_games(ROOT / "examples" / "chance")
+
+
+@pytest.mark.parametrize("game", [*SHIPPED, "pile", "tictactoe_gdl", "pig(12,6)", "2048(2,2)"])
+def test_every_game_passes_pettingzoos_api_and_seed_tests(game, loaded):
+    from pettingzoo.test import api_test, seed_test
+    api_test(educable.env(game, render_mode="ansi"), num_cycles=200)
+    seed_test(lambda: educable.env(game), num_cycles=200)
+
+
+@pytest.mark.parametrize("name", ["tictactoe", "hexapawn"])
+def test_the_environment_plays_as_the_reference_game(name):
+    """Random games in the environment: every mask is the reference's legal moves, every observation
+    its board (planes: the observer's pieces, then the opponent's), every reward its result."""
+    ref = GAMES[name]
+    env = educable.env(name)
+    moves = educable.game(name).actions()
+    rng = np.random.default_rng(7)
+    for episode in range(30):
+        env.reset(seed=episode)
+        state = ref["initial"]
+        while env.agents:
+            agent = env.agent_selection
+            obs, reward, done, truncated, _ = env.last()
+            if done:
+                result = ref["result"](state)
+                assert reward == (0 if result == "draw" else 1 if result == agent else -1)
+                env.step(None)
+                continue
+            legal = ref["moves"](state)
+            assert agent == state[-1]
+            assert sorted(moves[i] for i in np.flatnonzero(obs["action_mask"])) == sorted(legal)
+            key = ref["key"](state)
+            assert educable.game(name).cells(key, agent) == [
+                0 if c == 0 else 1 if c == 1 else 2 for c in
+                (obs["observation"][..., 0] + 2 * obs["observation"][..., 1]).reshape(-1).tolist()]
+            move = sorted(legal)[int(rng.integers(len(legal)))]
+            env.step(moves.index(move))
+            state = legal[move]
+
+
+def test_the_tictactoe_observation_is_pettingzoos_own():
+    """The planes of our tic-tac-toe are those of PettingZoo's tictactoe_v3 after the same moves (its
+    squares run down the columns, ours along the rows)."""
+    from pettingzoo.classic import tictactoe_v3
+    ours, theirs = educable.env("tictactoe"), tictactoe_v3.env()
+    ours.reset(seed=0)
+    theirs.reset(seed=0)
+    for square in (5, 1, 9, 3):           # our squares 1-9 row by row
+        r, c = divmod(square - 1, 3)
+        mine = ours.observe(ours.agent_selection)["observation"]
+        other = theirs.observe(theirs.agent_selection)["observation"]
+        assert np.array_equal(mine, other.transpose(1, 0, 2))
+        ours.step(square - 1)
+        theirs.step(c * 3 + r)
+
+
+def test_gymnasium_environments_pass_its_checker_and_lose_to_perfect_play(tmp_path):
+    from gymnasium.utils.env_checker import check_env
+    for game, opponent in (("tictactoe", "minimax"), ("connect(4,7,6)", "random")):
+        check_env(educable.gym_env(game, opponent, db=tmp_path / "kb.db", render_mode="ansi"), skip_render_check=False)
+    env = educable.gym_env("tictactoe", "minimax", db=tmp_path / "kb.db")
+    for seed in range(10):                # against perfect play, the lowest legal square never wins
+        obs, _ = env.reset(seed=seed)
+        done, reward = False, 0.0
+        while not done:
+            obs, reward, done, _, _ = env.step(int(np.flatnonzero(obs["action_mask"])[0]))
+        assert reward in (-1.0, 0.0)
+    env = educable.gym_env("tictactoe", "minimax", db=tmp_path / "kb.db")
+    obs, _ = env.reset(seed=0)
+    illegal = int(np.flatnonzero(obs["action_mask"] == 0)[0]) if obs["action_mask"].min() == 0 else None
+    if illegal is not None:
+        assert env.step(illegal)[1:3] == (-1.0, True)
+
+
+def test_a_game_of_score_is_a_gymnasium_game_played_alone(loaded):
+    """2048(2,2): rewards are the merged tiles' values; an episode's rewards add up to its score."""
+    env = educable.gym_env("2048(2,2)")
+    rng = np.random.default_rng(1)
+    obs, _ = env.reset(seed=3)
+    total, done = 0.0, False
+    while not done:
+        obs, reward, done, _, _ = env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+        total += reward
+    key = env.unwrapped._board.state.key
+    assert env.unwrapped._board.state.result == "score"
+    tiles = [int(t) for t in re.findall(r"\d+", key)]
+    assert total >= sum(tiles) - 4 * 4 and total % 2 == 0      # merges made every tile above the 2s and 4s chance drew
+
+
+@pytest.mark.parametrize("game, value", [("tictactoe", 0.0), ("hexapawn", -1.0), ("nim(1,3,5)", 1.0),
+                                         ("connect(3,4,4)", 1.0)])
+def test_openspiels_minimax_finds_the_values_educable_solves(game, value, tmp_path):
+    """Known values: tic-tac-toe a draw, hexapawn the second player's (Gardner), nim(1,3,5) the first's
+    (1 xor 3 xor 5 = 7, not 0), connect(3,4,4) the first's; `solve` says the same."""
+    from open_spiel.python.algorithms import minimax
+    spiel = educable.openspiel_game(game)
+    got, _ = minimax.alpha_beta_search(spiel, maximum_depth=spiel.max_game_length() + 1)
+    assert got == value
+    winner = educable.KnowledgeBase(tmp_path / "kb.db").solve(game)["winner"]
+    assert {None: 0.0, educable.game(game).players[0]: 1.0}.get(winner, -1.0) == value
+
+
+def test_openspiels_mcts_plays_an_educable_game_through_its_own_bots():
+    from open_spiel.python.algorithms import mcts
+    spiel = educable.openspiel_game("tictactoe")
+    bot = mcts.MCTSBot(spiel, 2, 300, mcts.RandomRolloutEvaluator(1, np.random.RandomState(1)),
+                       random_state=np.random.RandomState(1))
+    state = spiel.new_initial_state()
+    state.apply_action(0)                 # x in a corner: o must take the centre (action 4) or lose
+    assert bot.step(state) == 4
+
+
+def lowest(observation):
+    """The outside player of these tests: the lowest legal action."""
+    return int(np.flatnonzero(observation["action_mask"])[0])
+
+
+def reference_guarantee(ref, side, policy):
+    """What ``policy`` (on the reference states) guarantees as ``side`` against any opponent."""
+    states = reachable(ref)
+
+    @lru_cache(maxsize=None)
+    def value(key):       # for side: 1, 0, -1
+        s = states[key]
+        r = ref["result"](s)
+        if r:
+            return 0 if r == "draw" else 1 if r == side else -1
+        nexts = ref["moves"](s)
+        if s[-1] == side:
+            return value(ref["key"](nexts[policy(sorted(nexts, key=natural))]))
+        return min(value(ref["key"](n)) for n in nexts.values())
+    return {1: "win", 0: "draw", -1: "loss"}[value(ref["key"](ref["initial"]))]
+
+
+@pytest.mark.parametrize("name", ["tictactoe", "hexapawn"])
+def test_a_python_policy_is_judged_exactly_as_a_reference_search_judges_it(name, tmp_path):
+    kb = educable.KnowledgeBase(tmp_path / "kb.db")
+    got = kb.evaluate(name, lowest, exact=True)
+    ref = GAMES[name]
+    for side, player in (("as_first", ref["players"][0]), ("as_second", ref["players"][1])):
+        assert got[side]["guaranteed"] == reference_guarantee(ref, player, lambda moves: moves[0]), side
+    perfect = solve(ref)
+    assert got["value"] == perfect[ref["key"](ref["initial"])]
+
+
+def test_outside_players_on_the_command_line_and_their_one_line_refusals(tmp_path):
+    (tmp_path / "mine.py").write_text("import numpy as np\n"
+                                      "def lowest(obs):\n    return int(np.flatnonzero(obs['action_mask'])[0])\n"
+                                      "def wrong(obs):\n    return 99\n"
+                                      "class Greedy:\n    def act(self, obs):\n        return lowest(obs)\n"
+                                      "greedy = Greedy()\n")
+
+    def run(*args):
+        return subprocess.run([EXE, *args, "--db", str(tmp_path / "kb.db")], capture_output=True, text=True, cwd=tmp_path,
+                              timeout=300)
+    r = run("eval", "tictactoe", "mine.py:lowest", "--exact", "--json")
+    assert r.returncode == 0, r.stderr
+    assert json.loads(r.stdout)["as_first"]["guaranteed"] == reference_guarantee(GAMES["tictactoe"], "x", lambda m: m[0])
+    r = run("tournament", "tictactoe", "mine.py:greedy", "minimax", "--games", "4", "--json")
+    assert r.returncode == 0, r.stderr
+    stored = json.loads(r.stdout)
+    assert stored["cross"]["minimax"]["mine.py:greedy"] == 1.0          # perfect play beats it every game
+    for args, words in ((("eval", "tictactoe", "mine.py:wrong", "--vs", "random", "--games", "2"), "chose 99"),
+                        (("eval", "tictactoe", "gone.py:f", "--exact"), "no file gone.py"),
+                        (("eval", "tictactoe", "mine.py:nothing", "--exact"), "has no nothing"),
+                        (("train", "tictactoe", "--learner", "qlearn", "--agent", "q", "--vs", "mine.py:lowest",
+                          "--games", "2"), "not trained against")):
+        r = run(*args)
+        assert r.returncode == 2 and words in r.stderr and len(r.stderr.strip().splitlines()) == 1, (args, r.stderr)
+
+
+def test_the_page_plays_only_the_players_its_command_line_gave(tmp_path, served):
+    """`serve --player` offers a policy; a request naming any other file is refused, and that file
+    never runs (it would leave a mark)."""
+    (tmp_path / "mine.py").write_text("import numpy as np\n"
+                                      "def lowest(obs):\n    return int(np.flatnonzero(obs['action_mask'])[0])\n")
+    mark = tmp_path / "ran"
+    (tmp_path / "evil.py").write_text(f"open({str(mark)!r}, 'w').write('ran')\ndef f(obs):\n    return 0\n")
+    server = served("--player", str(tmp_path / "mine.py") + ":lowest")
+    r = server.post("/api/move", {"game": "tictactoe", "position": ".../.../...", "opponent": str(tmp_path / "mine.py") + ":lowest"})
+    assert r.status_code == 200 and r.json()["move"] == "1", r.text
+    evil = str(tmp_path / "evil.py") + ":f"
+    r = server.post("/api/move", {"game": "tictactoe", "position": ".../.../...", "opponent": evil})
+    assert r.status_code == 400 and "command line" in r.text
+    r = server.post("/api/jobs", {"kind": "tournament", "game": "tictactoe", "players": ["random", evil], "games": 2})
+    assert r.status_code == 400
+    assert not mark.exists()
+
+
+def test_the_library_walks_games_as_the_reference_does(tmp_path):
+    ref = GAMES["tictactoe"]
+    g = educable.game("tictactoe")
+    states = reachable(ref)
+    for key in list(states)[:300]:
+        s = states[key]
+        assert sorted(g.moves(key), key=natural) == sorted(ref["moves"](s), key=natural)
+        assert g.result(key) == ref["result"](s)
+        for move, after in ref["moves"](s).items():
+            assert g.play(key, move) == ref["key"](after)
+    with pytest.raises(educable.Error, match="unknown game"):
+        educable.game("chesss")
+    with pytest.raises(educable.Error):
+        g.play(g.start(), "10")
+    assert any(row["game"] == "tictactoe" for row in educable.games())
