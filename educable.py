@@ -19,11 +19,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    import numpy as np
     import sqlite_utils
 
 __all__ = ["Error", "Game", "KnowledgeBase", "env", "game", "games", "gym_env", "load_games", "observation",
-           "openspiel_game", "player"]
+           "openspiel_game", "openspiel_player", "player"]
 
 
 def _bridge() -> Any:
@@ -231,7 +230,14 @@ def openspiel_game(game: str, max_positions: int | None = None) -> Any:
     return _checked(make, game, max_positions)
 
 
-def observation(game: str, position: str) -> dict[str, np.ndarray]:
+def openspiel_player(game: str, bot: Any) -> Any:
+    """A policy of an OpenSpiel bot or policy (MCTSBot, a TabularPolicy...) built on
+    ``openspiel_game(game)``: pass it to ``player``, ``KnowledgeBase.evaluate`` or ``tournament``."""
+    from bridge.openspiel_game import player as make
+    return _checked(make, game, bot)
+
+
+def observation(game: str, position: str) -> dict[str, Any]:
     """What an environment shows the player to move in ``position``."""
     from bridge import games as games_mod
     from bridge import outside

@@ -4,7 +4,8 @@ pyswip loading every rule file (what any command that asks Prolog must pay).
 A command's CPU time is shown too: the suite starts about a thousand commands, so their CPU
 at start-up is much of its time on two cores.
 
-Targets: `educable --help`, `games`, `show` and `query` on a solved game under 0.35 s; no
+Targets: `educable --help`, `games`, `show` and `query` on a solved game under 0.35 s; `import
+educable` no slower than `educable games`; no
 command spends more than 0.15 s before its own work (its `--help`, which does no work, within
 0.15 s of a bare Python start).
 
@@ -70,6 +71,10 @@ def main() -> None:
             if took >= TARGET_S:
                 missed.append(name)
         print(f"{'':<52} target under {TARGET_S:g} s: {'met' if not missed else 'MISSED: ' + ', '.join(missed)}")
+        games_took = median_wall([EXE, "games"], args.runs, env)
+        imported = median_wall([sys.executable, "-c", "import educable"], args.runs, env)
+        line("import educable (the Python library)", imported, "s", games_took, "educable games")
+        print(f"{'':<52} target no slower than educable games: {'met' if imported <= games_took else 'MISSED'}")
         worst = ("", 0.0)
         for command in COMMANDS:
             took = median_wall([EXE, command, "--help"], args.runs, env) - bare

@@ -30,7 +30,8 @@ PLAYOUTS = 50           # random games whose cells bound the cell values of a ga
 class Step:
     """A state as a step leaves it: its key and mover, the result when over (a winner, ``draw`` or
     ``score``), the legal moves (chance's outcomes with their weights at a chance node), the points
-    the step scored and, for a game of score's end, the end's points."""
+    the step scored, for a game of score's end the end's points, and the cells as each player sees
+    them (in the order of the players; empty for a game without cells)."""
 
     key: str
     mover: str
@@ -39,6 +40,7 @@ class Step:
     weights: tuple[float, ...]
     points: float
     end_points: float
+    seen: tuple[tuple[int, ...], ...] = ()
 
 
 def natural(text: str) -> list:
@@ -90,7 +92,9 @@ def _after(g: str) -> str:
             f" ; Res = null, E = 0.0, game:legal_moves({g}, P1, M1, L), "
             f"findall(T, (member(X, L), game:move_text({g}, X, T)), Ms), "
             f"( game:chance_mover(M1) -> findall(W, (member(X, L), game:outcome_weight({g}, P1, X, W0), W is float(W0)), Ws)"
-            f" ; Ws = [] ) ), Out = [K1, M1, Res, Ms, Ws, Pts, E]")
+            f" ; Ws = [] ) ), game:players({g}, Vs), "
+            f"( catch(findall(C, (member(V, Vs), game:cells({g}, P1, V, C)), Cs), _, fail) -> true ; Cs = [] ), "
+            f"Out = [K1, M1, Res, Ms, Ws, Pts, E, Cs]")
 
 
 STEPS_KEPT = 50_000      # steps remembered (a search or a replay asks the same ones again)
@@ -113,9 +117,15 @@ def step(game: str, key: str, move: str) -> Step:
         f"game:play_move({g}, P, M, Mv, P1, M1), game:move_points({g}, P, M, Mv, Pts0), Pts is float(Pts0), {_after(g)}"))
 
 
+def at(game: str, key: str) -> Step:
+    """The state whose text is ``key`` (as a step to it would leave it, no points scored)."""
+    g = quote(games.check_game(game))
+    return _step(engine().call(f"game:parse_position({g}, {quote(key)}, P1, M1), Pts = 0.0, {_after(g)}"))
+
+
 def _step(fields: list) -> Step:
-    key, mover, result, moves, weights, points, end = fields
-    return Step(key, mover, result, tuple(moves), tuple(weights), points, end)
+    key, mover, result, moves, weights, points, end, seen = fields
+    return Step(key, mover, result, tuple(moves), tuple(weights), points, end, tuple(tuple(c) for c in seen))
 
 
 def cells(game: str, key: str, viewer: str) -> list[int] | None:
@@ -150,7 +160,7 @@ class Planes:
     shape: tuple[int, ...]
     values: int
 
-    def encode(self, cells: list[int]) -> np.ndarray:
+    def encode(self, cells: list[int] | tuple[int, ...]) -> np.ndarray:
         board = np.asarray(cells, dtype=np.int64).reshape(self.shape)
         return (board[..., None] == np.arange(1, self.values + 1)).astype(np.int8)
 

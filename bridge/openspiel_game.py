@@ -142,6 +142,10 @@ def openspiel_game(game: str, max_positions: int | None = None) -> Any:
         def new_initial_state(self) -> EducableState:
             return EducableState(self, field.start(game))
 
+        def state_at(self, key: str) -> EducableState:
+            """The state whose text is ``key``."""
+            return EducableState(self, field.at(game, key))
+
         def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> Any:
             return KeyObserver()
 
@@ -160,4 +164,19 @@ def openspiel_game(game: str, max_positions: int | None = None) -> Any:
     if short_name(game) not in pyspiel.registered_names():
         pyspiel.register_game(game_type, EducableGame)
     return pyspiel.load_game(short_name(game))
+
+
+def player(game: str, bot: Any) -> Any:
+    """A policy (bridge/outside.py) that asks an OpenSpiel bot (``step(state)``, as MCTSBot) or policy
+    (``action_probabilities(state)``, as a TabularPolicy, its likeliest action) built on
+    ``openspiel_game(game)``: the state found from the position's text."""
+    spiel = openspiel_game(game)
+
+    def act(observation: dict[str, Any]) -> int:
+        state = spiel.state_at(observation["position"])
+        if hasattr(bot, "step"):
+            return int(bot.step(state))
+        probabilities = bot.action_probabilities(state)
+        return int(max(probabilities, key=probabilities.get))
+    return act
 

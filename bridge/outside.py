@@ -1,7 +1,8 @@
 """Players from outside educable: a Python policy, judged, played and rated like educable's own.
 
 A policy sees what an environment of ``educable.env`` gives a player (bridge/pettingzoo_env.py):
-``{"observation": planes, "action_mask": legal}``, and answers an action number.  It is a function
+``{"observation": planes, "action_mask": legal}``, with the position's text beside them
+(``"position"``: what an OpenSpiel bot needs to find its state), and answers an action number.  It is a function
 of that observation, an object with ``act(observation)``, or an object with Stable-Baselines3's
 ``predict(observation, action_masks=...)``.  On a command line it is named ``FILE.py:NAME`` or
 ``module:NAME`` (loaded, which runs that file's code, only where the person typing the command
@@ -16,16 +17,17 @@ import re
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import numpy as np
+from bridge.errors import BadInput
 
-from bridge import field, games
-from bridge.engine import BadInput
-from learners import exact
-from learners.graph import StateGraph
+if TYPE_CHECKING:        # the command line asks allow_loading of every command: this module stays light until used
 
-Policy = Callable[[dict[str, np.ndarray]], Any]
+    from bridge import games
+    from learners import exact
+    from learners.graph import StateGraph
+
+Policy = Callable[[dict[str, Any]], Any]
 NAMED = re.compile(r"(?P<source>[^:]+\.py|[A-Za-z_][\w.]*):(?P<attribute>[A-Za-z_]\w*)")
 SEARCH_KINDS = ("alphabeta", "mcts", "expectimax")
 
@@ -60,7 +62,7 @@ def as_policy(thing: Any, name: str) -> Policy:
     """A policy function of an object: itself if callable, else its ``act``, else its Stable-Baselines3
     ``predict`` (given the action mask, deterministically)."""
     if hasattr(thing, "predict") and not hasattr(thing, "act"):
-        def predict(observation: dict[str, np.ndarray]) -> Any:
+        def predict(observation: dict[str, Any]) -> Any:
             action, _state = thing.predict(observation["observation"], action_masks=observation["action_mask"],
                                            deterministic=True)
             return action
@@ -107,8 +109,11 @@ def policy(name: str) -> Policy:
     return _policies[name]
 
 
-def observation(game: str, key: str, mover: str, legal: list[str]) -> dict[str, np.ndarray]:
+def observation(game: str, key: str, mover: str, legal: list[str]) -> dict[str, Any]:
     """What the environment shows ``mover`` in the state ``key`` (legal moves ``legal``)."""
+    import numpy as np
+
+    from bridge import field
     moves = field.actions(game)
     planes = field.planes(game)
     mask = np.zeros(len(moves), dtype=np.int8)
@@ -119,11 +124,14 @@ def observation(game: str, key: str, mover: str, legal: list[str]) -> dict[str, 
         board = np.array([numbered[key]], dtype=np.int64)
     else:
         board = planes.encode(field.cells(game, key, mover) or [])
-    return {"observation": board, "action_mask": mask}
+    return {"observation": board, "action_mask": mask, "position": key}
 
 
-def chosen(name: str, game: str, obs: dict[str, np.ndarray], legal: list[str], where: str) -> str:
+def chosen(name: str, game: str, obs: dict[str, Any], legal: list[str], where: str) -> str:
     """The move policy ``name`` chooses given ``obs``; BadInput when it answers no legal action."""
+    import numpy as np
+
+    from bridge import field
     moves = field.actions(game)
     try:
         action = policy(name)(obs)
@@ -143,6 +151,7 @@ def chosen(name: str, game: str, obs: dict[str, np.ndarray], legal: list[str], w
 
 def choose(name: str, state: games.State) -> str:
     """The move ``name`` plays in ``state``."""
+    from bridge import games
     legal = [m for m, _ in games.moves(state)]
     return chosen(name, state.game, observation(state.game, state.key, state.mover, legal), legal, repr(state.key))
 
@@ -150,6 +159,10 @@ def choose(name: str, state: games.State) -> str:
 def support(graph: StateGraph, name: str) -> exact.Support:
     """The move ``name`` chooses in every state of ``graph`` where a player moves: the policy asked
     once a state, which exact judgement then follows."""
+    import numpy as np
+
+    from bridge import field, games
+    from learners import exact
     planes = field.planes(graph.game)
     cells = games.board_cells(graph) if planes is not None and not graph.has_chance else None
     numbered = None if planes is not None else {k: i for i, k in enumerate(field.fitted_graph(graph.game).keys)}
@@ -169,6 +182,6 @@ def support(graph: StateGraph, name: str) -> exact.Support:
             board = planes.encode(cells[s].tolist() if cells is not None else field.cells(graph.game, graph.keys[s], mover) or [])
         else:
             board = np.array([(numbered or {})[graph.keys[s]]], dtype=np.int64)
-        table.append([chosen(name, graph.game, {"observation": board, "action_mask": mask}, legal,
+        table.append([chosen(name, graph.game, {"observation": board, "action_mask": mask, "position": graph.keys[s]}, legal,
                              repr(graph.keys[s]))])
     return exact.support_from_moves(graph, table)

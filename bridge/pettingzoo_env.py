@@ -67,7 +67,7 @@ class _Board:
     def board(self, viewer: str) -> np.ndarray:
         if self.planes is None:
             return np.array([(self.numbered or {})[self.state.key]], dtype=np.int64)
-        return self.planes.encode(field.cells(self.game, self.state.key, viewer) or [])
+        return self.planes.encode(self.state.seen[self.players.index(viewer)])
 
     def mask(self, to_move: bool) -> np.ndarray:
         mask = np.zeros(len(self.moves), dtype=np.int8)

@@ -234,3 +234,22 @@ def test_the_library_walks_games_as_the_reference_does(tmp_path):
     with pytest.raises(educable.Error):
         g.play(g.start(), "10")
     assert any(row["game"] == "tictactoe" for row in educable.games())
+
+
+def test_openspiel_bots_and_stable_baselines_models_play_through_small_adapters(tmp_path):
+    """An OpenSpiel MCTSBot on the OpenSpiel game of tic-tac-toe, and an object with Stable-Baselines3's
+    predict(observation, action_masks=...) (a stand-in: torch is no dependency), become players."""
+    from open_spiel.python.algorithms import mcts
+    spiel = educable.openspiel_game("tictactoe")
+    bot = mcts.MCTSBot(spiel, 2, 200, mcts.RandomRolloutEvaluator(1, np.random.RandomState(2)),
+                       random_state=np.random.RandomState(2))
+    kb = educable.KnowledgeBase(tmp_path / "kb.db")
+    r = kb.evaluate("tictactoe", educable.player("mcts-200", educable.openspiel_player("tictactoe", bot)),
+                    vs="random", games=8, seed=1)
+    assert r["as_first"]["loss"] + r["as_second"]["loss"] <= 1          # MCTS with 200 rollouts rarely loses to random
+
+    class Model:
+        def predict(self, observation, action_masks=None, deterministic=True):
+            return np.array([np.flatnonzero(action_masks)[0]]), None
+    got = kb.evaluate("tictactoe", Model(), exact=True)
+    assert got["as_first"]["guaranteed"] == reference_guarantee(GAMES["tictactoe"], "x", lambda moves: moves[0])

@@ -1,0 +1,70 @@
+"""A step of educable's PettingZoo environment beside PettingZoo's own classic games, in the same run.
+
+Random play through the AEC loop (``last``, a legal action drawn from the mask, ``step``) on
+educable's connect(4,7,6) and tictactoe against PettingZoo's ``connect_four_v3`` and
+``tictactoe_v3`` (pygame installed, which they import: the extra ``bench``).  Targets: a step of
+connect(4,7,6) and a random game of tic-tac-toe within 3x of PettingZoo's.
+
+    .venv/bin/python bench/bench_env.py [--seconds 3]
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import platform
+import time
+from pathlib import Path
+
+import numpy as np
+from common import line
+
+TARGET = 3.0
+
+
+def random_play(env, seconds: float, seed: int = 0) -> tuple[float, float]:
+    """Seconds a step and seconds a game of random play, over about ``seconds``."""
+    rng = np.random.default_rng(seed)
+    steps = played = 0
+    t0 = time.perf_counter()
+    while time.perf_counter() - t0 < seconds:
+        env.reset(seed=int(rng.integers(2**31)))
+        played += 1
+        for agent in env.agent_iter():
+            obs, _reward, done, truncated, _info = env.last()
+            env.step(None if done or truncated else int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+            steps += 1
+    took = time.perf_counter() - t0
+    return took / steps, took / played
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--seconds", type=float, default=3.0, help="seconds of random play on each environment")
+    args = ap.parse_args()
+    import educable
+    from pettingzoo.classic import connect_four_v3, tictactoe_v3
+    results = {}
+    record: dict[str, dict] = {}
+    for ours, theirs, name in (("connect(4,7,6)", connect_four_v3, "connect_four_v3"),
+                               ("tictactoe", tictactoe_v3, "tictactoe_v3")):
+        mine = educable.env(ours)
+        random_play(mine, 0.5)                          # warm: the game numbered, its planes sized
+        step, game = random_play(mine, args.seconds)
+        anchor_step, anchor_game = random_play(theirs.env(), args.seconds)
+        line(f"educable.env('{ours}'): a step", step * 1e6, "us", anchor_step * 1e6, f"PettingZoo {name}",
+             words=("faster", "slower"))
+        line(f"educable.env('{ours}'): a random game", game * 1e3, "ms", anchor_game * 1e3, f"PettingZoo {name}")
+        results[ours] = (step / anchor_step, game / anchor_game)
+        record[ours] = {"step_us": round(step * 1e6, 1), "game_ms": round(game * 1e3, 3), "anchor": f"pettingzoo {name}",
+                        "anchor_step_us": round(anchor_step * 1e6, 1), "anchor_game_ms": round(anchor_game * 1e3, 3)}
+    c4, ttt = results["connect(4,7,6)"][0], results["tictactoe"][1]
+    print(f"{'':<52} target within {TARGET:g}x: connect(4,7,6) step {c4:.2f}x, tic-tac-toe game {ttt:.2f}x: "
+          f"{'met' if c4 <= TARGET and ttt <= TARGET else 'MISSED'}")
+    out = Path(__file__).resolve().parent / "results" / "env_step.json"
+    out.write_text(json.dumps({"command": "bench/bench_env.py", "seconds": args.seconds, "machine": platform.machine(),
+                               "results": record}, indent=1) + "\n")
+    print(f"{'':<52} written to bench/results/{out.name}")
+
+
+if __name__ == "__main__":
+    main()
