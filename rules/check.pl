@@ -36,6 +36,7 @@ timed_predicate('tuple_cells/4').
 timed_predicate('tuple_code/4').
 timed_predicate('setup_text/4').
 timed_predicate('board_lines/4').
+timed_predicate('actions/2').
 
 %   Required parts of the protocol: a game without one cannot be played.
 required(players/2).
@@ -107,7 +108,8 @@ reset :-
     nb_setval(check_next_mover, false),
     nb_setval(check_start, none),
     nb_setval(check_at, none),
-    nb_setval(check_endless, []).
+    nb_setval(check_endless, []),
+    nb_setval(check_actions, none).
 
 stopped(Game, Inferences) :-
     nb_getval(check_at, At),
@@ -128,6 +130,7 @@ run_checks(Game, Limit, Playouts) :-
         (   has_clause(Game, tuple_code/4), \+ gdl:gdl_file(Game, _) -> nb_setval(check_code, true) ; true ),
         (   has_clause(Game, setup_text/4), \+ gdl:gdl_file(Game, _) -> nb_setval(check_setup, true) ; true ),
         (   has_clause(Game, next_mover/5) -> nb_setval(check_next_mover, true) ; true ),   % asked once, not at every move
+        check_actions(Game),
         explore(Game, P0, M0, Limit, Playouts)
     ;   true
     ).
@@ -440,6 +443,24 @@ check_legal(Game, P, M, T, Moves) :-
 move_label(Game, Move, Label) :-
     (   guarded('move_text/3', game:move_text(Game, Move, L)) -> Label = L ; format(atom(Label), "~q", [Move]) ).
 
+%   actions/2, where the game gives it: a list of moves with texts, none twice;
+%   each legal move is then looked for in it (check_moves).
+check_actions(Game) :-
+    (   has_clause(Game, actions/2)
+    ->  (   safely('actions/2', game:actions(Game, Ms), Outcome), Outcome \= error(_), is_list(Ms),
+            findall(T, ( member(Mv, Ms), guarded('move_text/3', game:move_text(Game, Mv, T0)), atom_string(T, T0) ), Ts),
+            length(Ms, N), length(Ts, N)
+        ->  msort(Ts, Sorted),
+            (   append(_, [X, X|_], Sorted)
+            ->  format(string(Msg), "actions/2 names the move ~q twice: each action must be one move", [X]),
+                problem(Game, actions, actions/2, none, Msg)
+            ;   nb_setval(check_actions, Ts)
+            )
+        ;   problem(Game, actions, actions/2, none, "actions/2 must give a list of moves that move_text/3 writes")
+        )
+    ;   true
+    ).
+
 %   Pairs are Move-(Pos1/Mover1) for each legal move that next/5 plays.
 check_moves(Game, P, M, T, Moves, Pairs) :-
     foldl(check_move(Game, P, M, T), Moves, Pairs, []),
@@ -448,6 +469,12 @@ check_moves(Game, P, M, T, Moves, Pairs) :-
     (   append(_, [X, X|_], Sorted)
     ->  format(string(Msg), "two legal moves share the text ~q: a player could not choose between them", [X]),
         problem(Game, shared_move_text, move_text/3, T, Msg)
+    ;   true
+    ),
+    nb_getval(check_actions, Actions),
+    (   Actions \== none, \+ game:chance_mover(M), member(Y, Texts), \+ memberchk(Y, Actions)
+    ->  format(string(Msg2), "the legal move ~q is not among actions/2's moves", [Y]),
+        problem(Game, actions, actions/2, T, Msg2)
     ;   true
     ).
 

@@ -29,6 +29,7 @@ DOCUMENTS = ["README.md", *(page for page in PAGES if "/" not in page.removepref
                             or "```console" in (ROOT / page).read_text())]
 LINKED = ["rules", "tests", "examples", "docs", "bench"]
 BLOCK = re.compile(r"^```console\n(.*?)^```", re.S | re.M)
+PYTHON = re.compile(r"^```python\n(.*?)^```", re.S | re.M)
 
 
 @dataclass
@@ -57,6 +58,19 @@ def examples(document: str) -> list[Example]:
             else:
                 current.expected.append(line)
     return found
+
+
+def python_blocks(document: str) -> str:
+    """The document's ```python blocks, in order, as one script (each block sees what the earlier
+    ones defined, as a reader typing them into one session would)."""
+    return "\n".join(PYTHON.findall((ROOT / document).read_text()))
+
+
+def run_python(code: str, folder: Path) -> subprocess.CompletedProcess:
+    """Run ``code`` with the project's Python in ``folder``."""
+    env = {k: v for k, v in os.environ.items() if k not in ("EDUCABLE_DB", "EDUCABLE_GAMES")}
+    return subprocess.run([sys.executable, "-c", code], cwd=folder, env=env, capture_output=True, text=True,
+                          timeout=600)
 
 
 def sandbox(folder: Path | None = None) -> Path:

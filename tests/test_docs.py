@@ -5,7 +5,7 @@ from pathlib import Path
 
 import pytest
 
-from doc_examples import DOCUMENTS, examples, matches, run, sandbox
+from doc_examples import DOCUMENTS, PAGES, examples, matches, python_blocks, run, run_python, sandbox
 
 
 @pytest.mark.parametrize("document", DOCUMENTS)
@@ -20,6 +20,14 @@ def test_every_console_example_prints_what_the_document_shows(document, tmp_path
             drifted.append(f"{ex.document}:{ex.line}: $ {ex.command}\n  shown:\n    " + "\n    ".join(ex.expected)
                            + "\n  printed:\n    " + "\n    ".join(actual))
     assert not drifted, "\n\n".join(drifted)
+
+
+@pytest.mark.parametrize("document", [d for d in ["README.md", *PAGES] if python_blocks(d)])
+def test_every_python_example_runs_as_written(document, tmp_path):
+    """A page's ```python blocks run in order as one script, in a scratch folder like the console
+    examples'; the asserts they hold are what the page says they show."""
+    r = run_python(python_blocks(document), sandbox(tmp_path))
+    assert r.returncode == 0, f"{document}: the Python examples failed:\n{r.stderr[-3000:]}"
 
 
 def test_the_example_matcher_can_fail():

@@ -253,3 +253,15 @@ def test_openspiel_bots_and_stable_baselines_models_play_through_small_adapters(
             return np.array([np.flatnonzero(action_masks)[0]]), None
     got = kb.evaluate("tictactoe", Model(), exact=True)
     assert got["as_first"]["guaranteed"] == reference_guarantee(GAMES["tictactoe"], "x", lambda moves: moves[0])
+
+
+def test_check_holds_a_game_to_its_actions(tmp_path):
+    """A copy of connect.pl whose actions/2 forgets the last column: check names the legal move missing."""
+    text = (ROOT / "rules" / "games" / "connect.pl").read_text()
+    declared = "numlist(1, W, Columns)."
+    assert declared in text
+    path = tmp_path / "connect.pl"
+    path.write_text(text.replace(declared, "W1 is W - 1, numlist(1, W1, Columns)."))
+    r = subprocess.run([EXE, "check", str(path), "--game", "connect(3,4,4)", "--limit", "300", "--playouts", "5"],
+                       capture_output=True, text=True, timeout=300)
+    assert "actions/2: the legal move '4' is not among actions/2's moves" in r.stdout, r.stdout + r.stderr
