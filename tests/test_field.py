@@ -188,6 +188,9 @@ def test_outside_players_on_the_command_line_and_their_one_line_refusals(tmp_pat
     r = run("eval", "tictactoe", "mine.py:lowest", "--exact", "--json")
     assert r.returncode == 0, r.stderr
     assert json.loads(r.stdout)["as_first"]["guaranteed"] == reference_guarantee(GAMES["tictactoe"], "x", lambda m: m[0])
+    r = subprocess.run([EXE, "play", "tictactoe", "--opponent", "mine.py:lowest", "--db", str(tmp_path / "kb.db")],
+                       input="5\n3\n7\n", capture_output=True, text=True, cwd=tmp_path, timeout=300)
+    assert r.returncode == 0 and "x wins" in r.stdout, r.stdout + r.stderr      # it answers 1, 2: x takes 3-5-7
     r = run("tournament", "tictactoe", "mine.py:greedy", "minimax", "--games", "4", "--json")
     assert r.returncode == 0, r.stderr
     stored = json.loads(r.stdout)
@@ -265,3 +268,18 @@ def test_check_holds_a_game_to_its_actions(tmp_path):
     r = subprocess.run([EXE, "check", str(path), "--game", "connect(3,4,4)", "--limit", "300", "--playouts", "5"],
                        capture_output=True, text=True, timeout=300)
     assert "actions/2: the legal move '4' is not among actions/2's moves" in r.stdout, r.stdout + r.stderr
+
+
+def test_a_missing_optional_library_is_one_line_naming_its_extra(monkeypatch):
+    import importlib
+    real = importlib.import_module
+
+    def without(name, *args):
+        if name.split(".")[0] in ("pettingzoo", "gymnasium", "pyspiel"):
+            raise ImportError(name)
+        return real(name, *args)
+    monkeypatch.setattr(importlib, "import_module", without)
+    with pytest.raises(educable.Error, match=r"^this needs pettingzoo, an optional library: pip install 'educable\[field\]'$"):
+        educable.env("tictactoe")
+    with pytest.raises(educable.Error, match=r"pip install 'educable\[openspiel\]'$"):
+        educable.openspiel_game("tictactoe(4,4,4)")
