@@ -446,7 +446,7 @@ move_label(Game, Move, Label) :-
 %   actions/2, where the game gives it: a list of moves with texts, none twice;
 %   each legal move is then looked for in it (check_moves).
 check_actions(Game) :-
-    (   has_clause(Game, actions/2)
+    (   has_clause(Game, actions/2), \+ gdl:gdl_file(Game, _)
     ->  (   safely('actions/2', game:actions(Game, Ms), Outcome), Outcome \= error(_), is_list(Ms),
             findall(T, ( member(Mv, Ms), guarded('move_text/3', game:move_text(Game, Mv, T0)), atom_string(T, T0) ), Ts),
             length(Ms, N), length(Ts, N)
