@@ -51,6 +51,11 @@ def named(name: str) -> bool:
     return found is not None and found["source"] not in SEARCH_KINDS
 
 
+def registered() -> list[str]:
+    """The outside players of this process (what `serve --player` gave the page)."""
+    return sorted(_policies)
+
+
 def register(name: str, policy: Any) -> str:
     """Make ``policy`` (a function or an object, see the module) a player called ``name`` in this
     process; returns the name."""

@@ -8,6 +8,9 @@
 
 :- dynamic load_message/1.
 :- use_module(library(prolog_stack)).
+:- use_module(library(lists), [member/2]).    % imported, not autoloaded: the halt guard also runs while
+                                               % Prolog shuts down, when autoloading may fail (a Ctrl-C'd race
+                                               % printed "Unknown procedure: bridge:member/2")
 
 %   A game file is a program, but it may not end educable: halt/0,1 from one
 %   (a directive, initialization/1, or a rule while a command runs) is

@@ -212,6 +212,7 @@ def test_the_page_plays_only_the_players_its_command_line_gave(tmp_path, served)
     mark = tmp_path / "ran"
     (tmp_path / "evil.py").write_text(f"open({str(mark)!r}, 'w').write('ran')\ndef f(obs):\n    return 0\n")
     server = served("--player", str(tmp_path / "mine.py") + ":lowest")
+    assert f'<option value="{tmp_path / "mine.py"}:lowest">' in server.get("/play", game="tictactoe").text
     r = server.post("/api/move", {"game": "tictactoe", "position": ".../.../...", "opponent": str(tmp_path / "mine.py") + ":lowest"})
     assert r.status_code == 200 and r.json()["move"] == "1", r.text
     evil = str(tmp_path / "evil.py") + ":f"

@@ -209,10 +209,12 @@ def _play_page(db: Any, game: str | None) -> dict:
         games_mod.check_game(chosen)                    # the one line: unknown game, or why it is broken
         players = games_mod.players(chosen)             # a family's member (pig(12,6)): listed as chosen
         names = [*names, chosen]
+    from bridge import outside
     learned = [a["name"] for a in store.list_agents(db, chosen)] if chosen else []
     from bridge import boards
     setup = chosen is not None and boards.can_set_up(chosen)
-    return {"games": names, "game": chosen, "players": players or [], "learned": learned, "setup": setup}
+    return {"games": names, "game": chosen, "players": players or [], "learned": learned, "setup": setup,
+            "outside": outside.registered()}       # the Python policies `serve --player` gave, offered as opponents
 
 
 # ---------------------------------------------------------------------------- handlers
