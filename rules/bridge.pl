@@ -8,9 +8,6 @@
 
 :- dynamic load_message/1.
 :- use_module(library(prolog_stack)).
-:- use_module(library(lists), [member/2]).    % imported, not autoloaded: the halt guard also runs while
-                                               % Prolog shuts down, when autoloading may fail (a Ctrl-C'd race
-                                               % printed "Unknown procedure: bridge:member/2")
 
 %   A game file is a program, but it may not end educable: halt/0,1 from one
 %   (a directive, initialization/1, or a rule while a command runs) is
@@ -28,7 +25,7 @@ halt_origin(Where) :-
     (   source_location(File, Line)
     ->  format(string(Where), "~w:~w", [File, Line])
     ;   catch(get_prolog_backtrace(40, Frames), _, Frames = []),
-        member(frame(_, clause(Clause, _), _), Frames),
+        frame_of(Frames, frame(_, clause(Clause, _), _)),
         clause_property(Clause, file(File)),
         \+ core_file(File),
         \+ system_file(File),
@@ -36,6 +33,12 @@ halt_origin(Where) :-
     ->  format(string(Where), "~w:~w", [File, Line])
     ;   Where = "a rule"
     ).
+
+%   member/2, written here: the halt guard also runs while Prolog shuts down, when autoloading
+%   library(lists) may fail (a race stopped by Ctrl-C printed "Unknown procedure: bridge:member/2"),
+%   and importing the library here would make it loaded before any game file.
+frame_of([F|_], F).
+frame_of([_|Fs], F) :- frame_of(Fs, F).
 
 system_file(File) :-
     current_prolog_flag(home, Home),
