@@ -97,7 +97,7 @@ def _after(g: str) -> str:
             f"Out = [K1, M1, Res, Ms, Ws, Pts, E, Cs]")
 
 
-STEPS_KEPT = 50_000      # steps remembered (a search or a replay asks the same ones again)
+STEPS_KEPT = 20_000      # steps remembered (a search or a replay asks the same ones again)
 
 
 @lru_cache(maxsize=1024)

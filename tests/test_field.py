@@ -97,6 +97,13 @@ def test_gymnasium_environments_pass_its_checker_and_lose_to_perfect_play(tmp_pa
         while not done:
             obs, reward, done, _, _ = env.step(int(np.flatnonzero(obs["action_mask"])[0]))
         assert reward in (-1.0, 0.0)
+    env = educable.gym_env("connect(4,7,6)", "perfect", db=tmp_path / "kb.db")     # bitbully, the perfect player
+    obs, _ = env.reset(seed=0)
+    for _ in range(4):                    # always the first column (blocked at three): perfect play wins after the fifth
+        obs, reward, done, _, _ = env.step(0)
+        assert not done
+    _, reward, done, _, info = env.step(0)
+    assert (reward, done) == (-1.0, True) and "illegal_move" not in info
     env = educable.gym_env("tictactoe", "minimax", db=tmp_path / "kb.db")
     obs, _ = env.reset(seed=0)
     illegal = int(np.flatnonzero(obs["action_mask"] == 0)[0]) if obs["action_mask"].min() == 0 else None
