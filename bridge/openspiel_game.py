@@ -69,7 +69,7 @@ def openspiel_game(game: str, max_positions: int | None = None) -> Any:
         reward_model=GT.RewardModel.REWARDS if scored else GT.RewardModel.TERMINAL,
         max_num_players=len(players), min_num_players=len(players),
         provides_information_state_string=True, provides_information_state_tensor=False,
-        provides_observation_string=True, provides_observation_tensor=False, parameter_specification={})
+        provides_observation_string=True, provides_observation_tensor=True, parameter_specification={})
     longest = _longest(graph) if graph is not None and not has_chance else LONGEST
     info = pyspiel.GameInfo(
         num_distinct_actions=len(moves), max_chance_outcomes=len(chance_moves), num_players=len(players),
@@ -149,14 +149,27 @@ def openspiel_game(game: str, max_positions: int | None = None) -> Any:
         def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> Any:
             return KeyObserver()
 
-    class KeyObserver:
-        """OpenSpiel's observer of a perfect-information game: the position's text (no tensor)."""
+    planes = field.planes(game, max_positions)
+    numbered = None if planes is not None or graph is None else {k: i for i, k in enumerate(graph.keys)}
+    if planes is None and numbered is None:
+        raise BadInput(f"{game} has no cells/4 and is too large for its state graph: OpenSpiel's observations "
+                       "need one or the other")
+    shape = (*planes.shape, planes.values) if planes is not None else (len(numbered or ()),)
 
-        tensor = np.zeros(0, np.float32)
-        dict: dict[str, np.ndarray] = {}
+    class KeyObserver:
+        """OpenSpiel's observer: as a tensor, the environment's planes of the cells as the player sees
+        them (a game without cells: its state's number, one-hot); as a string, the position's text."""
+
+        def __init__(self) -> None:
+            self.tensor = np.zeros(int(np.prod(shape)), np.float32)
+            self.dict = {"observation": self.tensor.reshape(shape)}
 
         def set_from(self, state: EducableState, player: int) -> None:
-            pass
+            self.tensor.fill(0)
+            if planes is not None:
+                self.dict["observation"][...] = planes.encode(state.at.seen[max(player, 0)])
+            else:
+                self.tensor[(numbered or {})[state.at.key]] = 1
 
         def string_from(self, state: EducableState, player: int) -> str:
             return state.at.key

@@ -291,3 +291,24 @@ def test_a_missing_optional_library_is_one_line_naming_its_extra(monkeypatch):
         educable.env("tictactoe")
     with pytest.raises(educable.Error, match=r"pip install 'educable\[openspiel\]'$"):
         educable.openspiel_game("tictactoe(4,4,4)")
+
+
+def test_openspiels_rl_environment_and_tabular_learner_run_on_an_educable_game():
+    """OpenSpiel's observation tensor is the environment's planes (x in the centre: o sees an opponent's
+    piece there), so its rl_environment and tabular Q-learner run on a game written in Prolog."""
+    from open_spiel.python import rl_environment
+    from open_spiel.python.algorithms import tabular_qlearner
+    spiel = educable.openspiel_game("tictactoe")
+    state = spiel.new_initial_state()
+    state.apply_action(4)
+    assert np.asarray(state.observation_tensor(1)).reshape(3, 3, 2)[1, 1].tolist() == [0, 1]
+    assert np.asarray(state.observation_tensor(0)).reshape(3, 3, 2)[1, 1].tolist() == [1, 0]
+    env = rl_environment.Environment(spiel)
+    learners = [tabular_qlearner.QLearner(player_id=i, num_actions=9) for i in range(2)]
+    for _ in range(100):
+        step = env.reset()
+        while not step.last():
+            step = env.step([learners[step.observations["current_player"]].step(step).action])
+        for learner in learners:
+            learner.step(step)
+        assert sum(step.rewards) == 0 and set(step.rewards) <= {-1.0, 0.0, 1.0}
