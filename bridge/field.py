@@ -20,6 +20,7 @@ import numpy as np
 
 from bridge import games, graphs
 from bridge.engine import BadInput, engine, quote
+from learners.graph import CHANCE as CHANCE_NODE  # a chance node's mover in a state graph
 from learners.graph import StateGraph
 
 CHANCE = games.CHANCE
@@ -71,10 +72,9 @@ def actions(game: str, limit: int | None = None) -> tuple[str, ...]:
             raise BadInput(f"actions/2 of {game} names a move twice (educable check {game} says more)")
         return tuple(declared)
     graph = fitted_graph(game, limit)
-    chance = graph.players.index(CHANCE) if CHANCE in graph.players else None
     seen: set[int] = set()
     for s in range(graph.size):
-        if chance is None or graph.mover[s] != chance:
+        if graph.mover[s] != CHANCE_NODE:
             seen.update(graph.move[graph.start[s]:graph.start[s + 1]].tolist())
     return tuple(sorted((graph.moves[m] for m in seen), key=natural))
 

@@ -52,8 +52,7 @@ def openspiel_game(game: str, max_positions: int | None = None) -> Any:
     has_chance = graph is not None and graph.has_chance
     chance_moves: tuple[str, ...] = ()
     if graph is not None and has_chance:
-        chance = graph.players.index(field.CHANCE)
-        seen = {int(m) for s in range(graph.size) if graph.mover[s] == chance
+        seen = {int(m) for s in range(graph.size) if graph.mover[s] == field.CHANCE_NODE
                 for m in graph.move[graph.start[s]:graph.start[s + 1]]}
         chance_moves = tuple(sorted((graph.moves[m] for m in seen), key=field.natural))
     elif graph is None and engine().call(f"( game:initial({quote(game)}, _, M), game:chance_mover(M) -> Out = true ; Out = false )"):

@@ -173,7 +173,7 @@ def support(graph: StateGraph, name: str) -> exact.Support:
     numbered = None if planes is not None else {k: i for i, k in enumerate(field.fitted_graph(graph.game).keys)}
     moves = field.actions(graph.game)
     index = {m: i for i, m in enumerate(moves)}
-    chance = graph.players.index(field.CHANCE) if field.CHANCE in graph.players else -1
+    from learners.graph import CHANCE as chance
     table: list[list[str]] = []
     for s in range(graph.size):
         legal = [graph.moves[m] for m in graph.move[graph.start[s]:graph.start[s + 1]]]

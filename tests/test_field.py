@@ -312,3 +312,34 @@ def test_openspiels_rl_environment_and_tabular_learner_run_on_an_educable_game()
         for learner in learners:
             learner.step(step)
         assert sum(step.rewards) == 0 and set(step.rewards) <= {-1.0, 0.0, 1.0}
+
+
+def pig_fixed_policy_reference(goal, faces=6, tol=1e-14):
+    """Pig, written apart: a player who banks every turn total at once (rolls once, then holds), against
+    an opponent that answers it as well as possible; the player's chance of winning as first."""
+    keys = [(i, j, k) for i in range(goal) for j in range(goal) for k in range(goal - i)]
+    me, them = dict.fromkeys(keys, 0.0), dict.fromkeys(keys, 0.0)
+
+    def table(own, other, best):
+        def win(i, j, k):
+            return 1.0 if i + k >= goal else own[(i, j, k)]
+        out = {}
+        for i, j, k in keys:
+            roll = ((1 - other[(j, i, 0)]) + sum(win(i, j, k + r) for r in range(2, faces + 1))) / faces
+            hold = 1 - other[(j, i + k, 0)] if k > 0 else None
+            out[(i, j, k)] = roll if hold is None else max(roll, hold) if best else hold
+        return out
+    while True:
+        new_me, new_them = table(me, them, best=False), table(them, me, best=True)
+        if max(max(abs(new_me[x] - me[x]), abs(new_them[x] - them[x])) for x in keys) < tol:
+            return new_me[(0, 0, 0)]
+        me, them = new_me, new_them
+
+
+def test_a_python_policy_on_a_game_of_chance_is_judged_exactly_as_a_reference_judges_it(loaded, tmp_path):
+    def bank_at_once(obs):                 # hold whenever it may (actions: hold, roll)
+        return int(np.flatnonzero(obs["action_mask"])[0])
+    assert educable.game("pig(12,6)").actions() == ["hold", "roll"]
+    got = educable.KnowledgeBase(tmp_path / "kb.db").evaluate("pig(12,6)", bank_at_once, exact=True)
+    assert got["as_first"]["against_best_response"] == pytest.approx(pig_fixed_policy_reference(12), abs=1e-9)
+    assert not got["as_first"]["perfect"]
