@@ -57,9 +57,13 @@ def load_games(path: str | os.PathLike) -> list[str]:
     if files is None:
         raise Error(f"no game file or folder {where}")
     e = engine()
+    loaded = {Path(f).resolve() for f in e.call("findall(F, ( source_file(F) ; gdl:gdl_file(_, F) ), Out)")}
     for file in files:
+        if file.resolve() in loaded:
+            continue                            # loaded already (by --games-dir, or an earlier call)
+        before = dict(e.broken)
         e.load_game(file.resolve())
-        broken = [why for name, why in e.broken.items() if Path(name).name == file.name]
+        broken = [why for name, why in e.broken.items() if before.get(name) != why]
         if broken:
             raise Error(f"{file} did not load: {broken[0]}")
     games_mod.check_game.cache_clear()
