@@ -39,7 +39,6 @@ named('connect(4,7,6)').
 :- dynamic row_digits/4.   % row_digits(W, Code, Digits, Tail): a row's base-4 code as its W digits
 :- dynamic row_chars/4.    % row_chars(W, Code, Chars, Tail): the same as '.', o, x
 :- dynamic reversed/3.     % reversed(W, Mask, Mirror): a row's bits right to left
-:- dynamic tabled_width/1. % tabled_width(W): the tables above hold rows of W cells
 
 %   Rows up to this wide are read from tables (4^W clauses); wider ones cell by cell.
 table_width(8).
@@ -70,7 +69,6 @@ define(G, N, W, H) :-
         Col0 is ((1 << (H * S)) - 1) // ((1 << S) - 1),    % bit 0 of every row: the first column
         Full is Col0 * RowMask,
         Top is (H - 1) * S,
-        tables(W),
         RowMask4 is (1 << (2 * W)) - 1,
         Floor is RowMask4 // 3,                             % base-4 digit 1 in each cell of a row
         Low is ((1 << (2 * W * H)) - 1) // 3,               % ... and of the board
@@ -78,24 +76,6 @@ define(G, N, W, H) :-
         assertz(end_geo(G, N, S, Full)),
         assertz(view_geo(G, W, H, Low, Floor, RowMask4)),
         assertz(known(G, geo(N, W, H, S, RowMask, Full, Low, Floor, RowMask4)))
-    ).
-
-tables(W) :-
-    (   tabled_width(W)
-    ->  true
-    ;   table_width(Max), W > Max
-    ->  true
-    ;   Top is (1 << W) - 1,
-        forall(between(0, Top, M), ( spread_of(W, M, D), assertz(spread(W, M, D)),
-                                     reverse_of(W, M, R), assertz(reversed(W, M, R)) )),
-        Codes is 4 ** W - 1,
-        forall(between(0, Codes, Code),
-               ( digits_of(W, Code, Ds, T), assertz(row_digits(W, Code, Ds, T)),
-                 (   digits_of(W, Code, Ds1, []), maplist(char_of, Ds1, Cs1)     % digits 0-2: a board row
-                 ->  append(Cs1, T1, Cs), assertz(row_chars(W, Code, Cs, T1))
-                 ;   true
-                 ) )),
-        assertz(tabled_width(W))
     ).
 
 spread_of(W, M, D) :-
@@ -115,15 +95,30 @@ char_of(0, '.').
 char_of(1, o).
 char_of(2, x).
 
-%   The tables, or the same by arithmetic on a row wider than table_width/1.
-spread_row(W, M, D) :- ( spread(W, M, D0) -> D = D0 ; spread_of(W, M, D) ).
-reverse_row(W, M, R) :- ( reversed(W, M, R0) -> R = R0 ; reverse_of(W, M, R) ).
-digits_row(W, Code, Ds, T) :- ( row_digits(W, Code, Ds0, T0) -> Ds = Ds0, T = T0 ; digits_of(W, Code, Ds, T) ).
+%   The tables, each row worked out by arithmetic the first time it is asked and
+%   remembered (rows up to table_width/1 wide; wider ones always by arithmetic).
+%   Filled as they are asked, not all at once: the 16,384 rows of a board 7 wide
+%   took every command that named connect(4,7,6) 0.1 s before any work.
+spread_row(W, M, D) :-
+    (   spread(W, M, D0) -> D = D0
+    ;   spread_of(W, M, D), remember(W, spread(W, M, D))
+    ).
+reverse_row(W, M, R) :-
+    (   reversed(W, M, R0) -> R = R0
+    ;   reverse_of(W, M, R), remember(W, reversed(W, M, R))
+    ).
+digits_row(W, Code, Ds, T) :-
+    (   row_digits(W, Code, Ds0, T0) -> Ds = Ds0, T = T0
+    ;   digits_of(W, Code, Ds1, T1), remember(W, row_digits(W, Code, Ds1, T1)), Ds = Ds1, T = T1
+    ).
 chars_row(W, Code, Cs, T) :-
     (   row_chars(W, Code, Cs0, T0)
     ->  Cs = Cs0, T = T0
-    ;   digits_of(W, Code, Ds, []), maplist(char_of, Ds, Chars), append(Chars, T, Cs)
+    ;   digits_of(W, Code, Ds, []), maplist(char_of, Ds, Chars), append(Chars, T1, Cs1),
+        remember(W, row_chars(W, Code, Cs1, T1)), Cs = Cs1, T = T1
     ).
+
+remember(W, Fact) :- ( table_width(Max), W =< Max -> assertz(Fact) ; true ).
 
 %   Key from the two bitboards: row by row from the bottom, the least significant.
 key_of(geo(_, W, H, S, RowMask, _, _, _, _), X, O, Key) :-
