@@ -185,7 +185,16 @@ class KnowledgeBase:
               side: str = "both", seed: int = 0, **options: Any) -> dict[str, Any]:
         """Train ``agent`` with ``learner`` (``educable train --json``); ``options`` by the names of
         the learner's options (``educable train --learner L --help``), e.g. ``alpha=0.2``."""
-        from bridge import commands
+        from bridge import commands, registry
+        if learner in registry.TRAINABLE:
+            kinds = {o.name: o.type for o in registry.learner_module(learner).OPTIONS}
+            for name, value in options.items():
+                kind = kinds.get(name)
+                fits = (kind is None or value is None or isinstance(value, kind) and not isinstance(value, bool) or
+                        kind is bool and isinstance(value, bool) or kind is float and isinstance(value, int))
+                if not fits:
+                    raise Error(f"option {name} of the {learner} learner takes a {kind.__name__ if kind else ''}, "
+                                f"not {value!r}")
         return dict(_checked(commands.train_agent, self.db, game, learner, agent, seed, options, games, vs, side))
 
     def evaluate(self, game: str, agent: Any, vs: Any = None, exact: bool = False, games: int = 1000,

@@ -245,6 +245,12 @@ def test_the_library_walks_games_as_the_reference_does(tmp_path):
     with pytest.raises(educable.Error):
         g.play(g.start(), "10")
     assert any(row["game"] == "tictactoe" for row in educable.games())
+    kb = educable.KnowledgeBase(tmp_path / "kb.db")
+    with pytest.raises(educable.Error, match="option alpha of the qlearn learner takes a float, not 'x'"):
+        kb.train("tictactoe", "q", learner="qlearn", games=10, alpha="x")
+    with pytest.raises(educable.Error, match="not an option of the qlearn learner"):
+        kb.train("tictactoe", "q", learner="qlearn", games=10, nonsense=1)
+    assert kb.agents() == []                                   # nothing stored by a refused call
 
 
 def test_openspiel_bots_and_stable_baselines_models_play_through_small_adapters(tmp_path):
