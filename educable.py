@@ -208,6 +208,13 @@ class KnowledgeBase:
             return dict(_checked(commands.evaluate_exact, self.db, game, me, them, max_positions))
         return dict(_checked(commands.evaluate_series, self.db, game, me, them, games, seed))
 
+    def judge(self, game: str, agent: Any, games: int = 20, seed: int = 0, openings: int = 2,
+              per_opening: int = 0) -> dict[str, Any]:
+        """``educable judge --json``: ``agent`` (a name or a policy) against the perfect Connect Four
+        player: move accuracy, results from the start and from every opening."""
+        from bridge import commands
+        return dict(_checked(commands.judge, self.db, game, _name(agent), games, seed, openings, None, per_opening))
+
     def tournament(self, game: str, players: list[Any], games: int = 100, seed: int = 0) -> dict[str, Any]:
         """A round robin with ratings (``educable tournament --json``); players by name or as policies."""
         from bridge import tournament

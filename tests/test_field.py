@@ -182,6 +182,12 @@ def test_a_python_policy_is_judged_exactly_as_a_reference_search_judges_it(name,
     assert got["value"] == perfect[ref["key"](ref["initial"])]
 
 
+def test_a_python_policy_is_judged_against_the_perfect_connect_four_player(tmp_path):
+    """Always the first column: against bitbully it loses every game as first and as second."""
+    judged = educable.KnowledgeBase(tmp_path / "kb.db").judge("connect(4,7,6)", lowest, games=2, openings=0)
+    assert all(r["win"] == 0 and r["games"] == r["loss"] for r in judged["vs_perfect"].values()), judged["vs_perfect"]
+
+
 def test_outside_players_on_the_command_line_and_their_one_line_refusals(tmp_path):
     (tmp_path / "mine.py").write_text("import numpy as np\n"
                                       "def lowest(obs):\n    return int(np.flatnonzero(obs['action_mask'])[0])\n"
