@@ -13,6 +13,7 @@ outcomes' exact weights, so that a seed gives the same game.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import cache, lru_cache
 
@@ -79,9 +80,37 @@ def actions(game: str, limit: int | None = None) -> tuple[str, ...]:
     return tuple(sorted((graph.moves[m] for m in seen), key=natural))
 
 
+@cache
+def action_index(game: str) -> dict[str, int]:
+    """Each move's action number."""
+    return {m: i for i, m in enumerate(actions(game))}
+
+
+@cache
+def numbering(game: str, limit: int | None = None) -> dict[str, int]:
+    """Each state's number in the state graph: how a game without cells/4 is observed."""
+    return {k: i for i, k in enumerate(fitted_graph(game, limit).keys)}
+
+
+def observation(game: str, key: str, viewer: str, legal: Iterable[str],
+                seen: list[int] | tuple[int, ...] | None = None) -> dict[str, np.ndarray]:
+    """What a player sees of the state ``key`` (PettingZoo's classic form): the planes of the cells
+    as ``viewer`` sees them (``seen`` when the caller has them) or, without cells/4, the state's
+    number; and the mask of the ``legal`` moves (none for a player not to move)."""
+    mask = np.zeros(len(actions(game)), dtype=np.int8)
+    index = action_index(game)
+    mask[[index[m] for m in legal]] = 1
+    shape = planes(game)
+    if shape is None:
+        board = np.array([numbering(game)[key]], dtype=np.int64)
+    else:
+        board = shape.encode(seen if seen is not None else cells(game, key, viewer) or [])
+    return {"observation": board, "action_mask": mask}
+
+
 def forget() -> None:
     """Forget what was worked out of the games (a game file was loaded since)."""
-    for remembered in (actions, start, step, planes):
+    for remembered in (actions, action_index, numbering, start, step, planes):
         remembered.cache_clear()
 
 

@@ -41,7 +41,7 @@ def openspiel_game(game: str, max_positions: int | None = None) -> Any:
     """Register ``game`` with pyspiel (once a process) and return it loaded."""
     pyspiel = need("pyspiel", EXTRA)
     moves = field.actions(game, max_positions)
-    index = {m: i for i, m in enumerate(moves)}
+    index = field.action_index(game)
     players = games.players(game)
     scored = len(players) == 1
     graph = None
@@ -149,7 +149,7 @@ def openspiel_game(game: str, max_positions: int | None = None) -> Any:
             return KeyObserver()
 
     planes = field.planes(game, max_positions)
-    numbered = None if planes is not None or graph is None else {k: i for i, k in enumerate(graph.keys)}
+    numbered = None if planes is not None or graph is None else field.numbering(game, max_positions)
     if planes is None and numbered is None:
         raise BadInput(f"{game} has no cells/4 and is too large for its state graph: OpenSpiel's observations "
                        "need one or the other")

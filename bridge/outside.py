@@ -114,22 +114,12 @@ def policy(name: str) -> Policy:
     return _policies[name]
 
 
-def observation(game: str, key: str, mover: str, legal: list[str]) -> dict[str, Any]:
-    """What the environment shows ``mover`` in the state ``key`` (legal moves ``legal``)."""
-    import numpy as np
-
+def observation(game: str, key: str, mover: str, legal: list[str],
+                seen: list[int] | tuple[int, ...] | None = None) -> dict[str, Any]:
+    """What a policy sees: the environment's observation of the state ``key`` for ``mover`` and the
+    position's text beside it."""
     from bridge import field
-    moves = field.actions(game)
-    planes = field.planes(game)
-    mask = np.zeros(len(moves), dtype=np.int8)
-    index = {m: i for i, m in enumerate(moves)}
-    mask[[index[m] for m in legal]] = 1
-    if planes is None:
-        numbered = {k: i for i, k in enumerate(field.fitted_graph(game).keys)}
-        board = np.array([numbered[key]], dtype=np.int64)
-    else:
-        board = planes.encode(field.cells(game, key, mover) or [])
-    return {"observation": board, "action_mask": mask, "position": key}
+    return {**field.observation(game, key, mover, legal, seen), "position": key}
 
 
 def chosen(name: str, game: str, obs: dict[str, Any], legal: list[str], where: str) -> str:
@@ -164,29 +154,19 @@ def choose(name: str, state: games.State) -> str:
 def support(graph: StateGraph, name: str) -> exact.Support:
     """The move ``name`` chooses in every state of ``graph`` where a player moves: the policy asked
     once a state, which exact judgement then follows."""
-    import numpy as np
-
     from bridge import field, games
     from learners import exact
-    planes = field.planes(graph.game)
-    cells = games.board_cells(graph) if planes is not None and not graph.has_chance else None
-    numbered = None if planes is not None else {k: i for i, k in enumerate(field.fitted_graph(graph.game).keys)}
-    moves = field.actions(graph.game)
-    index = {m: i for i, m in enumerate(moves)}
-    from learners.graph import CHANCE as chance
+    from learners.graph import CHANCE
+    # every state's cells in one batch where cells/4 can be asked of any node (no chance nodes)
+    cells = games.board_cells(graph) if field.planes(graph.game) is not None and not graph.has_chance else None
     table: list[list[str]] = []
     for s in range(graph.size):
         legal = [graph.moves[m] for m in graph.move[graph.start[s]:graph.start[s + 1]]]
-        if not legal or graph.mover[s] == chance:
+        if not legal or graph.mover[s] == CHANCE:
             table.append(legal)
             continue
-        mask = np.zeros(len(moves), dtype=np.int8)
-        mask[[index[m] for m in legal]] = 1
-        if planes is not None:
-            mover = graph.players[graph.mover[s]]
-            board = planes.encode(cells[s].tolist() if cells is not None else field.cells(graph.game, graph.keys[s], mover) or [])
-        else:
-            board = np.array([(numbered or {})[graph.keys[s]]], dtype=np.int64)
-        table.append([chosen(name, graph.game, {"observation": board, "action_mask": mask, "position": graph.keys[s]}, legal,
-                             repr(graph.keys[s]))])
+        key = graph.keys[s]
+        obs = observation(graph.game, key, graph.players[graph.mover[s]], legal,
+                          None if cells is None else cells[s].tolist())
+        table.append([chosen(name, graph.game, obs, legal, repr(key))])
     return exact.support_from_moves(graph, table)

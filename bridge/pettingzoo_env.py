@@ -32,21 +32,18 @@ def need(module: str, extra: str = EXTRA) -> Any:
         raise BadInput(f"this needs {module.split('.')[0]}, an optional library: pip install 'educable[{extra}]'") from None
 
 
-def _spaces(game: str, limit: int | None) -> tuple[tuple[str, ...], field.Planes | None, dict[str, int] | None, Any, Any]:
-    """The actions, the planes (or the graph's numbering of states), the action and the observation spaces."""
+def _spaces(game: str, limit: int | None) -> tuple[tuple[str, ...], field.Planes | None, Any, Any]:
+    """The actions, the planes (None: states observed by their number), the action and the observation spaces."""
     spaces = need("gymnasium.spaces")
     moves = field.actions(game, limit)
     planes = field.planes(game, limit)
-    numbered = None
     if planes is None:
-        graph = field.fitted_graph(game, limit)
-        numbered = {k: i for i, k in enumerate(graph.keys)}
-        board = spaces.Box(low=0, high=len(numbered) - 1, shape=(1,), dtype=np.int64)
+        board = spaces.Box(low=0, high=len(field.numbering(game, limit)) - 1, shape=(1,), dtype=np.int64)
     else:
         board = spaces.Box(low=0, high=1, shape=(*planes.shape, planes.values), dtype=np.int8)
     observation = spaces.Dict({"observation": board,
                                "action_mask": spaces.Box(low=0, high=1, shape=(len(moves),), dtype=np.int8)})
-    return moves, planes, numbered, spaces.Discrete(len(moves)), observation
+    return moves, planes, spaces.Discrete(len(moves)), observation
 
 
 def _base() -> type:
@@ -60,20 +57,15 @@ class _Board:
         self.game = games.check_game(game)
         self.players = games.players(game)
         self.scored = len(self.players) == 1
-        self.moves, self.planes, self.numbered, self.action_space_, self.observation_space_ = _spaces(game, limit)
-        self.index = {m: i for i, m in enumerate(self.moves)}
+        self.moves, self.planes, self.action_space_, self.observation_space_ = _spaces(game, limit)
+        self.index = field.action_index(game)
         self.state = field.start(game)
 
-    def board(self, viewer: str) -> np.ndarray:
-        if self.planes is None:
-            return np.array([(self.numbered or {})[self.state.key]], dtype=np.int64)
-        return self.planes.encode(self.state.seen[self.players.index(viewer)])
-
-    def mask(self, to_move: bool) -> np.ndarray:
-        mask = np.zeros(len(self.moves), dtype=np.int8)
-        if to_move and self.state.result is None:
-            mask[[self.index[m] for m in self.state.moves]] = 1
-        return mask
+    def observe(self, viewer: str, to_move: bool) -> dict[str, np.ndarray]:
+        """What ``viewer`` sees (the cells the last step brought back; legal moves only if it is to move)."""
+        s = self.state
+        legal = s.moves if to_move and s.result is None else ()
+        return field.observation(self.game, s.key, viewer, legal, s.seen[self.players.index(viewer)] if s.seen else None)
 
     def play(self, action: Any, rng: np.random.Generator) -> float:
         """Play legal action number ``action`` for the player to move, then chance; the points scored."""
@@ -117,8 +109,7 @@ def aec_env(game: str, render_mode: str | None = None, max_positions: int | None
             return self._board.action_space_
 
         def observe(self, agent: str) -> dict[str, np.ndarray]:
-            b = self._board
-            return {"observation": b.board(agent), "action_mask": b.mask(agent == self.agent_selection)}
+            return self._board.observe(agent, agent == self.agent_selection)
 
         def reset(self, seed: int | None = None, options: dict | None = None) -> None:
             if seed is not None or not hasattr(self, "agents"):
@@ -205,7 +196,7 @@ def gym_env(game: str, opponent: str = "random", side: str | None = None, db: An
 
         def _observe(self) -> dict[str, np.ndarray]:
             b = self._board
-            return {"observation": b.board(self.side), "action_mask": b.mask(b.state.mover == self.side)}
+            return b.observe(self.side, b.state.mover == self.side)
 
         def _reply(self) -> None:
             """The opponent moves (chance after each) until the agent is to move or the game is over."""
