@@ -20,6 +20,21 @@ os.environ["EDUCABLE_CACHE"] = tempfile.mkdtemp(prefix="educable-cache-")
 atexit.register(shutil.rmtree, os.environ["EDUCABLE_CACHE"], ignore_errors=True)
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+import zygote  # noqa: E402  (tests/ on the path first)
+
+# ``educable`` as the tests start it: a client of a fork server that has done the imports and numba's
+# start once (tests/zygote.py); EDUCABLE_TEST_REAL_STARTS=1 starts every command from nothing instead.
+FORK_FOLDER = tempfile.mkdtemp(prefix="educable-bin-")
+atexit.register(shutil.rmtree, FORK_FOLDER, ignore_errors=True)
+EDUCABLE = zygote.client_in(FORK_FOLDER)
+REAL_EDUCABLE = str(Path(sys.executable).parent / "educable")      # for the tests that send signals
+
+
+def pytest_configure(config):
+    controller = not hasattr(config, "workerinput") and getattr(config.option, "numprocesses", None)
+    if not controller and not os.environ.get("EDUCABLE_TEST_REAL_STARTS"):
+        zygote.start(FORK_FOLDER)
+
 
 @pytest.fixture
 def db_path(tmp_path, monkeypatch):

@@ -22,6 +22,9 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import zygote  # noqa: E402  (the suite's fork server, when one runs: tests/zygote.py)
+
 ROOT = Path(__file__).resolve().parent.parent
 PAGES = sorted(str(p.relative_to(ROOT)) for p in (ROOT / "docs").rglob("*.md"))
 # every page at the top of docs/ shows examples; a guide or a results report below it runs those it has
@@ -83,8 +86,8 @@ def sandbox(folder: Path | None = None) -> Path:
 
 def run(example: Example, folder: Path) -> list[str]:
     """Run the command in bash in ``folder``; its stdout and stderr lines, as a terminal shows them."""
-    env = {**os.environ, "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ.get('PATH', '')}",
-           "COLUMNS": "80"}
+    bins = [folder for folder in (zygote.client_folder(), str(Path(sys.executable).parent)) if folder]
+    env = {**os.environ, "PATH": os.pathsep.join([*bins, os.environ.get("PATH", "")]), "COLUMNS": "80"}
     for name in ("EDUCABLE_DB", "EDUCABLE_GAMES", "EDUCABLE_MAX_POSITIONS", "EDUCABLE_DEBUG"):
         env.pop(name, None)
     p = subprocess.run(["bash", "-c", example.command], cwd=folder, env=env, capture_output=True, text=True,

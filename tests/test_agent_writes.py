@@ -4,16 +4,15 @@ is refused in one line and writes nothing."""
 import os
 import sqlite3
 import subprocess
-import sys
 import time
 from pathlib import Path
 
 import pytest
 
-from conftest import kb_dump
+from conftest import EDUCABLE, kb_dump
 
 ROOT = Path(__file__).resolve().parent.parent
-EXE = str(Path(sys.executable).parent / "educable")
+EXE = EDUCABLE          # the fork server's client (tests/zygote.py)
 RULES = str(ROOT / "examples" / "never_lose_as_x.pl")
 
 

@@ -6,14 +6,15 @@ import functools
 import json
 import os
 import subprocess
-import sys
 from pathlib import Path
 
 import numpy as np
 import pytest
 
+from conftest import EDUCABLE
+
 ROOT = Path(__file__).resolve().parent.parent
-EXE = str(Path(sys.executable).parent / "educable")
+EXE = EDUCABLE          # the fork server's client (tests/zygote.py)
 
 
 def educable(*args, games_dir=ROOT / "examples" / "chance", db=None, input=None):

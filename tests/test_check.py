@@ -9,8 +9,10 @@ from pathlib import Path
 
 import pytest
 
+from conftest import EDUCABLE
+
 ROOT = Path(__file__).resolve().parent.parent
-EXE = str(Path(sys.executable).parent / "educable")
+EXE = EDUCABLE          # the fork server's client (tests/zygote.py)
 HEXAPAWN = (ROOT / "rules" / "games" / "hexapawn.pl").read_text()
 
 

@@ -12,10 +12,9 @@ from pathlib import Path
 
 import pytest
 
-from conftest import interruptible
+from conftest import EDUCABLE, REAL_EDUCABLE, interruptible
 
 BIN = Path(sys.executable).parent
-EDUCABLE = str(BIN / "educable")
 TURNS = "1500"
 
 
@@ -52,7 +51,7 @@ def boards_stored(db) -> int:
 def interrupted_after_first_row(db, table: str, *args) -> tuple[int, str, int]:
     """Start `educable ARGS --db DB`, send it SIGINT once TABLE has a row; its exit code, stderr and
     the rows it kept."""
-    run = subprocess.Popen([EDUCABLE, *args, "--db", str(db)], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+    run = subprocess.Popen([REAL_EDUCABLE, *args, "--db", str(db)], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                            text=True, preexec_fn=interruptible)
     deadline = time.time() + 300
     while rows_stored(db, table) < 1 and time.time() < deadline and run.poll() is None:

@@ -1,5 +1,4 @@
 """Exact judgement of play against the known facts and a separate reference."""
-from fractions import Fraction
 
 import pytest
 

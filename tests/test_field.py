@@ -4,7 +4,6 @@ OpenSpiel's own checks, and against the reference games written in tests/referen
 import json
 import re
 import subprocess
-import sys
 from functools import lru_cache
 from pathlib import Path
 
@@ -14,8 +13,10 @@ from reference_games import GAMES, reachable, solve
 
 import educable
 
+from conftest import EDUCABLE
+
 ROOT = Path(__file__).resolve().parent.parent
-EXE = str(Path(sys.executable).parent / "educable")
+EXE = EDUCABLE          # the fork server's client (tests/zygote.py)
 SHIPPED = ["tictactoe", "hexapawn", "hexapawn(4,4)", "nim(1,3,5)", "nim(3,4,5)", "boxes(2,2)", "connect(3,4,4)",
            "connect(4,7,6)", "tictactoe(4,4,4)"]
 

@@ -9,15 +9,18 @@ from pathlib import Path
 
 import pytest
 
+from conftest import EDUCABLE
+
 ROOT = Path(__file__).resolve().parent.parent
 GDL = ROOT / "examples" / "gdl"
-EXE = str(Path(sys.executable).parent / "educable")
+EXE = EDUCABLE          # the fork server's client (tests/zygote.py)
 
 # Run in a fresh process with the GDL folder added (the engine loads game folders once, at start).
 COMPARE = r'''
 import json, re, sys
 from bridge import graphs
 from learners.graph import DRAW, ONGOING
+
 gdl_game, native_game, to_native, move_to_native = sys.argv[1:5]
 to_native = eval(to_native); move_to_native = eval(move_to_native) if move_to_native != "None" else None
 g, n = graphs.state_graph(None, gdl_game), graphs.state_graph(None, native_game)

@@ -17,7 +17,9 @@ from pathlib import Path
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-EXE = str(Path(sys.executable).parent / "educable")
+from conftest import EDUCABLE
+
+EXE = EDUCABLE          # the fork server's client (tests/zygote.py)
 
 # Built-ins that would leave a trace in the folder (a file) or in Prolog (a clause of pwned/1).
 CALLS = ["(shell \"touch pwned\")", "(shell >pwned)", "(catch (shell \"touch pwned\"))",
@@ -58,6 +60,7 @@ def run(folder: Path, *args: str) -> subprocess.CompletedProcess:
 PLAY = r'''
 import sys
 from bridge import engine, graphs, games
+
 e = engine.engine()
 try:                      # a built-in call makes its rule false, which may leave no playable game: refused
     graphs.state_graph(None, "sheet")

@@ -5,7 +5,6 @@ import os
 import sqlite3
 import signal
 import subprocess
-import sys
 import time
 from pathlib import Path
 
@@ -14,9 +13,9 @@ from click.testing import CliRunner
 
 from cli import main
 from bridge.engine import quote
-from conftest import interruptible, kb_dump, one_line
+from conftest import EDUCABLE, REAL_EDUCABLE, interruptible, kb_dump, one_line
 
-EXE = str(Path(sys.executable).parent / "educable")
+EXE = EDUCABLE          # the fork server's client (tests/zygote.py)
 
 
 def run(*args):
@@ -659,8 +658,8 @@ def test_ctrl_c_and_sigterm_stop_a_rule_that_never_ends(tmp_path, args, sig):
     (tmp_path / "ctloop.pl").write_text(counting_game(
         "ctloop", f"open({quote(str(marker))}, write, S), close(S), repeat, fail"))
     env = {**os.environ, "EDUCABLE_GAMES": str(tmp_path), "EDUCABLE_DB": str(tmp_path / "kb.db")}
-    proc = subprocess.Popen([EXE, *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env,
-                            preexec_fn=interruptible)
+    proc = subprocess.Popen([REAL_EDUCABLE, *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            env=env, preexec_fn=interruptible)
     try:
         for _ in range(1200):                      # until the rule is looping (at most two minutes)
             if marker.exists() or proc.poll() is not None:

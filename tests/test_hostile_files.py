@@ -10,13 +10,14 @@ user would (a file's rules live in the process's Prolog).
 import json
 import os
 import subprocess
-import sys
 from pathlib import Path
 
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-EXE = str(Path(sys.executable).parent / "educable")
+from conftest import EDUCABLE
+
+EXE = EDUCABLE          # the fork server's client (tests/zygote.py)
 COUNT3 = (Path(__file__).parent / "data" / "count3.pl").read_text()
 
 WORDS = ["role", "init", "true", "does", "legal", "next", "terminal", "goal", "distinct", "not", "or", "<=",

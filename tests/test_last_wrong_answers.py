@@ -9,15 +9,14 @@ import os
 import signal
 import sqlite3
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from conftest import cli, interruptible, kb_dump, one_line
+from conftest import EDUCABLE, REAL_EDUCABLE, cli, interruptible, kb_dump, one_line
 
-EXE = str(Path(sys.executable).parent / "educable")
+EXE = EDUCABLE          # the fork server's client (tests/zygote.py)
 DATA = Path(__file__).parent / "data"
 PILE = Path(__file__).resolve().parent.parent / "examples" / "pile.pl"
 
@@ -172,7 +171,7 @@ def test_two_solves_started_together_on_a_new_file_both_succeed(tmp_path):
 def test_ctrl_c_on_a_race_on_two_workers_is_one_line(tmp_path):
     """The terminal's Ctrl-C reaches the whole process group: the local cluster's worker processes
     once printed Dask's 30-line KeyboardInterrupt traceback each."""
-    p = subprocess.Popen([EXE, "race", "run", "--boards", "400", "--workers", "2", "--db", str(tmp_path / "kb.db")],
+    p = subprocess.Popen([REAL_EDUCABLE, "race", "run", "--boards", "400", "--workers", "2", "--db", str(tmp_path / "kb.db")],
                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True,
                          preexec_fn=interruptible, env={**os.environ, "EDUCABLE_HEARTBEAT": "0.2"})
     first = p.stderr.readline()                 # "racing ...: N of 400 done": the workers are racing

@@ -5,7 +5,6 @@ from click.testing import CliRunner
 
 from bridge import agents, commands, games
 from kb import store
-from bridge.engine import BadInput
 from cli import main
 from learners import exact
 from learners.qlearn import QOptions, QTable, train

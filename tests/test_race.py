@@ -10,9 +10,8 @@ from click.testing import CliRunner
 
 from bridge import race as race_bridge
 from cli import main
-from conftest import kb_dump
 from learners.race import believer, players
-from learners.race.sim import PlayerError, Race
+from learners.race.sim import Race
 from learners.race.spec import RaceSpec
 from learners.race.track import DEAD, EMPTY, GOAL, TELEPORTER, TRAP, WALL, generate
 

@@ -2,7 +2,7 @@
 import pytest
 
 from bridge import games, graphs as graphs_mod
-from reference_games import GAMES, assert_graph_matches, reachable, solve
+from reference_games import GAMES, assert_graph_matches, solve
 
 FACTS = {
     "tictactoe": {"positions": 5478, "terminal": 958, "x": 626, "o": 316, "draw": 16, "classes": 765},

@@ -8,14 +8,13 @@ import os
 import sqlite3
 import statistics
 import subprocess
-import sys
 import threading
 from pathlib import Path
 
 import pytest
-from conftest import kb_dump
+from conftest import EDUCABLE, kb_dump
 
-EXE = str(Path(sys.executable).parent / "educable")
+EXE = EDUCABLE          # the fork server's client (tests/zygote.py)
 COUNT3 = (Path(__file__).parent / "data" / "count3.pl").read_text()
 
 

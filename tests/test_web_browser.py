@@ -13,13 +13,14 @@ import os
 import shutil
 import sqlite3
 import subprocess
-import sys
 import time
 from pathlib import Path
 
 import pytest
 
-EXE = str(Path(sys.executable).parent / "educable")
+from conftest import EDUCABLE
+
+EXE = EDUCABLE          # the fork server's client (tests/zygote.py)
 SHOTS = os.environ.get("EDUCABLE_SCREENSHOTS")
 
 
