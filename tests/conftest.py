@@ -145,6 +145,18 @@ def assert_adversary_remembers(game: str, ref, me: str, victim_side: str, option
         engine().call("punish:punish_training(memo, false), Out = true")
 
 
+_HTTP = []
+
+
+def http():
+    """One HTTP client for the whole test process: ``httpx.get`` makes a client, and its TLS context
+    (the CA bundle read again), at every call, some 20 s of CPU over the suite."""
+    import httpx
+    if not _HTTP:
+        _HTTP.append(httpx.Client(timeout=120))
+    return _HTTP[0]
+
+
 class Server:
     """`educable serve` started as a user would, on a free port of 127.0.0.1."""
 
@@ -165,13 +177,11 @@ class Server:
         self.token = re.search(r"X-Educable-Token: (\S+)", line).group(1)
 
     def get(self, path, **params):
-        import httpx
-        return httpx.get(self.url + path, params=params, timeout=120)
+        return http().get(self.url + path, params=params, timeout=120)
 
     def post(self, path, body, headers=None):
         """A POST as the page sends it: with the server's secret, unless ``headers`` say otherwise."""
-        import httpx
-        return httpx.post(self.url + path, json=body, headers={"X-Educable-Token": self.token, **(headers or {})},
+        return http().post(self.url + path, json=body, headers={"X-Educable-Token": self.token, **(headers or {})},
                           timeout=120)
 
     def stop(self):

@@ -8,8 +8,9 @@ import threading
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
-import httpx
 import pytest
+
+from conftest import http
 
 GAME = {"game": "tictactoe", "opponent": "random", "human": "x", "moves": ["1", "4", "2", "5", "3"]}
 
@@ -40,11 +41,11 @@ def test_a_request_addressed_to_another_name_is_refused_reads_included(one_serve
     port = port_of(s)
     forged = host.format(port=port, other=port + 1)
     for path in ("/api/games", "/", "/lab", "/static/play.js"):
-        r = httpx.get(s.url + path, headers={"Host": forged}, timeout=30)
+        r = http().get(s.url + path, headers={"Host": forged}, timeout=30)
         assert r.status_code == 403, (path, r.text)
         assert "\n" not in r.text.strip() and "DNS rebinding" in r.text
         assert s.token not in r.text
-    r = httpx.post(s.url + "/api/finish", json=GAME, timeout=30,
+    r = http().post(s.url + "/api/finish", json=GAME, timeout=30,
                    headers={"Host": forged, "Origin": f"http://{forged}", "X-Educable-Token": s.token})
     assert r.status_code == 403 and "DNS rebinding" in r.json()["error"]
     assert stored_games(db_path) == 0
@@ -54,7 +55,7 @@ def test_the_servers_own_names_are_answered(one_server):
     _, s = one_server
     port = port_of(s)
     for host in (f"127.0.0.1:{port}", f"localhost:{port}", f"LOCALHOST:{port}", f"[::1]:{port}"):
-        assert httpx.get(s.url + "/api/games", headers={"Host": host}, timeout=30).status_code == 200, host
+        assert http().get(s.url + "/api/games", headers={"Host": host}, timeout=30).status_code == 200, host
 
 
 @pytest.mark.parametrize("headers, words", [
@@ -75,16 +76,16 @@ def test_a_post_needs_the_pages_origin_and_the_servers_secret(one_server, header
             sent[k] = v.format(port=port, other=port + 1)
     for path, body in (("/api/finish", GAME), ("/api/jobs", {"kind": "tournament", "game": "tictactoe",
                                                                "players": ["random", "minimax"], "games": 2})):
-        r = httpx.post(s.url + path, json=body, headers=sent, timeout=30)
+        r = http().post(s.url + path, json=body, headers=sent, timeout=30)
         assert r.status_code == 403 and words in r.json()["error"], r.text
-    assert stored_games(db_path) == 0 and httpx.get(s.url + "/api/jobs", timeout=30).json() == []
+    assert stored_games(db_path) == 0 and http().get(s.url + "/api/jobs", timeout=30).json() == []
 
 
 def test_the_page_carries_the_secret_and_a_script_with_it_may_post(db_path, served):
     s = served()
-    html = httpx.get(s.url + "/play", timeout=30).text
+    html = http().get(s.url + "/play", timeout=30).text
     assert f'<meta name="educable-token" content="{s.token}">' in html
-    r = httpx.post(s.url + "/api/finish", json=GAME, headers={"X-Educable-Token": s.token}, timeout=60)
+    r = http().post(s.url + "/api/finish", json=GAME, headers={"X-Educable-Token": s.token}, timeout=60)
     assert r.status_code == 200 and r.json()["result"] == "x"
     assert stored_games(db_path) == 1
     other = served()
@@ -94,8 +95,8 @@ def test_the_page_carries_the_secret_and_a_script_with_it_may_post(db_path, serv
 def test_allow_host_adds_a_name_and_a_bad_one_is_one_line(db_path, served):
     s = served("--allow-host", "lab.example.org")
     port = port_of(s)
-    assert httpx.get(s.url + "/api/games", headers={"Host": f"lab.example.org:{port}"}, timeout=30).status_code == 200
-    assert httpx.get(s.url + "/api/games", headers={"Host": f"other.example.org:{port}"}, timeout=30).status_code == 403
+    assert http().get(s.url + "/api/games", headers={"Host": f"lab.example.org:{port}"}, timeout=30).status_code == 200
+    assert http().get(s.url + "/api/games", headers={"Host": f"other.example.org:{port}"}, timeout=30).status_code == 403
     from conftest import cli, one_line
     one_line(cli("serve", "--allow-host", "lab.example.org:80", "--db", str(db_path)), 2, "without a port")
 
@@ -125,7 +126,7 @@ def test_a_tournaments_player_names_never_become_options(one_server, evil_folder
     assert r.status_code == 400, r.text
     assert "\n" not in r.json()["error"]
     assert not mark.exists() and not (folder / "other.db").exists()
-    assert httpx.get(s.url + "/api/jobs", timeout=30).json() == []
+    assert http().get(s.url + "/api/jobs", timeout=30).json() == []
 
 
 @pytest.mark.parametrize("field_, value, words", [
@@ -150,10 +151,10 @@ def test_a_training_request_names_no_file_no_address_and_no_option(one_server, e
 
 def test_the_lab_form_offers_no_file_or_address_and_shows_the_servers_own(one_server):
     _, s = one_server
-    learners = httpx.get(s.url + "/api/learners", timeout=30).json()
+    learners = http().get(s.url + "/api/learners", timeout=30).json()
     places = {o["name"] for x in learners for o in x["options"] if o["place"]}
     assert places == {"starts_file", "tuples_file", "scheduler"}
-    html = httpx.get(s.url + "/lab", timeout=30).text
+    html = http().get(s.url + "/lab", timeout=30).text
     assert "this server's own settings" in html and "a local cluster" in html
 
 

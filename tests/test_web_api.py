@@ -12,7 +12,7 @@ import threading
 from pathlib import Path
 
 import pytest
-from conftest import EDUCABLE, kb_dump
+from conftest import EDUCABLE, http, kb_dump
 
 EXE = EDUCABLE          # the fork server's client (tests/zygote.py)
 COUNT3 = (Path(__file__).parent / "data" / "count3.pl").read_text()
@@ -126,10 +126,9 @@ def test_a_bad_request_is_a_4xx_with_one_line_and_the_server_goes_on(asked, meth
 def test_json_nested_past_what_python_reads_and_a_huge_run_page_are_4xx(asked):
     """A body of 100,000 nested lists made json.loads raise RecursionError (a 500); a run number
     past SQLite's integers made the run page an OverflowError (a 500)."""
-    import httpx
     trained, s = asked
     deep = "[" * 100_000 + "]" * 100_000
-    r = httpx.post(s.url + "/api/move", content=deep, timeout=60,
+    r = http().post(s.url + "/api/move", content=deep, timeout=60,
                    headers={"Content-Type": "application/json", "X-Educable-Token": s.token})
     assert r.status_code == 400 and "nested too deep" in r.json()["error"], r.text
     r = s.get("/runs/99999999999999999999999")
