@@ -271,3 +271,37 @@ def test_a_refused_command_leaves_no_new_knowledge_base_behind(db_path):
     assert run("solve", "tictactoe", "--db", str(db_path)).exit_code == 0
     one_line(run("tournament", "tictactoe", "random", "nobody", "--games", "2", "--db", str(db_path)), 2, "unknown agent")
     assert db_path.exists(), "a knowledge base that was there before is never removed"
+
+
+@pytest.mark.parametrize("args, given", [(["show", "tictactoe"], None), (["show", "nosuch"], None),
+                                          (["games", "--json"], None),
+                                          (["play", "hexapawn", "--opponent", "minimax", "--as", "white", "--seed", "1"],
+                                           "2-5\nq\n")])
+def test_the_suites_fork_server_runs_a_command_as_the_installed_educable_does(tmp_path, args, given):
+    """The suite's commands are forked from a server that has done the imports (tests/zygote.py):
+    the same output, errors and exit code as the installed command started from nothing."""
+    from conftest import EDUCABLE, REAL_EDUCABLE
+    env = {**os.environ, "EDUCABLE_DB": str(tmp_path / "kb.db")}
+    forked, real = (subprocess.run([exe, *args], input=given, capture_output=True, text=True, env=env, timeout=120)
+                    for exe in (EDUCABLE, REAL_EDUCABLE))
+    assert (forked.returncode, forked.stdout, forked.stderr) == (real.returncode, real.stdout, real.stderr)
+
+
+def test_the_suites_fork_server_passes_ctrl_c_on_to_the_command(tmp_path):
+    """Ctrl-C to a forked command's client reaches the command: one line and exit 130, as for the
+    installed command (tests/test_interrupt.py sends the signals to the installed command itself)."""
+    import signal
+    import time
+
+    from conftest import EDUCABLE, interruptible
+    proc = subprocess.Popen([EDUCABLE, "train", "tictactoe", "--learner", "ntuple", "--agent", "z", "--games",
+                             "3000000", "--db", str(tmp_path / "kb.db")], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            text=True, preexec_fn=interruptible)
+    deadline = time.time() + 120
+    while time.time() < deadline and proc.poll() is None and not (tmp_path / "kb.db").exists():
+        time.sleep(0.05)
+    time.sleep(0.5)
+    proc.send_signal(signal.SIGINT)
+    _, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130, err
+    assert err.strip().splitlines()[-1].startswith("interrupted"), err
