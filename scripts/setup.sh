@@ -75,12 +75,12 @@ if [ ! -f "$qlf_stamp" ] || [ "$(cat "$qlf_stamp")" != "$swipl_version" ] ||
 fi
 
 # numba's cache of educable's compiled loops (the rat race, the n-tuple learner, exact-fitness rule
-# sets), filled once here: on a fresh clone every process that needs them compiled them again until
+# sets, the solver of games of chance), filled once here: on a fresh clone every process that needs them compiled them again until
 # one had written the cache (7-10 s of CPU each time; the test suite ran several at once). Made again
-# when a module of learners/ changed; two processes side by side, about 20 s. If it fails, commands
+# when a module of learners/ or this script changed; two processes side by side, about 20 s. If it fails, commands
 # compile as they need, as before.
 numba_stamp=.venv/.educable-numba
-if [ ! -f "$numba_stamp" ] || [ -n "$(find learners -name '*.py' -newer "$numba_stamp")" ]; then
+if [ ! -f "$numba_stamp" ] || [ -n "$(find learners scripts/warm_numba.py -name '*.py' -newer "$numba_stamp")" ]; then
   echo "setup: compiling the race's and learners' loops into numba's cache…"
   if { .venv/bin/python scripts/warm_numba.py race & race=$!;
        .venv/bin/python scripts/warm_numba.py learners; learners=$?; wait $race && [ $learners -eq 0 ]; } \

@@ -1,7 +1,8 @@
 """Compile educable's numba loops into numba's cache once, before the first command needs them.
 
-The rat race's loop and players (learners/race), the n-tuple learner (learners/ntuple.py) and the
-exact-fitness genetic learner (learners/ga_exact.py) are numba functions kept in numba's cache, in the ``__pycache__`` folders
+The rat race's loop and players (learners/race), the n-tuple learner (learners/ntuple.py), the
+exact-fitness genetic learner (learners/ga_exact.py) and the solver of games of chance
+(learners/chance.py) are numba functions kept in numba's cache, in the ``__pycache__`` folders
 beside their modules.  On a fresh clone that cache is empty, and every process that races or judges
 rule sets exactly or trains n-tuples compiles them again until one of them has written it: 7-10 s
 of CPU a race player,
@@ -41,19 +42,27 @@ def race() -> None:
 
 
 def learners() -> None:
-    """The genetic learner's exact fitness, and the n-tuple learner on a graph and lazily."""
+    """The genetic learner's exact fitness, the n-tuple learner on a graph and lazily, and a game of
+    chance solved (its value iteration over the cyclic parts of Pig's graph)."""
     from cli import main as educable
 
     with tempfile.TemporaryDirectory() as folder, contextlib.redirect_stdout(io.StringIO()):
+        # first: the engine loads the games' folders when it starts, with the first command
+        run(educable, folder, "--games-dir", str(ROOT / "examples" / "chance"), "solve", "pig(6,6)")
         for args in (["tictactoe", "--learner", "ga", "--agent", "g", "--cycles", "1", "--fitness", "exact"],
                      ["tictactoe", "--learner", "ntuple", "--agent", "n", "--games", "8"],          # on the graph
                      ["connect(4,7,6)", "--learner", "ntuple", "--agent", "c", "--games", "16", "--tuples", "2",
                       "--length", "2"]):                                                          # lazily
-            try:
-                educable(["--db", str(Path(folder) / "warm.db"), "train", *args], standalone_mode=False)
-            except SystemExit as done:               # the command line ends with its exit status
-                if done.code:
-                    raise
+            run(educable, folder, "train", *args)
+
+
+def run(educable, folder: str, *args: str) -> None:
+    """One command, in this process, on a scratch knowledge base in ``folder``."""
+    try:
+        educable([*args, "--db", str(Path(folder) / "warm.db")], standalone_mode=False)
+    except SystemExit as done:                       # the command line ends with its exit status
+        if done.code:
+            raise
 
 
 if __name__ == "__main__":
