@@ -9,7 +9,7 @@ of CPU a race player,
 several processes at once in the test suite (its race tests took 71 s more CPU and 30 s more wall
 with the cache empty).  scripts/setup.sh runs this when a compiled module changed since its last run.
 
-    .venv/bin/python scripts/warm_numba.py [race | learners]    # one half (set-up runs both side by side)
+    .venv/bin/python scripts/warm_numba.py [race | learners | believer]    # one part (set-up runs the first two side by side)
 """
 from __future__ import annotations
 
@@ -32,6 +32,8 @@ def race() -> None:
     from learners.race.sim import Race
     from learners.race.track import generate
 
+    import subprocess
+    subprocess.run([sys.executable, __file__, "believer"], check=True)     # noqa: S603  (this script itself)
     for name in BUILTIN:                       # the loop, and each compiled player's kernel
         race_boards([1], name, spec(), 3)
 
@@ -39,6 +41,17 @@ def race() -> None:
     def stay(views: np.ndarray, genomes: np.ndarray, noise: np.ndarray) -> np.ndarray:
         return np.zeros((len(views), 2), dtype=np.int64)
     Race([generate(1, spec())], stay, "stay").run(3)       # a Python player's turn, a step at a time
+
+
+def believer_from_python() -> None:
+    """One believer move asked from Python, as the race's tests ask it: numba caches it apart from the
+    race's own typed call, and saves only what a process compiles (so in a process of its own)."""
+    import numpy as np
+
+    from learners.race import believer
+    features = np.zeros(believer.FEATURES, dtype=np.int64)
+    believer.beliefs(np.zeros(100, dtype=np.uint8), features)
+    believer.believer_move(np.zeros((5, 5), dtype=np.int8), features, 0.5, 0.5)
 
 
 def learners() -> None:
@@ -67,4 +80,4 @@ def run(educable, folder: str, *args: str) -> None:
 
 if __name__ == "__main__":
     for part in sys.argv[1:] or ["race", "learners"]:
-        {"race": race, "learners": learners}[part]()
+        {"race": race, "learners": learners, "believer": believer_from_python}[part]()
