@@ -330,7 +330,15 @@ def watch_signals(engine: Engine) -> None:
     engine._signal_socket = (reader, writer)   # kept open as long as the engine
 
 
-PREFLIGHT_SECONDS = 8       # a game file's directives may run this long in the trial load
+PREFLIGHT_SECONDS = 8       # a game file's directives may run this long in the trial load (the default)
+LOAD_SECONDS_ENV = "EDUCABLE_LOAD_SECONDS"
+
+
+def preflight_seconds() -> int:
+    """How long a game file's directives may run in its trial load: $EDUCABLE_LOAD_SECONDS, else 8 s
+    (a file that computes large tables as it loads may need more); BadInput for a bad value."""
+    raw = os.environ.get(LOAD_SECONDS_ENV, "").strip()
+    return whole_number(raw, f"${LOAD_SECONDS_ENV}", 1, 3600, "seconds") if raw else PREFLIGHT_SECONDS
 MESSAGE_CHARS = 300         # of a load error (one that prints a huge term is cut)
 
 
@@ -356,7 +364,7 @@ def preflight(path: Path, rules_dir: Path = RULES_DIR) -> str | None:
         key.update(_rules_fingerprint(rules_dir).encode())
     except OSError:
         return trial_load(path, rules_dir)[0]
-    key.update(f"{path}|{Path.cwd()}|{PREFLIGHT_SECONDS}|{shutil.which('swipl')}".encode())
+    key.update(f"{path}|{Path.cwd()}|{preflight_seconds()}|{shutil.which('swipl')}".encode())
     remembered = cache_folder() / "preflight" / key.hexdigest()
     try:
         first, *loaded = remembered.read_text(encoding="utf-8").split("\n")
@@ -467,11 +475,12 @@ def trial_load(path: Path, rules_dir: Path = RULES_DIR) -> tuple[str | None, lis
     goal = (f"consult({quote(str(rules_dir / 'bridge.pl'))}), bridge:bridge_load({quote(str(rules_dir / 'core.pl'))}, _), "
             f"bridge:bridge_load_game({quote(str(path))}, Errors, _), {loaded}, "
             "( Errors = [E|_] -> format('~s', [E]) ; true )")
+    seconds = preflight_seconds()
     try:
         p = subprocess.run([swipl, "-q", "--stack-limit=1g", "-g", goal, "-t", "halt(3)"], capture_output=True,  # noqa: S603  (swipl found on PATH, fixed arguments; the goal's paths quoted as atoms)
-                           timeout=PREFLIGHT_SECONDS, stdin=subprocess.DEVNULL, cwd=Path.cwd())
+                           timeout=seconds, stdin=subprocess.DEVNULL, cwd=Path.cwd())
     except subprocess.TimeoutExpired:
-        return (f"{path}: {TIMED_OUT} {PREFLIGHT_SECONDS} s (a directive that never ends or "
+        return (f"{path}: {TIMED_OUT} {seconds} s (a directive that never ends or "
                 "allocates without end?)"), []
     if p.returncode < 0:
         return (f"{path}: loading it ends Prolog with {signal.Signals(-p.returncode).name} (a directive that "

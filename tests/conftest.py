@@ -17,6 +17,9 @@ os.environ["EDUCABLE_HEARTBEAT"] = "0"
 # Trial loads of game files are remembered (bridge.engine.preflight): in a folder of this session's,
 # not the user's ~/.cache, so that no run of the suite sees another's.
 os.environ["EDUCABLE_CACHE"] = tempfile.mkdtemp(prefix="educable-cache-")
+# A game file's trial load may run 3 s here, not 8: the tests of files that loop wait it out; a sound
+# file loads in about 0.1 s even on the busy machine.
+os.environ["EDUCABLE_LOAD_SECONDS"] = "3"
 atexit.register(shutil.rmtree, os.environ["EDUCABLE_CACHE"], ignore_errors=True)
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 

@@ -39,8 +39,18 @@ def test_an_included_file_edited_to_loop_is_tried_again_not_loaded_blind(tmp_pat
     second = games_listed(env, tmp_path)
     assert second.returncode == 0
     assert [line for line in second.stdout.splitlines() if line.startswith("count3 ")] == \
-        ["count3            BROKEN: g/count3.pl: loading it did not finish within 8 s (a directive that never ends "
-         "or allocates without end?)"]
+        [f"count3            BROKEN: g/count3.pl: loading it did not finish within {os.environ['EDUCABLE_LOAD_SECONDS']} s "
+         "(a directive that never ends or allocates without end?)"]
+
+
+@pytest.mark.parametrize("value", ["0", "eight", "3601"])
+def test_a_bad_time_limit_for_loading_a_game_file_is_one_line(tmp_path, value):
+    (tmp_path / "g").mkdir()
+    (tmp_path / "g" / "count3.pl").write_text(COUNT3)
+    env = {**os.environ, "EDUCABLE_CACHE": str(tmp_path / "cache"), "EDUCABLE_LOAD_SECONDS": value}
+    r = games_listed(env, tmp_path)
+    assert r.returncode == 2 and r.stderr.count("\n") == 1 and r.stdout == "", (r.stdout, r.stderr)
+    assert "$EDUCABLE_LOAD_SECONDS takes a whole number of seconds from 1 to 3,600" in r.stderr
 
 
 LOOPS_ON_A_FLAG = """

@@ -118,16 +118,16 @@ def serve(path: str) -> None:
                 conn.close()
 
 
-_commands: dict[int, list[str]] = {}
+_commands: dict[int, list[str]] = {}        # a running command's arguments, '#' and the test that started it
 
 
 def _log(pid: int, usage) -> None:
-    """With $EDUCABLE_TEST_FORK_LOG set, a line of the file it names for each command: its arguments and the
-    CPU seconds it took (to see where the suite's time goes)."""
-    argv = _commands.pop(pid, None)
-    if argv is not None and os.environ.get(LOG_ENV):
+    """With $EDUCABLE_TEST_FORK_LOG set, a line of the file it names for each command: the CPU seconds it
+    took, its arguments and the test that started it (to see where the suite's time goes)."""
+    command = _commands.pop(pid, None)
+    if command is not None and os.environ.get(LOG_ENV):
         with open(os.environ[LOG_ENV], "a") as f:
-            f.write(json.dumps([round(usage.ru_utime + usage.ru_stime, 3), argv[1:]]) + "\n")
+            f.write(json.dumps([round(usage.ru_utime + usage.ru_stime, 3), command]) + "\n")
 
 
 def _registered(selector, conn: socket.socket) -> bool:
@@ -157,7 +157,7 @@ def _fork_command(conn: socket.socket, others: list[socket.socket], wakeup_r: in
         for fd in fds:
             os.close(fd)
         conn.sendall(f"{pid}\n".encode())
-        _commands[pid] = request["argv"]
+        _commands[pid] = [*request["argv"][1:], "#", request["env"].get("PYTEST_CURRENT_TEST", "")]
         return pid
     try:
         for other in [*others, conn]:
