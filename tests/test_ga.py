@@ -639,13 +639,14 @@ def test_exact_fitness_with_general_rules_evolves_a_player_that_never_loses_as_x
     assert judged["as_first"]["guaranteed"] == "draw"
 
 
-def test_a_rule_file_larger_than_a_page_is_read_in_pages(db_path, tmp_path):
-    """Prolog hands a rule file over a page of 20,000 rules at a time (never one list): 25,001
-    rules come through whole and in order, and a mistake after the first page is reported at its
-    own line, with nothing imported."""
+def test_a_rule_file_larger_than_a_page_is_read_in_pages(db_path, tmp_path, monkeypatch):
+    """Prolog hands a rule file over a page of rules at a time (20,000; here 2,000), never one list:
+    2,501 rules come through whole and in order, and a mistake after the first page is reported at
+    its own line, with nothing imported."""
+    monkeypatch.setattr(ga_bridge, "ROWS_PER_CALL", 2_000)
     rng = random.Random(3)
     lines = ["rule_set(tictactoe)."]
-    for _ in range(25_001):
+    for _ in range(2_501):
         action = rng.randint(1, 9)
         cells = [rng.choice("mt.*") for _ in range(9)]
         cells[action - 1] = "."                   # the move is legal wherever the condition matches
@@ -654,13 +655,13 @@ def test_a_rule_file_larger_than_a_page_is_read_in_pages(db_path, tmp_path):
     good = tmp_path / "big.pl"
     good.write_text("\n".join(lines) + "\n")
     game, rules = ga_bridge.read_rule_file(str(good))
-    assert game == "tictactoe" and len(rules) == 25_001
+    assert game == "tictactoe" and len(rules) == 2_501
     assert [(c.replace("/", ""), a, p) for c, a, p, _ in rules] == [
         (l.split("'")[1].replace("/", ""), l.split("'")[3], int(l.split(", ")[2])) for l in lines[1:]]
     bad = tmp_path / "bad.pl"
-    bad.write_text("\n".join(lines[:22_000] + ["rule('...'"] + lines[22_000:]) + "\n")
+    bad.write_text("\n".join(lines[:2_200] + ["rule('...'"] + lines[2_200:]) + "\n")
     assert run("agents").exit_code == 0          # the knowledge base exists
     before = kb_dump(db_path)
     r = run("rules", "import", str(bad), "--agent", "big")
-    assert r.exit_code == 2 and "bad.pl:22001: syntax error" in r.output, r.output
+    assert r.exit_code == 2 and "bad.pl:2201: syntax error" in r.output, r.output
     assert kb_dump(db_path) == before

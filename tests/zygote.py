@@ -64,8 +64,9 @@ def _forward(pid: int, number: int) -> None:
         pass
 
 
-def serve(path: str) -> None:
-    """Import what every command imports, start numba's compiler, then fork a child for each request."""
+def serve(path: str, parent: int) -> None:
+    """Import what every command imports, start numba's compiler, then fork a child for each request,
+    as long as process ``parent`` (the test process that started this one) is its parent."""
     import selectors
 
     import numpy  # noqa: F401
@@ -88,7 +89,6 @@ def serve(path: str) -> None:
     selector = selectors.DefaultSelector()
     selector.register(listener, selectors.EVENT_READ)
     selector.register(wakeup_r, selectors.EVENT_READ)
-    parent = os.getppid()
     while os.getppid() == parent:               # the test worker gone: so is its fork server
         for key, _ in selector.select(timeout=1.0):
             if key.fileobj is listener:
@@ -236,7 +236,7 @@ def start(folder: str) -> None:
     import subprocess
     path = os.path.join(folder, "fork-server")
     root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-    subprocess.Popen([sys.executable, os.path.abspath(__file__), path], cwd=root,  # noqa: S603
+    subprocess.Popen([sys.executable, os.path.abspath(__file__), path, str(os.getpid())], cwd=root,  # noqa: S603
                      stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, start_new_session=True)
     os.environ[SOCKET_ENV] = path
 
@@ -251,4 +251,4 @@ _ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 if __name__ == "__main__":
     sys.path.insert(0, _ROOT)
-    serve(sys.argv[1])
+    serve(sys.argv[1], int(sys.argv[2]))
