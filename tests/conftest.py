@@ -167,8 +167,7 @@ class Server:
         import os
         import re
         import subprocess
-        exe = str(Path(sys.executable).parent / "educable")
-        self.proc = subprocess.Popen([exe, "serve", "--port", "0", "--db", str(db_path), *args],
+        self.proc = subprocess.Popen([EDUCABLE, "serve", "--port", "0", "--db", str(db_path), *args],
                                      stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                                      env={**os.environ, **(env or {})})
         line = self.proc.stdout.readline()
