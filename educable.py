@@ -159,6 +159,26 @@ def _name(agent: Any) -> str:
     return player(f"python:{label}", agent)
 
 
+def _typed(learner: str, options: dict[str, Any]) -> None:
+    """Error unless each option has its declared type (the command line's parser sees to that there;
+    here alpha='x' reached the learner's range check as "'<' not supported").  A whole number is a
+    number; True is no whole number.  Unknown names are left to the learner's own one line."""
+    from bridge import registry
+    if learner not in registry.TRAINABLE:
+        return
+    kinds = {o.name: o.type for o in registry.learner_module(learner).OPTIONS}
+    for name, value in options.items():
+        kind = kinds.get(name)
+        if kind is None or value is None:
+            continue
+        if kind is bool:
+            fits = isinstance(value, bool)
+        else:
+            fits = isinstance(value, (int, float) if kind is float else kind) and not isinstance(value, bool)
+        if not fits:
+            raise Error(f"option {name} of the {learner} learner takes a {kind.__name__}, not {value!r}")
+
+
 class KnowledgeBase:
     """One knowledge base file (created when missing), as ``--db`` names it."""
 
@@ -185,16 +205,8 @@ class KnowledgeBase:
               side: str = "both", seed: int = 0, **options: Any) -> dict[str, Any]:
         """Train ``agent`` with ``learner`` (``educable train --json``); ``options`` by the names of
         the learner's options (``educable train --learner L --help``), e.g. ``alpha=0.2``."""
-        from bridge import commands, registry
-        if learner in registry.TRAINABLE:
-            kinds = {o.name: o.type for o in registry.learner_module(learner).OPTIONS}
-            for name, value in options.items():
-                kind = kinds.get(name)
-                fits = (kind is None or value is None or isinstance(value, kind) and not isinstance(value, bool) or
-                        kind is bool and isinstance(value, bool) or kind is float and isinstance(value, int))
-                if not fits:
-                    raise Error(f"option {name} of the {learner} learner takes a {kind.__name__ if kind else ''}, "
-                                f"not {value!r}")
+        from bridge import commands
+        _typed(learner, options)
         return dict(_checked(commands.train_agent, self.db, game, learner, agent, seed, options, games, vs, side))
 
     def evaluate(self, game: str, agent: Any, vs: Any = None, exact: bool = False, games: int = 1000,

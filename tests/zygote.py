@@ -10,19 +10,22 @@ any command.  ``educable`` on the suite's PATH is a small client (``client``) th
 streams over, forwards SIGINT, SIGTERM and SIGHUP to the child, and ends as the child ended (its
 exit code, or killed by the same signal).  Without a running fork server it runs the real command.
 
-The tests of how a command itself starts (tests/test_cli.py, test_stops.py, test_interrupt.py) run
-the installed ``educable`` and do not come here.
+The tests of how a command itself starts and those that send a command signals (tests/test_stops.py,
+test_interrupt.py, parts of test_cli.py and others: ``conftest.REAL_EDUCABLE``) run the installed
+``educable`` and do not come here; two tests of test_cli.py hold this one to it.
 
 This module imports only the standard library at its top: the client runs with ``python -S``.
 """
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import signal
 import socket
 import sys
 
+_ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))     # the project's folder
 SOCKET_ENV = "EDUCABLE_TEST_FORK_SERVER"
 STATUS = "status "
 LOG_ENV = "EDUCABLE_TEST_FORK_LOG"
@@ -85,7 +88,7 @@ def serve(path: str, parent: int) -> None:
     os.set_blocking(wakeup_w, False)
     signal.set_wakeup_fd(wakeup_w)
     signal.signal(signal.SIGCHLD, lambda *_: None)
-    waiting: dict[int, socket.socket] = {}
+    waiting: dict[int, tuple[socket.socket, list[str]]] = {}     # a running command's client, and what it runs
     selector = selectors.DefaultSelector()
     selector.register(listener, selectors.EVENT_READ)
     selector.register(wakeup_r, selectors.EVENT_READ)
@@ -93,9 +96,10 @@ def serve(path: str, parent: int) -> None:
         for key, _ in selector.select(timeout=1.0):
             if key.fileobj is listener:
                 conn, _ = listener.accept()
-                pid = _fork_command(conn, [listener, *waiting.values()], wakeup_r, wakeup_w, cli, base_path)
+                pid, command = _fork_command(conn, [listener, *(c for c, _ in waiting.values())],
+                                             wakeup_r, wakeup_w, cli, base_path)
                 if pid:
-                    waiting[pid] = conn
+                    waiting[pid] = (conn, command)
                     selector.register(conn, selectors.EVENT_READ, pid)
             elif key.fileobj == wakeup_r:
                 os.read(wakeup_r, 4096)
@@ -106,41 +110,29 @@ def serve(path: str, parent: int) -> None:
             pid, status, usage = os.wait4(-1, os.WNOHANG)
             if pid == 0:
                 break
-            _log(pid, usage)
-            conn = waiting.pop(pid, None)
-            if conn is not None:
-                if _registered(selector, conn):
-                    selector.unregister(conn)
-                try:
-                    conn.sendall(f"{STATUS}{status}\n".encode())
-                except OSError:
-                    pass
-                conn.close()
+            if pid not in waiting:
+                continue
+            conn, command = waiting.pop(pid)
+            _log(command, usage)
+            with contextlib.suppress(KeyError):     # unregistered already when its client ended first
+                selector.unregister(conn)
+            with contextlib.suppress(OSError):
+                conn.sendall(f"{STATUS}{status}\n".encode())
+            conn.close()
 
 
-_commands: dict[int, list[str]] = {}        # a running command's arguments, '#' and the test that started it
-
-
-def _log(pid: int, usage) -> None:
+def _log(command: list[str], usage) -> None:
     """With $EDUCABLE_TEST_FORK_LOG set, a line of the file it names for each command: the CPU seconds it
     took, its arguments and the test that started it (to see where the suite's time goes)."""
-    command = _commands.pop(pid, None)
-    if command is not None and os.environ.get(LOG_ENV):
+    if os.environ.get(LOG_ENV):
         with open(os.environ[LOG_ENV], "a") as f:
             f.write(json.dumps([round(usage.ru_utime + usage.ru_stime, 3), command]) + "\n")
 
 
-def _registered(selector, conn: socket.socket) -> bool:
-    try:
-        selector.get_key(conn)
-        return True
-    except KeyError:
-        return False
-
-
 def _fork_command(conn: socket.socket, others: list[socket.socket], wakeup_r: int, wakeup_w: int, cli,
-                  base_path: list[str]) -> int:
-    """Read one request and fork its child; the child's pid, told to the client too (0: a bad request)."""
+                  base_path: list[str]) -> tuple[int, list[str]]:
+    """Read one request and fork its child: the child's pid, told to the client too (0: a bad request),
+    and its arguments with '#' and the test that started it."""
     try:
         message, fds, _, _ = socket.recv_fds(conn, 1 << 20, 3)
         while not message.endswith(b"\n"):
@@ -151,14 +143,13 @@ def _fork_command(conn: socket.socket, others: list[socket.socket], wakeup_r: in
         request = json.loads(message)
     except (OSError, ValueError):
         conn.close()
-        return 0
+        return 0, []
     pid = os.fork()
     if pid:
         for fd in fds:
             os.close(fd)
         conn.sendall(f"{pid}\n".encode())
-        _commands[pid] = [*request["argv"][1:], "#", request["env"].get("PYTEST_CURRENT_TEST", "")]
-        return pid
+        return pid, [*request["argv"][1:], "#", request["env"].get("PYTEST_CURRENT_TEST", "")]
     try:
         for other in [*others, conn]:
             other.close()
@@ -235,8 +226,7 @@ def start(folder: str) -> None:
     send this process's ``educable`` commands to it."""
     import subprocess
     path = os.path.join(folder, "fork-server")
-    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-    subprocess.Popen([sys.executable, os.path.abspath(__file__), path, str(os.getpid())], cwd=root,  # noqa: S603
+    subprocess.Popen([sys.executable, os.path.abspath(__file__), path, str(os.getpid())], cwd=_ROOT,  # noqa: S603
                      stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, start_new_session=True)
     os.environ[SOCKET_ENV] = path
 
@@ -246,8 +236,6 @@ def client_folder() -> str | None:
     path = os.environ.get(SOCKET_ENV)
     return os.path.dirname(path) if path else None
 
-
-_ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 if __name__ == "__main__":
     sys.path.insert(0, _ROOT)
