@@ -1,4 +1,5 @@
 import atexit
+import functools
 import os
 import shutil
 import signal
@@ -148,16 +149,13 @@ def assert_adversary_remembers(game: str, ref, me: str, victim_side: str, option
         engine().call("punish:punish_training(memo, false), Out = true")
 
 
-_HTTP = []
-
-
+@functools.cache
 def http():
     """One HTTP client for the whole test process: ``httpx.get`` makes a client, and its TLS context
-    (the CA bundle read again), at every call, some 20 s of CPU over the suite."""
+    (the CA bundle read again), at every call, some 20 s of CPU over the suite.  The server sets no
+    cookies, so nothing one test's requests leave reaches another's."""
     import httpx
-    if not _HTTP:
-        _HTTP.append(httpx.Client(timeout=120))
-    return _HTTP[0]
+    return httpx.Client(timeout=120)
 
 
 class Server:
