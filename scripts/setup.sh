@@ -75,10 +75,10 @@ if [ ! -f "$qlf_stamp" ] || [ "$(cat "$qlf_stamp")" != "$swipl_version" ] ||
 fi
 
 # numba's cache of educable's compiled loops (the rat race, the n-tuple learner, exact-fitness rule
-# sets, the solver of games of chance), filled once here: on a fresh clone every process that needs them compiled them again until
-# one had written the cache (7-10 s of CPU each time; the test suite ran several at once). Made again
-# when a module of learners/ or this script changed; two processes side by side, about 20 s. If it fails, commands
-# compile as they need, as before.
+# sets, the solver of games of chance), filled once here: on a fresh clone every process that needs
+# them compiled them again until one had written the cache (7-10 s of CPU each time; the test suite
+# ran several at once). Made again when a module of learners/ or scripts/warm_numba.py changed; two
+# processes side by side, about 20 s. If it fails, commands compile as they need, as before.
 numba_stamp=.venv/.educable-numba
 if [ ! -f "$numba_stamp" ] || [ -n "$(find learners scripts/warm_numba.py -name '*.py' -newer "$numba_stamp")" ]; then
   echo "setup: compiling the race's and learners' loops into numba's cache…"

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import contextlib
 import io
+import subprocess
 import sys
 import tempfile
 from pathlib import Path
@@ -31,8 +32,6 @@ def race() -> None:
     from learners.race.players import BUILTIN, batch
     from learners.race.sim import Race
     from learners.race.track import generate
-
-    import subprocess
     subprocess.run([sys.executable, __file__, "believer"], check=True)     # noqa: S603  (this script itself)
     for name in BUILTIN:                       # the loop, and each compiled player's kernel
         race_boards([1], name, spec(), 3)
