@@ -74,6 +74,11 @@ class Engine:
     """The process's Prolog engine with every rule file loaded."""
 
     def __init__(self, rules_dir: Path = RULES_DIR, only: Path | None = None) -> None:
+        self._start(rules_dir)
+        self._open(only)
+
+    def _start(self, rules_dir: Path) -> None:
+        """SWI-Prolog with educable's rules: what no command's settings change."""
         locate_swipl()
         from pyswip import Prolog  # the project's only pyswip import
         from pyswip.core import _lib
@@ -87,10 +92,8 @@ class Engine:
         self.goals_run = 0                      # goals started, so that a stop can tell one goal from the next
         self._signal_socket: tuple[Any, Any] | None = None      # watch_signals' wake-up socket, kept open
         self._lock = threading.Lock()
-        watch_signals(self)
         self.rules_dir = rules_dir
-        limits = ", ".join(f"create_prolog_flag({flag}, {value}, [type(integer)])" for flag, value in prolog_limits().items())
-        list(self._prolog.query(f"set_prolog_flag(encoding, utf8), {limits}", maxresult=1))
+        list(self._prolog.query("set_prolog_flag(encoding, utf8)", maxresult=1))
         # What a game file's rules print goes to stderr: stdout is educable's own (--json must stay JSON).
         list(self._prolog.query("set_stream(user_error, alias(user_output)), set_output(user_error)", maxresult=1))
         self._prolog.consult(str(rules_dir / "bridge.pl"))
@@ -100,11 +103,30 @@ class Engine:
                                      ctypes.POINTER(ctypes.c_char_p), ctypes.c_uint]
         self._get_nchars.restype = ctypes.c_int
         self.load(rules_dir / "core.pl")
+        self.shipped_loaded = False
         self.broken: dict[str, str] = {}      # a game file that did not load -> its first error
         self.warnings: dict[str, list[str]] = {}
-        files = [only] if only else [p for folder in game_folders(rules_dir) for p in game_files(folder)]
-        for path in files:
+
+    def _open(self, only: Path | None) -> None:
+        """Ready for this command: its limits (from the environment), the signal watch, and every game
+        file (``only`` that one)."""
+        limits = ", ".join(f"create_prolog_flag({flag}, {value}, [type(integer)])" for flag, value in prolog_limits().items())
+        list(self._prolog.query(limits, maxresult=1))
+        watch_signals(self)
+        if only:
+            self.load_game(only)
+            return
+        users = game_folders(self.rules_dir)[1:]       # the folders after rules/games/
+        if not self.shipped_loaded:
+            self.load_shipped()
+        for path in [p for folder in users for p in game_files(folder)]:
             self.load_game(path)
+
+    def load_shipped(self) -> None:
+        """Load the shipped games (rules/games/), ahead of the command's ``_open``."""
+        for path in game_files(self.rules_dir / "games"):
+            self.load_game(path)
+        self.shipped_loaded = True
 
     def load_game(self, path: Path) -> None:
         """Load one game file on its own (a Prolog file, or a GDL .kif file as the game named by its
@@ -506,13 +528,38 @@ def relative_paths(message: str, rules_dir: Path = RULES_DIR) -> str:
 
 
 _ENGINE: Engine | None = None
+_AHEAD: Engine | None = None      # started by start_ahead, not yet opened for a command
+
+
+def start_ahead() -> None:
+    """Start SWI-Prolog with educable's rules and the shipped games, but for no command yet, in a
+    process that will fork a child for each command (the test suite's fork server, tests/zygote.py):
+    the child's first ``engine()`` opens it for its own command (its limits, its signal watch, the
+    games of its other folders) instead of starting Prolog again (about 0.15 s of CPU)."""
+    global _AHEAD
+    _AHEAD = Engine.__new__(Engine)
+    _AHEAD._start(RULES_DIR)
+    _AHEAD.load_shipped()
+
+
+def _opened(only: Path | None = None) -> Engine:
+    global _AHEAD
+    if _AHEAD is None:
+        return Engine(only=only)
+    if only:
+        raise RuntimeError("the engine was started ahead with the shipped games: it cannot hold one file alone")
+    opened = _AHEAD
+    opened._lib.PL_changed_cwd()      # the command's folder, not the one Prolog started in
+    opened._open(only)
+    _AHEAD = None
+    return opened
 
 
 def engine() -> Engine:
     """The process's engine, started on first use."""
     global _ENGINE
     if _ENGINE is None:
-        _ENGINE = Engine()
+        _ENGINE = _opened()
     return _ENGINE
 
 
@@ -522,5 +569,5 @@ def engine_with_only(path: Path) -> Engine:
     global _ENGINE
     if _ENGINE is not None:
         raise RuntimeError("the engine has already started with every game file")
-    _ENGINE = Engine(only=path)
+    _ENGINE = _opened(only=path)
     return _ENGINE

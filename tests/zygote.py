@@ -5,8 +5,10 @@ stdout and stderr) pays about 0.3 s of CPU for Python's imports, and one that ru
 about 1.3 s more for numba's start (its compiler's tables, loaded again in every process); the
 suite starts some 500 of them.  Here one process a test worker does that once (``serve``), and each
 command is a child forked from it that runs ``cli.main`` with the command's arguments, folder,
-environment and standard streams (passed over a Unix socket); SWI-Prolog starts in the child, as in
-any command.  ``educable`` on the suite's PATH is a small client (``client``) that hands its own
+environment and standard streams (passed over a Unix socket).  A second server forked from the first
+has also started SWI-Prolog with educable's rules and shipped games (``bridge.engine.start_ahead``,
+about 0.15 s of CPU a command); it takes the commands whose environment would start Prolog alike, and each child opens that
+engine for its own command (its limits, signal watch and game files).  ``educable`` on the suite's PATH is a small client (``client``) that hands its own
 streams over, forwards SIGINT, SIGTERM and SIGHUP to the child, and ends as the child ended (its
 exit code, or killed by the same signal).  Without a running fork server it runs the real command.
 
@@ -29,24 +31,28 @@ _ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))     # the pr
 SOCKET_ENV = "EDUCABLE_TEST_FORK_SERVER"
 STATUS = "status "
 LOG_ENV = "EDUCABLE_TEST_FORK_LOG"
+WARM = ".warm"          # the warm server's socket: the fork server's, with this after it
+PROLOG_PLACES = ("LIBSWIPL_PATH", "SWI_HOME_DIR", "EDUCABLE_CACHE", "HOME", "LD_LIBRARY_PATH", "LD_PRELOAD")
 
 
 def client() -> None:
     """Run ``educable ARGS`` in a child of the fork server, as if this process ran it."""
     path = os.environ.get(SOCKET_ENV)
     real = os.path.join(os.path.dirname(sys.executable), "educable")
-    conn = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    request = {"argv": [real, *sys.argv[1:]], "cwd": os.getcwd(), "env": dict(os.environ),
+               "sigint_ignored": signal.getsignal(signal.SIGINT) is signal.SIG_IGN}
     try:
         if not path:
             raise OSError("no fork server")
-        conn.connect(path)
-        request = {"argv": [real, *sys.argv[1:]], "cwd": os.getcwd(), "env": dict(os.environ),
-                   "sigint_ignored": signal.getsignal(signal.SIGINT) is signal.SIG_IGN}
-        socket.send_fds(conn, [json.dumps(request).encode() + b"\n"], [0, 1, 2])
-        reader = conn.makefile("r")
-        pid = int(reader.readline())
+        try:
+            conn, reader, pid = _ask(path + WARM, request)
+        except (OSError, ValueError):            # not started yet
+            pid = 0
+        if not pid:                              # or Prolog there started otherwise than this command's would
+            with contextlib.suppress(NameError):
+                conn.close()
+            conn, reader, pid = _ask(path, request)
     except (OSError, ValueError):
-        conn.close()
         os.execv(real, [real, *sys.argv[1:]])
     for number in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
         if signal.getsignal(number) is not signal.SIG_IGN:
@@ -60,6 +66,20 @@ def client() -> None:
     os._exit(os.waitstatus_to_exitcode(status) if os.WIFEXITED(status) else 1)
 
 
+def _ask(path: str, request: dict):
+    """Hand ``request`` and this process's standard streams to the fork server at ``path``: the
+    connection, a reader on it and the pid of the command's child (0: refused)."""
+    conn = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    try:
+        conn.connect(path)
+        socket.send_fds(conn, [json.dumps(request).encode() + b"\n"], [0, 1, 2])
+        reader = conn.makefile("r")
+        return conn, reader, int(reader.readline())
+    except (OSError, ValueError):
+        conn.close()
+        raise
+
+
 def _forward(pid: int, number: int) -> None:
     try:
         os.kill(pid, number)
@@ -69,9 +89,8 @@ def _forward(pid: int, number: int) -> None:
 
 def serve(path: str, parent: int) -> None:
     """Import what every command imports, start numba's compiler, then fork a child for each request,
-    as long as process ``parent`` (the test process that started this one) is its parent."""
-    import selectors
-
+    as long as process ``parent`` (the test process that started this one) is its parent; and a warm
+    server beside it that has started SWI-Prolog as well, for the commands it would start alike."""
     import numpy  # noqa: F401
     sys.argv = ["educable"]
     base_path = [p for p in sys.path[1:] if p != _ROOT]    # without this script's folder and the project's
@@ -79,6 +98,31 @@ def serve(path: str, parent: int) -> None:
     import numba
     from bridge import commands  # noqa: F401
     numba.njit(lambda x: x + 1)(1)              # numba's compiler tables loaded once, here
+    if os.fork() == 0:                          # the warm server: SWI-Prolog started too
+        from bridge import engine
+        accepts = _prolog_as_started()          # (read before starting it sets pyswip's variables)
+        engine.start_ahead()
+        _serve_on(path + WARM, os.getppid(), cli, base_path, accepts)
+        os._exit(0)
+    _serve_on(path, parent, cli, base_path, None)
+
+
+def _prolog_as_started():
+    """Whether a command would start SWI-Prolog as it was started here: not `check` (which may load
+    one file alone), the same ``swipl`` on its PATH, and the same settings where educable and pyswip
+    look for it."""
+    import shutil
+    swipl = shutil.which("swipl")
+    here = {name: os.environ.get(name) for name in PROLOG_PLACES}
+    return lambda argv, env: ("check" not in argv                # `check FILE` loads that file alone
+                              and shutil.which("swipl", path=env.get("PATH")) == swipl
+                              and all(env.get(name) == value for name, value in here.items()))
+
+
+def _serve_on(path: str, parent: int, cli, base_path: list[str], accepts) -> None:
+    """Serve requests at ``path`` while process ``parent`` is this one's parent; ``accepts(argv, env)``, if
+    given, says which commands this server runs (the others are told 0: to ask the other server)."""
+    import selectors
 
     listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
     listener.bind(path + ".new")
@@ -97,7 +141,7 @@ def serve(path: str, parent: int) -> None:
             if key.fileobj is listener:
                 conn, _ = listener.accept()
                 pid, command = _fork_command(conn, [listener, *(c for c, _ in waiting.values())],
-                                             wakeup_r, wakeup_w, cli, base_path)
+                                             wakeup_r, wakeup_w, cli, base_path, accepts)
                 if pid:
                     waiting[pid] = (conn, command)
                     selector.register(conn, selectors.EVENT_READ, pid)
@@ -130,9 +174,9 @@ def _log(command: list[str], usage) -> None:
 
 
 def _fork_command(conn: socket.socket, others: list[socket.socket], wakeup_r: int, wakeup_w: int, cli,
-                  base_path: list[str]) -> tuple[int, list[str]]:
-    """Read one request and fork its child: the child's pid, told to the client too (0: a bad request),
-    and its arguments with '#' and the test that started it."""
+                  base_path: list[str], accepts) -> tuple[int, list[str]]:
+    """Read one request and fork its child: the child's pid, told to the client too (0: a bad request,
+    or one ``accepts`` refuses), and its arguments with '#' and the test that started it."""
     try:
         message, fds, _, _ = socket.recv_fds(conn, 1 << 20, 3)
         while not message.endswith(b"\n"):
@@ -142,6 +186,13 @@ def _fork_command(conn: socket.socket, others: list[socket.socket], wakeup_r: in
             message += more
         request = json.loads(message)
     except (OSError, ValueError):
+        conn.close()
+        return 0, []
+    if accepts is not None and not accepts(request["argv"], request["env"]):
+        for fd in fds:
+            os.close(fd)
+        with contextlib.suppress(OSError):
+            conn.sendall(b"0\n")
         conn.close()
         return 0, []
     pid = os.fork()
