@@ -157,7 +157,7 @@ def _serve_on(path: str, parent: int, cli, base_path: list[str], accepts) -> Non
             if pid not in waiting:
                 continue
             conn, command = waiting.pop(pid)
-            _log(command, usage)
+            _log(command, usage, accepts is not None)
             with contextlib.suppress(KeyError):     # unregistered already when its client ended first
                 selector.unregister(conn)
             with contextlib.suppress(OSError):
@@ -165,12 +165,12 @@ def _serve_on(path: str, parent: int, cli, base_path: list[str], accepts) -> Non
             conn.close()
 
 
-def _log(command: list[str], usage) -> None:
+def _log(command: list[str], usage, warm: bool) -> None:
     """With $EDUCABLE_TEST_FORK_LOG set, a line of the file it names for each command: the CPU seconds it
     took, its arguments and the test that started it (to see where the suite's time goes)."""
     if os.environ.get(LOG_ENV):
         with open(os.environ[LOG_ENV], "a") as f:
-            f.write(json.dumps([round(usage.ru_utime + usage.ru_stime, 3), command]) + "\n")
+            f.write(json.dumps([round(usage.ru_utime + usage.ru_stime, 3), command, warm]) + "\n")
 
 
 def _fork_command(conn: socket.socket, others: list[socket.socket], wakeup_r: int, wakeup_w: int, cli,
