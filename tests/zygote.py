@@ -108,13 +108,13 @@ def serve(path: str, parent: int) -> None:
 
 
 def _prolog_as_started():
-    """Whether a command would start SWI-Prolog as it was started here: not `check` (which may load
-    one file alone), the same ``swipl`` on its PATH, and the same settings where educable and pyswip
+    """Whether a command would start SWI-Prolog as it was started here: not `check FILE` (which loads
+    that file alone), the same ``swipl`` on its PATH, and the same settings where educable and pyswip
     look for it."""
     import shutil
     swipl = shutil.which("swipl")
     here = {name: os.environ.get(name) for name in PROLOG_PLACES}
-    return lambda argv, env: ("check" not in argv                # `check FILE` loads that file alone
+    return lambda argv, env: (not ("check" in argv and any(a.endswith((".pl", ".kif")) for a in argv))  # `check FILE`: that file alone
                               and shutil.which("swipl", path=env.get("PATH")) == swipl
                               and all(env.get(name) == value for name, value in here.items()))
 
