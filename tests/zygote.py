@@ -125,9 +125,12 @@ def _serve_on(path: str, parent: int, cli, base_path: list[str], accepts) -> Non
     import selectors
 
     listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-    listener.bind(path + ".new")
-    listener.listen(64)
-    os.rename(path + ".new", path)              # clients see the socket only once it accepts
+    try:
+        listener.bind(path + ".new")
+        listener.listen(64)
+        os.rename(path + ".new", path)          # clients see the socket only once it accepts
+    except FileNotFoundError:                   # the test process ended, its folder gone, before this started
+        return
     wakeup_r, wakeup_w = os.pipe()
     os.set_blocking(wakeup_w, False)
     signal.set_wakeup_fd(wakeup_w)
