@@ -70,7 +70,7 @@ def solve(db: sqlite_utils.Database, game: str, limit: int | None = None,
     try:
         graph, seconds = graphs.solved_graph(db, game, limit, progress)
     except graphs.ChanceGame as chance_game:
-        return chance_summary(chance_game.graph, t0)
+        return chance_summary(chance_game.graph, t0, chance_game.from_kb)
     summary = store.game_summary(db, game)
     assert summary is not None  # noqa: S101  (narrows a type for mypy; true by construction)
     summary.pop("solved_at", None)
@@ -79,10 +79,10 @@ def solve(db: sqlite_utils.Database, game: str, limit: int | None = None,
     return summary
 
 
-def chance_summary(graph: StateGraph, t0: float) -> dict[str, Any]:
+def chance_summary(graph: StateGraph, t0: float, from_kb: bool) -> dict[str, Any]:
     """``solve``'s answer for a game of chance: the first player's expected result and winning chance
-    under best play, by expectimax with value iteration over the graph's cycles (learners/chance.py).
-    Not stored yet: each solve computes it again."""
+    under best play, by expectimax with value iteration over the graph's cycles (learners/chance.py);
+    ``stored`` when the solved graph was read from the knowledge base (``from_kb``)."""
     from learners import chance
     found = chance.solve(graph)
     first, value = graph.players[0], float(found.value[0])
@@ -93,7 +93,7 @@ def chance_summary(graph: StateGraph, t0: float) -> dict[str, Any]:
             "winner": None if graph.scored or value == 0 else first if value > 0 else graph.players[1],
             "parts": found.parts, "cyclic_parts": found.cyclic_parts, "largest_part": found.largest,
             "sweeps": found.sweeps, "tolerance": found.tolerance, "nodes": graph.size, "folded": graph.folded,
-            "stored": False, "seconds": round(time.perf_counter() - t0, 4)}
+            "stored": from_kb, "seconds": round(time.perf_counter() - t0, 4)}
 
 
 def chance_values(graph: StateGraph, keys: list[str], mover: str) -> tuple[dict[str, str], dict[str, float]]:
@@ -102,7 +102,7 @@ def chance_values(graph: StateGraph, keys: list[str], mover: str) -> tuple[dict[
     still to come.  A key that is a move of the graph's first node (``move:TEXT``) has the move's
     value: in a game of score, its points and the score expected after it.  Beside the words, the
     same value as a number for ``mover``, to compare moves by: its chance of winning in percent, its
-    expected result, or the points."""
+    expected result, or the points.  The moves valued are those of ``keys[0]``'s node."""
     from learners import chance
     value = chance.solve(graph).value
     first = graph.players[0]
@@ -117,7 +117,8 @@ def chance_values(graph: StateGraph, keys: list[str], mover: str) -> tuple[dict[
         else:
             words[k], numbers[k] = f"{first} expects {v:+.4f}", v if mover == first else -v
     if graph.scored:
-        edges = range(int(graph.start[0]), int(graph.start[1]))
+        at = graph.index[keys[0]]
+        edges = range(int(graph.start[at]), int(graph.start[at + 1]))
         after = chance.move_values(graph, value)
         for e in edges:
             words[f"move:{graph.move_text[e]}"] = f"{after[e]:.4f} points expected"
@@ -187,6 +188,9 @@ def query(db: sqlite_utils.Database, game: str, position: str, depth: int = DEFA
     numbers: dict[str, float] | None = None      # a game of chance or of score: each value for the mover
     if exact_of is not None and not set(keys) <= set(exact_of):
         exact_of = None          # a position the solved game never reaches from its start: searched below
+    solved = graphs.stored_chance_graph(db, game) if exact_of is None else None
+    if solved is not None and all(k in solved.index for k in keys):
+        (exact_of, numbers), out["exact_source"] = chance_values(solved, keys, state.mover), "stored"
     if exact_of is None:
         try:
             sub, _ = graphs.subgraph(game, state.key, graphs.QUICK_LIMIT if quick else graphs.QUERY_LIMIT)

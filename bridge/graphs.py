@@ -26,7 +26,7 @@ from bridge.compile import ProgressFn, TooLarge, compile_graph, symmetry_count, 
 from bridge.engine import RULES_DIR, BadInput, engine, quote
 from bridge.limits import max_positions
 from kb import store
-from learners import retrograde
+from learners import chance, retrograde
 from learners.graph import StateGraph
 
 if TYPE_CHECKING:
@@ -73,6 +73,7 @@ def _graph(db: sqlite_utils.Database | None, game: str, folded: bool, what: str,
     digest = rules_hash(game)
     cached = _CACHE.get(key)
     if cached is not None and cached[0] == digest:
+        refuse_chance(cached[1], from_kb=True)
         if db is None or not summary or store.game_summary(db, game, digest) is not None:
             return cached[1], None
         store.save_graph(db, cached[1], digest, 0.0, summary)   # the file was replaced meanwhile
@@ -80,6 +81,9 @@ def _graph(db: sqlite_utils.Database | None, game: str, folded: bool, what: str,
     players = games.players(game)
     graph = store.load_graph(db, game, players, folded, digest) if db is not None else None
     seconds = None
+    if graph is not None and graph.solution is not None:       # a game of chance or of score, stored solved
+        _CACHE[key] = (digest, graph)
+        refuse_chance(graph, from_kb=True)
     if graph is None:
         bound = max_positions(limit)
         known = store.game_summary(db, game, digest) if db is not None else None
@@ -90,22 +94,25 @@ def _graph(db: sqlite_utils.Database | None, game: str, folded: bool, what: str,
         compiled = _COMPILED.get((game, folded))
         if compiled is not None and compiled[0] == digest and compiled[1].size <= bound:
             graph, seconds = compiled[1], compiled[2]
-            refuse_chance(graph)            # a game of chance compiled before: its graph is handed on again
         else:
             t0 = time.perf_counter()
             graph = compile_graph(game, players, folded, bound, what, progress)
-            if keep and (graph.has_chance or graph.scored):    # not stored: remembered for this process
-                _COMPILED[(game, folded)] = (digest, graph, time.perf_counter() - t0)
-            refuse_chance(graph)
-            graph.value = retrograde.solve(graph)
+            if not (graph.has_chance or graph.scored):
+                graph.value = retrograde.solve(graph)
             seconds = time.perf_counter() - t0
             if keep:
                 _COMPILED[(game, folded)] = (digest, graph, seconds)
         if not keep:
+            refuse_chance(graph)
             return graph, seconds
-        if db is not None:
+        if db is not None and (graph.has_chance or graph.scored):
+            t0 = time.perf_counter()
+            chance.solve(graph)             # stored with its solution (found once a graph)
+            store.save_chance_graph(db, graph, digest, seconds + time.perf_counter() - t0)
+        elif db is not None:
             store.save_graph(db, graph, digest, seconds, summary)
     _CACHE[key] = (digest, graph)
+    refuse_chance(graph)
     return graph, seconds
 
 
@@ -139,6 +146,22 @@ def exact_results(db: sqlite_utils.Database, game: str, keys: list[str]) -> dict
     return {k: values[c][1] for k, c in zip(keys, lookup, strict=True) if c in values}
 
 
+def stored_chance_graph(db: sqlite_utils.Database, game: str) -> StateGraph | None:
+    """The graph of every state of a game of chance or of score, solved, as the knowledge base holds
+    it for the current rule files (read once a process); None when it holds none."""
+    digest = rules_hash(game)
+    key = _key(db, game, False)
+    cached = _CACHE.get(key)
+    if cached is None or cached[0] != digest:
+        if not store.has_chance_graph(db, game, digest):
+            return None
+        graph = store.load_graph(db, game, games.players(game), False, digest)
+        if graph is None:
+            return None
+        cached = _CACHE[key] = (digest, graph)
+    return cached[1] if cached[1].solution is not None else None
+
+
 QUERY_LIMIT = 100_000      # positions below a queried position searched exactly (a few seconds) before a depth-limited search
 QUICK_LIMIT = 10_000       # ... on the page, which asks at every move
 
@@ -157,7 +180,8 @@ class ChanceGame(BadInput):
     """A graph with chance nodes, or of a game of score, where a command needs a game of two players without
     chance: ``graph`` is the graph compiled."""
 
-    def __init__(self, graph: StateGraph) -> None:
+    def __init__(self, graph: StateGraph, from_kb: bool = False) -> None:
+        self.from_kb = from_kb          # the graph, solved, was read from the knowledge base
         if graph.scored:
             super().__init__(games.score_game_refusal(graph.game))
         else:
@@ -166,11 +190,11 @@ class ChanceGame(BadInput):
         self.graph = graph
 
 
-def refuse_chance(graph: StateGraph) -> None:
+def refuse_chance(graph: StateGraph, from_kb: bool = False) -> None:
     """ChanceGame when the graph has chance nodes or one player (retrograde analysis and everything built
     on it assume two players and no chance; solve and query catch it and value the graph by expectimax)."""
     if graph.has_chance or graph.scored:
-        raise ChanceGame(graph)
+        raise ChanceGame(graph, from_kb)
 
 
 def cannot_judge(game: str, why: str) -> BadInput:

@@ -249,6 +249,13 @@ MIGRATIONS: list[str] = [
         started     TEXT NOT NULL
     );
     """,
+    # 13: the graphs of games of chance and of score, stored with their solution as the others are
+    """
+    ALTER TABLE graphs ADD COLUMN chance_data BLOB;   -- NULL, or a game of chance or of score (.npz): each edge's
+                                                      -- probability and points, each node's end score, class size
+                                                      -- and value by expectimax (for the first player, or the score)
+    ALTER TABLE graphs ADD COLUMN solution TEXT;      -- NULL, or JSON: how the values were found (parts, sweeps, tolerance)
+    """,
 ]
 
 VERSION = len(MIGRATIONS)

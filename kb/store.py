@@ -4,8 +4,10 @@ Every function that writes does so in one transaction.
 """
 from __future__ import annotations
 
+import io
 import json
 import math
+import zipfile
 from collections.abc import Iterable
 from datetime import datetime, timezone
 from typing import TYPE_CHECKING, Any
@@ -13,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from kb.db import KBError, transaction
-from learners.graph import DRAW, ONGOING, StateGraph
+from learners.graph import CHANCE, DRAW, ONGOING, SCORED, StateGraph
 
 if TYPE_CHECKING:
     import sqlite_utils  # in annotations only: kb.db imports it when a database is opened
@@ -86,16 +88,19 @@ def save_graph(db: sqlite_utils.Database, graph: StateGraph, rules_hash: str, se
     return out
 
 
+GRAPH_ROW = ("SELECT rules_hash, moves, start, target, move, keys, node_data, chance_data, solution FROM graphs "
+             "WHERE game = ? AND folded = ?")
+
+
 def load_graph(db: sqlite_utils.Database, game: str, players: list[str], folded: bool,
                rules_hash: str) -> StateGraph | None:
     """The stored graph, or None when there is none or its game file has changed since."""
-    row = db.execute("SELECT rules_hash, moves, start, target, move, keys, node_data FROM graphs "
-                     "WHERE game = ? AND folded = ?", [game, int(folded)]).fetchone()
+    row = db.execute(GRAPH_ROW, [game, int(folded)]).fetchone()
     if row is None or row[0] != rules_hash:
         return None
     try:
         graph = _graph_from_row(row, game, players, folded, db)
-    except (ValueError, KeyError, TypeError, OverflowError, UnicodeDecodeError):
+    except (ValueError, KeyError, TypeError, OverflowError, UnicodeDecodeError, OSError, EOFError, zipfile.BadZipFile):
         return None                # damaged by hand: stale, like a changed game file, and rebuilt
     return graph if _consistent(graph) else None
 
@@ -103,27 +108,38 @@ def load_graph(db: sqlite_utils.Database, game: str, players: list[str], folded:
 def graph_row_readable(conn: Any, game: str, folded: int) -> bool:
     """Whether the stored graph of ``game`` reads back whole, as load_graph would read it (doctor's
     check; the players come from the games row, or the positions' movers)."""
-    row = conn.execute("SELECT rules_hash, moves, start, target, move, keys, node_data FROM graphs "
-                       "WHERE game = ? AND folded = ?", [game, int(folded)]).fetchone()
+    row = conn.execute(GRAPH_ROW, [game, int(folded)]).fetchone()
     names = conn.execute("SELECT players FROM games WHERE name = ?", [game]).fetchone()
     try:
         players = stored_players(game, names[0]) if names else sorted(
             {m for (m,) in conn.execute("SELECT DISTINCT mover FROM positions WHERE game = ?", [game])})
         return row is not None and _consistent(_graph_from_row(row, game, players, bool(folded), conn))
-    except (ValueError, KeyError, TypeError, OverflowError, UnicodeDecodeError, IndexError, KBError):
+    except (ValueError, KeyError, TypeError, OverflowError, UnicodeDecodeError, IndexError, KBError, OSError,
+            EOFError, zipfile.BadZipFile):
         return False
 
 
 def _consistent(graph: StateGraph) -> bool:
     """The arrays of a graph read back fit together (a hand-edited row may not)."""
     n, e = graph.size, len(graph.target)
-    return (len(graph.start) == n + 1 and int(graph.start[0]) == 0 and int(graph.start[-1]) == e
-            and bool((np.diff(graph.start) >= 0).all()) and len(graph.move) == e
-            and (e == 0 or (0 <= int(graph.target.min()) and int(graph.target.max()) < n
-                            and 0 <= int(graph.move.min()) and int(graph.move.max()) < len(graph.moves)))
-            and len(graph.mover) == len(graph.winner) == len(graph.value) == len(graph.orbit) == n
+    edges = (len(graph.start) == n + 1 and int(graph.start[0]) == 0 and int(graph.start[-1]) == e
+             and bool((np.diff(graph.start) >= 0).all()) and len(graph.move) == e
+             and (e == 0 or (0 <= int(graph.target.min()) and int(graph.target.max()) < n
+                             and 0 <= int(graph.move.min()) and int(graph.move.max()) < len(graph.moves)))
+             and len(graph.mover) == len(graph.winner) == len(graph.orbit) == n)
+    if graph.solution is not None:             # a game of chance or of score
+        return (edges and _finite(graph.solution.value, n)
+                and (graph.prob is None or (_finite(graph.prob, e) and bool(((graph.prob >= 0) & (graph.prob <= 1)).all())))
+                and (graph.reward is None or _finite(graph.reward, e)) and (graph.score is None or _finite(graph.score, n))
+                and bool(np.isin(graph.mover, (0, 1, CHANCE)).all())
+                and bool(np.isin(graph.winner, (ONGOING, 0, 1, DRAW, SCORED)).all()))
+    return (edges and len(graph.value) == n
             and bool(np.isin(graph.value, (-1, 0, 1)).all()) and bool(np.isin(graph.mover, (0, 1)).all())
             and bool(np.isin(graph.winner, (ONGOING, 0, 1, DRAW)).all()))
+
+
+def _finite(array: np.ndarray, length: int) -> bool:
+    return len(array) == length and bool(np.isfinite(array).all())
 
 
 def _graph_from_row(row: Any, game: str, players: list[str], folded: bool, db: sqlite_utils.Database) -> StateGraph:
@@ -147,8 +163,67 @@ def _graph_from_row(row: Any, game: str, players: list[str], folded: bool, db: s
         game, list(players), keys, mover, winner,
         np.frombuffer(row[2], "<i8").astype(np.int64), np.frombuffer(row[3], "<i4").astype(np.int64),
         np.frombuffer(row[4], "<i4").astype(np.int32), json.loads(row[1]), orbit, folded)
-    graph.value = value
+    if row[7] is not None:
+        _read_chance(graph, row[7], row[8])
+    else:
+        graph.value = value
     return graph
+
+
+CHANCE_ARRAYS = ("prob", "reward", "score", "orbit", "value")     # chance_data's arrays (an empty one: None)
+
+
+def save_chance_graph(db: sqlite_utils.Database, graph: StateGraph, rules_hash: str, seconds: float) -> None:
+    """Replace the stored graph of a game of chance or of score with ``graph`` and its solution
+    (``graph.solution``, learners.chance.solve's): nodes packed, the chance arrays as an .npz."""
+    buffer = io.BytesIO()
+    empty = np.zeros(0)
+    np.savez(buffer, prob=empty if graph.prob is None else graph.prob.astype("<f8"),
+             reward=empty if graph.reward is None else graph.reward.astype("<f8"),
+             score=empty if graph.score is None else graph.score.astype("<f8"),
+             orbit=graph.orbit.astype("<i8"), value=graph.solution.value.astype("<f8"))
+    how = {k: getattr(graph.solution, k) for k in ("parts", "largest", "cyclic_parts", "sweeps", "most_sweeps",
+                                                    "tolerance")}
+    nodes = np.stack([graph.mover, graph.winner, np.zeros(graph.size, np.int8)]).T.astype("<i1").tobytes()
+    folded = int(graph.folded)
+    with transaction(db):
+        conn = db.conn
+        conn.execute("DELETE FROM positions WHERE game = ? AND folded = ?", (graph.game, folded))
+        conn.execute("DELETE FROM graphs WHERE game = ? AND folded = ?", (graph.game, folded))
+        conn.execute(
+            "INSERT INTO graphs (game, folded, rules_hash, nodes, edges, positions, terminal, moves, start, target, "
+            "move, seconds, built_at, keys, node_data, chance_data, solution) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (graph.game, folded, rules_hash, graph.size, int(len(graph.target)), graph.positions, graph.terminal,
+             json.dumps(graph.moves), graph.start.astype("<i8").tobytes(), graph.target.astype("<i4").tobytes(),
+             graph.move.astype("<i4").tobytes(), round(seconds, 4), now(), "\n".join(graph.keys).encode(), nodes,
+             buffer.getvalue(), json.dumps(how)))
+
+
+def has_chance_graph(db: sqlite_utils.Database, game: str, rules_hash: str) -> bool:
+    """Whether the knowledge base holds the solved graph of every state of ``game``, a game of chance or
+    of score, from these rule files."""
+    return db.execute("SELECT 1 FROM graphs WHERE game = ? AND folded = 0 AND rules_hash = ? "
+                      "AND chance_data IS NOT NULL", [game, rules_hash]).fetchone() is not None
+
+
+def _read_chance(graph: StateGraph, blob: bytes, solution: str) -> None:
+    """The chance arrays and solution save_chance_graph stored, onto ``graph`` (ValueError and the like
+    for a damaged row)."""
+    from learners.chance import ChanceSolution
+    with zipfile.ZipFile(io.BytesIO(blob)) as packed:      # as np.savez writes it: stored, not compressed
+        if any(m.compress_type != zipfile.ZIP_STORED or m.file_size > len(blob) for m in packed.infolist()):
+            raise ValueError("chance_data is not as educable writes it")
+    with np.load(io.BytesIO(blob), allow_pickle=False) as stored:
+        arrays = {k: np.asarray(stored[k]) for k in CHANCE_ARRAYS}
+    how = json.loads(solution)
+    graph.prob = arrays["prob"].astype(np.float64) if len(arrays["prob"]) else None
+    graph.reward = arrays["reward"].astype(np.float64) if len(arrays["reward"]) else None
+    graph.score = arrays["score"].astype(np.float64) if len(arrays["score"]) else None
+    graph.orbit = arrays["orbit"].astype(np.int64)
+    graph.solution = ChanceSolution(arrays["value"].astype(np.float64), int(how["parts"]), int(how["largest"]),
+                                    int(how["cyclic_parts"]), int(how["sweeps"]), int(how["most_sweeps"]),
+                                    float(how["tolerance"]))
 
 
 def stored_values(db: sqlite_utils.Database, game: str, folded: bool, keys: list[str]) -> dict[str, tuple[int, str]]:

@@ -47,9 +47,16 @@ MAX, MIN, MEAN, OVER = 0, 1, 2, 3      # what a node's value is of its successor
 
 def solve(graph: StateGraph, tolerance: float = TOLERANCE) -> ChanceSolution:
     """Expectimax values of every node, for the first player (see the module); in a game of score,
-    each node's expected score from there on with best play (its moves' points and its end's)."""
+    each node's expected score from there on with best play (its moves' points and its end's).
+    Found once a graph at the default tolerance (kept as ``graph.solution``, which a graph read
+    from the knowledge base brings with it)."""
+    if tolerance == TOLERANCE and graph.solution is not None:
+        return graph.solution
     kind = np.where(graph.mover == CHANCE, MEAN, np.where(graph.mover == 0, MAX, MIN))
-    return _values(graph, kind, _edge_probabilities(graph), _terminal(graph), tolerance)
+    found = _values(graph, kind, _edge_probabilities(graph), _terminal(graph), tolerance)
+    if tolerance == TOLERANCE:
+        graph.solution = found
+    return found
 
 
 def expected_score(graph: StateGraph, policy: np.ndarray, tolerance: float = TOLERANCE) -> ChanceSolution:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from functools import cached_property
+from typing import Any
 
 import numpy as np
 
@@ -48,6 +49,7 @@ class StateGraph:
     prob: np.ndarray | None = field(default=None, repr=False)   # each edge's probability; None: no chance node
     reward: np.ndarray | None = field(default=None, repr=False)  # a game of score: each edge's points
     score: np.ndarray | None = field(default=None, repr=False)   # a game of score: each end's points (0 elsewhere)
+    solution: Any = field(default=None, repr=False)   # a game of chance or of score: learners.chance.solve's, once found
     _order: list[int] | None = field(init=False, repr=False, default=None)
     _levels: list[np.ndarray] | None = field(init=False, repr=False, default=None)
     _cycle: CyclicGraph | None = field(init=False, repr=False, default=None)

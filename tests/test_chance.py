@@ -65,6 +65,42 @@ def test_query_gives_each_moves_chance_of_winning(tmp_path):
     assert data["exact"] == f"p1 wins {max(hold, roll):.4%}"
 
 
+def test_a_solved_game_of_chance_is_stored_and_later_commands_read_it(tmp_path):
+    """solve stores the graph with its chances and solved values; solving again, query and eval --exact
+    read it (the values the same, from Neller and Presser's equations); a changed game file makes it
+    stale; a damaged row is named by doctor and solved again."""
+    import shutil
+    import sqlite3
+    games = tmp_path / "games"
+    games.mkdir()
+    shutil.copy(ROOT / "examples" / "chance" / "pig.pl", games / "pig.pl")
+    db, ref = tmp_path / "kb.db", pig_reference(12)
+
+    def solved() -> dict:
+        r = educable("solve", "pig(12,6)", "--json", games_dir=games, db=db)
+        assert r.returncode == 0, r.stderr
+        data = json.loads(r.stdout)
+        assert data["win_probability"] == pytest.approx(ref[(0, 0, 0)], abs=1e-10)
+        return data
+    assert solved()["stored"] is False
+    assert solved()["stored"] is True
+    r = educable("query", "pig(12,6)", "3 4 5 p1", "--json", games_dir=games, db=db)
+    data = json.loads(r.stdout)
+    assert data["exact_source"] == "stored"
+    hold = {m["move"]: m["value"] for m in data["moves"]}["hold"]
+    assert hold == pytest.approx(100 * (1 - ref[(4, 8, 0)]), abs=1e-8)
+    r = educable("eval", "pig(12,6)", "minimax", "--exact", "--json", games_dir=games, db=db)
+    assert json.loads(r.stdout)["as_first"]["game_value"] == pytest.approx(ref[(0, 0, 0)], abs=1e-10)
+    with sqlite3.connect(db) as conn:
+        conn.execute("UPDATE graphs SET chance_data = x'00' WHERE game = 'pig(12,6)'")
+    r = educable("doctor", games_dir=games, db=db)
+    assert r.returncode != 0 and "pig(12,6)" in r.stdout + r.stderr
+    assert solved()["stored"] is False                  # solved again, over the damaged row
+    (games / "pig.pl").write_text((games / "pig.pl").read_text() + "\n% edited\n")
+    assert solved()["stored"] is False                  # another version of the file: solved again
+    assert solved()["stored"] is True
+
+
 def pig_random_references(goal: int, faces: int = 6, tol: float = 1e-15) -> tuple[float, float]:
     """Pig with a random player (rolls, or holds once it has something to bank, each half the time),
     computed apart: its chance of winning as first against another random player, and against an
