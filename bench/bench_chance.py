@@ -5,7 +5,8 @@ Neller and Presser ("Optimal Play of the Dice Game Pig", 2004) give the first pl
 play of pig(100,6) (a figure copied from the paper, not run here); the anchor measured in the same run is
 the plain loop: numpy sweeps over every node at once (Jacobi: each sweep from the last one's values) until
 no value moves by more than the tolerance.  Targets: the whole `educable solve pig` under 60 s on one core,
-and its value iteration at least 3x faster than the plain loop.
+and its value iteration at least 3x faster than the plain loop.  Then, as the command stored it: solving
+again (read back) and a query at the start, and the knowledge base's size.
 
     .venv/bin/python bench/bench_chance.py [--game 'pig(100,6)'] [--json]
 """
@@ -55,6 +56,14 @@ def plain_value_iteration(graph: StateGraph, tolerance: float) -> tuple[np.ndarr
             return value, sweeps
 
 
+def graph_start(game: str) -> str:
+    """The text of the game's start (Pig's: '0 0 0 p1'), asked of educable."""
+    exe = str(Path(sys.executable).parent / "educable")
+    shown = subprocess.run([exe, "--games-dir", str(ROOT / "examples" / "chance"), "show", game, "--json"],
+                           capture_output=True, text=True, check=True)
+    return json.loads(shown.stdout)["position"]
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--game", default="pig(100,6)")
@@ -62,15 +71,21 @@ def main() -> None:
     args = ap.parse_args()
     exe = str(Path(sys.executable).parent / "educable")
     with tempfile.TemporaryDirectory() as folder:
-        t0 = time.perf_counter()
-        whole = subprocess.run([exe, "--games-dir", str(ROOT / "examples" / "chance"), "solve", args.game, "--json",
-                                "--db", str(Path(folder) / "kb.db")], capture_output=True, text=True, check=True)
-        command_seconds = time.perf_counter() - t0
-    solved = json.loads(whole.stdout)
+        def timed(*command: str) -> tuple[dict, float]:
+            t0 = time.perf_counter()
+            done = subprocess.run([exe, "--games-dir", str(ROOT / "examples" / "chance"), *command, "--json",
+                                   "--db", str(Path(folder) / "kb.db")], capture_output=True, text=True, check=True)
+            return json.loads(done.stdout), time.perf_counter() - t0
+        solved, command_seconds = timed("solve", args.game)
+        again, again_seconds = timed("solve", args.game)          # read back from the knowledge base
+        start = graph_start(args.game)
+        queried, query_seconds = timed("query", args.game, start)
+        stored_mb = (Path(folder) / "kb.db").stat().st_size / 2**20
     t0 = time.perf_counter()
     graph = compile_graph(args.game, ["p1", "p2"], False, 10**8, "the bench solves every position")
     compile_seconds = time.perf_counter() - t0
     chance.solve(graph)                                   # numba compiles (or reads its cache) once
+    graph.solution = None                                 # and solved again, timed (solve keeps a graph's solution)
     t0 = time.perf_counter()
     ours = chance.solve(graph)
     ours_seconds = time.perf_counter() - t0
@@ -84,6 +99,9 @@ def main() -> None:
         "plain_first_player_wins": round((1 + float(plain[0])) / 2, 6),
         "largest_difference_from_plain": float(np.abs(ours.value - plain).max()),
         "whole_command_seconds": round(command_seconds, 2), "command_said": solved["win_probability"],
+        "stored_mb": round(stored_mb, 1), "solve_again_seconds": round(again_seconds, 2),
+        "solve_again_read_back": again["stored"], "query_at_start_seconds": round(query_seconds, 2),
+        "query_source": queried["exact_source"],
         "compile_seconds": round(compile_seconds, 2),
         "ours": {"seconds": round(ours_seconds, 3), "parts": ours.parts, "cyclic_parts": ours.cyclic_parts,
                  "largest_part": ours.largest, "sweeps": ours.sweeps},
@@ -98,6 +116,8 @@ def main() -> None:
           if args.game == "pig(100,6)" else f"first player wins {out['first_player_wins']:.6f}")
     print(f"educable solve, the whole command: {command_seconds:.1f} s  (target: under 60 s on one core); "
           f"compiling the graph {compile_seconds:.1f} s of it")
+    print(f"stored ({stored_mb:.0f} MB): solve again {again_seconds:.1f} s (read back: {again['stored']}), "
+          f"query at the start {query_seconds:.1f} s (from: {queried['exact_source']})")
     print(f"value iteration by strongly connected parts: {ours_seconds:.2f} s, {ours.cyclic_parts:,} cyclic parts, "
           f"{ours.sweeps:,} sweeps")
     print(f"plain numpy value iteration, same run: {plain_seconds:.2f} s, {plain_sweeps:,} sweeps of all "

@@ -73,7 +73,7 @@ def _graph(db: sqlite_utils.Database | None, game: str, folded: bool, what: str,
     digest = rules_hash(game)
     cached = _CACHE.get(key)
     if cached is not None and cached[0] == digest:
-        refuse_chance(cached[1], from_kb=True)
+        refuse_chance(cached[1], from_kb=db is not None)
         if db is None or not summary or store.game_summary(db, game, digest) is not None:
             return cached[1], None
         store.save_graph(db, cached[1], digest, 0.0, summary)   # the file was replaced meanwhile

@@ -69,14 +69,7 @@ def save_graph(db: sqlite_utils.Database, graph: StateGraph, rules_hash: str, se
     nodes = np.stack([graph.mover, graph.winner, graph.value]).T.astype("<i1").tobytes() if packed else None
     with transaction(db):
         conn = db.conn
-        conn.execute("DELETE FROM positions WHERE game = ? AND folded = ?", (graph.game, folded))
-        conn.execute("DELETE FROM graphs WHERE game = ? AND folded = ?", (graph.game, folded))
-        conn.execute(
-            "INSERT INTO graphs (game, folded, rules_hash, nodes, edges, positions, terminal, moves, start, target, "
-            "move, seconds, built_at, keys, node_data) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            (graph.game, folded, rules_hash, graph.size, out["edges"], out["positions"], out["terminal"],
-             json.dumps(graph.moves), graph.start.astype("<i8").tobytes(), graph.target.astype("<i4").tobytes(),
-             graph.move.astype("<i4").tobytes(), round(seconds, 4), now(), keys, nodes))
+        _replace_graph_row(conn, graph, rules_hash, seconds, keys, nodes)
         if not packed:
             conn.executemany("INSERT INTO positions VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)", rows())
         if summary:
@@ -175,7 +168,10 @@ CHANCE_ARRAYS = ("prob", "reward", "score", "orbit", "value")     # chance_data'
 
 def save_chance_graph(db: sqlite_utils.Database, graph: StateGraph, rules_hash: str, seconds: float) -> None:
     """Replace the stored graph of a game of chance or of score with ``graph`` and its solution
-    (``graph.solution``, learners.chance.solve's): nodes packed, the chance arrays as an .npz."""
+    (``graph.solution``, learners.chance.solve's): nodes packed, the chance arrays as an .npz.  Keys
+    with a line break in them cannot be packed: such a graph is not stored (solved again when asked)."""
+    if any("\n" in k for k in graph.keys):
+        return
     buffer = io.BytesIO()
     empty = np.zeros(0)
     np.savez(buffer, prob=empty if graph.prob is None else graph.prob.astype("<f8"),
@@ -185,19 +181,24 @@ def save_chance_graph(db: sqlite_utils.Database, graph: StateGraph, rules_hash: 
     how = {k: getattr(graph.solution, k) for k in ("parts", "largest", "cyclic_parts", "sweeps", "most_sweeps",
                                                     "tolerance")}
     nodes = np.stack([graph.mover, graph.winner, np.zeros(graph.size, np.int8)]).T.astype("<i1").tobytes()
-    folded = int(graph.folded)
     with transaction(db):
-        conn = db.conn
-        conn.execute("DELETE FROM positions WHERE game = ? AND folded = ?", (graph.game, folded))
-        conn.execute("DELETE FROM graphs WHERE game = ? AND folded = ?", (graph.game, folded))
-        conn.execute(
-            "INSERT INTO graphs (game, folded, rules_hash, nodes, edges, positions, terminal, moves, start, target, "
-            "move, seconds, built_at, keys, node_data, chance_data, solution) "
-            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            (graph.game, folded, rules_hash, graph.size, int(len(graph.target)), graph.positions, graph.terminal,
-             json.dumps(graph.moves), graph.start.astype("<i8").tobytes(), graph.target.astype("<i4").tobytes(),
-             graph.move.astype("<i4").tobytes(), round(seconds, 4), now(), "\n".join(graph.keys).encode(), nodes,
-             buffer.getvalue(), json.dumps(how)))
+        _replace_graph_row(db.conn, graph, rules_hash, seconds, "\n".join(graph.keys).encode(), nodes,
+                           buffer.getvalue(), json.dumps(how))
+
+
+def _replace_graph_row(conn: Any, graph: StateGraph, rules_hash: str, seconds: float, keys: bytes | None,
+                       nodes: bytes | None, chance_data: bytes | None = None, solution: str | None = None) -> None:
+    """The graphs row of ``graph`` (its positions rows dropped), in the caller's transaction."""
+    folded = int(graph.folded)
+    conn.execute("DELETE FROM positions WHERE game = ? AND folded = ?", (graph.game, folded))
+    conn.execute("DELETE FROM graphs WHERE game = ? AND folded = ?", (graph.game, folded))
+    conn.execute(
+        "INSERT INTO graphs (game, folded, rules_hash, nodes, edges, positions, terminal, moves, start, target, "
+        "move, seconds, built_at, keys, node_data, chance_data, solution) "
+        "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        (graph.game, folded, rules_hash, graph.size, int(len(graph.target)), graph.positions, graph.terminal,
+         json.dumps(graph.moves), graph.start.astype("<i8").tobytes(), graph.target.astype("<i4").tobytes(),
+         graph.move.astype("<i4").tobytes(), round(seconds, 4), now(), keys, nodes, chance_data, solution))
 
 
 def has_chance_graph(db: sqlite_utils.Database, game: str, rules_hash: str) -> bool:
