@@ -454,9 +454,23 @@ def games_cmd(db_path: str, as_json: bool) -> None:
         if "broken" in r:
             click.echo(f"{r['game']:<{width}}  BROKEN: {r['broken']}")
             continue
-        solved = (f"solved: {r['positions']:,} positions, {r['terminal']:,} terminal, "
-                  f"winner {r['winner'] or 'none (draw)'}") if r["solved"] else "not solved yet"
+        solved = (f"solved: {r['positions']:,} positions, {r['terminal']:,} terminal, {solved_outcome(r)}"
+                  if r["solved"] else "not solved yet")
         click.echo(f"{r['game']:<{width}}  players {'/'.join(r['players'])}  start {r['initial']!r}  {solved}")
+
+
+def solved_outcome(row: dict) -> str:
+    """How a solved game of the `games` listing ends with best play: its winner, or for a game of
+    chance the first player's chance of winning (expected result where it can draw), for a game of
+    score the expected score."""
+    first = row["players"][0]
+    if "value" not in row:
+        return f"winner {row['winner'] or 'none (draw)'}"
+    if len(row["players"]) == 1:
+        return f"{first} expects a score of {row['value']:.4f}"
+    if row["win_probability"] is not None:
+        return f"{first} wins {row['win_probability']:.4%}"
+    return f"{first} expects {row['value']:+.4f}"
 
 
 @main.command("check")

@@ -178,8 +178,10 @@ def save_chance_graph(db: sqlite_utils.Database, graph: StateGraph, rules_hash: 
              reward=empty if graph.reward is None else graph.reward.astype("<f8"),
              score=empty if graph.score is None else graph.score.astype("<f8"),
              orbit=graph.orbit.astype("<i8"), value=graph.solution.value.astype("<f8"))
+    from learners.chance import win_probability
     how = {k: getattr(graph.solution, k) for k in ("parts", "largest", "cyclic_parts", "sweeps", "most_sweeps",
                                                     "tolerance")}
+    how.update(value=float(graph.solution.value[0]), win_probability=win_probability(graph, graph.solution.value))
     nodes = np.stack([graph.mover, graph.winner, np.zeros(graph.size, np.int8)]).T.astype("<i1").tobytes()
     with transaction(db):
         _replace_graph_row(db.conn, graph, rules_hash, seconds, "\n".join(graph.keys).encode(), nodes,
@@ -199,6 +201,25 @@ def _replace_graph_row(conn: Any, graph: StateGraph, rules_hash: str, seconds: f
         (graph.game, folded, rules_hash, graph.size, int(len(graph.target)), graph.positions, graph.terminal,
          json.dumps(graph.moves), graph.start.astype("<i8").tobytes(), graph.target.astype("<i4").tobytes(),
          graph.move.astype("<i4").tobytes(), round(seconds, 4), now(), keys, nodes, chance_data, solution))
+
+
+def chance_summary(db: sqlite_utils.Database, game: str, rules_hash: str) -> dict[str, Any] | None:
+    """What the stored solution of a game of chance or of score says of its start (positions, terminal,
+    value, the first player's chance of winning where there are no draws); None when there is none
+    for these rule files, or its row is damaged."""
+    row = db.execute("SELECT positions, terminal, solution FROM graphs WHERE game = ? AND rules_hash = ? "
+                     "AND chance_data IS NOT NULL ORDER BY folded LIMIT 1", [game, rules_hash]).fetchone()
+    if row is None:
+        return None
+    try:
+        how = json.loads(row[2])
+        value, chance = float(how["value"]), how["win_probability"]
+    except (TypeError, ValueError, KeyError):
+        return None
+    if not (isinstance(row[0], int) and isinstance(row[1], int) and math.isfinite(value)
+            and (chance is None or isinstance(chance, (int, float)))):
+        return None
+    return {"positions": row[0], "terminal": row[1], "value": value, "win_probability": chance}
 
 
 def has_chance_graph(db: sqlite_utils.Database, game: str, rules_hash: str) -> bool:
