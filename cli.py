@@ -708,10 +708,8 @@ def solve(game: str, max_positions: str | None, db_path: str, as_json: bool) -> 
         click.echo(f"value iteration: {data['cyclic_parts']:,} cyclic parts of {data['parts']:,} "
                    f"(the largest {data['largest_part']:,} positions), {data['sweeps']:,} sweeps, "
                    f"to {data['tolerance']:g}")
-        how = "read from the knowledge base" if data["stored"] else "solved and stored"
-        click.echo(f"{how} in {data['seconds']:.3f} s")
-        return
-    click.echo(f"with perfect play: {'a draw' if data['winner'] is None else data['winner'] + ' wins'}")
+    else:
+        click.echo(f"with perfect play: {'a draw' if data['winner'] is None else data['winner'] + ' wins'}")
     how = "read from the knowledge base" if data["stored"] else "solved and stored"
     click.echo(f"{how} in {data['seconds']:.3f} s")
 

@@ -44,7 +44,7 @@ def list_games(db: sqlite_utils.Database | None = None) -> list[dict[str, Any]]:
             out.append({"game": g, "broken": f"its players/2 or initial/3 is missing or fails ({exc})"})
             continue
         summary = store.game_summary(db, g, graphs.rules_hash(g)) if db is not None else None
-        chanced = store.chance_summary(db, g, graphs.rules_hash(g)) if db is not None and summary is None else None
+        chanced = store.stored_chance_summary(db, g, graphs.rules_hash(g)) if db is not None and summary is None else None
         row["solved"] = summary is not None or chanced is not None
         if summary:
             row.update({k: summary[k] for k in ("positions", "terminal", "classes", "winner")})

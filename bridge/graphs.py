@@ -81,9 +81,6 @@ def _graph(db: sqlite_utils.Database | None, game: str, folded: bool, what: str,
     players = games.players(game)
     graph = store.load_graph(db, game, players, folded, digest) if db is not None else None
     seconds = None
-    if graph is not None and graph.solution is not None:       # a game of chance or of score, stored solved
-        _CACHE[key] = (digest, graph)
-        refuse_chance(graph, from_kb=True)
     if graph is None:
         bound = max_positions(limit)
         known = store.game_summary(db, game, digest) if db is not None else None
@@ -112,7 +109,7 @@ def _graph(db: sqlite_utils.Database | None, game: str, folded: bool, what: str,
         elif db is not None:
             store.save_graph(db, graph, digest, seconds, summary)
     _CACHE[key] = (digest, graph)
-    refuse_chance(graph)
+    refuse_chance(graph, from_kb=seconds is None)     # a game of chance or of score: read back, or solved now
     return graph, seconds
 
 

@@ -203,7 +203,7 @@ def _replace_graph_row(conn: Any, graph: StateGraph, rules_hash: str, seconds: f
          graph.move.astype("<i4").tobytes(), round(seconds, 4), now(), keys, nodes, chance_data, solution))
 
 
-def chance_summary(db: sqlite_utils.Database, game: str, rules_hash: str) -> dict[str, Any] | None:
+def stored_chance_summary(db: sqlite_utils.Database, game: str, rules_hash: str) -> dict[str, Any] | None:
     """What the stored solution of a game of chance or of score says of its start (positions, terminal,
     value, the first player's chance of winning where there are no draws); None when there is none
     for these rule files, or its row is damaged."""
