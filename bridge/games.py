@@ -51,6 +51,8 @@ def unplayable(game: str) -> str | None:
 def known_game(game: str) -> str:
     """Return ``game`` if a game file defines it, playable or not (what `check` looks at); else
     BadInput listing the known ones."""
+    if any(c.isdigit() and not c.isascii() for c in game):      # Prolog reads ٣ as 3: one game, two names
+        raise UnknownGame(f"unknown game '{game}': a family's numbers are written in ASCII digits (0-9)", game)
     if not engine().call(f"( game:game({quote(game)}) -> Out = true ; Out = false )"):
         broken = {Path(f).stem: (f, m) for f, m in engine().broken.items()}
         if game in broken:

@@ -261,6 +261,15 @@ def test_counts_are_ascii_digits_on_every_command(db_path, count):
     assert not db_path.exists()
 
 
+@pytest.mark.parametrize("name", ["connect(٣,4,4)", "hexapawn(４,4)", "nim(1,3,٥)"])
+def test_a_familys_numbers_are_ascii_digits_in_a_game_name(db_path, name):
+    """SWI-Prolog reads Arabic-Indic and full-width digits as numbers: connect(٣,4,4) was played, and
+    solved and stored, as connect(3,4,4) under a second name."""
+    from conftest import one_line
+    one_line(run("show", name), 2, "numbers are written in ASCII digits")
+    one_line(run("solve", name, "--db", str(db_path)), 2, "numbers are written in ASCII digits")
+
+
 def test_a_refused_command_leaves_no_new_knowledge_base_behind(db_path):
     """A tournament refused for its players (checked against the knowledge base, so after it was
     opened) created the file all the same."""
