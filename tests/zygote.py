@@ -100,23 +100,26 @@ def serve(path: str, parent: int) -> None:
     numba.njit(lambda x: x + 1)(1)              # numba's compiler tables loaded once, here
     if os.fork() == 0:                          # the warm server: SWI-Prolog started too
         from bridge import engine
-        accepts = _prolog_as_started()          # (read before starting it sets pyswip's variables)
+        engine.locate_swipl()                   # pyswip's variables, as a command would set them
+        accepts = _prolog_as_started(set(engine.SWIPL_PLACES))
         engine.start_ahead()
         _serve_on(path + WARM, os.getppid(), cli, base_path, accepts)
         os._exit(0)
     _serve_on(path, parent, cli, base_path, None)
 
 
-def _prolog_as_started():
+def _prolog_as_started(located: set[str]):
     """Whether a command would start SWI-Prolog as it was started here: not `check FILE` (which loads
     that file alone), the same ``swipl`` on its PATH, and the same settings where educable and pyswip
-    look for it."""
+    look for it (those in ``located`` may also be unset: the command would locate the same ``swipl``
+    as this process did, and a test process that started Prolog passes them on set)."""
     import shutil
     swipl = shutil.which("swipl")
     here = {name: os.environ.get(name) for name in PROLOG_PLACES}
     return lambda argv, env: (not ("check" in argv and any(a.endswith((".pl", ".kif")) for a in argv))  # `check FILE`: that file alone
                               and shutil.which("swipl", path=env.get("PATH")) == swipl
-                              and all(env.get(name) == value for name, value in here.items()))
+                              and all(env.get(name) == value or (name in located and env.get(name) is None)
+                                      for name, value in here.items()))
 
 
 def _serve_on(path: str, parent: int, cli, base_path: list[str], accepts) -> None:
