@@ -3,6 +3,8 @@ drawn from valid values, values at the edges and garbage, on a throwaway knowled
 
 Whatever the input: exit 0 or 2 (1 would be an internal error or Prolog failing), no traceback,
 one line on stderr when refused, and a refused command leaves the knowledge base byte-identical.
+The examples are drawn from a fixed seed (derandomize): the same 60 command lines every run, so that
+a failure reproduces, and the test's cost does not swing with what a run happened to draw (5 to 12 s).
 """
 import itertools
 import shutil
@@ -78,7 +80,7 @@ def seeded_kb(tmp_path_factory):
     return path
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=60, derandomize=True, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(parts=COMMANDS, rules=st.sampled_from(RULE_FILES))
 def test_any_command_line_is_answered_or_refused_in_one_line(seeded_kb, tmp_path, parts, rules):
     db = tmp_path / f"kb{next(COUNTER)}.db"     # a new file each example (processes cache by path)
