@@ -152,8 +152,8 @@ game:position_text(G, pos(Cells, T, D), _, Text) :-
     maplist(row_text, Rows, RowTexts),
     atomic_list_concat(RowTexts, /, Board),
     (   D =:= 0
-    ->  format(atom(Text), "~w ~w rolls", [Board, T])
-    ;   format(atom(Text), "~w ~w ~d", [Board, T, D])
+    ->  atomic_list_concat([Board, T, rolls], ' ', Text)
+    ;   atomic_list_concat([Board, T, D], ' ', Text)
     ).
 
 %   The squares as S rows of S, from the top.
@@ -169,7 +169,7 @@ row_text(Row, Text) :-
     atomic_list_concat(Ts, ',', Text).
 
 cell_text(e, '.').
-cell_text(t(P, V), T) :- format(atom(T), "~w~d", [P, V]).
+cell_text(t(P, V), T) :- atomic_list_concat([P, V], T).
 
 game:parse_position(G, Text, pos(Cells, T, D), Mover) :-
     params(G, S, Pieces, Faces),
