@@ -4,16 +4,13 @@ import re
 import signal
 import sqlite3
 import subprocess
-import sys
 import threading
 import time
 from pathlib import Path
 
 import pytest
 
-from conftest import interruptible
-
-EDUCABLE = str(Path(sys.executable).parent / "educable")
+from conftest import EDUCABLE, REAL_EDUCABLE, interruptible
 
 RUNS = {
     "qlearn": (["--learner", "qlearn", "--games", "3000000"], "games"),
@@ -53,7 +50,7 @@ def test_a_stopped_run_keeps_what_it_committed_and_a_later_run_continues(tmp_pat
     db = tmp_path / "kb.db"
     env = {**os.environ, "EDUCABLE_DB": str(db)}
     args, unit = RUNS[learner]
-    proc = subprocess.Popen([EDUCABLE, "train", game, "--agent", "a", *args, "--seed", "1"],
+    proc = subprocess.Popen([REAL_EDUCABLE, "train", game, "--agent", "a", *args, "--seed", "1"],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env,
                             preexec_fn=interruptible)
     try:
@@ -95,7 +92,8 @@ def test_a_stopped_run_keeps_what_it_committed_and_a_later_run_continues(tmp_pat
             runs = conn.execute("SELECT games, seconds, json_extract(results, '$.stopped') FROM runs").fetchall()
         assert len(runs) == 1 and runs[0][0] == kept and runs[0][1] > 0 and runs[0][2] == 1, runs
     before = trained(db)
-    # the kept agent is whole: it plays, and the same command goes on from it
+    # the kept agent is whole: it plays, and the same command goes on from it (no signal here: the
+    # suite's fork server runs these, tests/zygote.py)
     r = subprocess.run([EDUCABLE, "eval", game, "a", "--vs", "random", "--games", "4"],
                        capture_output=True, text=True, timeout=120, env=env)
     assert r.returncode == 0, r.stderr
