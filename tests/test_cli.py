@@ -11,7 +11,7 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 
 
-from conftest import cli as run, cli_json as run_json
+from conftest import EDUCABLE, cli as run, cli_json as run_json
 
 
 def test_games_lists_both_seed_games(db_path):
@@ -133,7 +133,7 @@ def test_games_kept_anywhere_load_from_games_dir_and_the_environment(tmp_path):
     folder = tmp_path / "games"
     folder.mkdir()
     (folder / "count3.pl").write_text((ROOT / "tests" / "data" / "count3.pl").read_text())
-    exe = str(Path(sys.executable).parent / "educable")
+    exe = EDUCABLE
     env = {**os.environ, "EDUCABLE_DB": str(tmp_path / "kb.db")}
     p = subprocess.run([exe, "--games-dir", str(folder), "solve", "count3", "--json"], capture_output=True,
                        text=True, env=env, timeout=60)
@@ -165,7 +165,7 @@ def test_moves_written_alike_are_one_move_of_the_stored_graph(tmp_path):
     folder = tmp_path / "games"
     folder.mkdir()
     (folder / "twice3.pl").write_text(text)
-    exe = str(Path(sys.executable).parent / "educable")
+    exe = EDUCABLE
     db = tmp_path / "kb.db"
     p = subprocess.run([exe, "--games-dir", str(folder), "solve", "twice3", "--json"], capture_output=True,
                        text=True, env={**os.environ, "EDUCABLE_DB": str(db)}, timeout=60)
@@ -221,7 +221,7 @@ def test_global_options_are_taken_before_or_after_the_command(tmp_path):
     """--games-dir and --debug belong to educable itself, --db to each command: typed on the other
     side of the command name they used to be 'No such option'."""
     import shutil
-    exe = str(Path(sys.executable).parent / "educable")
+    exe = EDUCABLE
     games = tmp_path / "games"
     games.mkdir()
     shutil.copy(ROOT / "examples" / "pile.pl", games)
@@ -289,7 +289,7 @@ def test_a_refused_command_leaves_no_new_knowledge_base_behind(db_path):
 def test_the_suites_fork_server_runs_a_command_as_the_installed_educable_does(tmp_path, args, given):
     """The suite's commands are forked from a server that has done the imports (tests/zygote.py):
     the same output, errors and exit code as the installed command started from nothing."""
-    from conftest import EDUCABLE, REAL_EDUCABLE
+    from conftest import REAL_EDUCABLE
     env = {**os.environ, "EDUCABLE_DB": str(tmp_path / "kb.db")}
     forked, real = (subprocess.run([exe, *args], input=given, capture_output=True, text=True, env=env, timeout=120)
                     for exe in (EDUCABLE, REAL_EDUCABLE))
