@@ -587,7 +587,7 @@ def test_champion_is_the_last_cycles_best_and_is_not_scored(ttt):
 
 
 def test_exact_fitness_run_is_reproducible_and_improves(db_path):
-    out = [json.loads(run("train", "tictactoe", "--learner", "ga", "--agent", f"e{k}", "--cycles", "30",
+    out = [json.loads(run("train", "tictactoe", "--learner", "ga", "--agent", f"e{k}", "--cycles", "15",
                           "--fitness", "exact", "--nudge", "0.3", "--seed", "5", "--db", db_path, "--json").output)
            for k in range(2)]
     same = [[{k: v for k, v in c.items() if k != "seconds"} for c in o["curve"]] for o in out]
