@@ -438,7 +438,8 @@ def doctor(repair: bool, db_path: str, as_json: bool) -> None:
 @json_option
 @handle_errors
 def games_cmd(db_path: str, as_json: bool) -> None:
-    """List the games found in rules/games/.
+    """List the games the game files name (rules/games/, --games-dir), with their facts once solved,
+    and each other member of a family (connect(3,5,4), pig(12,6)) the knowledge base holds solved.
 
     \b
     Example:

@@ -73,8 +73,8 @@ def load_games(path: str | os.PathLike) -> list[str]:
 
 
 def games(db: str | os.PathLike | None = None) -> list[dict[str, Any]]:
-    """Every game known (shipped and loaded), with players, start and whether solved in ``db``
-    (``educable games --json``)."""
+    """Every game the game files name (shipped and loaded), with players, start and whether solved in
+    ``db``, and each other family member ``db`` holds solved (``educable games --json``)."""
     from bridge import commands
     from kb.db import open_kb
     return _checked(lambda: commands.list_games(open_kb(db) if db is not None else None))

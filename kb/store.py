@@ -222,6 +222,14 @@ def stored_chance_summary(db: sqlite_utils.Database, game: str, rules_hash: str)
     return {"positions": row[0], "terminal": row[1], "value": value, "win_probability": chance}
 
 
+def solved_game_names(db: sqlite_utils.Database) -> list[str]:
+    """The names of every game the knowledge base holds a solution of (a solved game, or the solved graph
+    of a game of chance or of score), from whatever rule files, sorted."""
+    rows = db.execute("SELECT name FROM games UNION SELECT game FROM graphs WHERE chance_data IS NOT NULL "
+                      "ORDER BY 1").fetchall()
+    return [name for (name,) in rows if isinstance(name, str)]
+
+
 def has_chance_graph(db: sqlite_utils.Database, game: str, rules_hash: str) -> bool:
     """Whether the knowledge base holds the solved graph of every state of ``game``, a game of chance or
     of score, from these rule files."""

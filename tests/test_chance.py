@@ -82,8 +82,14 @@ def test_a_solved_game_of_chance_is_stored_and_later_commands_read_it(tmp_path):
         data = json.loads(r.stdout)
         assert data["win_probability"] == pytest.approx(ref[(0, 0, 0)], abs=1e-10)
         return data
+    def listed() -> dict:
+        r = educable("games", "--json", games_dir=games, db=db)
+        assert r.returncode == 0, r.stderr
+        return {row["game"]: row for row in json.loads(r.stdout)}
     assert solved()["stored"] is False
     assert solved()["stored"] is True
+    row = listed()["pig(12,6)"]            # a family member no file names, listed once solved
+    assert row["solved"] and row["win_probability"] == pytest.approx(ref[(0, 0, 0)], abs=1e-10)
     r = educable("query", "pig(12,6)", "3 4 5 p1", "--json", games_dir=games, db=db)
     data = json.loads(r.stdout)
     assert data["exact_source"] == "stored"
@@ -97,6 +103,7 @@ def test_a_solved_game_of_chance_is_stored_and_later_commands_read_it(tmp_path):
     assert r.returncode != 0 and "pig(12,6)" in r.stdout + r.stderr
     assert solved()["stored"] is False                  # solved again, over the damaged row
     (games / "pig.pl").write_text((games / "pig.pl").read_text() + "\n% edited\n")
+    assert "pig(12,6)" not in listed()                  # its solution is of another version of the file
     assert solved()["stored"] is False                  # another version of the file: solved again
     assert solved()["stored"] is True
 

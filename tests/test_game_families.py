@@ -162,3 +162,26 @@ def test_family_members_are_games_and_bad_names_are_refused():
 def test_bad_positions_get_one_clear_line(game, text, why):
     with pytest.raises(games.BadInput, match=why):
         games.parse(game, text)
+
+
+def test_games_lists_each_family_member_the_knowledge_base_has_solved(db_path):
+    """connect(3,4,3), which no game file names, is listed by `games` once solved, with the counts of
+    the reference; a row naming no game these files define (another family's bounds, text that is no
+    name) is not listed, and `games` still answers."""
+    import json
+    import sqlite3
+
+    from conftest import cli
+    ref = in_a_row(3, 4, 3, True)
+    states = reachable(ref)
+    assert cli("solve", "connect(3,4,3)").exit_code == 0
+    with sqlite3.connect(db_path) as conn:
+        conn.executemany("INSERT INTO games (name, players) VALUES (?, '[\"x\", \"o\"]')",
+                         [("connect(4,9999,9999)",), ("'), halt, ('",), ("nim(٣,4)",)])
+    r = cli("games", "--json")
+    assert r.exit_code == 0, r.output
+    rows = {row["game"]: row for row in json.loads(r.stdout)}
+    row = rows["connect(3,4,3)"]
+    assert row["solved"] and row["winner"] == solve(ref)[ref["key"](ref["initial"])]
+    assert (row["positions"], row["terminal"]) == (len(states), sum(ref["result"](s) is not None for s in states.values()))
+    assert not {"connect(4,9999,9999)", "'), halt, ('", "nim(٣,4)"} & set(rows)
