@@ -355,13 +355,16 @@ def cell_values_checked() -> Iterator[None]:
 
 
 def _pages(graph: StateGraph, net: NTupleNet):
-    """(player index, first state, the cells of states first.. as that player sees them), a page at a time."""
-    for p, player in enumerate(graph.players):
-        for i in range(0, graph.size, PAGE):
-            keys = graph.keys[i:i + PAGE]
-            text = engine().call(f"ntuple:nt_cells({quote(graph.game)}, [{', '.join(quote(k) for k in keys)}], "
-                                 f"{quote(player)}, Out)")
-            yield p, i, _cells(text, net.n_cells)
+    """(player index, first state, the cells of states first.. as that player sees them), a page at a
+    time (each page's positions read once in Prolog for every player)."""
+    players = len(graph.players)
+    for i in range(0, graph.size, PAGE):
+        keys = graph.keys[i:i + PAGE]
+        text = engine().call(f"ntuple:nt_cells({quote(graph.game)}, [{', '.join(quote(k) for k in keys)}], "
+                             f"[{', '.join(quote(p) for p in graph.players)}], Out)")
+        cells = _cells(text, net.n_cells)
+        for p in range(players):
+            yield p, i, cells[p::players]
 
 
 def graph_features(graph: StateGraph, net: NTupleNet) -> np.ndarray:

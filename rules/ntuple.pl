@@ -126,12 +126,14 @@ result_value(draw, _, 0) :- !.
 result_value(Mover, Mover, 1) :- !.
 result_value(_, _, -1).
 
-%!  nt_cells(+Game, +Keys:list, +Viewer, -Cells:string) is det.
-%   The learner_cells/4 of every state (by key) as Viewer sees it, one character a
-%   cell (the code 48 + value), all states joined: one string for Python.
-nt_cells(Game, Keys, Viewer, Cells) :-
+%!  nt_cells(+Game, +Keys:list, +Viewers:list, -Cells:string) is det.
+%   The learner_cells/4 of every state (by key) as each of Viewers sees it,
+%   one character a cell (the code 48 + value), a state's views in the order
+%   of Viewers, all states joined: one string for Python.  Each key is read
+%   once for all viewers (reading a position's text is most of the work).
+nt_cells(Game, Keys, Viewers, Cells) :-
     need_cells(Game),
-    foldl(key_codes(Game, Viewer), Keys, Codes, []),
+    foldl(key_codes(Game, Viewers), Keys, Codes, []),
     string_codes(Cells, Codes).
 
 %!  nt_afterstates(+Game, +Lines:list(list), -Out:list) is det.
@@ -163,8 +165,11 @@ play_text(Game, Text, P-M, P1-M1) :-
     parse_move(Game, Text, Mv),
     step(Game, P, M, Mv, P1, M1).
 
-key_codes(Game, Viewer, Key, Codes, Tail) :-
+key_codes(Game, Viewers, Key, Codes, Tail) :-
     parse_position(Game, Key, P, _),
+    foldl(view_codes(Game, P), Viewers, Codes, Tail).
+
+view_codes(Game, P, Viewer, Codes, Tail) :-
     learner_cells(Game, P, Viewer, Cells),
     cell_codes(Cells, Codes, Tail).
 

@@ -413,7 +413,7 @@ def test_connect_four_tuple_cells_mark_the_empty_cells_a_piece_drops_into_next(k
     keys = [ref["key"](s) for s in states]
     for viewer in ("x", "o"):
         text = ntuple.engine().call(f"ntuple:nt_cells('connect(4,7,6)', [{', '.join(ntuple.quote(k) for k in keys)}], "
-                                    f"{viewer}, Out)")
+                                    f"[{viewer}], Out)")
         got = ntuple._cells(text, 42)
         for (board, _), row in zip(states, got):
             want = []
