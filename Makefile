@@ -2,6 +2,10 @@
 # Each runs the (idempotent, quiet when done) set-up first.
 VENV := .venv
 PY := $(VENV)/bin/python
+# Python writes the bytecode of what it imports (in .venv and __pycache__ folders) even where the
+# environment says not to: the suite starts hundreds of Python processes, each of which would
+# otherwise compile numpy, numba, dask... from source again.
+unexport PYTHONDONTWRITEBYTECODE
 
 .PHONY: setup demo test bench clean
 

@@ -4,6 +4,9 @@
 # Quiet when everything is already in place.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# Python writes the bytecode of what it imports here even where PYTHONDONTWRITEBYTECODE is set
+# (the Makefile unexports it too): compiled once, in .venv and the project's __pycache__ folders.
+unset PYTHONDONTWRITEBYTECODE
 
 # The Debian packages of the programs educable and its documented examples run:
 # SWI-Prolog, the sqlite3 shell the tutorial opens the knowledge base with, and
@@ -30,7 +33,9 @@ fi
 PY="${PYTHON:-python3}"
 if [ ! -x .venv/bin/python ]; then
   echo "setup: creating .venv…"
-  "$PY" -m venv .venv
+  # Without pip's own copy, which `venv` bootstraps in 5 s: uv installs pip with the rest below
+  # (and where uv cannot be had, ensurepip bootstraps it as venv would have).
+  "$PY" -m venv --without-pip .venv
 fi
 
 # Reinstall only when pyproject.toml changed since the last install.
@@ -39,16 +44,29 @@ if [ ! -f "$stamp" ] || [ pyproject.toml -nt "$stamp" ]; then
   echo "setup: installing educable (editable, with test extras, the perfect Connect Four player, PettingZoo, Gymnasium and OpenSpiel)…"
   # uv (from PyPI) installs the same packages as pip in about a fifth of the time (13 s against 54 s
   # on a fresh clone); where uv cannot be had or cannot reach an index, pip does it as before.
-  # Both write the packages' bytecode (uv only when asked): where PYTHONDONTWRITEBYTECODE is set,
-  # Python would otherwise compile numpy, click, dask... from source in every command it starts.
-  if ! { .venv/bin/python -m pip install -q --disable-pip-version-check uv &&
-         .venv/bin/python -m uv pip install -q --compile-bytecode --python .venv/bin/python -e '.[test,perfect,field,openspiel,bench]'; } \
+  # Bytecode is written as modules are first imported (below, and by the commands), not for all
+  # 1 GB of packages at install: compiling them all took 17 of a fresh clone's 55 s of set-up.
+  # uv itself comes from the base Python's pip, put into .venv (pip's --python), else from .venv's pip.
+  pip_in_venv() {
+    .venv/bin/python -m pip --version >/dev/null 2>&1 || .venv/bin/python -m ensurepip -q
+    .venv/bin/python -m pip install -q --disable-pip-version-check "$@"
+  }
+  if ! { { .venv/bin/python -m uv --version ||
+           "$PY" -m pip --python .venv/bin/python install -q --disable-pip-version-check uv ||
+           pip_in_venv uv; } &&
+         .venv/bin/python -m uv pip install -q --python .venv/bin/python pip -e '.[test,perfect,field,openspiel,bench]'; } \
        >.venv/pip.log 2>&1 &&
-     ! .venv/bin/python -m pip install -q --disable-pip-version-check -e '.[test,perfect,field,openspiel,bench]' >>.venv/pip.log 2>&1; then
+     ! pip_in_venv -e '.[test,perfect,field,openspiel,bench]' >>.venv/pip.log 2>&1; then
     cat .venv/pip.log >&2
     echo "setup: pip install failed (log above)" >&2
     exit 1
   fi
+  # The bytecode of what educable's commands import (the page's and the sweeps' libraries too), for
+  # a user whose environment sets PYTHONDONTWRITEBYTECODE: else every command compiles them anew.
+  # (In the background, beside the rest of the set-up; waited for at its end.)
+  .venv/bin/python -c "import cli, bridge.commands, sqlite_utils, distributed, matplotlib.pyplot, web.app" \
+    >.venv/imports.log 2>&1 &
+  importing=$!
   touch "$stamp"
 fi
 
@@ -83,10 +101,13 @@ numba_stamp=.venv/.educable-numba
 if [ ! -f "$numba_stamp" ] || [ -n "$(find learners scripts/warm_numba.py -name '*.py' -newer "$numba_stamp")" ]; then
   echo "setup: compiling the race's and learners' loops into numba's cache…"
   if { .venv/bin/python scripts/warm_numba.py race & race=$!;
-       .venv/bin/python scripts/warm_numba.py learners; learners=$?; wait $race && [ $learners -eq 0 ]; } \
+       .venv/bin/python scripts/warm_numba.py believers & believers=$!;
+       .venv/bin/python scripts/warm_numba.py learners; learners=$?;
+       wait $race && wait $believers && [ $learners -eq 0 ]; } \
        >.venv/numba.log 2>&1; then
     touch "$numba_stamp"
   else
     echo "setup: compiling numba's loops failed (.venv/numba.log); commands will compile them as they need" >&2
   fi
 fi
+[ -z "${importing:-}" ] || wait "$importing" || true

@@ -9,7 +9,7 @@ of CPU a race player,
 several processes at once in the test suite (its race tests took 71 s more CPU and 30 s more wall
 with the cache empty).  scripts/setup.sh runs this when a compiled module changed since its last run.
 
-    .venv/bin/python scripts/warm_numba.py [race | learners | believer]    # one part (set-up runs the first two side by side)
+    .venv/bin/python scripts/warm_numba.py [race | believers | learners | believer]    # one part (set-up runs the first three side by side)
 """
 from __future__ import annotations
 
@@ -24,22 +24,29 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 
-def race() -> None:
-    """The race's loop, each compiled player's kernel, and a Python player's turn."""
+def race(players: tuple[str, ...] = ("colorscore", "random")) -> None:
+    """The race's loop with each of ``players``' compiled kernels, and a Python player's turn."""
     import numpy as np
 
     from bridge.race import race_boards, spec
-    from learners.race.players import BUILTIN, batch
+    from learners.race.players import batch
     from learners.race.sim import Race
     from learners.race.track import generate
-    subprocess.run([sys.executable, __file__, "believer"], check=True)     # noqa: S603  (this script itself)
-    for name in BUILTIN:                       # the loop, and each compiled player's kernel
+    for name in players:                       # the loop, and each compiled player's kernel
         race_boards([1], name, spec(), 3)
 
     @batch
     def stay(views: np.ndarray, genomes: np.ndarray, noise: np.ndarray) -> np.ndarray:
         return np.zeros((len(views), 2), dtype=np.int64)
     Race([generate(1, spec())], stay, "stay").run(3)       # a Python player's turn, a step at a time
+
+
+def believers() -> None:
+    """The believer in the race, and one of its moves asked from Python (in a process of its own):
+    the slowest kernels to compile, apart from the others so that set-up compiles them side by side."""
+    from bridge.race import race_boards, spec
+    subprocess.run([sys.executable, __file__, "believer"], check=True)     # noqa: S603  (this script itself)
+    race_boards([1], "believer", spec(), 3)
 
 
 def believer_from_python() -> None:
@@ -78,5 +85,5 @@ def run(educable, folder: str, *args: str) -> None:
 
 
 if __name__ == "__main__":
-    for part in sys.argv[1:] or ["race", "learners"]:
-        {"race": race, "learners": learners, "believer": believer_from_python}[part]()
+    for part in sys.argv[1:] or ["race", "believers", "learners"]:
+        {"race": race, "believers": believers, "learners": learners, "believer": believer_from_python}[part]()

@@ -211,8 +211,8 @@ def test_demo_solves_the_shipped_games_and_shows_a_huge_one(kb):
 
 def test_minimax_on_an_unsolved_game_of_unknown_size_is_sized_first(db_path):
     refused(run("eval", "connect(3,5,4)", "random", "--vs", "minimax", "--games", "2"), "run educable solve")
-    d = run_json("eval", "hexapawn(4,4)", "random", "--vs", "minimax", "--games", "4")   # small: solved on the way
-    assert d["as_second"]["loss"] == 2      # white wins octopawn: minimax as white beats random every time
+    d = run_json("eval", "nim(1,3,5)", "random", "--vs", "minimax", "--games", "4")   # small: solved on the way
+    assert d["as_second"]["loss"] == 2      # 1 xor 3 xor 5 is not 0: minimax as first beats random every time
 
 
 def test_a_stated_size_refuses_what_needs_every_position_but_lets_a_folded_solve_through(db_path):
