@@ -62,9 +62,11 @@ if [ ! -f "$stamp" ] || [ pyproject.toml -nt "$stamp" ]; then
     exit 1
   fi
   # The bytecode of what educable's commands import (the page's and the sweeps' libraries too), for
-  # a user whose environment sets PYTHONDONTWRITEBYTECODE: else every command compiles them anew.
+  # a user whose environment sets PYTHONDONTWRITEBYTECODE (else every command compiles them anew),
+  # and of the test suite's libraries, which its first processes would each compile at once.
   # (In the background, beside the rest of the set-up; waited for at its end.)
-  .venv/bin/python -c "import cli, bridge.commands, sqlite_utils, distributed, matplotlib.pyplot, web.app" \
+  .venv/bin/python -c "import cli, bridge.commands, sqlite_utils, distributed, matplotlib.pyplot, web.app, PIL
+import pytest, xdist, hypothesis, playwright.sync_api, pettingzoo, gymnasium, pyspiel, httpx, starlette.testclient" \
     >.venv/imports.log 2>&1 &
   importing=$!
   touch "$stamp"
