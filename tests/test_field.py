@@ -36,8 +36,8 @@ def loaded():
 @pytest.mark.parametrize("game", [*SHIPPED, "pile", "tictactoe_gdl", "pig(12,6)", "2048(2,2)"])
 def test_every_game_passes_pettingzoos_api_and_seed_tests(game, loaded):
     from pettingzoo.test import api_test, seed_test
-    api_test(educable.env(game, render_mode="ansi"), num_cycles=100)
-    seed_test(lambda: educable.env(game), num_cycles=100)
+    api_test(educable.env(game, render_mode="ansi"), num_cycles=50)
+    seed_test(lambda: educable.env(game), num_cycles=50)
 
 
 @pytest.mark.parametrize("name", ["tictactoe", "hexapawn"])
