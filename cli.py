@@ -296,6 +296,8 @@ class Progress:
         if self.bar is None:
             self.bar = click.progressbar(length=self.total, label=self.label, file=sys.stderr)
             self.bar.__enter__()
+        if stage is not None:                           # on a terminal the bar's label names the stage
+            self.bar.label = f"{self.label}: {stage}" if stage else self.label
         self.bar.update(n)
 
     def _tick(self) -> None:

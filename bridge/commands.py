@@ -26,7 +26,9 @@ from learners.sampling import wilson_interval
 if TYPE_CHECKING:
     import sqlite_utils  # in annotations only: kb.db imports it when a database is opened
 
-ProgressFn = Callable[[int], None]
+# progress(n) after n more steps (games, cycles, positions); progress(0, stage) names a stage of no
+# steps (a training compiling its game's graph first), progress(0, "") ends it
+ProgressFn = Callable[..., None]
 
 
 def list_games(db: sqlite_utils.Database | None = None) -> list[dict[str, Any]]:

@@ -17,6 +17,8 @@ from __future__ import annotations
 
 import hashlib
 import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -111,6 +113,20 @@ def _graph(db: sqlite_utils.Database | None, game: str, folded: bool, what: str,
     _CACHE[key] = (digest, graph)
     refuse_chance(graph, from_kb=seconds is None)     # a game of chance or of score: read back, or solved now
     return graph, seconds
+
+
+@contextmanager
+def compiling_as_stage(progress: Callable[..., None] | None) -> Iterator[ProgressFn | None]:
+    """A graph's compilation as a stage of a run's own progress (``progress(0, stage)``), cleared when
+    the block ends: a training that compiles a large game's graph first (pig(100,6): two minutes)
+    says so, not "0 of N done"."""
+    if progress is None:
+        yield None
+        return
+    try:
+        yield lambda p: progress(0, f"compiling the state graph: {p.found:,} positions found, {p.rss_mb:,.0f} MB")
+    finally:
+        progress(0, "")
 
 
 def solved_graph(db: sqlite_utils.Database | None, game: str, limit: int | None = None,

@@ -482,7 +482,7 @@ def side_masks(vs: str, side: str) -> list[int]:
 
 
 def run(db: sqlite_utils.Database, game: str, name: str, options: dict[str, Any], vs: str, side: str,
-        n_games: int, seed: int, opponents: Any, progress: Callable[[int], None] | None = None,
+        n_games: int, seed: int, opponents: Any, progress: Callable[..., None] | None = None,
         until_perfect: bool = False, limit: int | None = None, commits: Commits | None = None,
         workers: int = 1, scheduler: str | None = None) -> TrainingRun:
     """Train an n-tuple agent by TD(λ) (on the state graph, or lazily past the position ``limit``, there
@@ -500,8 +500,9 @@ def run(db: sqlite_utils.Database, game: str, name: str, options: dict[str, Any]
         net.start_coherence(opts.tcl)       # a stored agent's sums go on (a run stopped and continued)
     solved = None                           # a game of chance's solution, for its exact checkpoints
     try:
-        graph = graphs.state_graph(db, game, limit, what="training on the whole graph needs every position",
-                                   keep=not starting)     # a start no game reaches is refused with nothing written
+        with graphs.compiling_as_stage(progress) as stage:
+            graph = graphs.state_graph(db, game, limit, stage, what="training on the whole graph needs every position",
+                                       keep=not starting)     # a start no game reaches is refused with nothing written
     except graphs.ChanceGame as chance_game:
         graph = chance_game.graph
         if graph.scored:

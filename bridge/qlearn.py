@@ -136,7 +136,7 @@ def start(db: sqlite_utils.Database, name: str, game: str, options: dict[str, An
 
 
 def run(db: sqlite_utils.Database, game: str, name: str, options: dict[str, Any], vs: str, side: str,
-        n_games: int, seed: int, opponents: Any, progress: Callable[[int], None] | None = None,
+        n_games: int, seed: int, opponents: Any, progress: Callable[..., None] | None = None,
         until_perfect: bool = False, limit: int | None = None, commits: Commits | None = None) -> TrainingRun:
     """Train a Q-learning agent on the state graph (expanded lazily when the game is past the
     position ``limit``); see commands.train.  ``commits`` says when to store the table mid-run."""
@@ -146,7 +146,8 @@ def run(db: sqlite_utils.Database, game: str, name: str, options: dict[str, Any]
     opts, row = start(db, name, game, options)
     solved = None                   # a game of chance's solution, for its exact checkpoints
     try:
-        graph = graphs.state_graph(db, game, limit, what="Q-learning on the whole graph needs every position")
+        with graphs.compiling_as_stage(progress) as stage:
+            graph = graphs.state_graph(db, game, limit, stage, what="Q-learning on the whole graph needs every position")
     except graphs.ChanceGame as chance_game:
         graph = chance_game.graph
         if row is None and "update" not in options:

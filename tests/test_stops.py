@@ -1,6 +1,7 @@
 """Every command stops: a game file's remembered trial load covers every file it loaded, and a load
 that loops where Prolog hears no signal still ends the command on Ctrl-C or SIGTERM, in one line."""
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -92,6 +93,25 @@ def test_long_work_without_steps_still_says_what_it_does(tmp_path):
     assert p.returncode == 0, p.stderr
     judging = [line for line in p.stderr.splitlines() if "judging each of the 2 players exactly" in line]
     assert len(judging) >= 2 and judging[0].startswith("tournament of 2 players: 2 of 2 done; "), p.stderr
+
+
+@pytest.mark.parametrize("learner", ["qlearn", "ntuple"])
+def test_a_training_that_compiles_the_graph_first_says_so(kb, learner, monkeypatch):
+    """Q-learning on pig(100,6) compiled its graph for two minutes saying "0 of N done". Its progress
+    now names the compilation with the positions found so far (tic-tac-toe has 5,478: a count found
+    apart, in tests/reference_games.py), and the stage ends before the first game is counted."""
+    from bridge import commands, graphs
+    monkeypatch.setattr(graphs, "_CACHE", {})          # compiled here, not taken from an earlier test's
+    monkeypatch.setattr(graphs, "_COMPILED", {})
+    calls = []
+    commands.train(kb, "tictactoe", learner, "a", 30, "self", "both", 1, {},
+                   progress=lambda n, stage=None: calls.append((n, stage)))
+    staged = [stage for n, stage in calls if stage]
+    found = [int(re.fullmatch(r"compiling the state graph: ([\d,]+) positions found, [\d,]+ MB", s).group(1)
+                 .replace(",", "")) for s in staged]
+    assert found and found == sorted(found) and found[-1] == 5478, calls
+    ended = calls.index((0, ""))
+    assert all(n == 0 for n, _ in calls[:ended]) and sum(n for n, _ in calls[ended:]) == 30, calls
 
 
 LONG = {   # a command that runs for minutes, as a person would start it
