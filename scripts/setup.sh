@@ -48,7 +48,7 @@ if [ ! -f "$stamp" ] || [ pyproject.toml -nt "$stamp" ]; then
   # 1 GB of packages at install: compiling them all took 17 of a fresh clone's 55 s of set-up.
   # uv itself comes from the base Python's pip, put into .venv (pip's --python), else from .venv's pip.
   pip_in_venv() {
-    .venv/bin/python -m pip --version >/dev/null 2>&1 || .venv/bin/python -m ensurepip -q
+    .venv/bin/python -m pip --version >/dev/null 2>&1 || .venv/bin/python -m ensurepip
     .venv/bin/python -m pip install -q --disable-pip-version-check "$@"
   }
   if ! { { .venv/bin/python -m uv --version ||
