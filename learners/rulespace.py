@@ -190,12 +190,12 @@ class RuleSpace:
         c = match & (pr == pr.max(axis=1, keepdims=True))
         w = np.where(c, weight[None, :], -np.inf)
         d = c & (w == w.max(axis=1, keepdims=True))
+        rows, rules = np.nonzero(d)                    # row by row, each row's rules in order
+        edges = self.edge[live[rows], action[rules]].tolist()
+        bounds = np.searchsorted(rows, np.arange(len(live) + 1)).tolist()
         for row, s in enumerate(live.tolist()):
-            rules = np.flatnonzero(d[row])
-            if len(rules):
-                out[s] = [int(self.edge[s, action[r]]) for r in rules]
-            else:
-                out[s] = list(graph.edges(s))
+            start, end = bounds[row], bounds[row + 1]
+            out[s] = edges[start:end] if end > start else list(graph.edges(s))
         return out
 
     # -- text ----------------------------------------------------------------
