@@ -36,7 +36,8 @@ class Guarantee:
 
 def all_moves(graph: StateGraph) -> Support:
     """The support of a uniformly random player."""
-    return [list(graph.edges(s)) for s in range(graph.size)]
+    start = graph.start.tolist()            # Python's ints: each state's range without numpy's per-item reads
+    return [list(range(start[s], start[s + 1])) for s in range(graph.size)]
 
 
 def optimal_moves(graph: StateGraph) -> Support:
