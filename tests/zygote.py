@@ -100,6 +100,8 @@ def serve(path: str, parent: int) -> None:
     from bridge import commands  # noqa: F401
     numba.njit(lambda x: x + 1)(1)              # numba's compiler tables loaded once, here
     import sqlite_utils  # noqa: F401            (imported by every command that opens a knowledge base: 60 ms)
+    import uvicorn  # noqa: F401                 (these two by every `serve`: 0.15 s)
+    import web.app  # noqa: F401
     from learners import jit
     with contextlib.suppress(Exception):        # numba's cache as setup filled it; else commands load it as they need
         jit.load_cached(["learners.ntuple", "learners.ga_exact", "learners.chance"])
