@@ -22,8 +22,10 @@ This module imports only the standard library at its top: the client runs with `
 from __future__ import annotations
 
 import contextlib
+import importlib
 import json
 import os
+import pkgutil
 import signal
 import socket
 import sys
@@ -102,6 +104,11 @@ def serve(path: str, parent: int) -> None:
     import sqlite_utils  # noqa: F401            (imported by every command that opens a knowledge base: 60 ms)
     import uvicorn  # noqa: F401                 (these two by every `serve`: 0.15 s)
     import web.app  # noqa: F401
+    import bridge
+    import learners
+    for package in (bridge, learners):          # the modules commands import as they need them (0.9 s here)
+        for module in pkgutil.iter_modules(package.__path__):
+            importlib.import_module(f"{package.__name__}.{module.name}")
     from learners import jit
     with contextlib.suppress(Exception):        # numba's cache as setup filled it; else commands load it as they need
         jit.load_cached(["learners.ntuple", "learners.ga_exact", "learners.chance"])
