@@ -59,21 +59,18 @@ def njit(**options: Any) -> Callable[[Callable], Any]:
     return wrap
 
 
-def load_cached(modules: list[str]) -> int:
-    """Put in place every kernel of ``modules`` that numba's cache holds for this machine and this
-    code, loaded from the cache (nothing is compiled anew); returns how many signatures it loaded.
-    A process that forks others to run commands (the test suite's fork server) does this once, and
-    each child finds the kernels ready: a command's first kernel call otherwise spends about 0.7 s
-    of CPU in numba's machinery loading them."""
-    import importlib
-
+def load_cached() -> int:
+    """Put in place every kernel of the modules imported so far that numba's cache holds for this
+    machine and this code, loaded from the cache (nothing is compiled anew); returns how many
+    signatures it loaded.  A process that forks others to run commands (the test suite's fork
+    server) does this once, and each child finds the kernels ready: a command's first kernel call
+    otherwise spends about 0.7 s of CPU in numba's machinery loading them."""
     from numba.core.registry import CPUDispatcher
 
     loaded = 0
-    for name in modules:
-        module = importlib.import_module(name)
+    for name in list(_pending):
         _compile_module(name)
-        for kernel in list(vars(module).values()):
+        for kernel in list(vars(sys.modules[name]).values()):
             cache = getattr(kernel, "_cache", None) if isinstance(kernel, CPUDispatcher) else None
             if cache is None or not hasattr(cache, "_cache_file"):       # not cached (cache=False)
                 continue

@@ -4,8 +4,8 @@ Every ``educable`` command a test starts as a user would (a process of its own, 
 stdout and stderr) pays about 0.3 s of CPU for Python's imports, and one that runs a numba kernel
 about 1.3 s more for numba's start (its compiler's tables, loaded again in every process) and
 0.7 s for loading the learners' kernels from numba's cache; the suite starts some 500 of them.  Here
-one process a test worker does that once (``serve``), and each
-command is a child forked from it that runs ``cli.main`` with the command's arguments, folder,
+one process a test worker does that once (``serve``), with every module of bridge/ and learners/ and
+the page's, and each command is a child forked from it that runs ``cli.main`` with the command's arguments, folder,
 environment and standard streams (passed over a Unix socket).  A second server forked from the first
 has also started SWI-Prolog with educable's rules and shipped games (``bridge.engine.start_ahead``,
 about 0.15 s of CPU a command); it takes the commands whose environment would start Prolog alike, and each child opens that
@@ -99,7 +99,6 @@ def serve(path: str, parent: int) -> None:
     base_path = [p for p in sys.path[1:] if p != _ROOT]    # without this script's folder and the project's
     import cli
     import numba
-    from bridge import commands  # noqa: F401
     numba.njit(lambda x: x + 1)(1)              # numba's compiler tables loaded once, here
     import sqlite_utils  # noqa: F401            (imported by every command that opens a knowledge base: 60 ms)
     import uvicorn  # noqa: F401                 (these two by every `serve`: 0.15 s)
@@ -111,7 +110,7 @@ def serve(path: str, parent: int) -> None:
             importlib.import_module(f"{package.__name__}.{module.name}")
     from learners import jit
     with contextlib.suppress(Exception):        # numba's cache as setup filled it; else commands load it as they need
-        jit.load_cached(["learners.ntuple", "learners.ga_exact", "learners.chance"])
+        jit.load_cached()
     if os.fork() == 0:                          # the warm server: SWI-Prolog started too
         from bridge import engine
         engine.locate_swipl()                   # pyswip's variables, as a command would set them
