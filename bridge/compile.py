@@ -82,7 +82,7 @@ def compile_graph(game: str, players: list[str], fold: bool, limit: int, what: s
     eng.call(f"graph:graph_open({quote(game)}, {quote(start)}, {'true' if fold else 'false'}), Out = true")
     moves: list[str] = []              # texts by number (rules/graph.pl numbers them)
     keys: list[str] = []
-    weights: list[str] = []            # 'N/D' for each move of a chance node, in order
+    weights: list[str | int] = []      # each move of a chance node's weight, in order: a whole number or 'N/D'
     points: list[str] = []             # a game of score: 'N/D' for each move, and for each end
     scores: list[str] = []
     parts: dict[str, list[np.ndarray]] = {k: [] for k in ("mover", "winner", "orbit", "count", "target", "move")}
@@ -128,9 +128,9 @@ def compile_graph(game: str, players: list[str], fold: bool, limit: int, what: s
     return graph
 
 
-def exact_fraction(text: str) -> Fraction:
-    """A number written 'N/D', rules/graph.pl's exact form of a weight or of points."""
-    return Fraction(*map(int, text.split("/")))
+def exact_fraction(text: str | int) -> Fraction:
+    """A number written 'N/D' (or a whole number as it is), rules/graph.pl's exact form of a weight or of points."""
+    return Fraction(text) if isinstance(text, int) else Fraction(*map(int, text.split("/")))
 
 
 def exact_numbers(texts: list[str]) -> np.ndarray:
@@ -139,7 +139,7 @@ def exact_numbers(texts: list[str]) -> np.ndarray:
     return np.fromiter((read[t] for t in texts), dtype=np.float64, count=len(texts))
 
 
-def chance_probabilities(mover: np.ndarray, starts: np.ndarray, weights: list[str]) -> np.ndarray:
+def chance_probabilities(mover: np.ndarray, starts: np.ndarray, weights: list[str | int]) -> np.ndarray:
     """Each edge's probability: 1 for a player's move; for a chance node's outcome, its weight over
     the node's total.  The weights are brought to one denominator and added as whole numbers, so the
     total is exact and each probability is one division."""
@@ -150,12 +150,18 @@ def chance_probabilities(mover: np.ndarray, starts: np.ndarray, weights: list[st
         raise BadInput(f"the chance nodes have {len(edges):,} outcomes but {len(weights):,} weights came back")
     if not len(edges):
         return prob
-    distinct = {w: exact_fraction(w) for w in dict.fromkeys(weights)}
-    common = math.lcm(*(f.denominator for f in distinct.values()))
-    whole = {w: f.numerator * (common // f.denominator) for w, f in distinct.items()}
-    if max(whole.values()) * int(np.diff(starts).max()) >= 2**62:
+    try:
+        w = np.asarray(weights, dtype=np.int64)         # whole numbers (a die's faces): as they are
+        largest = int(w.max())
+    except (ValueError, TypeError, OverflowError):      # some 'N/D': all to one denominator
+        distinct = {x: exact_fraction(x) for x in dict.fromkeys(weights)}
+        common = math.lcm(*(f.denominator for f in distinct.values()))
+        whole = {x: f.numerator * (common // f.denominator) for x, f in distinct.items()}
+        largest = max(whole.values())
+        w = np.fromiter((whole[x] for x in weights), dtype=np.int64, count=len(weights)) \
+            if largest < 2**62 else np.zeros(0, dtype=np.int64)
+    if largest * int(np.diff(starts).max()) >= 2**62:
         raise BadInput("the chance weights are too fine to add up exactly (their common denominator is too large)")
-    w = np.fromiter((whole[x] for x in weights), dtype=np.int64, count=len(weights))
     counts = (starts[chance + 1] - starts[chance]).astype(np.int64)
     totals = np.add.reduceat(w, np.cumsum(counts) - counts)
     prob[edges] = w / np.repeat(totals, counts)

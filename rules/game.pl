@@ -50,7 +50,13 @@
             shown/2,                % +Text, -Quoted
             chance_mover/1,         % ?Mover
             outcome_weight/4,       % +Game, +Pos, +Outcome, -Weight
-            move_points/5           % +Game, +Pos, +Mover, +Move, -Points
+            move_points/5,          % +Game, +Pos, +Mover, +Move, -Points
+            via_legal/5,            % +Route, +Game, +Pos, +Mover, -Move
+            via_over/5,             % +Route, +Game, +Pos, +Mover, -Result
+            via_position_text/5,    % +Route, +Game, +Pos, +Mover, -Text
+            via_step/7,             % +Route, +Game, +Pos, +Mover, +Move, -Pos1, -Mover1
+            via_outcome_weight/5,   % +Route, +Game, +Pos, +Outcome, -Weight
+            via_move_points/6       % +Route, +Game, +Pos, +Mover, +Move, -Points
           ]).
 
 %!  game(?Game) is nondet.
@@ -176,6 +182,15 @@ indexed(next_mover/5).      indexed(tuple_cells/4).     indexed(tuple_code/4).
 indexed(setup_text/4).      indexed(drawn_as/2).        indexed(chance_weight/4).
 indexed(points/5).          indexed(actions/2).
 
+%   Routed calls, for a hot loop (compiling a state graph) that decides once
+%   a state how its calls reach the game: file(File) calls that file's
+%   clauses directly, past the dispatch above and past any wrapper
+%   (rules/guard.pl: only where the caller limits the whole step, or the
+%   game is educable's own); protocol calls the protocol predicate, as
+%   anyone else does.  via_Name(Route, Game, ...) for each routed Name.
+routed(legal/4).  routed(over/4).  routed(position_text/4).  routed(next/5).
+routed(next_mover/5).  routed(chance_weight/4).  routed(points/5).
+
 %   Head (a protocol goal) as the goal on its file's clauses, File its first argument.
 by_file(Head, File, ByFile) :-
     compound_name_arguments(Head, Name, Args),
@@ -197,7 +212,17 @@ term_expansion(protocol_dispatch, Clauses) :-
               ;   Clause = (Head :- owner(Game, File), ByFile)
               ) ),
             Clauses).
+%   The routed calls (routed/1 above): straight to the file's clauses, or the protocol's.
+term_expansion(protocol_routes, Clauses) :-
+    findall(Clause,
+            ( routed(Name/Arity), functor(Head, Name, Arity), Head =.. [Name|Args],
+              atom_concat(via_, Name, Via),
+              (   Routed =.. [Via, file(File)|Args], by_file(Head, File, ByFile), Clause = (Routed :- ByFile)
+              ;   Routed =.. [Via, protocol|Args], Clause = (Routed :- Head)
+              ) ),
+            Clauses).
 protocol_dispatch.
+protocol_routes.
 
 :- dynamic owner_cache/2.           % owner_cache(Game, Files): one(File), some(Files) or any
 
@@ -250,6 +275,26 @@ user:term_expansion(Clause, Indexed) :-
         by_file(Head, File, ByFile),
         (   Body == true -> Indexed = game:ByFile ; Indexed = (game:ByFile :- Body) )
     ).
+
+
+%!  via_step(+Route, +Game, +Pos, +Mover, +Move, -Pos1, -Mover1) is det.
+%   step/6 through Route.
+via_step(Route, Game, Pos, Mover, Move, Pos1, Mover1) :-
+    via_next(Route, Game, Pos, Mover, Move, Pos1),
+    (   via_next_mover(Route, Game, Pos, Mover, Pos1, M1)
+    ->  Mover1 = M1
+    ;   other_player(Game, Mover, Mover1)
+    ).
+
+%!  via_outcome_weight(+Route, +Game, +Pos, +Outcome, -Weight) is det.
+%   outcome_weight/4 through Route.
+via_outcome_weight(Route, Game, Pos, Outcome, Weight) :-
+    (   via_chance_weight(Route, Game, Pos, Outcome, W) -> Weight = W ; Weight = 1 ).
+
+%!  via_move_points(+Route, +Game, +Pos, +Mover, +Move, -Points) is det.
+%   move_points/5 through Route.
+via_move_points(Route, Game, Pos, Mover, Move, Points) :-
+    (   via_points(Route, Game, Pos, Mover, Move, P) -> Points = P ; Points = 0 ).
 
 %!  endless_plies(-Plies:integer) is det.
 %   Moves after which a game being played (a random game of check, a game

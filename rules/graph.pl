@@ -69,9 +69,10 @@ graph_close :-
 %   (numbers from 0, one a move text) and the nodes they lead to, in order;
 %   then the texts of the moves first numbered in this batch, in number
 %   order; then, for every move of a chance node (mover 3) in order, its
-%   weight as 'N/D'.  In a game of score (one player, whose ends have the
-%   result code 4), every move's points and every end's score, as 'N/D'.  Found is the number of nodes found so far.  Numbers, not names,
-%   so that the batch reaches Python as plain lists of numbers.
+%   weight (a whole number, or 'N/D').  In a game of score (one player,
+%   whose ends have the result code 4), every move's points and every end's
+%   score, as 'N/D'.  Found is the number of nodes found so far.  Numbers,
+%   not names, so that the batch reaches Python as plain lists of numbers.
 graph_batch(From, To, json([keys-Keys, movers-Movers, results-Results, orbits-Orbits,
                             counts-Counts, moves-MoveIds, targets-Targets, new_moves-NewMoves,
                             weights-Weights, points-Points, scores-Scores]), Found) :-
@@ -91,9 +92,7 @@ graph_batch(From, To, json([keys-Keys, movers-Movers, results-Results, orbits-Or
     unzip(Nodes, Keys, Movers, Results, Orbits, Counts, MsList, TsList),
     append(MsList, MoveIds),
     append(TsList, Targets),
-    findall(W, ( member(x(Ws, _, _), Extras), member(W, Ws) ), Weights),
-    findall(Pt, ( member(x(_, Ps, _), Extras), member(Pt, Ps) ), Points),
-    findall(S, ( member(x(_, _, Ss), Extras), member(S, Ss) ), Scores),
+    extras(Extras, Weights, Points, Scores),
     findall(T, retract(new_move(_, T)), NewMoves),
     nb_getval(graph_found, Found).
 
@@ -108,38 +107,54 @@ end_score(true, Game, P, M, R, _) :-
     bad_input(Msg).
 end_score(_, _, _, _, _, []).
 
+%   The nodes' weights, points and scores, each as one list (most are []).
+extras([], [], [], []).
+extras([x(Ws, Ps, Ss)|Xs], W, P, S) :-
+    append(Ws, W1, W), append(Ps, P1, P), append(Ss, S1, S),
+    extras(Xs, W1, P1, S1).
+
 unzip([], [], [], [], [], [], [], []).
 unzip([n(K, M, R, O, C, Ms, Ts)|Ns], [K|Ks], [M|Mv], [R|Rs], [O|Os], [C|Cs], [Ms|Mss], [Ts|Tss]) :-
     unzip(Ns, Ks, Mv, Rs, Os, Cs, Mss, Tss).
 
 expand(Game, Scored, Fold, Trie, MoveTrie, P, M, Key, Result, Count, MoveIds, Targets, Weights, Points) :-
-    position_text(Game, P, M, Key),
-    (   over(Game, P, M, R)
+    step_route(Game, Via),
+    via_position_text(Via, Game, P, M, Key),
+    (   via_over(Via, Game, P, M, R)
     ->  Result = R, MoveIds = [], Targets = [], Weights = [], Points = []
     ;   Result = null,
-        findall(e(MI, I, Wt, Pt),
-                ( legal(Game, P, M, Mv),
-                  step(Game, P, M, Mv, P1, M1),
-                  move_id(MoveTrie, Game, Mv, MI),
-                  representative(Fold, Game, P1, R1, Images),
-                  node_id(Trie, Fold, M1, R1, Images, I),
-                  (   chance_mover(M)
-                  ->  outcome_weight(Game, P, Mv, W), weight_text(Game, P, Mv, W, Wt)
-                  ;   Wt = 1
-                  ),
-                  (   Scored == true, \+ chance_mover(M)
-                  ->  move_points(Game, P, M, Mv, N), exact_text(Game, P, M, points/5, N, Pt)
-                  ;   Pt = '0/1'
-                  ) ),
-                Edges),
-        edges(Edges, MoveIds, Targets, Weights0, Points0),
-        (   chance_mover(M) -> Weights = Weights0 ; Weights = [] ),
-        (   Scored == true -> Points = Points0 ; Points = [] )
+        (   chance_mover(M)                     % each outcome's weight (and no points)
+        ->  findall(MI-I-Wt,
+                    ( successor(Via, Game, Fold, Trie, MoveTrie, P, M, Mv, MI, I),
+                      via_outcome_weight(Via, Game, P, Mv, W), weight_text(Game, P, Mv, W, Wt) ),
+                    Edges),
+            edges(Edges, MoveIds, Targets, Weights),
+            (   Scored == true -> same_length(MoveIds, Points), maplist(=('0/1'), Points) ; Points = [] )
+        ;   Scored == true                      % each move's points
+        ->  findall(MI-I-Pt,
+                    ( successor(Via, Game, Fold, Trie, MoveTrie, P, M, Mv, MI, I),
+                      via_move_points(Via, Game, P, M, Mv, N), exact_text(Game, P, M, points/5, N, Pt) ),
+                    Edges),
+            edges(Edges, MoveIds, Targets, Points),
+            Weights = []
+        ;   findall(MI-I, successor(Via, Game, Fold, Trie, MoveTrie, P, M, _, MI, I), Edges),
+            pairs_keys_values(Edges, MoveIds, Targets),
+            Weights = [], Points = []
+        )
     ),
     length(MoveIds, Count).
 
-edges([], [], [], [], []).
-edges([e(A, B, C, D)|T], [A|As], [B|Bs], [C|Cs], [D|Ds]) :- edges(T, As, Bs, Cs, Ds).
+%   A legal move of the state, its number and the node it leads to (the
+%   game's calls routed as step_route/2 says).
+successor(Via, Game, Fold, Trie, MoveTrie, P, M, Mv, MI, I) :-
+    via_legal(Via, Game, P, M, Mv),
+    via_step(Via, Game, P, M, Mv, P1, M1),
+    move_id(MoveTrie, Game, Mv, MI),
+    representative(Fold, Game, P1, R1, Images),
+    node_id(Trie, Fold, M1, R1, Images, I).
+
+edges([], [], [], []).
+edges([A-B-C|T], [A|As], [B|Bs], [C|Cs]) :- edges(T, As, Bs, Cs).
 
 %   Points (of a move or an end) as a text 'N/D', exact as JSON numbers are
 %   not; points that are not an integer or a rational are the file's error.
@@ -153,11 +168,11 @@ exact_text(Game, P, M, What, N, Text) :-
     ).
 
 %   A chance outcome's weight as a text 'N/D' (a rational's numerator and
-%   denominator, a whole number's over 1), exact as JSON numbers are not;
+%   denominator) or a whole number as it is, exact as JSON floats are not;
 %   a weight that is not a positive integer or rational is the file's error.
 weight_text(Game, P, Mv, W, Text) :-
     (   integer(W), W > 0
-    ->  atomic_list_concat([W, '/1'], Text)         % the usual case (a die's faces weigh 1): no format/3
+    ->  Text = W                                    % the usual case (a die's faces weigh 1): as it is
     ;   rational(W), W > 0
     ->  rational(W, N, D),
         format(atom(Text), "~d/~d", [N, D])

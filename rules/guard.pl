@@ -18,7 +18,7 @@
     Memory is bounded by Prolog's stack limit (bridge/engine.py), and
     Ctrl-C or SIGTERM stops any call.
 */
-:- module(guard, [guard_protocol/0, guarded_step/2]).
+:- module(guard, [guard_protocol/0, guarded_step/2, step_route/2]).
 :- meta_predicate guarded_step(+, 0).
 :- use_module(library(prolog_wrap)).
 :- use_module(game).
@@ -76,9 +76,9 @@ guard_protocol :-
 %   successors and result), with the game file's calls in it under one
 %   inference limit for the whole step instead of one each: a limit a call
 %   costs about 2 microseconds, several times what a small rule takes.  A
-%   step past the limit is run again with every call limited, so that the
-%   one line names the predicate at fault; a step that then finishes (a
-%   slow state, no rule at fault) stands.
+%   step past the limit (or past the cap on sleeping) is run again with
+%   every call limited, so that the one line names the predicate at fault;
+%   a step that then finishes (a slow state, no rule at fault) stands.
 guarded_step(Game, Goal) :-
     (   ( nb_current(guard_step, true) ; shipped(Game) )
     ->  once(Goal)
@@ -86,14 +86,27 @@ guarded_step(Game, Goal) :-
         b_setval(guard_step, true),
         nb_setval(guard_slept, 0),
         catch(once(call_with_inference_limit(Goal, Limit, Result)), E,
-              ( rule_fault(E) -> Result = E ; throw(E) )),
+              ( ( rule_fault(E) ; E == guard_step_slept ) -> Result = E ; throw(E) )),
         b_setval(guard_step, false),
-        (   Result == inference_limit_exceeded
+        (   ( Result == inference_limit_exceeded ; Result == guard_step_slept )
         ->  once(Goal)
         ;   rule_fault(Result)                    % again with every call limited: the error names its rule
         ->  once(Goal), throw(Result)
         ;   true
         )
+    ).
+
+%!  step_route(+Game, -Route) is det.
+%   How a hot loop's calls reach Game (rules/game.pl's via_Name/N): straight
+%   to the clauses of the one file that defines it (file(File)) inside a
+%   guarded step, whose one limit covers them, or for a shipped game;
+%   through the protocol, each call limited, otherwise (a step run again to
+%   name the rule at fault, a game more than one file answers for).
+step_route(Game, Route) :-
+    (   ( nb_current(guard_step, true) -> true ; shipped(Game) ),
+        game:owner_cache(Game, one(File))
+    ->  Route = file(File)
+    ;   Route = protocol
     ).
 
 %   An error a game file's rule raised (arithmetic, type, existence, ...), as
@@ -117,16 +130,16 @@ message_to_codes(E, Text) :-
     format(string(Text), "raised ~w", [T0]).
 
 %   Run Wrapped (the game file's own clauses for Head) under the limits,
-%   unless the game is a shipped one or the call is part of a guarded step.
+%   unless the call is part of a guarded step (which limits it already:
+%   asked first, as the hot loops' calls are) or the game is a shipped one.
 limited(PI, Head, Wrapped) :-
-    arg(1, Head, Game),
-    (   shipped(Game)
+    (   nb_current(guard_step, true)
+    ->  call(Wrapped)
+    ;   arg(1, Head, Game),
+        shipped(Game)
     ->  call(Wrapped)
     ;   b_setval(guard_call, PI-Head),            % what a sleep inside is charged to
-        (   nb_current(guard_step, true)
-        ->  call(Wrapped)
-        ;   limited_call(PI, Head, Wrapped)
-        )
+        limited_call(PI, Head, Wrapped)
     ).
 
 %   Wrapped under the inference limit, each answer counted.
@@ -153,11 +166,15 @@ limited_call(PI, Head, Wrapped) :-
 max_sleep(5).
 
 capped_sleep(Seconds, Wrapped) :-
-    (   number(Seconds), nb_current(guard_slept, Slept0), nb_current(guard_call, PI-Head)
+    (   number(Seconds), nb_current(guard_slept, Slept0)
     ->  Slept is Slept0 + max(0, Seconds),
         nb_setval(guard_slept, Slept),
         max_sleep(Max),
-        (   Slept > Max
+        (   Slept =< Max
+        ->  call(Wrapped)
+        ;   nb_current(guard_step, true)
+        ->  throw(guard_step_slept)                 % guarded_step finds the rule that slept
+        ;   nb_current(guard_call, PI-Head)
         ->  format(string(What), "slept more than ~w s", [Max]),
             refuse(PI, Head, What, "a rule that waits, far too slow to play")
         ;   call(Wrapped)

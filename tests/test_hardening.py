@@ -702,6 +702,9 @@ def test_a_c_locale_reads_the_rule_files_as_utf8(tmp_path):
     (["show", "g", "1 b"], "game:board_lines(count3, N, _, [L]) :-",
      "game:board_lines(count3, 1, _, _) :- !, repeat, sleep(0.5), fail.\ngame:board_lines(count3, N, _, [L]) :-",
      "board_lines/4 slept more than 5 s at 1 b"),
+    (["solve", "g"], "game:legal(count3, N, _, K) :- member(K, [1, 2]), N + K =< 3.",      # inside a guarded step
+     "game:legal(count3, 1, _, _) :- !, repeat, sleep(0.5), fail.\ngame:legal(count3, N, _, K) :- member(K, [1, 2]), N + K =< 3.",
+     "legal/4 slept more than 5 s at 1 b"),
     (["query", "g", "1 b"], "game:position_text(count3, N, M, T) :-",
      "game:position_text(count3, 2, _, _) :- !, repeat, fail.\ngame:position_text(count3, N, M, T) :-",
      "position_text/4 did not finish within"),
