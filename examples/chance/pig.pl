@@ -90,11 +90,12 @@ game:over(G, pos(S1, S2, K, T), _, T) :-
     ( T == p1 -> S = S1 ; S = S2 ),
     S + K >= Goal.
 
+%   (atomic_list_concat/2, not format/3: solving writes two million of them)
 game:position_text(G, pos(S1, S2, K, T), Mover, Text) :-
     params(G, _, _),
     (   Mover == chance
-    ->  format(atom(Text), "~d ~d ~d ~w rolls", [S1, S2, K, T])
-    ;   format(atom(Text), "~d ~d ~d ~w", [S1, S2, K, T])
+    ->  atomic_list_concat([S1, ' ', S2, ' ', K, ' ', T, ' rolls'], Text)
+    ;   atomic_list_concat([S1, ' ', S2, ' ', K, ' ', T], Text)
     ).
 
 game:parse_position(G, Text, pos(S1, S2, K, T), Mover) :-
