@@ -149,7 +149,7 @@ def _values(graph: StateGraph, kind: np.ndarray, prob: np.ndarray, terminal: np.
     """Every node's value: OVER nodes keep ``terminal``, the others back their successors up as
     ``kind`` says, part by part (see the module)."""
     kind = np.where(graph.winner != ONGOING, OVER, kind).astype(np.int8)
-    reward = graph.reward if graph.reward is not None else np.zeros(len(graph.target), dtype=np.float64)
+    reward = graph.reward if graph.reward is not None else np.zeros(0, dtype=np.float64)     # none: no points
     order, part_start = _strong_parts(graph.size, graph.start, graph.target)
     value = terminal.astype(np.float64).copy()
     stats = np.zeros(4, dtype=np.int64)
@@ -237,60 +237,74 @@ def _strong_parts(n, start, target):
 
 
 @njit(cache=True)
-def _backup(v, start, target, prob, reward, kind, value):
-    """The value of node v from its successors' values (and the edges' rewards: a game of score's
-    points), as its kind says: MAX, MIN, the MEAN weighted by the edges' probabilities (a chance
-    node, or a player whose policy is fixed), or OVER (kept)."""
-    k = kind[v]
-    if k == 3:
-        return value[v]
-    a, b = start[v], start[v + 1]
-    if k == 2:
-        s = 0.0
-        for e in range(a, b):
-            s += prob[e] * (reward[e] + value[target[e]])
-        return s
-    best = reward[a] + value[target[a]]
-    for e in range(a + 1, b):
-        x = reward[e] + value[target[e]]
-        if (k == 0 and x > best) or (k == 1 and x < best):
-            best = x
-    return best
-
-
-@njit(cache=True)
 def _solve_parts(order, part_start, start, target, prob, reward, kind, value, tol, max_sweeps, stats):
-    """Solve each part in order (see the module); stats: cyclic parts, sweeps, most sweeps, unused."""
+    """Solve each part in order (see the module); stats: cyclic parts, sweeps, most sweeps, unused.
+
+    A node's value comes from its successors' values (and in a game of score, from the points of
+    its edges, ``reward``; empty otherwise), as its kind says: MAX, MIN, the MEAN weighted by the
+    edges' probabilities (a chance node, or a player whose policy is fixed), or OVER (kept).  The
+    backup is written out in the sweep, each kind its own loop and no reward added where there is
+    none: the sweeps of Pig's cyclic parts run it half a billion times, and a function for it (even
+    inlined) or a reward of 0 added each time took 3-5 times as long."""
+    scored = len(reward) > 0
     for p in range(len(part_start) - 1):
         a, b = part_start[p], part_start[p + 1]
-        if b - a == 1:
+        cyclic = b - a > 1
+        if not cyclic:
             v = order[a]
-            loop = False
             for e in range(start[v], start[v + 1]):
                 if target[e] == v:
-                    loop = True
-            if not loop:
-                value[v] = _backup(v, start, target, prob, reward, kind, value)
-                continue
-        stats[0] += 1
+                    cyclic = True                   # a loop to itself
+        if cyclic:
+            stats[0] += 1
         sweeps = 0
         while True:
             sweeps += 1
             change = 0.0
             for i in range(a, b):
                 v = order[i]
-                x = _backup(v, start, target, prob, reward, kind, value)
+                k = kind[v]
+                if k == 3:
+                    continue
+                e0, e1 = start[v], start[v + 1]
+                if k == 2:
+                    x = 0.0
+                    if scored:
+                        for e in range(e0, e1):
+                            x += prob[e] * (reward[e] + value[target[e]])
+                    else:
+                        for e in range(e0, e1):
+                            x += prob[e] * value[target[e]]
+                elif scored:
+                    x = reward[e0] + value[target[e0]]
+                    for e in range(e0 + 1, e1):
+                        y = reward[e] + value[target[e]]
+                        if (k == 0 and y > x) or (k == 1 and y < x):
+                            x = y
+                elif k == 0:
+                    x = value[target[e0]]
+                    for e in range(e0 + 1, e1):
+                        y = value[target[e]]
+                        if y > x:
+                            x = y
+                else:
+                    x = value[target[e0]]
+                    for e in range(e0 + 1, e1):
+                        y = value[target[e]]
+                        if y < x:
+                            x = y
                 d = abs(x - value[v])
                 if d > change:
                     change = d
                 value[v] = x
-            if change <= tol:
+            if not cyclic or change <= tol:
                 break
             if sweeps >= max_sweeps:
                 return False
-        stats[1] += sweeps
-        if sweeps > stats[2]:
-            stats[2] = sweeps
+        if cyclic:
+            stats[1] += sweeps
+            if sweeps > stats[2]:
+                stats[2] = sweeps
     return True
 
 
