@@ -25,8 +25,9 @@
 :- use_module(game).
 :- use_module(guard).
 
-:- dynamic pending/4.          % pending(Id, Pos, Mover, Orbit): found, not yet expanded
-:- dynamic compiling/4.        % compiling(Game, Fold, States, Moves): the tries of states and of moves
+:- dynamic compiling/4.        % compiling(Game, Fold, States-Frontier, Moves): the tries of states found
+                               % (to their numbers), of found states not yet expanded (number to
+                               % p(Pos, Mover, Orbit)) and of moves
 :- dynamic new_move/2.         % new_move(Id, Text): a move numbered since the last batch
 
 %!  graph_open(+Game, +StartKey:atom, +Fold) is det.
@@ -41,20 +42,21 @@ graph_open(Game, Start, Fold) :-
     ;   parse_position(Game, Start, P0, M0)
     ),
     trie_new(Trie),
+    trie_new(Frontier),
     trie_new(Moves),
-    assertz(compiling(Game, Fold, Trie, Moves)),
+    assertz(compiling(Game, Fold, Trie-Frontier, Moves)),
     representative(Fold, Game, P0, R0, Images0),
     orbit(Fold, Images0, Orbit0),
     trie_insert(Trie, M0-R0, 0),
-    assertz(pending(0, R0, M0, Orbit0)),
+    trie_insert(Frontier, 0, p(R0, M0, Orbit0)),
     nb_setval(graph_found, 1),
     nb_setval(graph_moves, 0).
 
 %!  graph_close is det.
 %   Drop the compilation's tries and frontier.
 graph_close :-
-    forall(retract(compiling(_, _, Trie, Moves)), (trie_destroy(Trie), trie_destroy(Moves))),
-    retractall(pending(_, _, _, _)),
+    forall(retract(compiling(_, _, Trie-Frontier, Moves)),
+           (trie_destroy(Trie), trie_destroy(Frontier), trie_destroy(Moves))),
     retractall(new_move(_, _)),
     nb_setval(graph_found, 0),
     nb_setval(graph_moves, 0).
@@ -82,7 +84,7 @@ graph_batch(From, To, json([keys-Keys, movers-Movers, results-Results, orbits-Or
     Last is To - 1,
     findall(n(K, MC, RC, O, C, Ms, Ts)-x(Ws, Ps, Ss),
             ( between(From, Last, Id),
-              retract(pending(Id, P, M, O)),
+              pending(Trie, Id, P, M, O),
               guarded_step(Game, expand(Game, Scored, Fold, Trie, MoveTrie, P, M, K, R, C, Ms, Ts, Ws, Ps)),
               mover_code(Players, M, MC),
               result_code(Players, R, RC),
@@ -95,6 +97,13 @@ graph_batch(From, To, json([keys-Keys, movers-Movers, results-Results, orbits-Or
     extras(Extras, Weights, Points, Scores),
     findall(T, retract(new_move(_, T)), NewMoves),
     nb_getval(graph_found, Found).
+
+%   Take node Id off the frontier: its state and class size.  (A trie, not
+%   facts: asserting and retracting two million of them cost a tenth of
+%   compiling Pig, a third of it in reclaiming the retracted clauses.)
+pending(_-Frontier, Id, Pos, Mover, Orbit) :-
+    trie_lookup(Frontier, Id, p(Pos, Mover, Orbit)),
+    trie_delete(Frontier, Id, _).
 
 %   A game of score: the points its end adds ([N/D] for an end, [] for
 %   a position that goes on); [] in a game of two players.
@@ -221,13 +230,13 @@ move_id(MoveTrie, Game, Move, Id) :-
 
 %   The node number of a state, numbering it (and queueing it with the
 %   size of its class, from the images that found its representative) when new.
-node_id(Trie, Fold, Mover, Rep, Images, Id) :-
+node_id(Trie-Frontier, Fold, Mover, Rep, Images, Id) :-
     (   trie_lookup(Trie, Mover-Rep, Id0)
     ->  Id = Id0
     ;   nb_getval(graph_found, Id),
         trie_insert(Trie, Mover-Rep, Id),
         orbit(Fold, Images, Orbit),
-        assertz(pending(Id, Rep, Mover, Orbit)),
+        trie_insert(Frontier, Id, p(Rep, Mover, Orbit)),
         Id1 is Id + 1,
         nb_setval(graph_found, Id1)
     ).
