@@ -442,6 +442,10 @@ def train(table: QTable, learner_sides: Sequence[Sequence[int]], opponent: list[
     q and n are then replaced by the grown ones at the end.
     """
     o = table.options
+    if (lazy is None and table.graph.has_chance and o.update == "negamax" and opponent is None
+            and not table.graph.scored and not o.fold and o.table == "reachable"
+            and all(sorted(sides) == [0, 1] for sides in learner_sides)):
+        return _self_play_in_kernel(table, n_games, seed, progress, checkpoint, checkpoint_every)
     rng = random.Random(seed)
     if lazy is None:
         g = table.graph
@@ -762,6 +766,33 @@ def train(table: QTable, learner_sides: Sequence[Sequence[int]], opponent: list[
             checkpoint(count[0])
     grow_table(table, lazy)
     return out
+
+
+KERNEL_GAMES = 10_000        # games a kernel call plays at most: Ctrl-C and progress are seen between calls
+
+
+def _self_play_in_kernel(table: QTable, n_games: int, seed: int, progress: Callable[[int], None] | None,
+                         checkpoint: Callable[[int], bool] | None, checkpoint_every: int) -> list[int]:
+    """train's self-play with the sampled update on a compiled game of chance, played by
+    learners/qlearn_kernel.py into the table's own arrays; progress and checkpoints as train's."""
+    from learners.qlearn_kernel import SelfPlay
+    o = table.options
+    eps0 = o.epsilon or 0.0
+    eps_end = eps0 if o.epsilon_end is None else o.epsilon_end
+    run = SelfPlay(table.graph, table.action_index, seed)
+    results: list[int] = []
+    done = 0
+    while done < n_games:
+        count = min(max(1, n_games // 100), KERNEL_GAMES, n_games - done)
+        if checkpoint and checkpoint_every:
+            count = min(count, checkpoint_every - done % checkpoint_every)
+        results += run.play(done, count, n_games, eps0, eps_end, o.gamma, o.alpha, table.q, table.n)
+        done += count
+        if progress:
+            progress(count)
+        if checkpoint and checkpoint_every and done % checkpoint_every == 0 and done < n_games and checkpoint(done):
+            break
+    return results
 
 
 def grow_table(table: QTable, lazy: LazyStates) -> None:

@@ -1,8 +1,8 @@
 """Compile educable's numba loops into numba's cache once, before the first command needs them.
 
 The rat race's loop and players (learners/race), the n-tuple learner (learners/ntuple.py), the
-exact-fitness genetic learner (learners/ga_exact.py) and the solver of games of chance
-(learners/chance.py) are numba functions kept in numba's cache, in the ``__pycache__`` folders
+exact-fitness genetic learner (learners/ga_exact.py), the solver of games of chance
+(learners/chance.py) and Q-learning's self-play on them (learners/qlearn_kernel.py) are numba functions kept in numba's cache, in the ``__pycache__`` folders
 beside their modules.  On a fresh clone that cache is empty, and every process that races or judges
 rule sets exactly or trains n-tuples compiles them again until one of them has written it: 7-10 s
 of CPU a race player,
@@ -62,12 +62,14 @@ def believer_from_python() -> None:
 
 def learners() -> None:
     """The genetic learner's exact fitness, the n-tuple learner on a graph and lazily, and a game of
-    chance solved (its value iteration over the cyclic parts of Pig's graph)."""
+    chance solved (its value iteration over the cyclic parts of Pig's graph) and learned by Q-learning's
+    self-play (learners/qlearn_kernel.py)."""
     from cli import main as educable
 
     with tempfile.TemporaryDirectory() as folder, contextlib.redirect_stdout(io.StringIO()):
         # first: the engine loads the games' folders when it starts, with the first command
         run(educable, folder, "--games-dir", str(ROOT / "examples" / "chance"), "solve", "pig(6,6)")
+        run(educable, folder, "train", "pig(6,6)", "--learner", "qlearn", "--agent", "q", "--games", "10")
         for args in (["tictactoe", "--learner", "ga", "--agent", "g", "--cycles", "1", "--fitness", "exact"],
                      ["tictactoe", "--learner", "ntuple", "--agent", "n", "--games", "8"],          # on the graph
                      ["connect(4,7,6)", "--learner", "ntuple", "--agent", "c", "--games", "16", "--tuples", "2",

@@ -264,6 +264,38 @@ def test_q_learning_learns_pig_to_within_a_point_of_perfect_play(tmp_path):
     assert r.returncode == 2 and "negamax" in r.stderr, r.stderr
 
 
+def pig_random_reference(goal: int, faces: int = 6, tol: float = 1e-15) -> float:
+    """The first player's chance of winning Pig when both players pick uniformly among their moves
+    (roll, and hold once the turn total is above 0), by Neller and Presser's equations with the
+    choice averaged instead of maximised."""
+    states = [(i, j, k) for i in range(goal) for j in range(goal) for k in range(goal - i)]
+    p = dict.fromkeys(states, 0.0)
+
+    def get(i, j, k):
+        return 1.0 if i + k >= goal else p[(i, j, k)]
+    while True:
+        delta = 0.0
+        for i, j, k in states:
+            roll = ((1 - get(j, i, 0)) + sum(get(i, j, k + r) for r in range(2, faces + 1))) / faces
+            v = (roll + 1 - get(j, i + k, 0)) / 2 if k > 0 else roll
+            delta = max(delta, abs(v - p[(i, j, k)]))
+            p[(i, j, k)] = v
+        if delta < tol:
+            return p[(0, 0, 0)]
+
+
+def test_q_learnings_self_play_kernel_plays_pigs_rules_and_dice(tmp_path):
+    """Self-play on a game of chance runs in numba (learners/qlearn_kernel.py): with --epsilon 1 every
+    move is uniformly random, so the first player's share of 100,000 games must match the chance that
+    random play wins, computed here from the rules (within four standard errors)."""
+    r = educable("train", "pig(10,6)", "--learner", "qlearn", "--agent", "r", "--games", "100000", "--seed", "3",
+                 "--epsilon", "1", "--json", db=tmp_path / "kb.db")
+    assert r.returncode == 0, r.stderr
+    won = json.loads(r.stdout)["results"]["p1"] / 100_000
+    expected = pig_random_reference(10)
+    assert abs(won - expected) <= 4 * (expected * (1 - expected) / 100_000) ** 0.5, (won, expected)
+
+
 @pytest.mark.parametrize("w1, w2, win, draw", [("9", "1", 0.9, 0.0), ("1", "3", 0.0, 1.0)])
 def test_expectimax_weighs_outcomes_by_their_chances(tmp_path, w1, w2, win, draw):
     """One move ahead on the coin: it tosses when heads (its win) is likelier, stops for the draw when not."""
