@@ -41,10 +41,11 @@ def options_from(params: dict[str, Any]) -> QOptions:
 
 def new_agent_options(game: str, params: dict[str, Any]) -> QOptions:
     """A new agent's options: those given, and by default bounds (negamax where illegal moves are
-    tried, which bounds cannot learn from) and a table folded where the game declares symmetries
-    and it can be (reachable states, illegal moves never tried)."""
+    tried, which bounds cannot learn from, or a step size is given, which bounds takes none of) and
+    a table folded where the game declares symmetries and it can be (reachable states, illegal moves
+    never tried)."""
     resample = params.get("illegal", "resample") == "resample"
-    defaults = {"update": "bounds" if resample else "negamax",
+    defaults = {"update": "bounds" if resample and params.get("alpha") is None else "negamax",
                 "fold": graphs.has_symmetry(game) and resample and params.get("table", "reachable") == "reachable"}
     return options_from({**defaults, **params})
 

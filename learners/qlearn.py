@@ -98,7 +98,8 @@ class QOptions:
                          choices=UPDATES)
     gamma: float = option(1.0, "The discount of the next state's best value.", low=0.0, high=1.0)
     alpha: float | None = option(None, "A fixed step size in (0, 1] (default 1/n(x,a) for average and lookahead, the "
-                                       "practical's; 1 for negamax); bounds takes none (its backups are exact).",
+                                       "practical's; 1 for negamax, 1/n on a game of chance); bounds takes none (its backups are exact), so with "
+                                       "--alpha the default update is negamax.",
                                      low=0.0, high=1.0)
     illegal: str = option("resample", "Illegal actions (the practical's three ways): stay in the same state and "
                                       "choose again (at most --max-stay, then a random legal move), lose the game, "
