@@ -24,10 +24,11 @@ def educable(*args, games_dir=ROOT / "examples" / "chance", db=None, input=None)
 
 
 @functools.cache
-def pig_reference(goal: int, faces: int = 6, tol: float = 1e-15) -> dict:
+def pig_reference(goal: int, faces: int = 6, tol: float = 1e-15, random: bool = False) -> dict:
     """The first player's chance of winning Pig, from Neller and Presser's equations: P(i, j, k), the
     chance that the player to move wins with score i, the opponent's j and turn total k, is 1 once
-    i + k reaches the goal, else the better of rolling and (with k > 0) holding."""
+    i + k reaches the goal, else the better of rolling and (with k > 0) holding (``random``: their
+    mean, both players picking uniformly among their moves)."""
     states = [(i, j, k) for i in range(goal) for j in range(goal) for k in range(goal - i)]
     p = dict.fromkeys(states, 0.0)
 
@@ -37,7 +38,8 @@ def pig_reference(goal: int, faces: int = 6, tol: float = 1e-15) -> dict:
         delta = 0.0
         for i, j, k in states:
             roll = ((1 - get(j, i, 0)) + sum(get(i, j, k + r) for r in range(2, faces + 1))) / faces
-            v = max(roll, 1 - get(j, i + k, 0)) if k > 0 else roll
+            hold = 1 - get(j, i + k, 0)
+            v = roll if k == 0 else (roll + hold) / 2 if random else max(roll, hold)
             delta = max(delta, abs(v - p[(i, j, k)]))
             p[(i, j, k)] = v
         if delta < tol:
@@ -264,26 +266,6 @@ def test_q_learning_learns_pig_to_within_a_point_of_perfect_play(tmp_path):
     assert r.returncode == 2 and "negamax" in r.stderr, r.stderr
 
 
-def pig_random_reference(goal: int, faces: int = 6, tol: float = 1e-15) -> float:
-    """The first player's chance of winning Pig when both players pick uniformly among their moves
-    (roll, and hold once the turn total is above 0), by Neller and Presser's equations with the
-    choice averaged instead of maximised."""
-    states = [(i, j, k) for i in range(goal) for j in range(goal) for k in range(goal - i)]
-    p = dict.fromkeys(states, 0.0)
-
-    def get(i, j, k):
-        return 1.0 if i + k >= goal else p[(i, j, k)]
-    while True:
-        delta = 0.0
-        for i, j, k in states:
-            roll = ((1 - get(j, i, 0)) + sum(get(i, j, k + r) for r in range(2, faces + 1))) / faces
-            v = (roll + 1 - get(j, i + k, 0)) / 2 if k > 0 else roll
-            delta = max(delta, abs(v - p[(i, j, k)]))
-            p[(i, j, k)] = v
-        if delta < tol:
-            return p[(0, 0, 0)]
-
-
 def test_q_learnings_self_play_kernel_plays_pigs_rules_and_dice(tmp_path):
     """Self-play on a game of chance runs in numba (learners/qlearn_kernel.py): with --epsilon 1 every
     move is uniformly random, so the first player's share of 100,000 games must match the chance that
@@ -292,7 +274,7 @@ def test_q_learnings_self_play_kernel_plays_pigs_rules_and_dice(tmp_path):
                  "--epsilon", "1", "--json", db=tmp_path / "kb.db")
     assert r.returncode == 0, r.stderr
     won = json.loads(r.stdout)["results"]["p1"] / 100_000
-    expected = pig_random_reference(10)
+    expected = pig_reference(10, random=True)[(0, 0, 0)]
     assert abs(won - expected) <= 4 * (expected * (1 - expected) / 100_000) ** 0.5, (won, expected)
 
 
