@@ -151,11 +151,14 @@ def run(db: sqlite_utils.Database, game: str, name: str, options: dict[str, Any]
             graph = graphs.state_graph(db, game, limit, stage, what="Q-learning on the whole graph needs every position")
     except graphs.ChanceGame as chance_game:
         graph = chance_game.graph
-        if row is None and "update" not in options:
-            opts = options_from({**opts.as_dict(), "update": "negamax", "fold": False})
-        if opts.update != "negamax" or opts.fold or opts.table != "reachable" or opts.illegal != "resample":
+        if row is None and ("update" not in options or "fold" not in options):
+            opts = options_from({**opts.as_dict(), "update": options.get("update", "negamax"),
+                                 "fold": options.get("fold", False)})
+        if opts.update not in ("negamax", "expected") or opts.fold or opts.table != "reachable" or opts.illegal != "resample":
             raise BadInput(f"{game} is a game of chance: Q-learning learns it with --update negamax (the sampled "
-                           "update, averaged), --no-fold, --table reachable and --illegal resample") from None
+                           "update, averaged) or expected, --no-fold, --table reachable and --illegal resample") from None
+        if opts.update == "expected" and (vs != "self" or graph.scored):
+            raise BadInput("--update expected learns a game of chance of two players by self-play (leave out --vs)") from None
         if vs not in ("self", "random", "minimax"):
             raise BadInput(f"{game} is a game of chance: Q-learning trains there against self, random or minimax") from None
         if graph.scored and vs != "self":
@@ -177,6 +180,9 @@ def run(db: sqlite_utils.Database, game: str, name: str, options: dict[str, Any]
                 opts = options_from({"fold": False, "update": "negamax", **options})
             return run_lazily(db, game, name, opts, row, vs, side, n_games, seed, progress, commits)
     assert graph is not None  # noqa: S101  (narrows a type for mypy; true by construction)
+    if opts.update == "expected" and solved is None:
+        raise BadInput(f"{game} has no chance: --update expected is for games of chance (negamax is its "
+                       "counterpart here)")
     if until_perfect and solved is None and not graph.acyclic():
         raise graphs.cannot_judge(game, "has positions that repeat, which have no exact judgement")
     table = make_table(graph, opts)
@@ -296,8 +302,8 @@ def run_lazily(db: sqlite_utils.Database, game: str, name: str, opts: QOptions, 
     if opts.fold:
         raise BadInput(f"{game} is too large to enumerate: its Q-table cannot be folded there (--no-fold; "
                        "folding needs every position's class)")
-    if opts.update == "bounds":
-        raise BadInput(f"{game} is too large to enumerate: --update bounds needs every position "
+    if opts.update in ("bounds", "expected"):
+        raise BadInput(f"{game} is too large to enumerate: --update {opts.update} needs every position "
                        "(--update negamax learns there)")
     if opts.illegal != "resample" or opts.table != "reachable":
         raise BadInput(f"{game} is too large to enumerate: Q-learning takes --illegal resample and --table reachable "

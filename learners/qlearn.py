@@ -77,7 +77,7 @@ from learners.options import option
 from learners.training import ENDLESS_PLIES
 
 WIN, LOSS, DRAW_REWARD = 1.0, -1.0, 0.0
-UPDATES = ("assign", "average", "lookahead", "negamax", "bounds")
+UPDATES = ("assign", "average", "lookahead", "negamax", "bounds", "expected")
 ILLEGAL_MODES = ("stay", "lose", "resample")
 TABLES = ("reachable", "full")
 
@@ -94,7 +94,9 @@ class QOptions:
                                    "ends), which learns the minimax values so that greedy play becomes perfect; and "
                                    "bounds, a lower and an upper bound per entry, ties broken by the score against "
                                    "random play (negamax with --illegal stay or lose, and on games too large to "
-                                   "enumerate).",
+                                   "enumerate); and on a game of chance by self-play, expected: negamax whose target "
+                                   "after a roll of the dice is the mean over every outcome, weighted by its "
+                                   "probability, instead of the one drawn (α 1 by default).",
                          choices=UPDATES)
     gamma: float = option(1.0, "The discount of the next state's best value.", low=0.0, high=1.0)
     alpha: float | None = option(None, "A fixed step size in (0, 1] (default 1/n(x,a) for average and lookahead, the "
@@ -443,10 +445,12 @@ def train(table: QTable, learner_sides: Sequence[Sequence[int]], opponent: list[
     q and n are then replaced by the grown ones at the end.
     """
     o = table.options
-    if (lazy is None and table.graph.has_chance and o.update == "negamax" and opponent is None
+    if (lazy is None and table.graph.has_chance and o.update in ("negamax", "expected") and opponent is None
             and not table.graph.scored and not o.fold and o.table == "reachable"
             and all(sorted(sides) == [0, 1] for sides in learner_sides)):
         return _self_play_in_kernel(table, n_games, seed, progress, checkpoint, checkpoint_every)
+    if o.update == "expected":
+        raise ValueError("--update expected learns a game of chance by self-play (leave out --vs)")
     rng = random.Random(seed)
     if lazy is None:
         g = table.graph
@@ -787,7 +791,9 @@ def _self_play_in_kernel(table: QTable, n_games: int, seed: int, progress: Calla
         count = min(max(1, n_games // 100), KERNEL_GAMES, n_games - done)
         if checkpoint and checkpoint_every:
             count = min(count, checkpoint_every - done % checkpoint_every)
-        results += run.play(done, count, n_games, eps0, eps_end, o.gamma, o.alpha, table.q, table.n)
+        expected = o.update == "expected"      # its target is exact given the next values: a rate of 1
+        alpha = 1.0 if expected and o.alpha is None else o.alpha
+        results += run.play(done, count, n_games, eps0, eps_end, o.gamma, alpha, expected, table.q, table.n)
         done += count
         if progress:
             progress(count)

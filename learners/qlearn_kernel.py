@@ -55,11 +55,27 @@ def _settled(y, mover, terminal, start, target, cumulative):
 
 
 @njit(cache=True)
-def _play(first, count, n_games, eps0, eps_end, gamma, fixed_alpha, start, target, action, mover, winner,
-          terminal, cumulative, q, n, results, made_s, made_e, made_y):
+def _ahead(y, p, gamma, start, action, mover, winner, terminal, q):
+    """What ``p`` can expect from the (settled) state ``y``: its result there, or the best entry of
+    y's row, negated when the turn has passed."""
+    if terminal[y]:
+        w = winner[y]
+        return 0.0 if w == 2 else (1.0 if w == p else -1.0)
+    a, b = start[y], start[y + 1]
+    best = q[y, action[a]]
+    for f in range(a + 1, b):
+        if q[y, action[f]] > best:
+            best = q[y, action[f]]
+    return gamma * (best if mover[y] == p else -best)
+
+
+@njit(cache=True)
+def _play(first, count, n_games, eps0, eps_end, gamma, fixed_alpha, expected, start, target, action, mover,
+          winner, terminal, prob, cumulative, q, n, results, made_s, made_e, made_y):
     """Games ``first`` .. ``first + count - 1`` of a run of ``n_games`` (for the epsilon schedule),
     each self-play; winners into ``results`` (2 a draw, as learners.graph.DRAW).  ``fixed_alpha``
-    below 0: the rate 1/n."""
+    below 0: the rate 1/n.  ``expected``: a move into a chance node is updated towards the mean over
+    the node's outcomes, weighted by their probabilities, instead of towards the one drawn."""
     for i in range(first, first + count):
         eps = eps0 + (eps_end - eps0) * (i / max(1, n_games - 1))
         s = _settled(0, mover, terminal, start, target, cumulative)
@@ -97,16 +113,14 @@ def _play(first, count, n_games, eps0, eps_end, gamma, fixed_alpha, start, targe
             c = action[e]
             n[s, c] += 1
             alpha = fixed_alpha if fixed_alpha >= 0 else 1.0 / n[s, c]
-            if terminal[y]:
-                w = winner[y]
-                goal = 0.0 if w == 2 else (1.0 if w == p else -1.0)
+            z = target[e]
+            if expected and mover[z] == CHANCE and not terminal[z]:
+                goal = 0.0
+                for f in range(start[z], start[z + 1]):
+                    y = _settled(target[f], mover, terminal, start, target, cumulative)   # chance after chance: drawn
+                    goal += prob[f] * _ahead(y, p, gamma, start, action, mover, winner, terminal, q)
             else:
-                a, b = start[y], start[y + 1]
-                best = q[y, action[a]]
-                for f in range(a + 1, b):
-                    if q[y, action[f]] > best:
-                        best = q[y, action[f]]
-                goal = gamma * (best if mover[y] == p else -best)
+                goal = _ahead(y, p, gamma, start, action, mover, winner, terminal, q)
             q[s, c] += alpha * (goal - q[s, c])
 
 
@@ -119,16 +133,17 @@ class SelfPlay:
         self.mover = graph.mover.astype(np.int64)
         self.winner = graph.winner.astype(np.int64)
         self.terminal = graph.winner != -1
-        prob = graph.prob if graph.prob is not None else np.ones(len(graph.target))
-        self.cumulative = _cumulative(self.start, self.mover, prob)
+        self.prob = graph.prob if graph.prob is not None else np.ones(len(graph.target))
+        self.cumulative = _cumulative(self.start, self.mover, self.prob)
         self.made = [np.zeros(ENDLESS_PLIES + 1, dtype=np.int64) for _ in range(3)]
         _seed(seed)
 
     def play(self, first: int, count: int, n_games: int, eps0: float, eps_end: float, gamma: float,
-             fixed_alpha: float | None, q: np.ndarray, n: np.ndarray) -> list[int]:
-        """Play games ``first`` .. ``first + count - 1``, learning into ``q`` and ``n`` in place;
-        their winners (2 a draw)."""
+             fixed_alpha: float | None, expected: bool, q: np.ndarray, n: np.ndarray) -> list[int]:
+        """Play games ``first`` .. ``first + count - 1``, learning into ``q`` and ``n`` in place (with
+        ``expected``, chance's outcomes weighed rather than drawn); their winners (2 a draw)."""
         results = np.zeros(count, dtype=np.int64)
-        _play(first, count, n_games, eps0, eps_end, gamma, -1.0 if fixed_alpha is None else fixed_alpha, self.start, self.target,
-              self.action, self.mover, self.winner, self.terminal, self.cumulative, q, n, results, *self.made)
+        _play(first, count, n_games, eps0, eps_end, gamma, -1.0 if fixed_alpha is None else fixed_alpha, expected,
+              self.start, self.target, self.action, self.mover, self.winner, self.terminal, self.prob,
+              self.cumulative, q, n, results, *self.made)
         return results.tolist()

@@ -278,6 +278,23 @@ def test_q_learnings_self_play_kernel_plays_pigs_rules_and_dice(tmp_path):
     assert abs(won - expected) <= 4 * (expected * (1 - expected) / 100_000) ** 0.5, (won, expected)
 
 
+def test_q_learning_with_expected_updates_plays_pig_perfectly(tmp_path):
+    """--update expected weighs every outcome of the dice by its probability instead of drawing one:
+    after 20,000 self-play games of pig(20,6) the agent wins exactly what perfect play wins, on both
+    sides, against a best-responding opponent (the values from Neller and Presser's equations here);
+    it learns by self-play only, and only where there is chance."""
+    r = educable("train", "pig(20,6)", "--learner", "qlearn", "--agent", "e", "--update", "expected", "--games", "20000",
+                 "--seed", "1", "--json", db=tmp_path / "kb.db")
+    assert r.returncode == 0, r.stderr
+    exact = json.loads(r.stdout)["exact"]
+    value = pig_reference(20)[(0, 0, 0)]
+    assert exact["as_first"]["against_best_response"] == pytest.approx(value, abs=1e-9)
+    assert exact["as_second"]["against_best_response"] == pytest.approx(1 - value, abs=1e-9)
+    r = educable("train", "pig(20,6)", "--learner", "qlearn", "--agent", "v", "--update", "expected", "--vs", "random",
+                 db=tmp_path / "kb.db")
+    assert r.returncode == 2 and r.stderr.count("\n") == 1 and "by self-play" in r.stderr, r.stderr
+
+
 @pytest.mark.parametrize("w1, w2, win, draw", [("9", "1", 0.9, 0.0), ("1", "3", 0.0, 1.0)])
 def test_expectimax_weighs_outcomes_by_their_chances(tmp_path, w1, w2, win, draw):
     """One move ahead on the coin: it tosses when heads (its win) is likelier, stops for the draw when not."""

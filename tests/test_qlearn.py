@@ -137,6 +137,7 @@ def test_a_later_run_continues_the_table(kb):
     (["--agent", "new", "--fold", "--illegal", "stay"], "--fold needs --illegal resample"),
     (["--agent", "new", "--update", "bounds", "--illegal", "stay"], "--update bounds needs --illegal resample"),
     (["--epsilon", "1.5"], "--epsilon must be in [0, 1]"),
+    (["--agent", "new", "--update", "expected"], "tictactoe has no chance: --update expected is for games of chance"),
 ])
 def test_bad_input_one_line_exit_2_kb_untouched(db_path, made, args, words):
     r = CliRunner()
