@@ -10,6 +10,8 @@ knowledge base of its own (`educable train GAME --learner LEARNER --games N --se
     .venv/bin/python bench/bench_chance_learning.py --game 'einstein(3)' --games 50000 --seeds 3 \\
         [--out bench/results/chance_qlearn_einstein3.json]
     .venv/bin/python bench/bench_chance_learning.py --learner ntuple --game 'einstein(3)' --games 20000 --seeds 5
+    .venv/bin/python bench/bench_chance_learning.py --game pig --games 6000000 --seeds 3 --first-seed 0 \
+        --target 2 --out F -- --update expected --epsilon 0.3
 """
 from __future__ import annotations
 
@@ -44,12 +46,13 @@ def main() -> None:
     ap.add_argument("--game", default="einstein(3)")
     ap.add_argument("--games", type=int, default=50_000, help="games each seed trains")
     ap.add_argument("--seeds", type=int, default=3)
+    ap.add_argument("--first-seed", type=int, default=0, help="the seeds are first-seed, first-seed + 1, ...")
     ap.add_argument("--target", type=float, default=2.0, help="points below perfect play still on target")
     ap.add_argument("--out", type=Path, help="write the figures here as JSON")
     ap.add_argument("extra", nargs="*", help="more train options, after --")
     args = ap.parse_args()
     rows = []
-    for seed in range(args.seeds):
+    for seed in range(args.first_seed, args.first_seed + args.seeds):
         t0 = time.perf_counter()
         report = train(args.learner, args.game, args.games, seed, args.extra)
         row: dict = {"seed": seed, "seconds": round(time.perf_counter() - t0, 1),
