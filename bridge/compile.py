@@ -150,6 +150,7 @@ def chance_probabilities(mover: np.ndarray, starts: np.ndarray, weights: list[st
         raise BadInput(f"the chance nodes have {len(edges):,} outcomes but {len(weights):,} weights came back")
     if not len(edges):
         return prob
+    whole: dict = {}
     try:
         w = np.asarray(weights, dtype=np.int64)         # whole numbers (a die's faces): as they are
         largest = int(w.max())
@@ -158,10 +159,10 @@ def chance_probabilities(mover: np.ndarray, starts: np.ndarray, weights: list[st
         common = math.lcm(*(f.denominator for f in distinct.values()))
         whole = {x: f.numerator * (common // f.denominator) for x, f in distinct.items()}
         largest = max(whole.values())
-        w = np.fromiter((whole[x] for x in weights), dtype=np.int64, count=len(weights)) \
-            if largest < 2**62 else np.zeros(0, dtype=np.int64)
     if largest * int(np.diff(starts).max()) >= 2**62:
         raise BadInput("the chance weights are too fine to add up exactly (their common denominator is too large)")
+    if whole:
+        w = np.fromiter((whole[x] for x in weights), dtype=np.int64, count=len(weights))
     counts = (starts[chance + 1] - starts[chance]).astype(np.int64)
     totals = np.add.reduceat(w, np.cumsum(counts) - counts)
     prob[edges] = w / np.repeat(totals, counts)

@@ -784,6 +784,8 @@ def _self_play_in_kernel(table: QTable, n_games: int, seed: int, progress: Calla
     o = table.options
     eps0 = o.epsilon or 0.0
     eps_end = eps0 if o.epsilon_end is None else o.epsilon_end
+    expected = o.update == "expected"          # its target is exact given the next values: a rate of 1
+    alpha = 1.0 if expected and o.alpha is None else o.alpha
     run = SelfPlay(table.graph, table.action_index, seed)
     results: list[int] = []
     done = 0
@@ -791,8 +793,6 @@ def _self_play_in_kernel(table: QTable, n_games: int, seed: int, progress: Calla
         count = min(max(1, n_games // 100), KERNEL_GAMES, n_games - done)
         if checkpoint and checkpoint_every:
             count = min(count, checkpoint_every - done % checkpoint_every)
-        expected = o.update == "expected"      # its target is exact given the next values: a rate of 1
-        alpha = 1.0 if expected and o.alpha is None else o.alpha
         results += run.play(done, count, n_games, eps0, eps_end, o.gamma, alpha, expected, table.q, table.n)
         done += count
         if progress:
