@@ -822,6 +822,9 @@ def eval_cmd(game: str, agent: str, vs: str | None, exact: bool, n_games: int, s
         click.echo(f"{game}: {agent} scores {data['mean_score']:.3f} on average over {n_games} games, seed {seed} "
                    f"(95% interval {low:.3f}-{high:.3f}; lowest {score_text(data['lowest'])}, highest "
                    f"{score_text(data['highest'])})")
+        if data.get("reached"):             # a 2048 agent's games: the share reaching each tile
+            click.echo("highest tile reached: " + ", ".join(f"{tile} in {share:.1%}" for tile, share in
+                                                            data["reached"].items()))
         return
     if data.get("score"):
         gap = data["best_expected_score"] - data["expected_score"]

@@ -394,6 +394,11 @@ def train(db: sqlite_utils.Database, game: str, learner: str, agent: str, n_game
     out = {"agent": agent, "game": game, "learner": learner, **summary, "seconds": round(run.seconds, 4),
            "games_per_second": round(len(run.results) / run.seconds, 1) if run.seconds else None,
            "options": run.options, **params, **run.extra}
+    if learner == "ntuple" and games.is_score_game(game):
+        out["exact"] = None
+        out["exact_skipped"] = ("no exact judgement: an n-tuple agent of a game of score is judged by its games "
+                                "(eval)")
+        return out
     try:
         out["exact"] = {k: v for k, v in evaluate_exact(db, game, agent, limit=limit).items()
                         if k in ("as_first", "as_second", "folded", "expected_score", "best_expected_score", "perfect")}
@@ -579,6 +584,26 @@ def check_score_agent(game: str, agent: str, vs: str | None, exact: bool) -> Non
 SCORE_PAGE = 100        # games of score played in one Prolog query
 
 
+def tile_player(db: sqlite_utils.Database, game: str, agent: str) -> tuple[str, int] | None:
+    """(the n-tuple agent, the depth) when ``agent`` is an n-tuple agent of a game of score, alone
+    (depth 1: its afterstate values) or as ``expectimax:DEPTH+AGENT`` (1 or 2 moves deep): learners/
+    tiles.py's kernel plays it.  None for any other agent."""
+    name, depth = agent, 1
+    if agent.startswith("expectimax:") and "+" in agent:
+        number, _, name = agent.partition(":")[2].partition("+")
+        if not (number.isascii() and number.isdigit() and 1 <= int(number) <= 2):
+            row = store.get_agent(db, name)
+            if row is not None and row["learner"] == "ntuple":
+                raise BadInput(f"{agent}: an n-tuple agent of {game} searches 1 or 2 moves deep (expectimax:1+"
+                               f"{name} or expectimax:2+{name})")
+            return None
+        depth = int(number)
+    row = store.get_agent(db, name)
+    if row is None or row["learner"] != "ntuple" or row["game"] != game:
+        return None
+    return name, depth
+
+
 def evaluate_score_series(db: sqlite_utils.Database, game: str, agent: str, vs: str | None, n_games: int, seed: int,
                           progress: ProgressFn | None = None) -> dict[str, Any]:
     """AGENT plays ``n_games`` of the game of score ``game`` alone (chance drawn with its exact
@@ -586,9 +611,14 @@ def evaluate_score_series(db: sqlite_utils.Database, game: str, agent: str, vs: 
     the highest.  Needs no state graph."""
     import random
     import statistics
-    check_score_agent(game, agent, vs, exact=False)
+    tile_agent = tile_player(db, game, agent)
+    if tile_agent is None:
+        check_score_agent(game, agent, vs, exact=False)
     if n_games < 2:
         raise BadInput(f"{game} is a game of score: --games must be at least 2 (the interval comes from the games' spread)")
+    if tile_agent is not None:
+        from bridge import ntuple
+        return ntuple.evaluate_tiles(db, game, agent, *tile_agent, n_games, seed, progress)
     agents.check_agent(db, game, agent)
     (player,) = games.players(game)
     chooser = agents.chooser(db, game, agent)

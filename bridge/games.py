@@ -85,8 +85,8 @@ def two_players(game: str) -> tuple[str, str]:
 def score_game_refusal(game: str) -> str:
     """The one line for a command that does not know games of score yet."""
     learners = " and ".join(SCORE_LEARNERS)
-    return (f"{game} is a game of score (one player): solve, query, show, check, play, eval and the {learners} learner "
-            "know it; the other learners and tournaments do not yet")
+    return (f"{game} is a game of score (one player): solve, query, show, check, play, eval and the {learners} learners "
+            "know it (ntuple where it slides tiles as 2048); the other learners and tournaments do not yet")
 
 
 def initial(game: str) -> State:

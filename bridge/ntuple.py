@@ -28,8 +28,10 @@ from bridge.engine import ROWS_PER_CALL, BadInput, engine, quote
 from bridge.options import checked, existing_agent
 from bridge.perfect import GAME as PERFECT_GAME
 from bridge.perfect import POSITIONS
+from bridge.wording import score_result
 from kb import store
 from learners import exact
+from learners import tiles as tile_games
 from learners.graph import CHANCE, ONGOING, StateGraph
 from learners.ntuple import (
     MAX_LENGTH,
@@ -49,6 +51,7 @@ from learners.ntuple import (
     train_on_graph,
 )
 from learners.options import declared, run_option
+from learners.tiles import LineTables
 from learners.training import ENDLESS_PLIES, Commits, Curve, TrainingRun
 
 if TYPE_CHECKING:
@@ -71,7 +74,8 @@ SAMPLE_GAMES = 300        # random games whose states show a game's cell values 
 TUPLES_DIR = Path(__file__).resolve().parent.parent / "learners" / "tuples"
 #   Tuple sets published for a game: a new agent of that game takes them when it is given no tuples
 #   of its own (--tuples-file) and no random-walk shape (--tuples, --length, --neighbours).
-PUBLISHED_TUPLES = {"connect(4,7,6)": TUPLES_DIR / "connect4_gbg70.txt"}   # GBG's 70 8-tuples
+PUBLISHED_TUPLES = {"connect(4,7,6)": TUPLES_DIR / "connect4_gbg70.txt",   # GBG's 70 8-tuples
+                    "2048": TUPLES_DIR / "2048_szubert.txt"}             # Szubert and Jaśkowski's 17 4-tuples
 LOCKSTEP = 256            # games played side by side on a game too large to enumerate
 
 
@@ -489,6 +493,9 @@ def run(db: sqlite_utils.Database, game: str, name: str, options: dict[str, Any]
     on ``workers`` Dask workers or a ``scheduler``'s).  Against the adversary, its moves are computed
     again before every game from what the agent would play then (exact.adversary_moves)."""
     commits = commits or Commits()
+    if games.is_score_game(game):
+        return run_tiles(db, game, name, options, vs, n_games, seed, progress, until_perfect, commits, workers,
+                         scheduler)
     if vs == "adversary" and "epsilon" not in options:
         # every exploring move is one the adversary punishes: it explores for the agent
         options = {**options, "epsilon": 0.0, "epsilon_end": options.get("epsilon_end", 0.0)}
@@ -648,20 +655,28 @@ def play_batch(game: str, net: NTupleNet, lock: Lockstep, batch: int, first: int
 
 
 def play_touched(game: str, net: NTupleNet, options: dict[str, Any], n: int, first: int, n_games: int,
-                 masks: list[int], seed: int, dirty: np.ndarray | None = None
-                 ) -> tuple[tuple[np.ndarray, list[np.ndarray]], list[int], int]:
+                 masks: list[int], seed: int, dirty: np.ndarray | None = None, tables: LineTables | None = None
+                 ) -> tuple[tuple[np.ndarray, list[np.ndarray]], list, int]:
     """Play and learn games ``first`` .. ``first + n`` of a run on ``net`` in batches; what they
     touched as (the indices learning reached, each array's values there after the games; an array
     without coherence travels empty), the winners and the Prolog queries.  A round touches a small
     part of a large net, and only that part travels: the client, which holds the net as it was
     before the games, turns it into changes (changes_from).  ``dirty``: one byte a weight, all 0,
-    that learning marks (a worker keeps it from round to round); it is left all 0 again."""
+    that learning marks (a worker keeps it from round to round); it is left all 0 again.  With 2048's
+    line ``tables`` the games are played in learners/tiles.py's kernel, and each game's record is
+    (score, highest tile exponent, moves) where others give a winner."""
     if dirty is None:
         dirty = np.zeros(net.weights.size, dtype=np.uint8)
-    lock = Lockstep(net, checked(NTupleOptions, options, NAME), LOCKSTEP, seed, dirty)
-    winners: list[int] = []
+    winners: list = []
     queries = 0
-    while len(winners) < n:
+    if tables is not None:
+        opts = checked(NTupleOptions, options, NAME)
+        records = tile_games.play(net.weights, dirty, net.tuple_array, net.offsets, net.perm_array, tables, n,
+                                      seed, (opts.alpha, opts.alpha_end or opts.alpha), first, n_games, learn=True)
+        winners = list(zip(*(r.tolist() for r in records), strict=True))
+    else:
+        lock = Lockstep(net, checked(NTupleOptions, options, NAME), LOCKSTEP, seed, dirty)
+    while tables is None and len(winners) < n:
         w, q = play_batch(game, net, lock, min(LOCKSTEP, n - len(winners)), first + len(winners), n_games, masks)
         winners += w
         queries += q
@@ -697,13 +712,13 @@ _DROPPED: set[str] = set()     # on a worker: runs ended (drop_kept), whose late
 def kept_selfplay_task(run: str, slot: int, game: str, shape: tuple, options: dict[str, Any],
                        whole: tuple[np.ndarray, np.ndarray, np.ndarray] | None,
                        merged: tuple[np.ndarray, list[np.ndarray]] | None, n: int, first: int, n_games: int,
-                       masks: list[int], seed: int
-                       ) -> tuple[int, tuple[np.ndarray, list[np.ndarray]], list[int], int, float]:
+                       masks: list[int], seed: int, tables: LineTables | None = None
+                       ) -> tuple[int, tuple[np.ndarray, list[np.ndarray]], list, int, float]:
     """A Dask task on the worker that holds slot ``slot`` of run ``run``: its copy of the net stays
     there between rounds.  ``whole`` (the weights and coherence sums) starts it; after that only the
     last round's merged change arrives (``merged``: indices and the merged values there, the same for
     every worker), which makes the copy equal to the client's net again.  Then it plays its games
-    and sends back only the values it touched (play_touched)."""
+    and sends back only the values it touched (play_touched; with 2048's ``tables``, in its kernel)."""
     key = (run, slot)
     if whole is not None:
         tuples, perms, values, n_cells, sets = shape
@@ -719,7 +734,7 @@ def kept_selfplay_task(run: str, slot: int, game: str, shape: tuple, options: di
             if v.size:
                 array[where] = v
     t0 = time.perf_counter()
-    report, winners, queries = play_touched(game, net, options, n, first, n_games, masks, seed, dirty)
+    report, winners, queries = play_touched(game, net, options, n, first, n_games, masks, seed, dirty, tables)
     if run in _DROPPED:         # the run ended (stopped) while this task ran, or before it started
         _KEPT.pop(key, None)
     return first, report, winners, queries, time.perf_counter() - t0
@@ -777,6 +792,133 @@ def merge_changes(arrays: Sequence[np.ndarray], changes: Sequence[tuple[np.ndarr
     where = np.flatnonzero(hits)
     hits[where] = 0
     return where
+
+
+TILE_ROUND_GAMES = 250     # 2048's games a worker plays a round (a round's merge costs next to nothing)
+TILE_OPTIONS = ("lam", "tcl", "per_player", "epsilon", "epsilon_end", "random_openings", "start_share", "starts",
+                "learn_explore")     # options 2048's kernel has no use for (it learns by TD(0), greedily)
+TILES = (1024, 2048, 4096, 8192)   # the tiles whose share of games a 2048 run's curve follows
+
+
+def tile_curve_point(records: list[tuple[int, int, int]], games: int) -> dict[str, Any]:
+    """A 2048 run's curve at ``games``: the mean score of ``records`` (the games since the last point)
+    and the share of them whose highest tile reached each of TILES."""
+    tops = np.array([r[1] for r in records], dtype=np.int64)
+    return {"games": games, "mean_score": round(statistics.fmean(r[0] for r in records), 1),
+            "reached": {str(t): round(float(np.mean(tops >= t.bit_length() - 1)), 4) for t in TILES}}
+
+
+def run_tiles(db: sqlite_utils.Database, game: str, name: str, options: dict[str, Any], vs: str, n_games: int,
+              seed: int, progress: Callable[..., None] | None, until_perfect: bool, commits: Commits,
+              workers: int = 1, scheduler: str | None = None) -> TrainingRun:
+    """Szubert and Jaśkowski's TD(0) on afterstates for a game of score that slides tiles as 2048 does
+    (bridge/tiles.py reads and checks its line tables): games played greedily in learners/tiles.py's
+    kernel, on ``workers`` Dask workers in rounds of TILE_ROUND_GAMES games a worker (Rounds).  The
+    curve: every fortieth of the run, the mean score and the share of games reaching each of TILES."""
+    from bridge import tiles
+    if vs != "self":
+        raise BadInput(f"{game} is a game of score (one player): the agent plays it alone (leave out --vs)")
+    if until_perfect:
+        raise BadInput(f"--until-perfect judges a game of two players; {game} is a game of score")
+    given = sorted(k for k in TILE_OPTIONS if options.get(k) not in (None, NTupleOptions.__dataclass_fields__[k].default))
+    if given:
+        raise BadInput(f"{game}: the n-tuple learner plays a game of score greedily and learns by TD(0), as Szubert "
+                       f"and Jaśkowski; --{given[0].replace('_', '-')} has no use there")
+    rows, columns = tiles.shape(game)
+    if "values" not in options:        # the largest tile a board can hold: 2 ** (cells + 1), 32768 at most
+        options = {**options, "values": min(16, rows * columns + 2)}
+    net, opts, row = start(db, name, game, {**options, "epsilon": 0.0}, seed)
+    if progress:
+        progress(0, "reading the rules into line tables")
+    tables = tiles.tables_for(game, int(opts.values or 16))
+    if progress:
+        progress(0, "")
+    records: list[tuple[int, int, int]] = []
+    curve: list[dict[str, Any]] = []
+    every = max(1, n_games // 40)
+    moved = Moved()
+    t0 = time.perf_counter()
+    committing = 0.0
+    dirty = np.zeros(net.weights.size, dtype=np.uint8)
+    with cluster.engine(workers, scheduler) as client:
+        rounds = None if client is None else Rounds(client, workers, game, net, opts, [1], n_games, seed, moved)
+        if rounds is not None:
+            rounds.tables, rounds.round_games = tables, TILE_ROUND_GAMES
+        try:
+            if rounds is not None:
+                rounds.start(0)
+            while len(records) < n_games:
+                done = len(records)
+                if rounds is None:
+                    n = min(TILE_ROUND_GAMES, n_games - done)
+                    new = play_touched(game, net, opts.as_dict(), n, done, n_games, [1], seed * 1_000_003 + done,
+                                       dirty, tables)[1]
+                else:
+                    new = rounds.finish()[0]
+                records += new
+                if progress:
+                    progress(len(new))
+                if rounds is not None and len(records) < n_games:
+                    rounds.start(len(records))
+                while (len(curve) + 1) * every <= len(records):
+                    at = (len(curve) + 1) * every
+                    curve.append(tile_curve_point(records[at - every:at], at))
+                if commits.due():
+                    t = time.perf_counter()
+                    point = (commits.started, len(records), 0, 0, curve[-1] if curve else None)
+                    commits.commit(len(records), lambda new: save(db, name, game, net, opts, new, None, point))  # noqa: B023 (called at once)
+                    committing += time.perf_counter() - t
+        finally:
+            if rounds is not None:
+                rounds.close()
+    seconds = time.perf_counter() - t0 - committing
+    scores = [float(r[0]) for r in records]
+    last = curve[-1] if curve else None
+    extra = {"curve": curve, "mean_score": statistics.fmean(scores) if scores else None,
+             "tiles": {"workers": workers, "round_games": TILE_ROUND_GAMES, "moves": sum(r[2] for r in records),
+                       **moved.report()}, "net": describe(net)}
+
+    def save_run(record: dict) -> None:
+        save(db, name, game, net, opts, commits.added(len(records)), {**record, "started": commits.started},
+             (commits.started, len(records), 0, 0, last))
+
+    (player,) = games.players(game)
+    return TrainingRun([score_result(x) for x in scores], [[player]] * len(scores), seconds, opts.as_dict(),
+                       save_run, extra)
+
+
+TILE_PAGE = 50      # 2048's games played between two progress reports of eval
+
+
+def evaluate_tiles(db: sqlite_utils.Database, game: str, shown: str, name: str, depth: int, n_games: int, seed: int,
+                   progress: Callable[..., None] | None = None) -> dict[str, Any]:
+    """``eval`` of n-tuple agent ``name`` on a game of score that slides tiles as 2048 does: ``n_games``
+    games played in learners/tiles.py's kernel by its values, ``depth`` moves deep (2: expectimax over
+    the new tiles, the agent valuing the horizon); the mean score with a 95% interval, the lowest and
+    highest, and the share of games whose highest tile reached each tile from 256 up."""
+    from bridge import tiles
+    row = store.get_agent(db, name)
+    assert row is not None  # noqa: S101  (narrows a type for mypy; commands.tile_player found it)
+    net, opts = net_from_row(db, row)
+    if progress:
+        progress(0, "reading the rules into line tables")
+    tables = tiles.tables_for(game, int(opts.values or 16))
+    if progress:
+        progress(0, "")
+    parts = []
+    for first in range(0, n_games, TILE_PAGE):
+        n = min(TILE_PAGE, n_games - first)
+        parts.append(tile_games.play(net.weights, np.zeros(1, dtype=np.uint8), net.tuple_array, net.offsets,
+                                     net.perm_array, tables, n, seed * 1_000_003 + first, depth=depth))
+        if progress:
+            progress(n)
+    scores, tops, moves = (np.concatenate([p[i] for p in parts]) for i in range(3))
+    mean = float(scores.mean())
+    half = 1.96 * float(scores.std(ddof=1)) / len(scores) ** 0.5
+    reached = {str(2 ** e): round(float(np.mean(tops >= e)), 4) for e in range(8, int(tops.max()) + 1)}
+    return {"game": game, "agent": shown, "games": n_games, "seed": seed, "score": True, "mean_score": mean,
+            "interval95": [mean - half, mean + half], "lowest": int(scores.min()), "highest": int(scores.max()),
+            "reached": reached, "mean_moves": float(moves.mean()), "depth": depth}
 
 
 def run_lazily(db: sqlite_utils.Database, game: str, name: str, net: NTupleNet, opts: NTupleOptions, vs: str,
@@ -880,6 +1022,8 @@ class Rounds:
         self.merged: tuple[np.ndarray, list[np.ndarray]] | None = None
         self.hits = np.zeros(net.weights.size, dtype=np.uint16)     # merge_changes's counter, kept
         self.pending: tuple[int, float, list[Any]] | None = None   # the round going on: from, since, its tasks
+        self.tables: LineTables | None = None      # 2048's line tables: the games are played in its kernel
+        self.round_games: int | None = None        # games a worker plays a round (None: ROUND_GAMES)
 
     def arrays(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         return self.net.weights, self.net.tc_n, self.net.tc_a
@@ -887,7 +1031,8 @@ class Rounds:
     def start(self, done: int) -> None:
         """Start the round from game ``done`` on the workers and return at once: the client may commit
         the net as the last round left it while the workers play (``finish`` waits for them)."""
-        sizes = [min(ROUND_GAMES, max(0, self.n_games - done - k * ROUND_GAMES)) for k in range(self.workers)]
+        each = self.round_games or ROUND_GAMES
+        sizes = [min(each, max(0, self.n_games - done - k * each)) for k in range(self.workers)]
         slots = [k for k, n in enumerate(sizes) if n]
         try:
             self.pending = (done, time.perf_counter(), self._submit(done, sizes, slots))
@@ -896,7 +1041,7 @@ class Rounds:
         except Exception as exc:               # distributed's own: no valid worker, a lost connection, ...
             raise BadInput(self.failure(exc)) from None
 
-    def finish(self) -> tuple[list[int], int]:
+    def finish(self) -> tuple[list, int]:
         """Wait for the round started: merge it into the net; the winners of its games, in game
         order, and the queries."""
         assert self.pending is not None, "finish() before start()"  # noqa: S101  (narrows a type for mypy; true by construction)
@@ -944,9 +1089,9 @@ class Rounds:
             self.moved.to_workers += sent
             if start is not None:
                 self.moved.first_round += sent
-            first = done + k * ROUND_GAMES
+            first = done + k * (self.round_games or ROUND_GAMES)
             tasks.append((self.run, k, self.game, self.shape, self.opts.as_dict(), start, merged, sizes[k], first,
-                          self.n_games, self.masks, self.seed * 1_000_003 + first))
+                          self.n_games, self.masks, self.seed * 1_000_003 + first, self.tables))
         futures = cluster.submit_tasks(self.client, kept_selfplay_task, tasks, [pin[k] for k in slots])
         self.holding.update(slots)
         return futures

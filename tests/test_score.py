@@ -204,8 +204,8 @@ def test_the_text_forms_read_back_and_bad_ones_are_one_line():
     (["eval", "random", "--vs", "random"], "leave out --vs"),
     (["eval", "minimax"], "--exact"),
     (["eval", "random", "--games", "1"], "at least 2"),
-    (["eval", "alphabeta:2"], "random, expectimax:DEPTH and agents learned by qlearn"),
-    (["train", "--agent", "a", "--learner", "ntuple"], "the other learners and tournaments do not yet"),
+    (["eval", "alphabeta:2"], "random, expectimax:DEPTH and agents learned by qlearn or ntuple"),
+    (["train", "--agent", "a", "--learner", "punish"], "the other learners and tournaments do not yet"),
     (["train", "--agent", "a", "--learner", "qlearn", "--vs", "random"], "leave out --vs"),
     (["tournament", "random", "minimax"], "the other learners and tournaments do not yet")])
 def test_what_does_not_know_games_of_score_yet_says_so_in_one_line(command, words, tmp_path):

@@ -1,0 +1,137 @@
+"""The n-tuple learner on 2048 (Szubert and Jaśkowski's TD(0) on afterstates, played in
+learners/tiles.py's kernel): its line tables read from the rules and checked against a slide written
+here from Cirulli's rules, a rule file that differs refused, and learning measured against random
+play simulated here."""
+from __future__ import annotations
+
+import json
+import os
+import random
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+from test_chance import ROOT, educable
+from test_score import moved, refused, slide_row
+
+
+def run_json(*args, db, games_dir=ROOT / "examples" / "chance") -> dict:
+    p = educable(*args, "--json", db=db, games_dir=games_dir)
+    assert p.returncode == 0, p.stderr
+    return json.loads(p.stdout)
+
+
+@pytest.fixture(scope="module")
+def tables_2x3():
+    """2048(2,3)'s line tables as bridge/tiles.py reads them from examples/chance/2048.pl (in a process
+    of their own: the example games stay out of this one's Prolog)."""
+    from learners.tiles import LineTables
+    env = {**os.environ, "EDUCABLE_GAMES": str(ROOT / "examples" / "chance")}
+    code = ("import json; from bridge import tiles; t = tiles.tables_for('2048(2,3)', 8); "
+            "print(json.dumps([t.rows, t.columns, t.values, t.lines.tolist(), t.slid.tolist(), t.points.tolist()]))")
+    p = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, cwd=ROOT, timeout=120)
+    assert p.returncode == 0, p.stderr
+    rows, columns, values, lines, slid, points = json.loads(p.stdout)
+    return LineTables(rows, columns, values, *(np.array(a, dtype=np.int64) for a in (lines, slid, points)))
+
+
+def test_the_line_tables_slide_as_cirulli_wrote(tables_2x3):
+    """Every line content of every direction, against slide_row (test_score.py: each equal pair
+    nearest the side merged once, the merged values scored)."""
+    t = tables_2x3
+    k = t.values
+    for d in range(4):
+        length = int((t.lines[d, 0] >= 0).sum())
+        for code in range(k ** length):
+            exps = [code // k ** j % k for j in range(length)]
+            tiles_in = tuple(2 ** e if e else 0 for e in exps)
+            out, points = slide_row(tiles_in)
+            if max(out) >= 2 ** k:
+                assert t.slid[d, code] == -1            # past the agent's values
+                continue
+            want = sum((v.bit_length() - 1 if v else 0) * k ** j for j, v in enumerate(out))
+            assert t.slid[d, code] == want
+            assert want == code or t.points[d, code] == points
+
+
+def test_whole_boards_move_as_the_reference(tables_2x3):
+    from learners.tiles import DIRECTIONS, slide_board
+    rng = random.Random(5)
+    for _ in range(300):
+        board = tuple(rng.choice([0, 0, 1, 1, 2, 3, 4]) for _ in range(6))
+        for d, name in enumerate(DIRECTIONS):
+            pts, after = slide_board(np.array(board), d, tables_2x3)
+            want, want_points = moved(tuple(2 ** e if e else 0 for e in board), 2, 3, name)
+            if want == tuple(2 ** e if e else 0 for e in board):
+                assert pts == -1
+            else:
+                assert (tuple(2 ** int(e) if e else 0 for e in after), pts) == (want, want_points)
+
+
+def random_mean(rows: int, cols: int, games: int, seed: int) -> float:
+    """The mean score of uniformly random play, simulated here from the reference slide."""
+    rng = random.Random(seed)
+    total = 0
+    for _ in range(games):
+        board = [0] * (rows * cols)
+        for _ in range(2):
+            board[rng.choice([i for i, v in enumerate(board) if not v])] = 2 if rng.random() < 0.9 else 4
+        while True:
+            options = [moved(tuple(board), rows, cols, d) for d in ("up", "down", "left", "right")]
+            options = [(b, p) for b, p in options if b != tuple(board)]
+            if not options:
+                break
+            b, p = rng.choice(options)
+            total += p
+            board = list(b)
+            board[rng.choice([i for i, v in enumerate(board) if not v])] = 2 if rng.random() < 0.9 else 4
+    return total / games
+
+
+def test_the_learner_scores_far_above_random_play_and_expectimax_over_it_holds(tmp_path):
+    db = tmp_path / "kb.db"
+    run = run_json("train", "2048(3,3)", "--learner", "ntuple", "--agent", "t", "--games", "3000", "--seed", "1",
+                   db=db)
+    assert run["games"] == 3000 and run["tiles"]["moves"] > 3000 and len(run["curve"]) == 40
+    assert run["exact"] is None and "eval" in run["exact_skipped"]
+    alone = run_json("eval", "2048(3,3)", "t", "--games", "300", "--seed", "2", db=db)
+    chance = random_mean(3, 3, 300, 3)
+    assert alone["mean_score"] > 2 * chance, (alone["mean_score"], chance)
+    assert alone["reached"]["256"] > 0.5
+    deeper = run_json("eval", "2048(3,3)", "expectimax:2+t", "--games", "60", "--seed", "2", db=db)
+    assert deeper["depth"] == 2 and deeper["mean_score"] > 2 * chance
+
+
+def test_training_on_two_dask_workers_merges_rounds(tmp_path):
+    run = run_json("train", "2048(2,3)", "--learner", "ntuple", "--agent", "t", "--games", "1200", "--workers", "2",
+                   db=tmp_path / "kb.db")
+    assert run["games"] == 1200 and run["tiles"]["workers"] == 2 and run["tiles"]["rounds"] >= 2
+
+
+def test_rules_that_differ_from_2048s_are_refused_in_one_line(tmp_path):
+    games = tmp_path / "games"
+    games.mkdir()
+    text = (ROOT / "examples" / "chance" / "2048.pl").read_text()
+    changed = text.replace("tile(2, _), 9)", "tile(2, _), 8)").replace("tile(4, _), 1)", "tile(4, _), 2)")
+    assert changed != text
+    (games / "2048.pl").write_text(changed)
+    p = educable("train", "2048(2,3)", "--learner", "ntuple", "--agent", "t", "--games", "10",
+                 db=tmp_path / "kb.db", games_dir=games)
+    refused(p, "2048(2,3)", "new tile", "9 to 1")
+
+
+@pytest.mark.parametrize("args, words", [
+    (["--lambda", "0.5"], "--lam"),
+    (["--vs", "random"], "leave out --vs"),
+    (["--until-perfect"], "two players")])
+def test_what_2048s_learner_has_no_use_for_is_refused_in_one_line(args, words, tmp_path):
+    refused(educable("train", "2048(2,3)", "--learner", "ntuple", "--agent", "t", "--games", "10", *args,
+                     db=tmp_path / "kb.db"), words)
+
+
+def test_an_unknown_agent_depth_is_refused(tmp_path):
+    db = tmp_path / "kb.db"
+    run_json("train", "2048(2,2)", "--learner", "ntuple", "--agent", "t", "--games", "50", db=db)
+    refused(educable("eval", "2048(2,2)", "expectimax:3+t", db=db), "1 or 2 moves deep")
