@@ -13,6 +13,9 @@ user types, in a knowledge base of its own:
 
     .venv/bin/python bench/bench_2048.py --games 300000 --workers 2 --out bench/results/2048_ntuple.json \\
         --curve bench/results/2048_ntuple_curve.jsonl -- --alpha 0.1 --alpha-end 0.01
+
+With --db the knowledge base is kept, and a second run with the same --db trains the agent on (its
+figures then count the games of that run; the record says how many the agent had trained before).
 """
 from __future__ import annotations
 
@@ -40,6 +43,16 @@ def educable(*args: str, db: Path) -> dict:
     return json.loads(p.stdout)
 
 
+def trained_before(db: Path) -> int:
+    """The games agent 'a' of ``db`` had trained before this run (0 when there is none)."""
+    if not db.exists():
+        return 0
+    import sqlite3
+    with sqlite3.connect(db) as conn:
+        row = conn.execute("SELECT games_trained FROM agents WHERE name = 'a'").fetchone()
+    return int(row[0]) if row else 0
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--games", type=int, default=300_000, help="training games")
@@ -47,12 +60,14 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--judged", type=int, default=1000, help="games the agent alone is judged on")
     ap.add_argument("--wrapped", type=int, default=200, help="games expectimax:2+AGENT is judged on")
+    ap.add_argument("--db", type=Path, help="keep the knowledge base here (an agent 'a' in it trains on)")
     ap.add_argument("--out", type=Path, help="write the figures here as JSON")
     ap.add_argument("--curve", type=Path, help="write the training curve here, a JSON line a point")
     ap.add_argument("extra", nargs="*", help="more train options, after --")
     args = ap.parse_args()
     with tempfile.TemporaryDirectory() as folder:
-        db = Path(folder) / "kb.db"
+        db = args.db or Path(folder) / "kb.db"
+        before = trained_before(db)
         t0 = time.perf_counter()
         run = educable("train", "2048", "--learner", "ntuple", "--agent", "a", "--games", str(args.games),
                        "--workers", str(args.workers), "--seed", str(args.seed), *args.extra, db=db)
@@ -69,7 +84,7 @@ def main() -> None:
           f"{wrapped['mean_score']:,.0f}")
     print("on target" if share >= TARGET and deeper >= share else "NOT on target")
     if args.out:
-        record = {"games": args.games, "workers": args.workers, "seed": args.seed, "options": args.extra,
+        record = {"games": args.games, "games_before": before, "workers": args.workers, "seed": args.seed, "options": args.extra,
                   "train_seconds": round(trained, 1), "moves": run["tiles"]["moves"], "net": run["net"],
                   "rounds": run["tiles"].get("rounds"), "alone": alone, "expectimax2": wrapped,
                   "anchor_copied": {"szubert_jaskowski_2014_share_2048": ANCHOR}, "target": TARGET}

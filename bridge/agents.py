@@ -267,6 +267,9 @@ class Opponents:
 
 def move_values(db: sqlite_utils.Database, row: dict, state: games.State) -> dict[str, float]:
     """A learned agent's value for each legal move of ``state``."""
+    if row["learner"] == "ntuple" and games.is_score_game(state.game):
+        from bridge import ntuple
+        return ntuple.score_move_values(db, row, state)
     load(db, row)
     pairs, _best = engine().call(
         f"play:move_values(agent({quote(row['name'])}), {quote(state.game)}, {quote(state.key)}, P, B), Out = [P, B]")

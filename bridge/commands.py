@@ -396,8 +396,8 @@ def train(db: sqlite_utils.Database, game: str, learner: str, agent: str, n_game
            "options": run.options, **params, **run.extra}
     if learner == "ntuple" and games.is_score_game(game):
         out["exact"] = None
-        out["exact_skipped"] = ("no exact judgement: an n-tuple agent of a game of score is judged by its games "
-                                "(eval)")
+        out["exact_skipped"] = ("no exact judgement here: eval judges an n-tuple agent of a game of score by its "
+                                "games, and with --exact where the board's state graph fits")
         return out
     try:
         out["exact"] = {k: v for k, v in evaluate_exact(db, game, agent, limit=limit).items()

@@ -67,7 +67,7 @@ OPTIONS = declared(NTupleOptions, NAME) + (      # the tuples' seed is the first
                "them ('#' starts a comment); --start-share of the games (0.5 unless given) start from one of them "
                "at random.", NAME, metavar="FILE", place=True),
     run_option("workers", int, 1, "Self-play on a game too large to enumerate on this many Dask workers (a local "
-               "cluster), weights merged after every 4,096 games a worker.", NAME, low=1, high=64),
+               "cluster), weights merged after every 4,096 games a worker (250 on 2048).", NAME, low=1, high=64),
     run_option("scheduler", str, None, "... or on the Dask scheduler at ADDRESS (default: $EDUCABLE_SCHEDULER "
                "when --workers is above 1).", NAME, metavar="ADDRESS", place=True))
 SAMPLE_GAMES = 300        # random games whose states show a game's cell values and symmetries
@@ -395,28 +395,30 @@ def _features_key(graph: StateGraph, net: NTupleNet) -> tuple:
             net.perm_array.tobytes())
 
 
-def graph_values(graph: StateGraph, net: NTupleNet, feats: np.ndarray | None = None) -> np.ndarray:
+def graph_values(graph: StateGraph, net: NTupleNet, feats: np.ndarray | None = None, squash: bool = True) -> np.ndarray:
     """(states, 2): each state's value as each player sees it, a page of states at a time, from
     ``feats`` when given, else from Prolog's cells (no array of every state's features: judging
-    the 1.2 million classes of 4x4 tic-tac-toe took 10 GB that way)."""
+    the 1.2 million classes of 4x4 tic-tac-toe took 10 GB that way); not ``squash``: the sums
+    of the weights, without tanh (a game of score's points to come)."""
     out = np.empty((graph.size, 2))
     if feats is None and _LAST_FEATURES is not None and _LAST_FEATURES[0] == _features_key(graph, net):
         feats = _LAST_FEATURES[1]
     if feats is not None:
         for i in range(0, graph.size, 65_536):
-            out[i:i + 65_536] = np.tanh(net.weights[feats[i:i + 65_536]].sum(axis=2))
-        return out
-    with cell_values_checked():
-        for p, i, cells in _pages(graph, net):
-            out[i:i + len(cells), p] = net.value(cells, p)
-    return out
+            out[i:i + 65_536] = net.weights[feats[i:i + 65_536]].sum(axis=2)
+    else:
+        with cell_values_checked():
+            for p, i, cells in _pages(graph, net):
+                out[i:i + len(cells), p] = net.weights[net.indices(cells, p)].sum(axis=1)
+    return np.tanh(out) if squash else out
 
 
 def greedy_choices(graph: StateGraph, net: NTupleNet, feats: np.ndarray | None = None) -> exact.Chosen:
     """The moves the agent plays in every state of ``graph``, as a mask over its edges: those whose
     afterstate is worth most to the mover (a move that ends the game: its result), ties kept (as
-    rules/ntuple.pl plays)."""
-    values = graph_values(graph, net, feats)                  # (states, 2)
+    rules/ntuple.pl plays).  On a game of score: the move of most points plus the afterstate's value
+    (the points still to come; at an end, its score), as learners/tiles.py plays."""
+    values = graph_values(graph, net, feats, squash=not graph.scored)     # (states, 2)
     src = graph.source
     tgt = graph.target.astype(np.int64)
     m = graph.mover.astype(np.int64)[src]
@@ -425,7 +427,11 @@ def greedy_choices(graph: StateGraph, net: NTupleNet, feats: np.ndarray | None =
     after = values[tgt, m]
     w = graph.winner[tgt].astype(np.int64)
     done = w != ONGOING
-    after = np.where(done, np.where(w == 2, 0.0, np.where(w == m, 1.0, -1.0)), after)
+    if graph.scored:
+        end = graph.score[tgt] if graph.score is not None else 0.0
+        after = (graph.reward if graph.reward is not None else 0.0) + np.where(done, end, after)
+    else:
+        after = np.where(done, np.where(w == 2, 0.0, np.where(w == m, 1.0, -1.0)), after)
     sc = score(after)
     best = np.full(graph.size, np.iinfo(np.int64).min)
     np.maximum.at(best, src, sc)
@@ -441,6 +447,24 @@ def support(db: sqlite_utils.Database, row: dict, graph: StateGraph) -> exact.Su
     """The stored agent's moves in every state of ``graph``, computed on the graph."""
     net, _ = net_from_row(db, row)
     return greedy_support(graph, net)
+
+
+def score_move_values(db: sqlite_utils.Database, row: dict, state: games.State) -> dict[str, float]:
+    """An n-tuple agent's value of each move of a game of score: its points plus the value of the
+    position it leads to (the sum of the weights: the points still to come; at an end, its score),
+    as it plays."""
+    net, _ = net_from_row(db, row)
+    g = quote(state.game)
+    found = engine().call(
+        f"game:parse_position({g}, {quote(state.key)}, P, M), game:successors({g}, P, M, S), "
+        f"findall([T, N, E, Cs], (member(Mv-(P1/M1), S), game:move_text({g}, Mv, T), "
+        f"game:move_points({g}, P, M, Mv, N0), N is float(N0), game:learner_cells({g}, P1, M1, Cs), "
+        f"( game:over({g}, P1, M1, R) -> ( R = score(E0) -> E is float(E0) ; E = 0.0 ) ; E = none )), Out)")
+    if not found:
+        return {}
+    with cell_values_checked():
+        after = net.weights[net.indices(np.array([cs for *_, cs in found]))].sum(axis=1)
+    return {t: n + (float(v) if e == "none" else e) for (t, n, e, _), v in zip(found, after.tolist(), strict=True)}
 
 
 def learn_game(db: sqlite_utils.Database, row: dict, game: str, keys: list[str], result: str, side: str) -> None:
@@ -814,7 +838,8 @@ def run_tiles(db: sqlite_utils.Database, game: str, name: str, options: dict[str
     """Szubert and Jaśkowski's TD(0) on afterstates for a game of score that slides tiles as 2048 does
     (bridge/tiles.py reads and checks its line tables): games played greedily in learners/tiles.py's
     kernel, on ``workers`` Dask workers in rounds of TILE_ROUND_GAMES games a worker (Rounds).  The
-    curve: every fortieth of the run, the mean score and the share of games reaching each of TILES."""
+    curve (the report's): every fortieth of the run, the mean score and the share of games reaching
+    each of TILES; each commit stores the same of the games since the last one (the page's live curve)."""
     from bridge import tiles
     if vs != "self":
         raise BadInput(f"{game} is a game of score (one player): the agent plays it alone (leave out --vs)")
@@ -863,9 +888,10 @@ def run_tiles(db: sqlite_utils.Database, game: str, name: str, options: dict[str
                 while (len(curve) + 1) * every <= len(records):
                     at = (len(curve) + 1) * every
                     curve.append(tile_curve_point(records[at - every:at], at))
-                if commits.due():
+                if commits.due():       # the live curve: the games since the last commit
                     t = time.perf_counter()
-                    point = (commits.started, len(records), 0, 0, curve[-1] if curve else None)
+                    since = records[commits.kept:] or records[-1:]
+                    point = (commits.started, len(records), 0, 0, tile_curve_point(since, len(records)))
                     commits.commit(len(records), lambda new: save(db, name, game, net, opts, new, None, point))  # noqa: B023 (called at once)
                     committing += time.perf_counter() - t
         finally:
@@ -873,7 +899,7 @@ def run_tiles(db: sqlite_utils.Database, game: str, name: str, options: dict[str
                 rounds.close()
     seconds = time.perf_counter() - t0 - committing
     scores = [float(r[0]) for r in records]
-    last = curve[-1] if curve else None
+    last = tile_curve_point(records[commits.kept:] or records[-1:], len(records)) if records else None
     extra = {"curve": curve, "mean_score": statistics.fmean(scores) if scores else None,
              "tiles": {"workers": workers, "round_games": TILE_ROUND_GAMES, "moves": sum(r[2] for r in records),
                        **moved.report()}, "net": describe(net)}

@@ -28,7 +28,7 @@ VALUE_SCALES: dict[str, str] = {
 
 # The learners that train on a game of score (one player, bridge/games.is_score_game), and what their values mean there
 SCORE_LEARNERS = ("qlearn", "ntuple")
-SCORE_SCALE = "Q(x, a), the points the move is expected to bring: its own, and those after it"
+SCORE_SCALE = "the points the move is expected to bring: its own, and those after it"
 
 
 def learner_module(learner: str) -> ModuleType:

@@ -104,6 +104,19 @@ def test_the_learner_scores_far_above_random_play_and_expectimax_over_it_holds(t
     assert deeper["depth"] == 2 and deeper["mean_score"] > 2 * chance
 
 
+def test_the_kernels_games_meet_the_exact_judgement_over_the_graph(tmp_path):
+    """eval --exact judges the agent over Prolog's state graph (its moves: points plus the
+    afterstate's value, from Prolog's cells); eval plays it in the kernel: the two must agree."""
+    db = tmp_path / "kb.db"
+    run_json("train", "2048(2,2)", "--learner", "ntuple", "--agent", "t", "--games", "3000", "--seed", "4", db=db)
+    exact = run_json("eval", "2048(2,2)", "t", "--exact", db=db)
+    played = run_json("eval", "2048(2,2)", "t", "--games", "4000", "--seed", "5", db=db)
+    low, high = played["interval95"]
+    half = (high - low) / 2
+    assert low - half < exact["expected_score"] < high + half, (exact, played["interval95"])
+    assert 40 < exact["expected_score"] <= exact["best_expected_score"] == pytest.approx(66.964149, abs=1e-6)
+
+
 def test_training_on_two_dask_workers_merges_rounds(tmp_path):
     run = run_json("train", "2048(2,3)", "--learner", "ntuple", "--agent", "t", "--games", "1200", "--workers", "2",
                    db=tmp_path / "kb.db")

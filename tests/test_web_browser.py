@@ -200,6 +200,34 @@ def test_a_live_curve_gains_points_while_a_training_runs(db_path, served, page):
         trainer.wait(timeout=60)
 
 
+def test_a_2048_runs_live_curve_shows_the_tiles_reached_and_the_score(db_path, served, page):
+    """The n-tuple learner on 2048(3,3), trained in another process: its commits store the share of
+    games reaching each tile and their mean score, and the page draws a line for each."""
+    s = served()
+    env = {**os.environ, "EDUCABLE_GAMES": str(Path(__file__).resolve().parent.parent / "examples" / "chance")}
+    trainer = subprocess.Popen([EXE, "train", "2048(3,3)", "--learner", "ntuple", "--agent", "tiles", "--games",
+                                "3000000", "--db", str(db_path)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                               env=env)
+    try:
+        deadline = time.time() + 120
+        running = []
+        while not running and time.time() < deadline:
+            running = [r for r in s.get("/api/runs").json() if r["running"]]
+            time.sleep(0.5)
+        assert running, "the training committed no curve point within two minutes"
+        page.goto(s.url + "/runs")
+        page.click("#runs a:text('live')")
+        page.wait_for_function("Number(document.getElementById('curve').dataset.points || 0) > 1", timeout=60_000)
+        with sqlite3.connect(db_path) as conn:
+            shown = [json.loads(x) for (x,) in conn.execute(
+                "SELECT strength FROM curve_points WHERE agent = 'tiles' AND strength IS NOT NULL")]
+        assert shown and all(set(p["reached"]) == {"1024", "2048", "4096", "8192"} for p in shown)
+        assert page.locator("#score-line").count() == 1 and page.locator("#tile-1024").count() == 1
+    finally:
+        trainer.terminate()
+        trainer.wait(timeout=60)
+
+
 def test_a_training_started_and_stopped_by_clicks_keeps_what_it_learned(db_path, served, page):
     """The lab's form (built from the learner's own option declarations) starts `educable train` as a
     process of its own; its live curve gains points on the runs page; Stop ends it as Ctrl-C does,

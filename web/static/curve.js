@@ -29,7 +29,43 @@ function stretches(points) {
   return out;
 }
 
+// a 2048 run (a game of score played by the n-tuple learner): at each commit, the share of the last
+// games whose highest tile reached 1024, 2048, ... and their mean score (on its own scale, right)
+const TILE_COLOURS = {"1024": "#b9770e", "2048": "#1e8449", "4096": "#2e86c1", "8192": "#7d3c98"};
+
+function drawTiles(data, points) {
+  const W = 720, H = 300, L = 56, B = 36, T = 30, R = 64;
+  const s = svg("svg", {width: W, height: H, viewBox: `0 0 ${W} ${H}`, role: "img", "aria-label": "2048 learning curve"});
+  const maxG = points[points.length - 1].games || 1;
+  const maxScore = Math.max(1, ...points.map((p) => p.strength.mean_score || 0));
+  const x = (g) => L + (W - L - R) * g / maxG;
+  const y = (v) => T + (H - T - B) * (1 - v);
+  s.append(svg("rect", {x: L, y: T, width: W - L - R, height: H - T - B, class: "plot"}));
+  for (const v of [0, 0.25, 0.5, 0.75, 1]) {
+    s.append(svg("line", {x1: L, x2: W - R, y1: y(v), y2: y(v), class: "grid"}));
+    s.append(svg("text", {x: L - 6, y: y(v) + 4, class: "tick", "text-anchor": "end"}, Math.round(v * 100) + "%"));
+    s.append(svg("text", {x: W - R + 6, y: y(v) + 4, class: "tick"}, Math.round(v * maxScore).toLocaleString()));
+  }
+  s.append(svg("text", {x: (L + W - R) / 2, y: H - 6, class: "tick", "text-anchor": "middle"},
+    "games: " + maxG.toLocaleString()));
+  let legend = L + 8;
+  for (const tile of Object.keys(points[points.length - 1].strength.reached || {})) {
+    const pts = points.map((p) => `${x(p.games).toFixed(1)},${y((p.strength.reached || {})[tile] || 0).toFixed(1)}`);
+    const colour = TILE_COLOURS[tile] || "#555";
+    s.append(svg("polyline", {points: pts.join(" "), class: "tile", stroke: colour, id: "tile-" + tile}));
+    s.append(svg("text", {x: legend, y: 16, class: "legend", fill: colour}, tile));
+    legend += 46;
+  }
+  const score = points.map((p) => `${x(p.games).toFixed(1)},${y((p.strength.mean_score || 0) / maxScore).toFixed(1)}`);
+  s.append(svg("polyline", {points: score.join(" "), class: "score", id: "score-line"}));
+  s.append(svg("text", {x: legend + 8, y: 16, class: "legend score"}, "mean score (right)"));
+  box.replaceChildren(s);
+  box.dataset.points = String((data.points || []).length);
+}
+
 function draw(data) {
+  const tiles = (data.points || []).filter((p) => p.strength && p.strength.reached);
+  if (tiles.length) return drawTiles(data, tiles);
   const W = 720, H = 300, L = 56, B = 36, T = 30, R = 16;
   const s = svg("svg", {width: W, height: H, viewBox: `0 0 ${W} ${H}`, role: "img", "aria-label": "learning curve"});
   const rows = stretches(data.points || []);
