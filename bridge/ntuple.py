@@ -34,8 +34,8 @@ from learners import exact
 from learners import tiles as tile_games
 from learners.graph import CHANCE, ONGOING, StateGraph
 from learners.ntuple import (
+    DEFAULT_TABLE,
     MAX_LENGTH,
-    MAX_TABLE,
     MAX_TUPLES,
     MAX_WEIGHTS,
     ONGOING_CODE,
@@ -75,7 +75,7 @@ TUPLES_DIR = Path(__file__).resolve().parent.parent / "learners" / "tuples"
 #   Tuple sets published for a game: a new agent of that game takes them when it is given no tuples
 #   of its own (--tuples-file) and no random-walk shape (--tuples, --length, --neighbours).
 PUBLISHED_TUPLES = {"connect(4,7,6)": TUPLES_DIR / "connect4_gbg70.txt",   # GBG's 70 8-tuples
-                    "2048": TUPLES_DIR / "2048_szubert.txt"}             # Szubert and Jaśkowski's 17 4-tuples
+                    "2048": TUPLES_DIR / "2048_lines_squares.txt"}       # Szubert and Jaśkowski's 17 4-tuples
 LOCKSTEP = 256            # games played side by side on a game too large to enumerate
 
 
@@ -183,7 +183,7 @@ def new_net(game: str, opts: NTupleOptions, sample: dict) -> tuple[NTupleNet, NT
     else:
         count, length = default_shape(n_cells)
         count, length = opts.tuples or count, min(opts.length or length, n_cells)
-        while opts.length is None and length > 1 and (values ** length > MAX_TABLE
+        while opts.length is None and length > 1 and (values ** length > DEFAULT_TABLE
                                                       or count * sets * values ** length > MAX_WEIGHTS):
             length -= 1         # the board's default length, shortened where its cells take many values
         layout = games.layout(game)

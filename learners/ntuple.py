@@ -61,7 +61,8 @@ from learners.training import ENDLESS_PLIES
 
 MAX_TUPLES = 1000            # tuples of one agent (--tuples, --tuples-file)
 MAX_LENGTH = 16             # cells of one tuple
-MAX_TABLE = 1 << 22          # weights in one tuple's table (K^length): 4M, 32 MB
+MAX_TABLE = 1 << 24          # weights in one tuple's table (K^length): 16M, 128 MB (a 6-tuple of 2048's 16 values)
+DEFAULT_TABLE = 1 << 22      # ... in a default random-walk tuple's table: 4M, 32 MB (longer walks are shortened)
 MAX_WEIGHTS = 1 << 26        # weights in all tables together
 ONGOING_CODE = -9            # an afterstate's outcome code while the game goes on
 SCORE_SCALE = 1e9            # values compared as integers of 1e-9 (Prolog and Python alike)

@@ -103,19 +103,25 @@ def _slide(board, out, d, lines, slid, points, k):
 
 
 @njit(cache=True)
+def _index(board, tuples, offsets, perms, k, s, t):
+    """The weight tuple t points at under symmetry s."""
+    idx = 0
+    mult = 1
+    for j in range(tuples.shape[1]):
+        c = tuples[t, j]
+        if c < 0:
+            break
+        idx += mult * board[perms[s, c]]
+        mult *= k
+    return offsets[t] + idx
+
+
+@njit(cache=True)
 def _value(w, board, tuples, offsets, perms, k):
     total = 0.0
     for s in range(perms.shape[0]):
         for t in range(tuples.shape[0]):
-            idx = 0
-            mult = 1
-            for j in range(tuples.shape[1]):
-                c = tuples[t, j]
-                if c < 0:
-                    break
-                idx += mult * board[perms[s, c]]
-                mult *= k
-            total += w[offsets[t] + idx]
+            total += w[_index(board, tuples, offsets, perms, k, s, t)]
     return total
 
 
@@ -123,16 +129,9 @@ def _value(w, board, tuples, offsets, perms, k):
 def _update(w, board, tuples, offsets, perms, k, delta, dirty):
     for s in range(perms.shape[0]):
         for t in range(tuples.shape[0]):
-            idx = 0
-            mult = 1
-            for j in range(tuples.shape[1]):
-                c = tuples[t, j]
-                if c < 0:
-                    break
-                idx += mult * board[perms[s, c]]
-                mult *= k
-            w[offsets[t] + idx] += delta
-            dirty[offsets[t] + idx] = 1
+            i = _index(board, tuples, offsets, perms, k, s, t)
+            w[i] += delta
+            dirty[i] = 1
 
 
 @njit(cache=True)

@@ -171,19 +171,25 @@ def test_one_game_by_clicks_teaches_a_punishment_agent(db_path, served, page):
     shot(page, "home")
 
 
+def open_live_run(s, page):
+    """Wait (two minutes at most) for a training to commit its first curve point, then open its live
+    curve from the runs page."""
+    deadline = time.time() + 120
+    running = []
+    while not running and time.time() < deadline:
+        running = [r for r in s.get("/api/runs").json() if r["running"]]
+        time.sleep(0.5)
+    assert running, "the training committed no curve point within two minutes"
+    page.goto(s.url + "/runs")
+    page.click("#runs a:text('live')")
+
+
 def test_a_live_curve_gains_points_while_a_training_runs(db_path, served, page):
     s = served()
     trainer = subprocess.Popen([EXE, "train", "tictactoe", "--learner", "ntuple", "--agent", "live", "--games",
                                 "3000000", "--db", str(db_path)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
-        deadline = time.time() + 120
-        running = []
-        while not running and time.time() < deadline:
-            running = [r for r in s.get("/api/runs").json() if r["running"]]
-            time.sleep(0.5)
-        assert running, "the training committed no curve point within two minutes"
-        page.goto(s.url + "/runs")
-        page.click("#runs a:text('live')")
+        open_live_run(s, page)
         page.wait_for_function("Number(document.getElementById('curve').dataset.points || 0) > 0", timeout=60_000)
         first = int(page.get_attribute("#curve", "data-points"))
         page.wait_for_function(f"Number(document.getElementById('curve').dataset.points) > {first}", timeout=60_000)
@@ -209,14 +215,7 @@ def test_a_2048_runs_live_curve_shows_the_tiles_reached_and_the_score(db_path, s
                                 "3000000", "--db", str(db_path)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
                                env=env)
     try:
-        deadline = time.time() + 120
-        running = []
-        while not running and time.time() < deadline:
-            running = [r for r in s.get("/api/runs").json() if r["running"]]
-            time.sleep(0.5)
-        assert running, "the training committed no curve point within two minutes"
-        page.goto(s.url + "/runs")
-        page.click("#runs a:text('live')")
+        open_live_run(s, page)
         page.wait_for_function("Number(document.getElementById('curve').dataset.points || 0) > 1", timeout=60_000)
         with sqlite3.connect(db_path) as conn:
             shown = [json.loads(x) for (x,) in conn.execute(

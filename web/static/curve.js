@@ -29,6 +29,17 @@ function stretches(points) {
   return out;
 }
 
+// the plot's box, its grid of shares (0-100%, left) and the games (below)
+function frame(s, W, H, L, R, T, B, y, maxG) {
+  s.append(svg("rect", {x: L, y: T, width: W - L - R, height: H - T - B, class: "plot"}));
+  for (const v of [0, 0.25, 0.5, 0.75, 1]) {
+    s.append(svg("line", {x1: L, x2: W - R, y1: y(v), y2: y(v), class: "grid"}));
+    s.append(svg("text", {x: L - 6, y: y(v) + 4, class: "tick", "text-anchor": "end"}, Math.round(v * 100) + "%"));
+  }
+  s.append(svg("text", {x: (L + W - R) / 2, y: H - 6, class: "tick", "text-anchor": "middle"},
+    "games: " + maxG.toLocaleString()));
+}
+
 // a 2048 run (a game of score played by the n-tuple learner): at each commit, the share of the last
 // games whose highest tile reached 1024, 2048, ... and their mean score (on its own scale, right)
 const TILE_COLOURS = {"1024": "#b9770e", "2048": "#1e8449", "4096": "#2e86c1", "8192": "#7d3c98"};
@@ -40,14 +51,10 @@ function drawTiles(data, points) {
   const maxScore = Math.max(1, ...points.map((p) => p.strength.mean_score || 0));
   const x = (g) => L + (W - L - R) * g / maxG;
   const y = (v) => T + (H - T - B) * (1 - v);
-  s.append(svg("rect", {x: L, y: T, width: W - L - R, height: H - T - B, class: "plot"}));
+  frame(s, W, H, L, R, T, B, y, maxG);
   for (const v of [0, 0.25, 0.5, 0.75, 1]) {
-    s.append(svg("line", {x1: L, x2: W - R, y1: y(v), y2: y(v), class: "grid"}));
-    s.append(svg("text", {x: L - 6, y: y(v) + 4, class: "tick", "text-anchor": "end"}, Math.round(v * 100) + "%"));
     s.append(svg("text", {x: W - R + 6, y: y(v) + 4, class: "tick"}, Math.round(v * maxScore).toLocaleString()));
   }
-  s.append(svg("text", {x: (L + W - R) / 2, y: H - 6, class: "tick", "text-anchor": "middle"},
-    "games: " + maxG.toLocaleString()));
   let legend = L + 8;
   for (const tile of Object.keys(points[points.length - 1].strength.reached || {})) {
     const pts = points.map((p) => `${x(p.games).toFixed(1)},${y((p.strength.reached || {})[tile] || 0).toFixed(1)}`);
@@ -72,13 +79,7 @@ function draw(data) {
   const maxG = rows.length ? rows[rows.length - 1][0] : 1;
   const x = (g) => L + (W - L - R) * g / maxG;
   const y = (v) => T + (H - T - B) * (1 - v);
-  s.append(svg("rect", {x: L, y: T, width: W - L - R, height: H - T - B, class: "plot"}));
-  for (const v of [0, 0.25, 0.5, 0.75, 1]) {
-    s.append(svg("line", {x1: L, x2: W - R, y1: y(v), y2: y(v), class: "grid"}));
-    s.append(svg("text", {x: L - 6, y: y(v) + 4, class: "tick", "text-anchor": "end"}, Math.round(v * 100) + "%"));
-  }
-  s.append(svg("text", {x: (L + W - R) / 2, y: H - 6, class: "tick", "text-anchor": "middle"},
-    "games: " + maxG.toLocaleString()));
+  frame(s, W, H, L, R, T, B, y, maxG);
   const line = (k, cls) => {
     if (!rows.length) return;
     const pts = [[0, rows[0][k]], ...rows.map((r) => [r[0], r[k]])].map(([g, v]) => `${x(g).toFixed(1)},${y(v).toFixed(1)}`);
