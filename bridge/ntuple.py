@@ -852,6 +852,9 @@ def run_tiles(db: sqlite_utils.Database, game: str, name: str, options: dict[str
     rows, columns = tiles.shape(game)
     if "values" not in options:        # the largest tile a board can hold: 2 ** (cells + 1), 32768 at most
         options = {**options, "values": min(16, rows * columns + 2)}
+    shaped = {"tuple_cells", "tuples", "length", "neighbours"} & {k for k, v in options.items() if v is not None}
+    if not shaped and game not in PUBLISHED_TUPLES:     # random walks of 4 cells, as the published 2048 net's
+        options = {**options, "length": min(4, rows * columns)}
     net, opts, row = start(db, name, game, {**options, "epsilon": 0.0}, seed)
     if progress:
         progress(0, "reading the rules into line tables")

@@ -98,10 +98,10 @@ def test_the_learner_scores_far_above_random_play_and_expectimax_over_it_holds(t
     assert run["exact"] is None and "eval" in run["exact_skipped"]
     alone = run_json("eval", "2048(3,3)", "t", "--games", "300", "--seed", "2", db=db)
     chance = random_mean(3, 3, 300, 3)
-    assert alone["mean_score"] > 2 * chance, (alone["mean_score"], chance)
+    assert alone["mean_score"] > 5 * chance, (alone["mean_score"], chance)     # random play: about 180
     assert alone["reached"]["256"] > 0.5
     deeper = run_json("eval", "2048(3,3)", "expectimax:2+t", "--games", "60", "--seed", "2", db=db)
-    assert deeper["depth"] == 2 and deeper["mean_score"] > 2 * chance
+    assert deeper["depth"] == 2 and deeper["mean_score"] > 5 * chance
 
 
 def test_the_kernels_games_meet_the_exact_judgement_over_the_graph(tmp_path):
