@@ -137,9 +137,12 @@ def check(game: str, tables: LineTables, seed: int = 2048) -> None:
     cell as a 2 or a 4 weighing 9 to 1; and an opening of two such tiles, the player moving next."""
     g = quote(game)
     columns = tables.columns
-    start = engine().call(f"game:initial({g}, P, M), game:learner_cells({g}, P, M, Cs), Out = [Cs, M]")
-    if any(start[0]) or start[1] != games.CHANCE:
-        raise BadInput(f"{game} does not start as 2048 (an empty board, a tile to appear)")
+    (player,) = games.players(game)
+    start = engine().call(f"game:initial({g}, P, M), game:learner_cells({g}, P, M, Cs), "
+                          f"game:successors({g}, P, M, [_-(P1/M1)|_]), game:successors({g}, P1, M1, [_-(_/M2)|_]), "
+                          "Out = [Cs, M, M1, M2]")
+    if any(start[0]) or start[1:] != [games.CHANCE, games.CHANCE, player]:
+        raise BadInput(f"{game} does not start as 2048 (an empty board, two tiles to appear, then the player)")
     for cells in _random_boards(tables, seed):
         text = quote(board_text(cells, columns))
         told = engine().call(
@@ -159,7 +162,7 @@ def check(game: str, tables: LineTables, seed: int = 2048) -> None:
                               for c in empty for e, w in zip((1, 2), NEW_TILE_WEIGHTS, strict=True))
             whole = sum(w for _, w, _ in outcomes) or 1.0
             found = sorted((cs, w / whole) for cs, w, _ in outcomes)
-            if (len(found) != len(expected) or any(m != "player" for *_, m in outcomes)
+            if (len(found) != len(expected) or any(m != player for *_, m in outcomes)
                     or any(a[0] != b[0] or abs(a[1] - b[1]) > 1e-12 for a, b in zip(found, expected, strict=True))):
                 raise BadInput(f"{game}: a new tile after a move on {board_text(cells, columns)} does not come as "
                                "2048's (a 2 or a 4, 9 to 1, on any empty cell)")
