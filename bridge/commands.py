@@ -589,18 +589,15 @@ def tile_player(db: sqlite_utils.Database, game: str, agent: str) -> tuple[str, 
     (depth 1: its afterstate values) or as ``expectimax:DEPTH+AGENT`` (1 or 2 moves deep): learners/
     tiles.py's kernel plays it.  None for any other agent."""
     name, depth = agent, 1
-    if agent.startswith("expectimax:") and "+" in agent:
-        number, _, name = agent.partition(":")[2].partition("+")
-        if not (number.isascii() and number.isdigit() and 1 <= int(number) <= 2):
-            row = store.get_agent(db, name)
-            if row is not None and row["learner"] == "ntuple":
-                raise BadInput(f"{agent}: an n-tuple agent of {game} searches 1 or 2 moves deep (expectimax:1+"
-                               f"{name} or expectimax:2+{name})")
-            return None
-        depth = int(number)
+    guide = agents.search_guide(agent) if agent.startswith("expectimax:") else None   # its number checked there
+    if guide is not None:
+        name, depth = guide, int(agent.partition(":")[2].partition("+")[0])
     row = store.get_agent(db, name)
     if row is None or row["learner"] != "ntuple" or row["game"] != game:
         return None
+    if depth > 2:
+        raise BadInput(f"{agent}: an n-tuple agent of {game} searches 1 or 2 moves deep (expectimax:1+{name} or "
+                       f"expectimax:2+{name})")
     return name, depth
 
 

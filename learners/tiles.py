@@ -33,6 +33,8 @@ from learners.jit import njit
 DIRECTIONS = ("up", "down", "left", "right")
 BEYOND = -1          # a line whose slide makes a tile past the agent's cell values
 NEW_TILE_WEIGHTS = (9, 1)    # a 2 (exponent 1), a 4 (exponent 2): Cirulli's chances, checked against the rules
+TWO_CHANCE = NEW_TILE_WEIGHTS[0] / sum(NEW_TILE_WEIGHTS)    # the kernels' constants, from the weights above
+TWO_IN = sum(NEW_TILE_WEIGHTS)
 
 
 @dataclass
@@ -136,7 +138,7 @@ def _update(w, board, tuples, offsets, perms, k, delta, dirty):
 
 @njit(cache=True)
 def _new_tile(board):
-    """A 2 (weight 9) or a 4 (weight 1) on an empty cell chosen uniformly; False if none is empty."""
+    """A 2 or a 4 (NEW_TILE_WEIGHTS) on an empty cell chosen uniformly; False if none is empty."""
     empty = 0
     for c in range(board.shape[0]):
         if board[c] == 0:
@@ -147,7 +149,7 @@ def _new_tile(board):
     for c in range(board.shape[0]):
         if board[c] == 0:
             if pick == 0:
-                board[c] = 1 if np.random.randint(10) < 9 else 2
+                board[c] = 1 if np.random.randint(TWO_IN) < NEW_TILE_WEIGHTS[0] else 2
                 return True
             pick -= 1
     return False
@@ -188,7 +190,7 @@ def _chance_value(w, after, scratch, tuples, offsets, perms, k, lines, slid, poi
         for e in range(1, 3):
             board[c] = e
             d, v = _greedy(w, board, scratch, tuples, offsets, perms, k, lines, slid, points)
-            total += (0.9 if e == 1 else 0.1) * (v if d >= 0 else 0.0)
+            total += (TWO_CHANCE if e == 1 else 1.0 - TWO_CHANCE) * (v if d >= 0 else 0.0)
         board[c] = 0
     return total / empty if empty else 0.0
 
