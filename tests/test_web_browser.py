@@ -222,6 +222,7 @@ def test_a_2048_runs_live_curve_shows_the_tiles_reached_and_the_score(db_path, s
                 "SELECT strength FROM curve_points WHERE agent = 'tiles' AND strength IS NOT NULL")]
         assert shown and all(set(p["reached"]) == {"1024", "2048", "4096", "8192"} for p in shown)
         assert page.locator("#score-line").count() == 1 and page.locator("#tile-1024").count() == 1
+        shot(page, "live-curve-2048")
     finally:
         trainer.terminate()
         trainer.wait(timeout=60)

@@ -68,6 +68,9 @@ function drawTiles(data, points) {
   s.append(svg("text", {x: legend + 8, y: 16, class: "legend score"}, "mean score (right)"));
   box.replaceChildren(s);
   box.dataset.points = String((data.points || []).length);
+  const caption = document.getElementById("curve-caption");
+  if (caption) caption.textContent = "Share of the games between two commits whose highest tile reached 1024, 2048, " +
+    "4096 and 8192 (left), and their mean score (dashed, right)." + (box.dataset.run ? "" : " Redrawn every 2 s while the run goes on.");
 }
 
 function draw(data) {
