@@ -1,5 +1,6 @@
 """2048 (4x4) learned by the n-tuple learner alone, as Szubert and Jaśkowski (CIG 2014): TD(0) on
-afterstates, 1-ply greedy play; then judged on 1,000 games of its own and, wrapped, as
+afterstates, 1-ply greedy play, with Jaśkowski's temporal coherence (2018; `-- --no-tcl --alpha 0.1
+--alpha-end 0.01` learns without); then judged on 1,000 games of its own and, wrapped, as
 `expectimax:2+AGENT` (each afterstate worth its new tiles' expected greedy value).
 
 The target of the games-of-chance issue: the 2048 tile in 90% of 1,000 games or more after training on
@@ -11,8 +12,8 @@ user types, in a knowledge base of its own:
     educable eval 2048 a --games 1000 --json
     educable eval 2048 expectimax:2+a --games G --json
 
-    .venv/bin/python bench/bench_2048.py --games 300000 --workers 2 --out bench/results/2048_ntuple.json \\
-        --curve bench/results/2048_ntuple_curve.jsonl -- --alpha 0.1 --alpha-end 0.01
+    .venv/bin/python bench/bench_2048.py --games 100000 --workers 2 --seed 1 --out bench/results/2048_ntuple.json \\
+        --curve bench/results/2048_ntuple_curve.jsonl
 
 With --db the knowledge base is kept, and a second run with the same --db trains the agent on (its
 figures then count the games of that run; the record says how many the agent had trained before).

@@ -67,7 +67,7 @@ OPTIONS = declared(NTupleOptions, NAME) + (      # the tuples' seed is the first
                "them ('#' starts a comment); --start-share of the games (0.5 unless given) start from one of them "
                "at random.", NAME, metavar="FILE", place=True),
     run_option("workers", int, 1, "Self-play on a game too large to enumerate on this many Dask workers (a local "
-               "cluster), weights merged after every 4,096 games a worker (250 on 2048).", NAME, low=1, high=64),
+               "cluster), weights merged after every 4,096 games a worker (25 on 2048).", NAME, low=1, high=64),
     run_option("scheduler", str, None, "... or on the Dask scheduler at ADDRESS (default: $EDUCABLE_SCHEDULER "
                "when --workers is above 1).", NAME, metavar="ADDRESS", place=True))
 SAMPLE_GAMES = 300        # random games whose states show a game's cell values and symmetries
@@ -696,7 +696,8 @@ def play_touched(game: str, net: NTupleNet, options: dict[str, Any], n: int, fir
     if tables is not None:
         opts = checked(NTupleOptions, options, NAME)
         records = tile_games.play(net.weights, dirty, net.tuple_array, net.offsets, net.perm_array, tables, n,
-                                      seed, (opts.alpha, opts.alpha_end or opts.alpha), first, n_games, learn=True)
+                                      seed, (opts.alpha, opts.alpha_end or opts.alpha), first, n_games, learn=True,
+                                      coherence=(net.tc_n, net.tc_a) if net.coherent else None)
         winners = list(zip(*(r.tolist() for r in records), strict=True))
     else:
         lock = Lockstep(net, checked(NTupleOptions, options, NAME), LOCKSTEP, seed, dirty)
@@ -818,9 +819,10 @@ def merge_changes(arrays: Sequence[np.ndarray], changes: Sequence[tuple[np.ndarr
     return where
 
 
-TILE_ROUND_GAMES = 250     # 2048's games a worker plays a round (a round's merge costs next to nothing)
-TILE_OPTIONS = ("lam", "tcl", "per_player", "epsilon", "epsilon_end", "random_openings", "start_share", "starts",
+TILE_ROUND_GAMES = 25      # 2048's games a worker plays a round: in rounds of 250 the nets drifted apart (2048_sweep.json)
+TILE_OPTIONS = ("lam", "per_player", "epsilon", "epsilon_end", "random_openings", "start_share", "starts",
                 "learn_explore")     # options 2048's kernel has no use for (it learns by TD(0), greedily)
+TILE_TCL_ALPHA = 1.0    # the step a 2048 run takes with temporal coherence (Jaśkowski's)
 TILES = (1024, 2048, 4096, 8192)   # the tiles whose share of games a 2048 run's curve follows
 
 
@@ -836,8 +838,9 @@ def run_tiles(db: sqlite_utils.Database, game: str, name: str, options: dict[str
               seed: int, progress: Callable[..., None] | None, until_perfect: bool, commits: Commits,
               workers: int = 1, scheduler: str | None = None) -> TrainingRun:
     """Szubert and Jaśkowski's TD(0) on afterstates for a game of score that slides tiles as 2048 does
-    (bridge/tiles.py reads and checks its line tables): games played greedily in learners/tiles.py's
-    kernel, on ``workers`` Dask workers in rounds of TILE_ROUND_GAMES games a worker (Rounds).  The
+    (bridge/tiles.py reads and checks its line tables), by default with temporal coherence as Jaśkowski
+    (2018) learned 2048 (Beal and Smith's |N|/A, a constant step of TILE_TCL_ALPHA): games played
+    greedily in learners/tiles.py's kernel, on ``workers`` Dask workers in rounds of TILE_ROUND_GAMES games a worker (Rounds).  The
     curve (the report's): every fortieth of the run, the mean score and the share of games reaching
     each of TILES; each commit stores the same of the games since the last one (the page's live curve)."""
     from bridge import tiles
@@ -847,15 +850,21 @@ def run_tiles(db: sqlite_utils.Database, game: str, name: str, options: dict[str
         raise BadInput(f"--until-perfect judges a game of two players; {game} is a game of score")
     given = sorted(k for k in TILE_OPTIONS if options.get(k) not in (None, NTupleOptions.__dataclass_fields__[k].default))
     if given:
-        raise BadInput(f"{game}: the n-tuple learner plays a game of score greedily and learns by TD(0), as Szubert "
-                       f"and Jaśkowski; --{given[0].replace('_', '-')} has no use there")
+        raise BadInput(f"{game}: the n-tuple learner plays a game of score greedily and learns by TD(0) on "
+                       f"afterstates, as Szubert and Jaśkowski; --{given[0].replace('_', '-')} has no use there")
     rows, columns = tiles.shape(game)
+    if options.get("tcl") is None:     # on one worker: 90% reached 2048 after 40,000 games, TD(0) 76% after 50,000
+        options = {**options, "tcl": True}
+    if options["tcl"] and options.get("alpha") is None:
+        options = {**options, "alpha": TILE_TCL_ALPHA, "alpha_end": options.get("alpha_end") or TILE_TCL_ALPHA}
     if "values" not in options:        # the largest tile a board can hold: 2 ** (cells + 1), 32768 at most
         options = {**options, "values": min(16, rows * columns + 2)}
     shaped = {"tuple_cells", "tuples", "length", "neighbours"} & {k for k, v in options.items() if v is not None}
     if not shaped and game not in PUBLISHED_TUPLES:     # random walks of 4 cells, as the published 2048 net's
         options = {**options, "length": min(4, rows * columns)}
     net, opts, row = start(db, name, game, {**options, "epsilon": 0.0}, seed)
+    if opts.tcl != net.coherent:
+        net.start_coherence(opts.tcl)       # a stored agent's sums go on (a run stopped and continued)
     if progress:
         progress(0, "reading the rules into line tables")
     tables = tiles.tables_for(game, int(opts.values or 16))

@@ -83,7 +83,8 @@ class NTupleOptions:
     tuple_cells: list[list[int]] | None = None   # tuples given by the user (cell numbers from 1; --tuples-file)
     lam: float = option(0.0, "λ of the eligibility traces (0: plain TD(0), as GBG's Connect Four agent).", flag="lambda", low=0.0, high=1.0)
     alpha: float = option(0.5, "Step size at the start of a run, shared out over the weights a position reads "
-                          "(3.7, constant, on boards of 30 cells or more, as GBG's Connect Four agent).", low=0.0, high=10.0)
+                          "(3.7, constant, on boards of 30 cells or more, as GBG's Connect Four agent; 1, constant, on 2048 "
+                          "with --tcl, as Jaśkowski's).", low=0.0, high=10.0)
     alpha_end: float | None = option(0.05, "Step size at the end of a run, linear from --alpha (None: as "
                                      "--alpha).", low=0.0, high=10.0)
     epsilon: float = option(0.3, "Exploration at the start of a run (0.1 on boards of 30 cells or more; 0 "
@@ -98,7 +99,8 @@ class NTupleOptions:
                               "Connect Four agent (on on boards of 30 cells or more); off: one set for both.",
                               off="one-set")
     tcl: bool = option(False, "Temporal-coherence step sizes (TCL-EXP: a weight pushed back and forth slows "
-                       "down), as GBG's Connect Four agent (on on boards of 30 cells or more).")
+                       "down), as GBG's Connect Four agent (on on boards of 30 cells or more); on 2048, Beal and Smith's "
+                       "|N|/A, as Jaśkowski's 2048 agent (on there).")
     learn_explore: bool = option(True, "Learn on an exploring move: the mover's previous afterstate learns "
                                  "toward its best move's value even when the move it makes is random. Off: "
                                  "nothing is learned on an exploring move, as GBG's learnFromRM false.",
@@ -161,6 +163,7 @@ class NTupleOptions:
 
 LARGE_BOARD = 30        # cells from which a board learns with GBG's Connect Four settings
 TCL_BETA = 2.7          # TCL-EXP's β (GBG's default)
+
 
 
 def board_defaults(n_cells: int) -> dict:

@@ -128,11 +128,21 @@ def _value(w, board, tuples, offsets, perms, k):
 
 
 @njit(cache=True)
-def _update(w, board, tuples, offsets, perms, k, delta, dirty):
+def _update(w, tcn, tca, board, tuples, offsets, perms, k, delta, dirty):
+    """Every weight ``board`` reads moved by ``delta``; with temporal coherence (``tcn`` as large as
+    ``w``) each by |N|/A of it (Beal and Smith's, as Jaśkowski learned 2048: N the sum of the changes
+    asked of the weight so far, A the sum of their sizes; all of it before any), its sums kept."""
+    tcl = tcn.shape[0] == w.shape[0]
     for s in range(perms.shape[0]):
         for t in range(tuples.shape[0]):
             i = _index(board, tuples, offsets, perms, k, s, t)
-            w[i] += delta
+            if tcl:
+                a = tca[i]
+                w[i] += (abs(tcn[i]) / a if a > 0.0 else 1.0) * delta
+                tcn[i] += delta
+                tca[i] += abs(delta)
+            else:
+                w[i] += delta
             dirty[i] = 1
 
 
@@ -220,7 +230,7 @@ def _best(w, board, after, scratch, tuples, offsets, perms, k, lines, slid, poin
 
 
 @njit(cache=True)
-def _games(w, dirty, tuples, offsets, perms, k, lines, slid, points, n_cells, n_games, alpha0, alpha1,
+def _games(w, tcn, tca, dirty, tuples, offsets, perms, k, lines, slid, points, n_cells, n_games, alpha0, alpha1,
            first, total, learn, depth, scores, tops, moves):
     """Play ``n_games`` games (games ``first``.. of a run of ``total``, the step size linear from
     alpha0 to alpha1 over the run), learning when ``learn``: each game's score, highest exponent and
@@ -248,7 +258,7 @@ def _games(w, dirty, tuples, offsets, perms, k, lines, slid, points, n_cells, n_
             if learn and have_prev:
                 target = v if d >= 0 else 0.0
                 delta = step * (target - _value(w, prev, tuples, offsets, perms, k))
-                _update(w, prev, tuples, offsets, perms, k, delta, dirty)
+                _update(w, tcn, tca, prev, tuples, offsets, perms, k, delta, dirty)
             if d < 0:
                 break
             score += _slide(board, prev, d, lines, slid, points, k)
@@ -267,16 +277,19 @@ def _games(w, dirty, tuples, offsets, perms, k, lines, slid, points, n_cells, n_
 
 def play(w: np.ndarray, dirty: np.ndarray, tuples: np.ndarray, offsets: np.ndarray, perms: np.ndarray,
          tables: LineTables, n_games: int, seed: int, alpha: tuple[float, float] = (0.0, 0.0), first: int = 0,
-         total: int = 1, learn: bool = False, depth: int = 1) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+         total: int = 1, learn: bool = False, depth: int = 1, coherence: tuple[np.ndarray, np.ndarray] | None = None
+         ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Play ``n_games`` games of 2048 by the net's values, ``depth`` player moves deep (1: the
     afterstate's value alone; 2: expectimax over the new tiles), learning by TD(0) with step sizes ``alpha`` (start, end of the run)
-    when ``learn``; each game's score, highest tile exponent and moves.  The same seed gives the
+    when ``learn`` (with temporal coherence when ``coherence`` holds the sums N and A, one a weight:
+    _update); each game's score, highest tile exponent and moves.  The same seed gives the
     same games."""
     _seed(int(seed) % (2**32))
     scores = np.zeros(n_games, dtype=np.int64)
     tops = np.zeros(n_games, dtype=np.int64)
     moves = np.zeros(n_games, dtype=np.int64)
-    _games(w, dirty, tuples, offsets, perms, tables.values, tables.lines, tables.slid, tables.points,
+    tcn, tca = coherence if coherence is not None else (np.zeros(0), np.zeros(0))
+    _games(w, tcn, tca, dirty, tuples, offsets, perms, tables.values, tables.lines, tables.slid, tables.points,
            tables.rows * tables.columns, n_games, float(alpha[0]), float(alpha[1]), first, total, learn, depth,
            scores, tops, moves)
     return scores, tops, moves

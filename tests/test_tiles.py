@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import os
 import random
+import sqlite3
 import subprocess
 import sys
 
@@ -92,9 +93,9 @@ def random_mean(rows: int, cols: int, games: int, seed: int) -> float:
 
 def test_the_learner_scores_far_above_random_play_and_expectimax_over_it_holds(tmp_path):
     db = tmp_path / "kb.db"
-    run = run_json("train", "2048(3,3)", "--learner", "ntuple", "--agent", "t", "--games", "3000", "--seed", "1",
+    run = run_json("train", "2048(3,3)", "--learner", "ntuple", "--agent", "t", "--games", "1500", "--seed", "1",
                    db=db)
-    assert run["games"] == 3000 and run["tiles"]["moves"] > 3000 and len(run["curve"]) == 40
+    assert run["games"] == 1500 and run["tiles"]["moves"] > 1500 and len(run["curve"]) == 40
     assert run["exact"] is None and "eval" in run["exact_skipped"]
     alone = run_json("eval", "2048(3,3)", "t", "--games", "300", "--seed", "2", db=db)
     chance = random_mean(3, 3, 300, 3)
@@ -117,10 +118,46 @@ def test_the_kernels_games_meet_the_exact_judgement_over_the_graph(tmp_path):
     assert 40 < exact["expected_score"] <= exact["best_expected_score"] == pytest.approx(66.964149, abs=1e-6)
 
 
-def test_training_on_two_dask_workers_merges_rounds(tmp_path):
+def test_training_on_two_dask_workers_merges_rounds_and_their_coherence_sums(tmp_path):
+    db = tmp_path / "kb.db"
     run = run_json("train", "2048(2,3)", "--learner", "ntuple", "--agent", "t", "--games", "1200", "--workers", "2",
-                   db=tmp_path / "kb.db")
+                   db=db)
     assert run["games"] == 1200 and run["tiles"]["workers"] == 2 and run["tiles"]["rounds"] >= 2
+    assert run["options"]["tcl"] and run["options"]["alpha"] == 1.0
+    with sqlite3.connect(db) as con:
+        learned, summed, pushed = con.execute(
+            "select count(*), sum(tc_sizes > 0), sum(tc_sizes >= abs(tc_changes)) from ntuple_weights").fetchone()
+    assert learned > 100 and summed == learned == pushed      # every learned weight has A >= |N| > 0
+
+
+def test_without_coherence_every_weight_takes_the_runs_step(tmp_path):
+    db = tmp_path / "kb.db"
+    run = run_json("train", "2048(2,2)", "--learner", "ntuple", "--agent", "t", "--games", "300", "--no-tcl",
+                   "--alpha", "0.1", db=db)
+    assert not run["options"]["tcl"] and run["options"]["alpha"] == 0.1
+    with sqlite3.connect(db) as con:
+        learned, summed = con.execute("select count(*), count(nullif(tc_sizes, 0)) from ntuple_weights").fetchone()
+    assert learned > 10 and summed == 0
+
+
+def test_temporal_coherence_slows_a_weight_pushed_back_and_forth():
+    """Beal and Smith's temporal coherence, as Jaśkowski learned 2048: a weight's step is |N|/A times the
+    change asked, N the sum of the changes asked of it so far and A the sum of their sizes (all of it
+    before any)."""
+    from learners import tiles
+    board = np.array([1, 0, 0, 0], dtype=np.int64)
+    tuples, offsets, perms = np.array([[0]]), np.array([0]), np.array([[0, 1, 2, 3]])
+    w, n, a, dirty = np.zeros(4), np.zeros(4), np.zeros(4), np.zeros(4, dtype=np.uint8)
+    expected, changes, sizes = 0.0, 0.0, 0.0
+    for delta in (1.0, -1.0, 1.0, 1.0, -0.5):
+        expected += (abs(changes) / sizes if sizes else 1.0) * delta
+        changes, sizes = changes + delta, sizes + abs(delta)
+        tiles._update(w, n, a, board, tuples, offsets, perms, 3, delta, dirty)
+        assert w[1] == pytest.approx(expected) and (n[1], a[1]) == (changes, sizes)
+    assert w[0] == w[2] == 0 and dirty.tolist() == [0, 1, 0, 0]
+    plain = np.zeros(4)
+    tiles._update(plain, np.zeros(0), np.zeros(0), board, tuples, offsets, perms, 3, 0.25, dirty)
+    assert plain.tolist() == [0, 0.25, 0, 0]
 
 
 def test_rules_that_differ_from_2048s_are_refused_in_one_line(tmp_path):
