@@ -840,9 +840,10 @@ def run_tiles(db: sqlite_utils.Database, game: str, name: str, options: dict[str
     """Szubert and Jaśkowski's TD(0) on afterstates for a game of score that slides tiles as 2048 does
     (bridge/tiles.py reads and checks its line tables), by default with temporal coherence as Jaśkowski
     (2018) learned 2048 (Beal and Smith's |N|/A, a constant step of TILE_TCL_ALPHA): games played
-    greedily in learners/tiles.py's kernel, on ``workers`` Dask workers in rounds of TILE_ROUND_GAMES games a worker (Rounds).  The
-    curve (the report's): every fortieth of the run, the mean score and the share of games reaching
-    each of TILES; each commit stores the same of the games since the last one (the page's live curve)."""
+    greedily in learners/tiles.py's kernel, on ``workers`` Dask workers in rounds of TILE_ROUND_GAMES
+    games a worker (Rounds).  The curve (the report's): every fortieth of the run, the mean score and
+    the share of games reaching each of TILES; each commit stores the same of the games since the
+    last one (the page's live curve)."""
     from bridge import tiles
     if vs != "self":
         raise BadInput(f"{game} is a game of score (one player): the agent plays it alone (leave out --vs)")

@@ -165,7 +165,6 @@ LARGE_BOARD = 30        # cells from which a board learns with GBG's Connect Fou
 TCL_BETA = 2.7          # TCL-EXP's β (GBG's default)
 
 
-
 def board_defaults(n_cells: int) -> dict:
     """Options that differ from NTupleOptions' defaults on a board of ``n_cells`` (the user's own
     options override them): on 30 cells or more, the settings of GBG's published Connect Four agent

@@ -280,10 +280,10 @@ def play(w: np.ndarray, dirty: np.ndarray, tuples: np.ndarray, offsets: np.ndarr
          total: int = 1, learn: bool = False, depth: int = 1, coherence: tuple[np.ndarray, np.ndarray] | None = None
          ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Play ``n_games`` games of 2048 by the net's values, ``depth`` player moves deep (1: the
-    afterstate's value alone; 2: expectimax over the new tiles), learning by TD(0) with step sizes ``alpha`` (start, end of the run)
-    when ``learn`` (with temporal coherence when ``coherence`` holds the sums N and A, one a weight:
-    _update); each game's score, highest tile exponent and moves.  The same seed gives the
-    same games."""
+    afterstate's value alone; 2: expectimax over the new tiles), learning by TD(0) with step sizes
+    ``alpha`` (start, end of the run) when ``learn``, with temporal coherence when ``coherence`` holds
+    the sums N and A, one a weight (_update); each game's score, highest tile exponent and moves.
+    The same seed gives the same games."""
     _seed(int(seed) % (2**32))
     scores = np.zeros(n_games, dtype=np.int64)
     tops = np.zeros(n_games, dtype=np.int64)
