@@ -50,6 +50,23 @@ class Whole(click.IntRange):
 ROW_ID = Whole(1, 2**63 - 1)     # a stored run's or sweep's number: an SQLite integer
 
 
+class Real(click.ParamType):
+    """A number as a learner's option reads one: ASCII only, no space and no '_'; Python's float()
+    would also take '١', ' 1 ' and '1_0'.  Its range is the learner's to check (with its message)."""
+
+    name = "float"
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        if isinstance(value, str):
+            if not value.isascii() or not value.isprintable() or " " in value or "_" in value:
+                self.fail(f"{value[:40]!r} is not a number (ASCII digits)", param, ctx)
+            try:
+                return float(value)
+            except ValueError:
+                self.fail(f"{value[:40]!r} is not a number", param, ctx)
+        return value
+
+
 DEBUG_ENV = "EDUCABLE_DEBUG"
 
 
@@ -1024,7 +1041,8 @@ def click_option(o: Any) -> click.Option:
     if o.run and o.type is int:
         return click.Option([f"--{o.flag_name}", o.name], type=Whole(o.low, o.high), default=o.default,
                             metavar=metavar, help=text)
-    return click.Option([f"--{o.flag_name}", o.name], type=o.type, default=o.default if o.run else None,
+    return click.Option([f"--{o.flag_name}", o.name], type=Real() if o.type is float else o.type,
+                        default=o.default if o.run else None,
                         metavar=metavar, help=text)
 
 

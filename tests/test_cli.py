@@ -269,6 +269,16 @@ def test_counts_are_ascii_digits_on_every_command(db_path, count):
     assert not db_path.exists()
 
 
+@pytest.mark.parametrize("number", ["١", "0.٥", "1_0", " 1", "１"])
+def test_a_learners_numbers_are_ascii_too(db_path, number):
+    """Python's float() takes '١' (one), '1_0' and ' 1': `train --alpha ١` trained with a step of 1."""
+    from conftest import one_line
+    for args in (("train", "tictactoe", "--learner", "ntuple", "--agent", "a", "--alpha", number),
+                 ("train", "tictactoe", "--learner", "qlearn", "--agent", "a", "--epsilon", number)):
+        one_line(run(*args, "--db", str(db_path)), 2, "is not a number (ASCII digits)")
+    assert not db_path.exists()
+
+
 @pytest.mark.parametrize("name", ["connect(٣,4,4)", "hexapawn(４,4)", "nim(1,3,٥)"])
 def test_a_familys_numbers_are_ascii_digits_in_a_game_name(db_path, name):
     """SWI-Prolog reads Arabic-Indic and full-width digits as numbers: connect(٣,4,4) was played, and
