@@ -63,7 +63,7 @@ class Real(click.ParamType):
             try:
                 return float(value)
             except ValueError:
-                self.fail(f"{value[:40]!r} is not a number", param, ctx)
+                self.fail(f"{value[:40]!r} is not a valid float.", param, ctx)
         return value
 
 
