@@ -28,9 +28,10 @@ from bridge.limits import RACE_MAX_BOARDS, RACE_MAX_SEED, RACE_MAX_TURNS
 from bridge.textinput import check_argv, check_text, is_whole_number
 from bridge.wording import guarantee_words, results_words, score_text
 from kb.db import KBError, describe, open_kb, resolve_path
+from learners.errors import Unsolvable
 from learners.training import Stopped
 
-USER_ERRORS = (BadInput, KBError, RuleFileError, ResourceLimit)
+USER_ERRORS = (BadInput, KBError, RuleFileError, ResourceLimit, Unsolvable)
 class Whole(click.IntRange):
     """A whole number as every command reads one (bridge.textinput): ASCII digits, an optional '-',
     nothing else; Python's int() would also take '٤', '4_000' and ' 4 '.  Bounds as click.IntRange."""
@@ -488,6 +489,9 @@ def solved_outcome(row: dict) -> str:
         return f"winner {row['winner'] or 'none (draw)'}"
     if len(row["players"]) == 1:
         return f"{first} expects a score of {row['value']:.4f}"
+    if row["win_probability"] is not None and row.get("draw_probability"):
+        return (f"{first} wins {row['win_probability']:.4%}, draw {row['draw_probability']:.4%}, "
+                f"{row['players'][1]} wins {max(0.0, 1 - row['win_probability'] - row['draw_probability']):.4%}")
     if row["win_probability"] is not None:
         return f"{first} wins {row['win_probability']:.4%}"
     return f"{first} expects {row['value']:+.4f}"
@@ -721,13 +725,21 @@ def solve(game: str, max_positions: str | None, db_path: str, as_json: bool) -> 
         first = data["players"][0]
         if data.get("expected_score") is not None:
             click.echo(f"with best play: {first} expects a score of {data['expected_score']:.6f}")
+        elif data["win_probability"] is not None and data["draw_probability"]:
+            loss = max(0.0, 1.0 - data["win_probability"] - data["draw_probability"])
+            click.echo(f"with best play: {first} wins with probability {data['win_probability']:.6f}, "
+                       f"a draw {data['draw_probability']:.6f}, {data['players'][1]} wins {loss:.6f} "
+                       f"(expected result {data['value']:+.6f})")
         elif data["win_probability"] is not None:
             click.echo(f"with best play: {first} wins with probability {data['win_probability']:.6f}")
         else:
             click.echo(f"with best play: {first}'s expected result {data['value']:+.6f} (1 a win, -1 a loss)")
-        click.echo(f"value iteration: {data['cyclic_parts']:,} cyclic parts of {data['parts']:,} "
-                   f"(the largest {data['largest_part']:,} positions), {data['sweeps']:,} sweeps, "
-                   f"to {data['tolerance']:g}")
+        if data["cyclic_parts"]:
+            rest = data["cyclic_parts"] - data["exact_parts"]
+            click.echo(f"cycles: {data['cyclic_parts']:,} cyclic parts of {data['parts']:,} (the largest "
+                       f"{data['largest_part']:,} positions), {data['exact_parts']:,} solved exactly by policy "
+                       f"iteration after {data['sweeps']:,} sweeps of value iteration"
+                       + (f", {rest:,} by value iteration to an error of {data['tolerance']:g}" if rest else ""))
     else:
         click.echo(f"with perfect play: {'a draw' if data['winner'] is None else data['winner'] + ' wins'}")
     how = "read from the knowledge base" if data["stored"] else "solved and stored"
@@ -839,6 +851,9 @@ def eval_cmd(game: str, agent: str, vs: str | None, exact: bool, n_games: int, s
         click.echo(f"{game}: {agent} scores {data['mean_score']:.3f} on average over {n_games} games, seed {seed} "
                    f"(95% interval {low:.3f}-{high:.3f}; lowest {score_text(data['lowest'])}, highest "
                    f"{score_text(data['highest'])})")
+        if data.get("cut"):
+            click.echo(f"{data['cut']:,} of {n_games:,} games were cut, still going after {data['cut_after']:,} moves: "
+                       "each counts the points of its moves so far, so the mean is a lower bound")
         if data.get("reached"):             # a 2048 agent's games: the share reaching each tile
             click.echo("highest tile reached: " + ", ".join(f"{tile} in {share:.1%}" for tile, share in
                                                             data["reached"].items()))

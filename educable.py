@@ -39,9 +39,10 @@ def _checked(fn: Any, *args: Any, **kwargs: Any) -> Any:
     """``fn(...)`` with educable's own refusals raised as Error (their one line), anything else as it is."""
     from bridge.engine import BadInput, ResourceLimit, RuleFileError
     from kb.db import KBError
+    from learners.errors import Unsolvable
     try:
         return fn(*args, **kwargs)
-    except (BadInput, KBError, RuleFileError, ResourceLimit) as exc:   # as a command's one line
+    except (BadInput, KBError, RuleFileError, ResourceLimit, Unsolvable) as exc:   # as a command's one line
         raise Error(" ".join(str(exc).split())) from None
 
 

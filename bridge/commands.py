@@ -19,7 +19,7 @@ from bridge.compile import ProgressFn as CompileProgressFn
 from bridge.engine import BadInput, PrologError, engine
 from kb import store
 from learners import exact, training
-from learners.graph import CHANCE, DRAW, CyclicGraph, StateGraph
+from learners.graph import CHANCE, CyclicGraph, StateGraph
 from learners.options import stored_names
 from learners.sampling import wilson_interval
 
@@ -108,34 +108,39 @@ def chance_summary(graph: StateGraph, t0: float, from_kb: bool) -> dict[str, Any
     first, value = graph.players[0], float(found.value[0])
     return {"game": graph.game, "players": graph.players, "positions": graph.positions, "terminal": graph.terminal,
             "chance_nodes": int(graph.orbit[graph.mover == CHANCE].sum()), "classes": None,
-            "value": value, "win_probability": chance.win_probability(graph, found.value),
+            "value": value, "win_probability": found.win_probability(graph),
+            "draw_probability": found.draw_probability(graph),
             "expected_score": value if graph.scored else None,
             "winner": None if graph.scored or value == 0 else first if value > 0 else graph.players[1],
             "parts": found.parts, "cyclic_parts": found.cyclic_parts, "largest_part": found.largest,
-            "sweeps": found.sweeps, "tolerance": found.tolerance, "nodes": graph.size, "folded": graph.folded,
+            "sweeps": found.sweeps, "tolerance": found.tolerance, "exact_parts": found.exact_parts,
+            "improvements": found.improvements, "nodes": graph.size, "folded": graph.folded,
             "stored": from_kb, "seconds": round(time.perf_counter() - t0, 4)}
 
 
 def chance_values(graph: StateGraph, keys: list[str], mover: str) -> tuple[dict[str, str], dict[str, float]]:
     """Each state's value under best play in a game of chance, in words: the first player's chance of
-    winning where the game has no draws, else its expected result; in a game of score, the score
+    winning, and where the game can be drawn the chance of a draw and the expected result; in a game of score, the score
     still to come.  A key that is a move of the graph's first node (``move:TEXT``) has the move's
     value: in a game of score, its points and the score expected after it.  Beside the words, the
     same value as a number for ``mover``, to compare moves by: its chance of winning in percent, its
     expected result, or the points.  The moves valued are those of ``keys[0]``'s node."""
     from learners import chance
-    value = chance.solve(graph).value
+    solved = chance.solve(graph)
+    value = solved.value
     first = graph.players[0]
     words, numbers = {}, {}
     for k in keys:
         v = float(value[graph.index[k]])
-        p = chance.win_probability(graph, value, graph.index[k])
-        if graph.scored:
+        p = solved.win_probability(graph, graph.index[k])
+        if graph.scored or p is None:
             words[k], numbers[k] = f"{v:.4f} points to come", v
-        elif p is not None:
+        elif solved.win is None:
             words[k], numbers[k] = f"{first} wins {p:.4%}", 100 * (p if mover == first else 1 - p)
         else:
-            words[k], numbers[k] = f"{first} expects {v:+.4f}", v if mover == first else -v
+            draw = solved.draw_probability(graph, graph.index[k])
+            words[k] = f"{first} wins {p:.4%}, draw {draw:.4%} (expects {v:+.4f})"
+            numbers[k] = v if mover == first else -v
     if graph.scored:
         at = graph.index[keys[0]]
         edges = range(int(graph.start[at]), int(graph.start[at + 1]))
@@ -548,7 +553,7 @@ def evaluate_exact_chance(db: sqlite_utils.Database, graph: StateGraph, agent: s
         return chance.policy_of_support(graph, agents.support(db, graph, name))
 
     first, second = graph.players
-    draws = bool((graph.winner == DRAW).any())
+    draws = solved.drawable
     out: dict[str, Any] = {"game": graph.game, "agent": agent, "chance": True,
                            "value": {first: float(solved.value[0]), second: -float(solved.value[0])},
                            "measure": "expected result (1 a win, -1 a loss)" if draws else "chance of winning"}
@@ -621,15 +626,19 @@ def evaluate_score_series(db: sqlite_utils.Database, game: str, agent: str, vs: 
     chooser = agents.chooser(db, game, agent)
     pages = random.Random(seed)
     scores: list[float] = []
+    cut = 0
     while len(scores) < n_games:
         n = min(SCORE_PAGE, n_games - len(scores))
-        scores += games.play_scores(game, {player: chooser}, n, pages.randrange(2**31))
+        totals, page_cut = games.play_scores(game, {player: chooser}, n, pages.randrange(2**31))
+        scores += totals
+        cut += page_cut
         if progress:
             progress(n)
     mean = statistics.fmean(scores)
     half = 1.96 * statistics.stdev(scores) / len(scores) ** 0.5
     return {"game": game, "agent": agent, "games": n_games, "seed": seed, "score": True, "mean_score": mean,
-            "interval95": [mean - half, mean + half], "lowest": min(scores), "highest": max(scores)}
+            "interval95": [mean - half, mean + half], "lowest": min(scores), "highest": max(scores),
+            "cut": cut, "cut_after": games.SCORE_PLIES}
 
 
 def evaluate_exact_score(db: sqlite_utils.Database, graph: StateGraph, agent: str, vs: str | None) -> dict[str, Any]:

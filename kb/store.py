@@ -121,7 +121,8 @@ def _consistent(graph: StateGraph) -> bool:
                              and 0 <= int(graph.move.min()) and int(graph.move.max()) < len(graph.moves)))
              and len(graph.mover) == len(graph.winner) == len(graph.orbit) == n)
     if graph.solution is not None:             # a game of chance or of score
-        return (edges and _finite(graph.solution.value, n)
+        win = graph.solution.win
+        return (edges and _finite(graph.solution.value, n) and (win is None or _finite(win, n))
                 and (graph.prob is None or (_finite(graph.prob, e) and bool(((graph.prob >= 0) & (graph.prob <= 1)).all())))
                 and (graph.reward is None or _finite(graph.reward, e)) and (graph.score is None or _finite(graph.score, n))
                 and bool(np.isin(graph.mover, (0, 1, CHANCE)).all())
@@ -163,7 +164,7 @@ def _graph_from_row(row: Any, game: str, players: list[str], folded: bool, db: s
     return graph
 
 
-CHANCE_ARRAYS = ("prob", "reward", "score", "orbit", "value")     # chance_data's arrays (an empty one: None)
+CHANCE_ARRAYS = ("prob", "reward", "score", "orbit", "value", "win")     # chance_data's arrays (an empty one: None)
 
 
 def save_chance_graph(db: sqlite_utils.Database, graph: StateGraph, rules_hash: str, seconds: float) -> None:
@@ -177,11 +178,13 @@ def save_chance_graph(db: sqlite_utils.Database, graph: StateGraph, rules_hash: 
     np.savez(buffer, prob=empty if graph.prob is None else graph.prob.astype("<f8"),
              reward=empty if graph.reward is None else graph.reward.astype("<f8"),
              score=empty if graph.score is None else graph.score.astype("<f8"),
-             orbit=graph.orbit.astype("<i8"), value=graph.solution.value.astype("<f8"))
-    from learners.chance import win_probability
+             orbit=graph.orbit.astype("<i8"), value=graph.solution.value.astype("<f8"),
+             win=empty if graph.solution.win is None else graph.solution.win.astype("<f8"))
     how = {k: getattr(graph.solution, k) for k in ("parts", "largest", "cyclic_parts", "sweeps", "most_sweeps",
                                                     "tolerance")}
-    how.update(value=float(graph.solution.value[0]), win_probability=win_probability(graph, graph.solution.value))
+    how.update(value=float(graph.solution.value[0]), win_probability=graph.solution.win_probability(graph),
+               draw_probability=graph.solution.draw_probability(graph),
+               exact_parts=graph.solution.exact_parts, improvements=graph.solution.improvements)
     nodes = np.stack([graph.mover, graph.winner, np.zeros(graph.size, np.int8)]).T.astype("<i1").tobytes()
     with transaction(db):
         _replace_graph_row(db.conn, graph, rules_hash, seconds, "\n".join(graph.keys).encode(), nodes,
@@ -214,12 +217,16 @@ def stored_chance_summary(db: sqlite_utils.Database, game: str, rules_hash: str)
     try:
         how = json.loads(row[2])
         value, chance = float(how["value"]), how["win_probability"]
+        how["exact_parts"]                  # noqa: B018  (a solution from before cycles were solved exactly: none)
     except (TypeError, ValueError, KeyError):
         return None
     if not (isinstance(row[0], int) and isinstance(row[1], int) and math.isfinite(value)
             and (chance is None or isinstance(chance, (int, float)))):
         return None
-    return {"positions": row[0], "terminal": row[1], "value": value, "win_probability": chance}
+    draw = how.get("draw_probability")
+    if not (draw is None or (isinstance(draw, (int, float)) and 0 <= draw <= 1)):
+        return None
+    return {"positions": row[0], "terminal": row[1], "value": value, "win_probability": chance, "draw_probability": draw}
 
 
 def solved_game_names(db: sqlite_utils.Database) -> list[str]:
@@ -247,13 +254,16 @@ def _read_chance(graph: StateGraph, blob: bytes, solution: str) -> None:
     with np.load(io.BytesIO(blob), allow_pickle=False) as stored:
         arrays = {k: np.asarray(stored[k]) for k in CHANCE_ARRAYS}
     how = json.loads(solution)
+    if "exact_parts" not in how:            # solved before cycles were solved exactly: solved again
+        raise ValueError("a solution by value iteration alone")
     graph.prob = arrays["prob"].astype(np.float64) if len(arrays["prob"]) else None
     graph.reward = arrays["reward"].astype(np.float64) if len(arrays["reward"]) else None
     graph.score = arrays["score"].astype(np.float64) if len(arrays["score"]) else None
     graph.orbit = arrays["orbit"].astype(np.int64)
     graph.solution = ChanceSolution(arrays["value"].astype(np.float64), int(how["parts"]), int(how["largest"]),
                                     int(how["cyclic_parts"]), int(how["sweeps"]), int(how["most_sweeps"]),
-                                    float(how["tolerance"]))
+                                    float(how["tolerance"]), int(how["exact_parts"]), int(how["improvements"]),
+                                    arrays["win"].astype(np.float64) if len(arrays["win"]) else None)
 
 
 def stored_values(db: sqlite_utils.Database, game: str, folded: bool, keys: list[str]) -> dict[str, tuple[int, str]]:

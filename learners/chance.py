@@ -3,30 +3,51 @@
 A two-player game's value is the expected result for the first player
 (+1 a win, 0 a draw, -1 a loss): the first player takes the move of
 highest value, the second the lowest, and a chance node the mean of its
-outcomes weighted by their probabilities (expectimax).  Where play can
-come back to a position (in Pig both players may roll a 1 for ever) the
-values are the fixed point of those equations, found by value iteration.
+outcomes weighted by their probabilities (expectimax).  A line of play
+that never ends is a draw (worth 0); in a game of score it scores what
+its moves score, and best play that scores without end is refused
+(``Unsolvable``).
 
 The graph is cut into its strongly connected parts (Tarjan's algorithm,
 which finds each part after every part it leads to), and each part is
-solved in that order, its successors outside it already exact: a part of
-one position without a loop to itself takes one step, a larger part sweeps
-its positions (Gauss-Seidel, each sweep using the values the sweep has
-already updated) until no value moves by more than the tolerance.  A
-position on a cycle no chance can leave keeps the value 0: a line that
-never ends is a draw, as `solve` scores it on games without chance.
+solved in that order, its successors outside it already exact.  A part
+of one position without a loop to itself takes one step.  A cyclic part
+(in Pig both players may roll a 1 for ever) is solved to its fixed point
+by policy iteration: up to a few hundred sweeps of value iteration
+(Gauss-Seidel) give each player a move; the part's values under those
+moves are then solved exactly as a linear system (Gaussian elimination
+in the GTH form, whose pivots are sums of the chances of leaving a
+position, so that a cycle left once in 10^14 tosses is solved as exactly
+as one left every other toss); a player with a better move by those
+values takes it, and the part is solved again, until none has one.  A
+part of more than ``DENSE_LIMIT`` positions is left to value iteration
+alone, which stops only when the error bounded by its sweeps' rate of
+contraction is within the tolerance, and refuses (``Unsolvable``) when
+it cannot settle.
+
+Where a game can be drawn (a drawn end, or positions its players can
+keep from ending), a value is not a chance of winning: ``solve`` then
+also finds each position's chance of a win for the first player when
+both play their best moves (each picking among them at random), from
+which the chances of a draw and of a loss follow.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
+from learners.errors import Unsolvable
 from learners.graph import CHANCE, DRAW, ONGOING, StateGraph
 from learners.jit import njit
 
-TOLERANCE = 1e-13           # the largest change a sweep may still make when a part counts as solved
-MAX_SWEEPS = 1_000_000      # of one part: past it, the part is said not to converge
+TOLERANCE = 1e-13           # value iteration's stopping change (and, on a part too large to solve, its error bound)
+MAX_SWEEPS = 1_000_000      # of one part left to value iteration: past it, the part cannot settle
+PRESWEEPS = 500             # of value iteration on a part before its policy is solved exactly
+DENSE_LIMIT = 2500          # positions of the largest part solved exactly (its elimination holds a square of them)
+MAX_IMPROVEMENTS = 200      # policy improvements of one part (two players switching at once may circle)
+SWITCH_MARGIN = 1e-12       # a move is better than the one played when it is by more than this (relative)
+FAILED_TO_SETTLE, UNBOUNDED = 1, 2      # what solving a part may end in, besides success
 
 
 @dataclass
@@ -40,6 +61,32 @@ class ChanceSolution:
     sweeps: int                 # sweeps summed over the cyclic parts
     most_sweeps: int            # of the part that took the most
     tolerance: float
+    exact_parts: int = 0        # cyclic parts solved exactly (policy iteration); the rest by value iteration alone
+    improvements: int = 0       # policy improvements summed over those parts
+    win: np.ndarray | None = field(default=None, repr=False)   # where the game can be drawn: the first
+    #                             player's chance of winning from each node with best play (None elsewhere)
+
+    @property
+    def drawable(self) -> bool:
+        """Whether the game can end in a draw or be kept from ending (``can_draw``)."""
+        return self.win is not None
+
+    def win_probability(self, graph: StateGraph, node: int = 0) -> float | None:
+        """The first player's chance of winning from ``node`` with best play; None in a game of score."""
+        if graph.scored:
+            return None
+        if self.win is not None:
+            return float(self.win[node])
+        return (1.0 + float(self.value[node])) / 2.0
+
+    def draw_probability(self, graph: StateGraph, node: int = 0) -> float | None:
+        """The chance of a draw from ``node`` with best play (a line that never ends included): 0 where
+        the game cannot be drawn, None in a game of score."""
+        win = self.win_probability(graph, node)
+        if win is None:
+            return None
+        loss = win - float(self.value[node])
+        return min(1.0, max(0.0, 1.0 - win - loss))
 
 
 MAX, MIN, MEAN, OVER = 0, 1, 2, 3      # what a node's value is of its successors' (OVER: its result)
@@ -54,6 +101,10 @@ def solve(graph: StateGraph, tolerance: float = TOLERANCE) -> ChanceSolution:
         return graph.solution
     kind = np.where(graph.mover == CHANCE, MEAN, np.where(graph.mover == 0, MAX, MIN))
     found = _values(graph, kind, _edge_probabilities(graph), _terminal(graph), tolerance)
+    if not graph.scored and can_draw(graph):
+        best = policy_of(graph, best_moves(graph, found.value))
+        prob = np.where(graph.mover[graph.source] == CHANCE, _edge_probabilities(graph), best)
+        found.win = _values(graph, np.full(graph.size, MEAN), prob, _results(graph, 0), tolerance).value
     if tolerance == TOLERANCE:
         graph.solution = found
     return found
@@ -152,22 +203,46 @@ def _values(graph: StateGraph, kind: np.ndarray, prob: np.ndarray, terminal: np.
     reward = graph.reward if graph.reward is not None else np.zeros(0, dtype=np.float64)     # none: no points
     order, part_start = _strong_parts(graph.size, graph.start, graph.target)
     value = terminal.astype(np.float64).copy()
-    stats = np.zeros(4, dtype=np.int64)
-    ok = _solve_parts(order, part_start, graph.start, graph.target, prob.astype(np.float64), reward, kind, value,
-                      tolerance, MAX_SWEEPS, stats)
-    if not ok:
-        raise ArithmeticError(f"{graph.game}: a strongly connected part did not settle within {MAX_SWEEPS:,} sweeps")
+    stats = np.zeros(5, dtype=np.int64)
+    status, at = _solve_parts(order, part_start, graph.start, graph.target, prob.astype(np.float64), reward, kind,
+                              value, tolerance, MAX_SWEEPS, DENSE_LIMIT, stats)
+    if status == UNBOUNDED:
+        raise Unsolvable(f"{graph.game}: the expected score is unbounded: best play never ends "
+                         f"(it scores for ever from {graph.keys[at]})")
+    if status == FAILED_TO_SETTLE:
+        raise Unsolvable(f"{graph.game}: the positions that come back to {graph.keys[at]} cannot be solved "
+                         f"exactly (too many, or their players' best moves do not settle) and value iteration "
+                         f"cannot bound their error within {tolerance:g} in {MAX_SWEEPS:,} sweeps")
     sizes = np.diff(part_start)
     return ChanceSolution(value, len(sizes), int(sizes.max()) if len(sizes) else 0, int(stats[0]),
-                          int(stats[1]), int(stats[2]), tolerance)
+                          int(stats[1]), int(stats[2]), tolerance, int(stats[3]), int(stats[4]))
 
 
-def win_probability(graph: StateGraph, value: np.ndarray, node: int = 0) -> float | None:
-    """The first player's chance of winning from ``node`` where the game has no draws ((1 + v) / 2); None if
-    some position ends in a draw (the value is then wins less losses, not a probability), or in a game of score."""
-    if graph.scored or (graph.winner == DRAW).any():
-        return None
-    return (1.0 + float(value[node])) / 2.0
+def can_draw(graph: StateGraph) -> bool:
+    """Whether some play of the game is not won by either player: an end that is a draw, or positions
+    its players can keep from ending (a set in which each player has a move that stays and every chance
+    outcome stays: an end component, found by pruning the graph's strong parts until none changes)."""
+    if (graph.winner == DRAW).any():
+        return True
+    live = graph.winner == ONGOING
+    source, target = graph.source, graph.target
+    chance = graph.mover == CHANCE
+    prob = _edge_probabilities(graph)
+    while live.any():
+        inside = live[source] & live[target] & ((prob > 0) | ~chance[source])
+        keep = np.flatnonzero(inside)
+        start = np.concatenate(([0], np.cumsum(np.bincount(source[keep], minlength=graph.size))))
+        order, part_start = _strong_parts(graph.size, start, target[keep])
+        part = np.empty(graph.size, dtype=np.int64)
+        part[order] = np.repeat(np.arange(len(part_start) - 1), np.diff(part_start))
+        stays = inside & (part[source] == part[target])
+        stays_somewhere = np.bincount(source[stays], minlength=graph.size) > 0
+        leaves = np.bincount(source[~stays & (prob > 0)], minlength=graph.size) > 0
+        still = live & stays_somewhere & ~(chance & leaves)
+        if (still == live).all():
+            return True
+        live = still
+    return False
 
 
 @njit(cache=True)
@@ -237,16 +312,32 @@ def _strong_parts(n, start, target):
 
 
 @njit(cache=True)
-def _solve_parts(order, part_start, start, target, prob, reward, kind, value, tol, max_sweeps, stats):
-    """Solve each part in order (see the module); stats: cyclic parts, sweeps, most sweeps, unused.
-
-    A node's value comes from its successors' values (and in a game of score, from the points of
-    its edges, ``reward``; empty otherwise), as its kind says: MAX, MIN, the MEAN weighted by the
-    edges' probabilities (a chance node, or a player whose policy is fixed), or OVER (kept).  The
-    backup is written out in the sweep, each kind its own loop and no reward added where there is
-    none: the sweeps of Pig's cyclic parts run it half a billion times, and a function for it (even
-    inlined) or a reward of 0 added each time took 3-5 times as long."""
+def _solve_parts(order, part_start, start, target, prob, reward, kind, value, tol, max_sweeps, dense_limit, stats):
+    """Solve each part in order (see the module).  Returns (0, -1) when every part is solved, else
+    (FAILED_TO_SETTLE or UNBOUNDED, the part's first node).  stats: cyclic parts, sweeps, most sweeps,
+    parts solved exactly, policy improvements, the largest error bound of a part left to value iteration
+    (as its bits: float64 viewed as int64 is not needed, so kept as 1e-18 units, capped)."""
+    n = len(start) - 1
     scored = len(reward) > 0
+    local = np.full(n, -1, dtype=np.int64)
+    choice = np.full(n, -1, dtype=np.int64)
+    largest = 0
+    for p in range(len(part_start) - 1):
+        m = part_start[p + 1] - part_start[p]
+        if m <= dense_limit and m > largest:
+            largest = m
+    mat = np.zeros((largest, largest))
+    present = np.zeros((largest, largest), dtype=np.bool_)
+    row_cols = np.empty((largest, largest), dtype=np.int32)
+    row_len = np.zeros(largest, dtype=np.int64)
+    col_rows = np.empty((largest, largest), dtype=np.int32)
+    col_len = np.zeros(largest, dtype=np.int64)
+    const = np.zeros(largest)
+    leave = np.zeros(largest)
+    spin = np.zeros(largest)
+    pivot = np.zeros(largest)
+    reach = np.zeros(largest, dtype=np.bool_)
+    queue = np.empty(largest, dtype=np.int64)
     for p in range(len(part_start) - 1):
         a, b = part_start[p], part_start[p + 1]
         cyclic = b - a > 1
@@ -255,57 +346,256 @@ def _solve_parts(order, part_start, start, target, prob, reward, kind, value, to
             for e in range(start[v], start[v + 1]):
                 if target[e] == v:
                     cyclic = True                   # a loop to itself
-        if cyclic:
-            stats[0] += 1
+        if not cyclic:
+            _backup(order[a], start, target, prob, reward, kind, value, scored)
+            continue
+        stats[0] += 1
+        exact = b - a <= dense_limit
+        budget = PRESWEEPS if exact else max_sweeps
         sweeps = 0
-        while True:
+        change = 0.0
+        last = 0.0
+        bound = np.inf
+        while sweeps < budget:
             sweeps += 1
+            last = change
             change = 0.0
             for i in range(a, b):
-                v = order[i]
-                k = kind[v]
-                if k == 3:
-                    continue
-                e0, e1 = start[v], start[v + 1]
-                if k == 2:
-                    x = 0.0
-                    if scored:
-                        for e in range(e0, e1):
-                            x += prob[e] * (reward[e] + value[target[e]])
-                    else:
-                        for e in range(e0, e1):
-                            x += prob[e] * value[target[e]]
-                elif scored:
-                    x = reward[e0] + value[target[e0]]
-                    for e in range(e0 + 1, e1):
-                        y = reward[e] + value[target[e]]
-                        if (k == 0 and y > x) or (k == 1 and y < x):
-                            x = y
-                elif k == 0:
-                    x = value[target[e0]]
-                    for e in range(e0 + 1, e1):
-                        y = value[target[e]]
-                        if y > x:
-                            x = y
-                else:
-                    x = value[target[e0]]
-                    for e in range(e0 + 1, e1):
-                        y = value[target[e]]
-                        if y < x:
-                            x = y
-                d = abs(x - value[v])
+                d = _backup(order[i], start, target, prob, reward, kind, value, scored)
                 if d > change:
                     change = d
-                value[v] = x
-            if not cyclic or change <= tol:
+            if not exact and sweeps > 2 and last > 0.0:
+                ratio = change / last               # the sweeps' rate of contraction, as last seen
+                if ratio < 1.0:
+                    bound = change * ratio / (1.0 - ratio)
+            if change <= tol and (exact or bound <= tol):
                 break
-            if sweeps >= max_sweeps:
-                return False
-        if cyclic:
-            stats[1] += sweeps
-            if sweeps > stats[2]:
-                stats[2] = sweeps
-    return True
+        stats[1] += sweeps
+        if sweeps > stats[2]:
+            stats[2] = sweeps
+        if not exact:
+            if change > tol or bound > tol:
+                return FAILED_TO_SETTLE, order[a]
+            continue
+        for i in range(a, b):
+            local[order[i]] = i - a
+        for i in range(a, b):                       # each player's move: the best as value iteration left it
+            v = order[i]
+            if kind[v] <= 1:
+                choice[v] = _best_edge(v, start, target, reward, kind, value, scored, -1)
+        rounds = 0
+        while True:
+            status = _evaluate(a, b, order, start, target, prob, reward, kind, value, scored, local, choice,
+                               mat, present, row_cols, row_len, col_rows, col_len, const, leave, spin, pivot,
+                               reach, queue)
+            if status != 0:
+                for i in range(a, b):
+                    local[order[i]] = -1
+                return status, order[a]
+            switched = False
+            for i in range(a, b):                   # improve: a strictly better move for its player
+                v = order[i]
+                if kind[v] <= 1:
+                    e = _best_edge(v, start, target, reward, kind, value, scored, choice[v])
+                    if e != choice[v]:
+                        choice[v] = e
+                        switched = True
+            if not switched:
+                break
+            rounds += 1
+            stats[4] += 1
+            if rounds > MAX_IMPROVEMENTS:
+                for i in range(a, b):
+                    local[order[i]] = -1
+                return FAILED_TO_SETTLE, order[a]
+        for i in range(a, b):
+            local[order[i]] = -1
+        stats[3] += 1
+    return 0, -1
+
+
+@njit(cache=True)
+def _backup(v, start, target, prob, reward, kind, value, scored):
+    """Node v's value from its successors' as its kind says (written in place); the change.
+
+    Each kind its own loop and no reward added where there is none: the sweeps of Pig's cyclic parts
+    run this half a billion times, and a reward of 0 added each time took 3-5 times as long."""
+    k = kind[v]
+    if k == 3:
+        return 0.0
+    e0, e1 = start[v], start[v + 1]
+    if k == 2:
+        x = 0.0
+        if scored:
+            for e in range(e0, e1):
+                x += prob[e] * (reward[e] + value[target[e]])
+        else:
+            for e in range(e0, e1):
+                x += prob[e] * value[target[e]]
+    elif scored:
+        x = reward[e0] + value[target[e0]]
+        for e in range(e0 + 1, e1):
+            y = reward[e] + value[target[e]]
+            if (k == 0 and y > x) or (k == 1 and y < x):
+                x = y
+    elif k == 0:
+        x = value[target[e0]]
+        for e in range(e0 + 1, e1):
+            y = value[target[e]]
+            if y > x:
+                x = y
+    else:
+        x = value[target[e0]]
+        for e in range(e0 + 1, e1):
+            y = value[target[e]]
+            if y < x:
+                x = y
+    d = abs(x - value[v])
+    value[v] = x
+    return d
+
+
+@njit(cache=True)
+def _best_edge(v, start, target, reward, kind, value, scored, current):
+    """A player's best edge at v by ``value``: ``current`` unless another is better by more than a
+    rounding error (so that improving a policy ends), else the first best."""
+    best_e = current
+    best = 0.0
+    if current >= 0:
+        best = value[target[current]] + (reward[current] if scored else 0.0)
+    for e in range(start[v], start[v + 1]):
+        y = value[target[e]] + (reward[e] if scored else 0.0)
+        if best_e < 0:
+            best_e, best = e, y
+            continue
+        margin = SWITCH_MARGIN * max(1.0, abs(best))
+        if (kind[v] == 0 and y > best + margin) or (kind[v] == 1 and y < best - margin):
+            best_e, best = e, y
+    return best_e
+
+
+@njit(cache=True)
+def _evaluate(a, b, order, start, target, prob, reward, kind, value, scored, local, choice,
+              mat, present, row_cols, row_len, col_rows, col_len, const, leave, spin, pivot, reach, queue):
+    """The exact values of part order[a:b] when each player plays its ``choice`` (chance and fixed
+    policies their probabilities), written into ``value``: the part as a linear system, solved by
+    Gaussian elimination in the GTH form (Grassmann, Taksar and Heyman 1985), whose pivots are sums
+    of probabilities of leaving a node, never differences, so that a chance of 1e-14 of leaving a
+    cycle is as exact as one of 1/2.  A node from which play under this policy never leaves the part
+    is worth 0 (a line that never ends is a draw); in a game of score, it is UNBOUNDED if points are
+    scored on the way (0 if none).  Returns 0 or UNBOUNDED."""
+    m = b - a
+    for i in range(m):
+        const[i] = 0.0
+        leave[i] = 0.0
+        spin[i] = 0.0
+        row_len[i] = 0
+        col_len[i] = 0
+        reach[i] = False
+    for i in range(m):
+        v = order[a + i]
+        if kind[v] <= 1:
+            e0, e1 = choice[v], choice[v] + 1
+        else:
+            e0, e1 = start[v], start[v + 1]
+        for e in range(e0, e1):
+            w = 1.0 if kind[v] <= 1 else prob[e]
+            if w == 0.0:
+                continue
+            r = reward[e] if scored else 0.0
+            t = target[e]
+            j = local[t]
+            const[i] += w * r
+            spin[i] += w * abs(r)
+            if j < 0:
+                leave[i] += w
+                const[i] += w * value[t]
+            else:
+                if not present[i, j]:
+                    present[i, j] = True
+                    row_cols[i, row_len[i]] = j
+                    row_len[i] += 1
+                    col_rows[j, col_len[j]] = i
+                    col_len[j] += 1
+                mat[i, j] += w
+    head, tail = 0, 0                               # the nodes that can leave the part: backward from the exits
+    for i in range(m):
+        if leave[i] > 0.0:
+            reach[i] = True
+            queue[tail] = i
+            tail += 1
+    while head < tail:
+        j = queue[head]
+        head += 1
+        for c in range(col_len[j]):
+            i = col_rows[j, c]
+            if not reach[i]:
+                reach[i] = True
+                queue[tail] = i
+                tail += 1
+    status = 0
+    for i in range(m):
+        if not reach[i]:
+            value[order[a + i]] = 0.0
+            if spin[i] > 0.0:
+                status = UNBOUNDED
+    if status == 0:
+        for i in range(m):                          # a move into a part that never ends leaves at value 0
+            if reach[i]:
+                for c in range(row_len[i]):
+                    j = row_cols[i, c]
+                    if not reach[j]:
+                        leave[i] += mat[i, j]
+                        mat[i, j] = 0.0
+        for k in range(m):                          # eliminate k: the others' equations without it
+            if not reach[k]:
+                continue
+            d = leave[k]
+            for c in range(row_len[k]):
+                j = row_cols[k, c]
+                if j > k and reach[j]:
+                    d += mat[k, j]
+            pivot[k] = d
+            if d <= 0.0:                            # no way out left: only by underflow
+                status = UNBOUNDED if scored else 0
+                d = 1.0
+                pivot[k] = 1.0
+            for c in range(col_len[k]):
+                i = col_rows[k, c]
+                if i <= k or not reach[i]:
+                    continue
+                f = mat[i, k] / d
+                if f == 0.0:
+                    continue
+                mat[i, k] = 0.0
+                const[i] += f * const[k]
+                leave[i] += f * leave[k]
+                for cc in range(row_len[k]):
+                    j = row_cols[k, cc]
+                    if j <= k or not reach[j]:
+                        continue
+                    if not present[i, j]:
+                        present[i, j] = True
+                        row_cols[i, row_len[i]] = j
+                        row_len[i] += 1
+                        col_rows[j, col_len[j]] = i
+                        col_len[j] += 1
+                    mat[i, j] += f * mat[k, j]
+        for k in range(m - 1, -1, -1):              # back substitution, the last eliminated first
+            if not reach[k]:
+                continue
+            x = const[k]
+            for c in range(row_len[k]):
+                j = row_cols[k, c]
+                if j > k and reach[j]:
+                    x += mat[k, j] * value[order[a + j]]
+            value[order[a + k]] = x / pivot[k]
+    for i in range(m):                              # clean for the next part
+        for c in range(row_len[i]):
+            j = row_cols[i, c]
+            mat[i, j] = 0.0
+            present[i, j] = False
+    return status
 
 
 def judged_side(graph: StateGraph, player: int, policy: np.ndarray, solved: ChanceSolution) -> dict:
@@ -313,12 +603,12 @@ def judged_side(graph: StateGraph, player: int, policy: np.ndarray, solved: Chan
     response (its expected result where there are draws), the game's value for that side, whether they
     are equal (perfect), and its chance of winning against a uniformly random opponent."""
     sign = 1.0 if player == 0 else -1.0
-    draws = bool((graph.winner == DRAW).any())
+    draws = solved.drawable
 
     def measure(v: float) -> float:
         return v if draws else (1.0 + v) / 2.0
-    got = sign * float(against_best_response(graph, player, policy).value[0])
-    best = sign * float(solved.value[0])
+    got = sign * float(against_best_response(graph, player, policy).value[0]) + 0.0     # never -0.0
+    best = sign * float(solved.value[0]) + 0.0
     uniform = policy_of(graph, np.ones(len(graph.target), dtype=bool))
     pair = (policy, uniform) if player == 0 else (uniform, policy)
     vs_random = outcome_probabilities(graph, *pair)[graph.players[player]]

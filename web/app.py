@@ -47,7 +47,8 @@ class Refused(Exception):
 def _user_errors() -> tuple[type[BaseException], ...]:
     from bridge.engine import BadInput, ResourceLimit, RuleFileError
     from kb.db import KBError
-    return BadInput, KBError, RuleFileError, ResourceLimit, LookupError
+    from learners.errors import Unsolvable
+    return BadInput, KBError, RuleFileError, ResourceLimit, LookupError, Unsolvable
 
 
 def one_line(exc: BaseException) -> str:

@@ -1,0 +1,163 @@
+"""The games of chance and of score at the edges of the solver's methods, each value computed apart in
+the test: a cycle left once in 10^14 tosses (value iteration alone stopped after one sweep at the
+wrong value), a line its player may keep from ending (a draw, never half a win), best play that
+scores for ever (refused), and sampled games of score that would never end (counted as cut)."""
+import json
+import os
+import subprocess
+from fractions import Fraction
+from pathlib import Path
+
+import pytest
+from conftest import EDUCABLE
+
+TEXT_FORMS = """
+game:position_text(GAME, P, M, T) :- format(atom(T), "~w ~w", [P, M]).
+game:parse_position(GAME, T, P, M) :- atomic_list_concat([P, M], ' ', T).
+game:parse_move(GAME, T, T).
+game:move_text(GAME, M, M).
+game:board_lines(GAME, P, _, [P]).
+"""
+
+#   a tosses a coin that comes back to the start (weight AGAIN), wins (WIN) or loses (LOSS).
+SLOW = """
+:- module(slow, []).
+game:game(slow).
+game:players(slow, [a, b]).
+game:initial(slow, start, a).
+game:legal(slow, start, a, toss).
+game:legal(slow, tossing, chance, O) :- member(O, OUTCOMES).
+game:next(slow, start, a, toss, tossing).
+game:next(slow, tossing, chance, again, start).
+game:next(slow, tossing, chance, won, won).
+game:next(slow, tossing, chance, lost, lost).
+game:next_mover(slow, start, a, tossing, chance) :- !.
+game:next_mover(slow, _, _, _, a).
+game:chance_weight(slow, tossing, again, AGAIN).
+game:chance_weight(slow, tossing, won, WIN).
+game:chance_weight(slow, tossing, lost, LOSS).
+game:over(slow, won, _, a).
+game:over(slow, lost, _, b).
+""" + TEXT_FORMS.replace("GAME", "slow")
+
+#   a may wait for ever (the start comes back: a draw) or toss a coin that wins one time in four.
+WAITING = """
+:- module(waiting, []).
+game:game(waiting).
+game:players(waiting, [a, b]).
+game:initial(waiting, start, a).
+game:legal(waiting, start, a, wait).
+game:legal(waiting, start, a, toss).
+game:legal(waiting, tossing, chance, heads).
+game:legal(waiting, tossing, chance, tails).
+game:next(waiting, start, a, wait, start).
+game:next(waiting, start, a, toss, tossing).
+game:next(waiting, tossing, chance, S, S).
+game:next_mover(waiting, start, a, start, a) :- !.
+game:next_mover(waiting, start, a, tossing, chance) :- !.
+game:next_mover(waiting, _, _, _, b).
+game:chance_weight(waiting, tossing, heads, 1).
+game:chance_weight(waiting, tossing, tails, 3).
+game:over(waiting, heads, _, a).
+game:over(waiting, tails, _, b).
+""" + TEXT_FORMS.replace("GAME", "waiting")
+
+#   One player: `step` scores a point and tosses a coin that comes back (weight BACK) or ends the game
+#   (weight 1); `stop` ends it.  BACK = loop: `step` comes straight back, and best play scores for ever.
+SCORE = """
+:- module(points, []).
+game:game(points).
+game:players(points, [p]).
+game:initial(points, start, p).
+game:legal(points, start, p, step).
+game:legal(points, start, p, stop) :- STOPS.
+game:legal(points, tossing, chance, back).
+game:legal(points, tossing, chance, out).
+game:next(points, start, p, step, AFTER).
+game:next(points, start, p, stop, done).
+game:next(points, tossing, chance, back, start).
+game:next(points, tossing, chance, out, done).
+game:next_mover(points, _, _, tossing, chance) :- !.
+game:next_mover(points, _, _, _, p).
+game:chance_weight(points, tossing, back, BACK).
+game:chance_weight(points, tossing, out, 1).
+game:points(points, start, p, step, 1).
+game:over(points, done, _, score(0)).
+""" + TEXT_FORMS.replace("GAME", "points")
+
+
+def educable(folder: Path, *args: str) -> subprocess.CompletedProcess:
+    env = {k: v for k, v in os.environ.items() if k not in ("EDUCABLE_DB", "EDUCABLE_GAMES")}
+    return subprocess.run([EDUCABLE, "--games-dir", str(folder), *args, "--db", str(folder / "kb.db")],
+                          capture_output=True, text=True, timeout=300, env=env)
+
+
+def solved(folder: Path, game: str) -> dict:
+    r = educable(folder, "solve", game, "--json")
+    assert r.returncode == 0, r.stderr
+    return json.loads(r.stdout)
+
+
+@pytest.mark.parametrize("again, win, loss", [(10**14, 1, 0), (10**6, 1, 0), (10**14, 1, 2), (10**15, 3, 7)])
+def test_a_cycle_left_once_in_many_tosses_is_solved_to_its_fixed_point(tmp_path, again, win, loss):
+    """Tossing until the coin stops: a wins with probability WIN / (WIN + LOSS), however rarely it stops."""
+    outcomes = "[again, won, lost]" if loss else "[again, won]"
+    (tmp_path / "slow.pl").write_text(SLOW.replace("OUTCOMES", outcomes).replace("AGAIN", str(again))
+                                      .replace("WIN", str(win)).replace("LOSS", str(loss)))
+    data = solved(tmp_path, "slow")
+    p = Fraction(win, win + loss)
+    assert data["win_probability"] == pytest.approx(float(p), abs=1e-12)
+    assert data["value"] == pytest.approx(float(2 * p - 1), abs=1e-12)
+    assert data["draw_probability"] == 0 and data["exact_parts"] == 1
+    r = educable(tmp_path, "solve", "slow")
+    assert f"a wins with probability {float(p):.6f}" in r.stdout, r.stdout
+
+
+def test_a_line_that_never_ends_is_a_draw_not_half_a_win(tmp_path):
+    (tmp_path / "waiting.pl").write_text(WAITING)
+    data = solved(tmp_path, "waiting")
+    # waiting for ever is a draw (0); tossing is worth 1/4 - 3/4 = -1/2: best play waits
+    assert (data["value"], data["win_probability"], data["draw_probability"]) == (0.0, 0.0, 1.0)
+    r = educable(tmp_path, "solve", "waiting")
+    assert "a wins with probability 0.000000, a draw 1.000000, b wins 0.000000" in r.stdout, r.stdout
+    r = educable(tmp_path, "query", "waiting", "start a")
+    wait = next(line for line in r.stdout.splitlines() if line.strip().startswith("wait"))
+    toss = next(line for line in r.stdout.splitlines() if line.strip().startswith("toss"))
+    assert "a wins 0.0000%, draw 100.0000%" in wait and "a wins 25.0000%, draw 0.0000%" in toss, r.stdout
+    r = educable(tmp_path, "games")
+    assert "a wins 0.0000%, draw 100.0000%, b wins 0.0000%" in r.stdout, r.stdout
+    # random play tosses sooner or later (each turn with chance 1/2): its expected result is -1/2 as first;
+    # as second it has no move, and the game's value for b is 0
+    r = educable(tmp_path, "eval", "waiting", "random", "--exact", "--json")
+    data = json.loads(r.stdout)
+    assert data["measure"].startswith("expected result")
+    assert data["as_first"]["against_best_response"] == pytest.approx(-0.5, abs=1e-12)
+    assert data["as_first"]["game_value"] == 0.0 and not data["as_first"]["perfect"]
+
+
+def test_best_play_that_scores_for_ever_is_refused_in_one_line(tmp_path):
+    (tmp_path / "points.pl").write_text(SCORE.replace("STOPS", "true").replace("AFTER", "start")
+                                        .replace("BACK", "1"))
+    r = educable(tmp_path, "solve", "points")
+    assert r.returncode == 2 and r.stderr.count("\n") == 1, r.stderr
+    assert "the expected score is unbounded: best play never ends" in r.stderr
+
+
+@pytest.mark.parametrize("back", [3, 10**12])
+def test_a_game_of_score_that_ends_with_certainty_has_its_exact_expected_score(tmp_path, back):
+    """Stepping until the coin ends it: 1 point a step, a geometric number of steps of mean BACK + 1."""
+    (tmp_path / "points.pl").write_text(SCORE.replace("STOPS", "true").replace("AFTER", "tossing")
+                                        .replace("BACK", str(back)))
+    data = solved(tmp_path, "points")
+    assert data["expected_score"] == pytest.approx(back + 1, rel=1e-12)
+
+
+def test_sampled_games_of_score_that_never_end_are_counted_as_cut(tmp_path):
+    (tmp_path / "points.pl").write_text(SCORE.replace("STOPS", "fail").replace("AFTER", "start")
+                                        .replace("BACK", "1"))
+    r = educable(tmp_path, "eval", "points", "random", "--games", "2", "--json")
+    assert r.returncode == 0, r.stderr
+    data = json.loads(r.stdout)
+    assert data["cut"] == 2 and data["mean_score"] == data["cut_after"] == 250_000
+    r = educable(tmp_path, "eval", "points", "random", "--games", "2")
+    assert "2 of 2 games were cut" in r.stdout and "lower bound" in r.stdout, r.stdout
