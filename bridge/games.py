@@ -214,11 +214,16 @@ def play_series(game: str, choosers: dict[str, str], n: int, seed: int) -> dict[
                        f"move, or a rule failed); educable check '{game}' says where") from None
 
 
-def play_scores(game: str, choosers: dict[str, str], n: int, seed: int) -> list[float]:
+def play_scores(game: str, choosers: dict[str, str], n: int, seed: int) -> tuple[list[float], int]:
     """Play ``n`` games of a game of score inside Prolog in one query (keep ``n`` to a page); each
-    game's total score (its moves' points plus its end's score)."""
+    game's total score (its moves' points plus its end's score), and how many were cut, still going
+    after rules/play.pl's score_plies/1 moves (their totals those of the moves made)."""
     pairs = ", ".join(f"{quote(p)}-{c}" for p, c in choosers.items())
-    return engine().call(f"play:play_scores({quote(check_game(game))}, [{pairs}], {int(n)}, {int(seed)}, Out)")
+    totals, cut = engine().call(f"play:play_scores({quote(check_game(game))}, [{pairs}], {int(n)}, {int(seed)}, Out)")
+    return totals, int(cut)
+
+
+SCORE_PLIES = 250_000       # rules/play.pl's score_plies/1: a sampled game of score still going after them is cut
 
 
 def points(state: State, move_text: str) -> float:

@@ -23,7 +23,8 @@
             candidates/5,       % +Chooser, +Game, +Pos, +Mover, -Moves
             play_series/5,      % +Game, +Choosers, +Games, +Seed, -Counts
             play_results/4,     % +Game, +ChooserSets, +Games, -Results
-            play_scores/5,      % +Game, +Choosers, +Games, +Seed, -Totals
+            play_scores/5,      % +Game, +Choosers, +Games, +Seed, -TotalsAndCut
+            score_plies/1,      % -Plies
             game_total/4,       % +Game, +Moves, +End, -Total
             scored_moves/5,     % +Chooser, +Game, +Pos, +Mover, -Scored
             weighted_moves/5,   % +Chooser, +Game, +Pos, +Mover, -Weighted
@@ -159,16 +160,42 @@ play_series(Game, Choosers, Games, Seed, json(Counts)) :-
     msort(Results, Sorted),
     clumped(Sorted, Counts).
 
-%!  play_scores(+Game, +Choosers, +Games, +Seed, -Totals:list) is det.
+%!  play_scores(+Game, +Choosers, +Games, +Seed, -TotalsAndCut:list) is det.
 %   Play Games games of a game of score (one player, e.g. [player-random])
-%   from the start and list each game's total as a float (game_total/4).
+%   from the start: TotalsAndCut is [Totals, Cut], each game's total as a
+%   float (its moves' points and its end's score(N)) and the number of
+%   games still going after score_plies/1 moves, whose totals are those of
+%   the moves made (so that a mean with a cut game is a lower bound).  No
+%   history is kept: a long game takes no more memory than a short one.
 %   The caller keeps Games small (a page of games a call).
-play_scores(Game, Choosers, Games, Seed, Totals) :-
+play_scores(Game, Choosers, Games, Seed, [Totals, Cut]) :-
     set_random(seed(Seed)),
-    findall(T, ( between(1, Games, _),
-                 play_game(Game, Choosers, End, _, Moves),
-                 game_total(Game, Moves, End, T0),
-                 T is float(T0) ), Totals).
+    score_plies(Max),
+    initial(Game, Pos, Mover),
+    findall(T-C, ( between(1, Games, _),
+                   score_game(Game, Choosers, Pos, Mover, Max, 0, T0, C),
+                   T is float(T0) ), Pairs),
+    pairs_keys_values(Pairs, Totals, Cuts),
+    sum_list(Cuts, Cut).
+
+%!  score_plies(-Plies:integer) is det.
+%   The moves after which a sampled game of score is counted as cut: far
+%   beyond any game of 2048 on its largest board (the tile kernels play
+%   every game to its end).
+score_plies(250000).
+
+score_game(Game, _, Pos, Mover, _, Sum, Total, 0) :-
+    over(Game, Pos, Mover, End), !,
+    (   End = score(N) -> Total is Sum + N ; Total = Sum ).
+score_game(_, _, _, _, 0, Sum, Sum, 1) :- !.
+score_game(Game, Choosers, Pos, Mover, Left, Sum0, Total, Cut) :-
+    mover_chooser(Mover, Choosers, Chooser),
+    choose_move(Chooser, Game, Pos, Mover, Move), !,
+    move_points(Game, Pos, Mover, Move, Points),
+    step(Game, Pos, Mover, Move, Pos1, Mover1),
+    Sum1 is Sum0 + Points,
+    Left1 is Left - 1,
+    score_game(Game, Choosers, Pos1, Mover1, Left1, Sum1, Total, Cut).
 
 %!  game_total(+Game, +Moves:list, +End, -Total) is det.
 %   The score of a game of score played by Moves from the start: the
