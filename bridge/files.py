@@ -7,8 +7,10 @@ file that grows while it is read is cut at the limit and refused).
 """
 from __future__ import annotations
 
+import errno
 import os
 import stat
+import tempfile
 from collections.abc import Callable
 from pathlib import Path
 
@@ -126,18 +128,94 @@ def check_output(path: str | os.PathLike, what: str, db_path: str | os.PathLike 
 
 
 def write_whole(path: str | os.PathLike, write: Callable[[Path], object]) -> None:
-    """Write a file whole or not at all: ``write`` fills a temporary file beside ``path``, which then
-    replaces it (a link named ``path`` is replaced, never written through).  BadInput when it cannot."""
+    """Write what ``write`` puts into a temporary file beside ``path`` into the file ``path`` names,
+    whole or not at all.  A regular file (or a new one) is replaced by it atomically, keeping an
+    existing file's owner and mode; where they cannot be kept (a file of another owner, for a user who
+    may not give files away) or the file has other names (hard links), it is written in place.  A link
+    named ``path`` is replaced, never written through.  A character device or a FIFO with a reader is
+    written to as it is (never replaced); a FIFO without a reader, a socket or a block device is
+    refused.  BadInput when it cannot."""
     target = Path(path)
-    scratch = target.with_name(f".{target.stem}.{os.getpid()}.tmp{target.suffix}")   # the suffix tells the format
+    try:
+        info: os.stat_result | None = target.lstat()
+    except FileNotFoundError:
+        info = None
+    except OSError as exc:
+        raise BadInput(f"cannot write {path}: {exc.strerror}") from None
+    special = info is not None and not (stat.S_ISREG(info.st_mode) or stat.S_ISLNK(info.st_mode))
+    end = _open_special(path, info) if info is not None and special else None
+    # beside the file it replaces (the same file system), or for a device or a FIFO in a folder of its own
+    folder = Path(tempfile.mkdtemp(prefix="educable-")) if special else target.parent
+    scratch = folder / f".{target.stem}.{os.getpid()}.tmp{target.suffix}"   # the suffix tells the format
     try:
         write(scratch)
-        os.replace(scratch, target)
+        if end is not None:
+            _copy_into(scratch, end)
+        elif info is None or stat.S_ISLNK(info.st_mode):
+            os.replace(scratch, target)
+        else:
+            _replace_keeping(scratch, target, info)
     except OSError as exc:
         raise BadInput(f"cannot write {path}: {exc.strerror}") from None
     finally:
+        if end is not None:
+            os.close(end)
         if scratch.exists():
             scratch.unlink(missing_ok=True)
+        if special:
+            folder.rmdir()
+
+
+def _open_special(path: str | os.PathLike, info: os.stat_result) -> int:
+    """A descriptor to write into the device or FIFO ``path``, opened before any work (so that a FIFO's
+    reader is there to be found, and stays); BadInput for what is not a file to write an output into."""
+    if stat.S_ISDIR(info.st_mode):
+        raise BadInput(f"cannot write {path}: it is a folder; name a file in it")
+    if stat.S_ISSOCK(info.st_mode):
+        raise BadInput(f"refused to write to {path}: it is a socket; name a regular file")
+    if stat.S_ISBLK(info.st_mode):
+        raise BadInput(f"refused to write to {path}: it is a block device (a disk); name a regular file")
+    try:
+        fd = os.open(path, os.O_WRONLY | os.O_NONBLOCK | os.O_NOFOLLOW)     # a FIFO with no reader: ENXIO, never a wait
+    except OSError as exc:
+        if stat.S_ISFIFO(info.st_mode) and exc.errno == errno.ENXIO:
+            raise BadInput(f"refused to write to {path}: it is a pipe (FIFO) with no reader; start its reader first") from None
+        raise BadInput(f"cannot write {path}: {exc.strerror}") from None
+    now = os.fstat(fd)
+    if (now.st_dev, now.st_ino) != (info.st_dev, info.st_ino):
+        os.close(fd)
+        raise BadInput(f"cannot write {path}: it changed while being opened")
+    os.set_blocking(fd, True)
+    return fd
+
+
+def _replace_keeping(scratch: Path, target: Path, info: os.stat_result) -> None:
+    """``scratch`` in place of the regular file ``target``, with its owner and mode; written into it
+    instead where they cannot be kept or where it has other names."""
+    if info.st_nlink == 1:
+        try:
+            os.chmod(scratch, stat.S_IMODE(info.st_mode))
+            if (info.st_uid, info.st_gid) != (os.geteuid(), os.getegid()):
+                os.chown(scratch, info.st_uid, info.st_gid)
+        except PermissionError:
+            pass                                # not ours to give away: written in place below
+        else:
+            os.replace(scratch, target)
+            return
+    fd = os.open(target, os.O_WRONLY | os.O_TRUNC | os.O_NOFOLLOW)
+    try:
+        _copy_into(scratch, fd)
+    finally:
+        os.close(fd)
+
+
+def _copy_into(scratch: Path, fd: int) -> None:
+    """The bytes of ``scratch`` written into the open descriptor ``fd``."""
+    with open(scratch, "rb") as source:
+        while chunk := source.read(1 << 20):
+            view = memoryview(chunk)
+            while view:
+                view = view[os.write(fd, view):]
 
 
 def write_text_whole(path: str | os.PathLike, text: str, append: bool = False) -> None:

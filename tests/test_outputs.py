@@ -79,3 +79,59 @@ def test_an_output_replaces_a_link_in_its_place_and_never_writes_through_it(trai
     assert not link.is_symlink() and "rule(" in link.read_text()
     assert sorted(p.name for p in tmp_path.iterdir()) == ["best.pl", "kb.db", "keep.txt"], "no scratch file left"
     assert sqlite3.connect(trained).execute("SELECT count(*) FROM agents").fetchone()[0] == 2
+
+
+# -- an output writes into what the user names: a device, a FIFO, a file of another owner ----------------
+needs_root = pytest.mark.skipif(os.geteuid() != 0, reason="mknod and chown need root (CI runs as root)")
+
+
+@needs_root
+def test_an_output_to_a_character_device_writes_into_it_and_leaves_it_a_device(trained, tmp_path):
+    import stat
+    null = tmp_path / "null"
+    os.mknod(null, 0o666 | stat.S_IFCHR, os.makedev(1, 3))      # the same device as /dev/null
+    r = cli("rules", "export", "gaia", str(null), "--db", str(trained))
+    assert r.exit_code == 0, r.output
+    assert stat.S_ISCHR(os.lstat(null).st_mode) and os.lstat(null).st_rdev == os.makedev(1, 3)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["kb.db", "null"], "no scratch file left"
+
+
+def test_an_output_to_a_fifo_reaches_its_reader_and_one_without_a_reader_is_refused(trained, tmp_path):
+    import stat
+    import threading
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)
+    one_line(cli("rules", "export", "gaia", str(fifo), "--db", str(trained)), 2, "no reader")
+    got: list[str] = []
+    reader = threading.Thread(target=lambda: got.append(fifo.read_text()))
+    reader.start()
+    for _ in range(200):                     # the reader has opened its end
+        r = cli("rules", "export", "gaia", str(fifo), "--db", str(trained))
+        if r.exit_code == 0:
+            break
+    reader.join(timeout=30)
+    assert r.exit_code == 0, r.output
+    assert got and "rule(" in got[0], got
+    assert stat.S_ISFIFO(os.lstat(fifo).st_mode)
+
+
+@needs_root
+def test_an_output_over_a_file_of_another_owner_keeps_its_owner_and_mode(trained, tmp_path):
+    import stat
+    theirs = tmp_path / "theirs.pl"
+    theirs.write_text("% theirs\n")
+    os.chown(theirs, 4321, 4321)
+    os.chmod(theirs, 0o640)
+    r = cli("rules", "export", "gaia", str(theirs), "--db", str(trained))
+    assert r.exit_code == 0, r.output
+    info = os.stat(theirs)
+    assert (info.st_uid, info.st_gid, stat.S_IMODE(info.st_mode)) == (4321, 4321, 0o640)
+    assert "rule(" in theirs.read_text()
+
+
+def test_an_output_to_a_socket_is_refused_in_one_line(trained, tmp_path):
+    import socket
+    path = tmp_path / "s"
+    with socket.socket(socket.AF_UNIX) as s:
+        s.bind(str(path))
+        one_line(cli("rules", "export", "gaia", str(path), "--db", str(trained)), 2, "socket")
