@@ -85,6 +85,8 @@ class ChanceSolution:
         win = self.win_probability(graph, node)
         if win is None:
             return None
+        if self.win is None:
+            return 0.0
         loss = win - float(self.value[node])
         return min(1.0, max(0.0, 1.0 - win - loss))
 
@@ -219,30 +221,67 @@ def _values(graph: StateGraph, kind: np.ndarray, prob: np.ndarray, terminal: np.
 
 
 def can_draw(graph: StateGraph) -> bool:
-    """Whether some play of the game is not won by either player: an end that is a draw, or positions
-    its players can keep from ending (a set in which each player has a move that stays and every chance
-    outcome stays: an end component, found by pruning the graph's strong parts until none changes)."""
+    """Whether some play of the game is won by neither player: an end that is a draw, or positions its
+    players can keep from ending (a set of positions in which each player has a move that stays and
+    every outcome of chance stays: what is left of the positions not over once those that cannot
+    stay are taken away, one by one)."""
     if (graph.winner == DRAW).any():
         return True
-    live = graph.winner == ONGOING
-    source, target = graph.source, graph.target
-    chance = graph.mover == CHANCE
-    prob = _edge_probabilities(graph)
-    while live.any():
-        inside = live[source] & live[target] & ((prob > 0) | ~chance[source])
-        keep = np.flatnonzero(inside)
-        start = np.concatenate(([0], np.cumsum(np.bincount(source[keep], minlength=graph.size))))
-        order, part_start = _strong_parts(graph.size, start, target[keep])
-        part = np.empty(graph.size, dtype=np.int64)
-        part[order] = np.repeat(np.arange(len(part_start) - 1), np.diff(part_start))
-        stays = inside & (part[source] == part[target])
-        stays_somewhere = np.bincount(source[stays], minlength=graph.size) > 0
-        leaves = np.bincount(source[~stays & (prob > 0)], minlength=graph.size) > 0
-        still = live & stays_somewhere & ~(chance & leaves)
-        if (still == live).all():
-            return True
-        live = still
-    return False
+    return bool(_trap(graph.start, graph.target, _edge_probabilities(graph), graph.mover == CHANCE,
+                      graph.winner == ONGOING).any())
+
+
+@njit(cache=True)
+def _trap(start, target, prob, chance, live):
+    """The largest set of ``live`` nodes that play can stay in for ever (see can_draw), as a mask."""
+    n = len(start) - 1
+    inside = live.copy()
+    into = np.zeros(n + 1, dtype=np.int64)            # the edges into each node, by their source
+    for e in range(len(target)):
+        into[target[e] + 1] += 1
+    for v in range(n):
+        into[v + 1] += into[v]
+    fill = into[:-1].copy()
+    edge_from = np.empty(len(target), dtype=np.int64)
+    by_target = np.empty(len(target), dtype=np.int64)
+    for v in range(n):
+        for e in range(start[v], start[v + 1]):
+            t = target[e]
+            edge_from[fill[t]] = v
+            by_target[fill[t]] = e
+            fill[t] += 1
+    staying = np.zeros(n, dtype=np.int64)             # a player's moves that stay
+    queue = np.empty(n, dtype=np.int64)
+    queued = np.zeros(n, dtype=np.bool_)
+    tail = 0
+    for v in range(n):
+        if not inside[v]:
+            continue
+        out = False
+        for e in range(start[v], start[v + 1]):
+            if inside[target[e]]:
+                staying[v] += 1
+            elif not chance[v] or prob[e] > 0.0:
+                out = True
+        if (chance[v] and out) or (not chance[v] and staying[v] == 0):
+            queue[tail] = v
+            tail += 1
+            queued[v] = True
+    head = 0
+    while head < tail:
+        u = queue[head]
+        head += 1
+        inside[u] = False
+        for i in range(into[u], into[u + 1]):
+            p = edge_from[i]
+            if not inside[p] or queued[p]:
+                continue
+            staying[p] -= 1
+            if (chance[p] and prob[by_target[i]] > 0.0) or (not chance[p] and staying[p] == 0):
+                queue[tail] = p
+                tail += 1
+                queued[p] = True
+    return inside
 
 
 @njit(cache=True)
@@ -346,12 +385,10 @@ def _solve_parts(order, part_start, start, target, prob, reward, kind, value, to
             for e in range(start[v], start[v + 1]):
                 if target[e] == v:
                     cyclic = True                   # a loop to itself
-        if not cyclic:
-            _backup(order[a], start, target, prob, reward, kind, value, scored)
-            continue
-        stats[0] += 1
+        if cyclic:
+            stats[0] += 1
         exact = b - a <= dense_limit
-        budget = PRESWEEPS if exact else max_sweeps
+        budget = 1 if not cyclic else PRESWEEPS if exact else max_sweeps
         sweeps = 0
         change = 0.0
         last = 0.0
@@ -361,15 +398,54 @@ def _solve_parts(order, part_start, start, target, prob, reward, kind, value, to
             last = change
             change = 0.0
             for i in range(a, b):
-                d = _backup(order[i], start, target, prob, reward, kind, value, scored)
+                # the backup written out here, each kind its own loop and no reward added where there is
+                # none: the sweeps of Pig's cyclic parts run it half a billion times, and a function for
+                # it (even inlined) or a reward of 0 added each time took 3-5 times as long
+                v = order[i]
+                k = kind[v]
+                if k == 3:
+                    continue
+                e0, e1 = start[v], start[v + 1]
+                if k == 2:
+                    x = 0.0
+                    if scored:
+                        for e in range(e0, e1):
+                            x += prob[e] * (reward[e] + value[target[e]])
+                    else:
+                        for e in range(e0, e1):
+                            x += prob[e] * value[target[e]]
+                elif scored:
+                    x = reward[e0] + value[target[e0]]
+                    for e in range(e0 + 1, e1):
+                        y = reward[e] + value[target[e]]
+                        if (k == 0 and y > x) or (k == 1 and y < x):
+                            x = y
+                elif k == 0:
+                    x = value[target[e0]]
+                    for e in range(e0 + 1, e1):
+                        y = value[target[e]]
+                        if y > x:
+                            x = y
+                else:
+                    x = value[target[e0]]
+                    for e in range(e0 + 1, e1):
+                        y = value[target[e]]
+                        if y < x:
+                            x = y
+                d = abs(x - value[v])
                 if d > change:
                     change = d
+                value[v] = x
+            if not cyclic:
+                break
             if not exact and sweeps > 2 and last > 0.0:
                 ratio = change / last               # the sweeps' rate of contraction, as last seen
                 if ratio < 1.0:
                     bound = change * ratio / (1.0 - ratio)
             if change <= tol and (exact or bound <= tol):
                 break
+        if not cyclic:
+            continue
         stats[1] += sweeps
         if sweeps > stats[2]:
             stats[2] = sweeps
@@ -412,47 +488,6 @@ def _solve_parts(order, part_start, start, target, prob, reward, kind, value, to
             local[order[i]] = -1
         stats[3] += 1
     return 0, -1
-
-
-@njit(cache=True)
-def _backup(v, start, target, prob, reward, kind, value, scored):
-    """Node v's value from its successors' as its kind says (written in place); the change.
-
-    Each kind its own loop and no reward added where there is none: the sweeps of Pig's cyclic parts
-    run this half a billion times, and a reward of 0 added each time took 3-5 times as long."""
-    k = kind[v]
-    if k == 3:
-        return 0.0
-    e0, e1 = start[v], start[v + 1]
-    if k == 2:
-        x = 0.0
-        if scored:
-            for e in range(e0, e1):
-                x += prob[e] * (reward[e] + value[target[e]])
-        else:
-            for e in range(e0, e1):
-                x += prob[e] * value[target[e]]
-    elif scored:
-        x = reward[e0] + value[target[e0]]
-        for e in range(e0 + 1, e1):
-            y = reward[e] + value[target[e]]
-            if (k == 0 and y > x) or (k == 1 and y < x):
-                x = y
-    elif k == 0:
-        x = value[target[e0]]
-        for e in range(e0 + 1, e1):
-            y = value[target[e]]
-            if y > x:
-                x = y
-    else:
-        x = value[target[e0]]
-        for e in range(e0 + 1, e1):
-            y = value[target[e]]
-            if y < x:
-                x = y
-    d = abs(x - value[v])
-    value[v] = x
-    return d
 
 
 @njit(cache=True)

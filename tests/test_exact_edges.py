@@ -161,3 +161,122 @@ def test_sampled_games_of_score_that_never_end_are_counted_as_cut(tmp_path):
     assert data["cut"] == 2 and data["mean_score"] == data["cut_after"] == 250_000
     r = educable(tmp_path, "eval", "points", "random", "--games", "2")
     assert "2 of 2 games were cut" in r.stdout and "lower bound" in r.stdout, r.stdout
+
+
+# -- the solver against brute force on random small games with cycles ------------------------------------
+def random_game(seed: int):
+    """A random two-player game of chance with cycles: 6 player nodes (2 or 3 moves each, first or second
+    player's), 3 chance nodes (2 or 3 outcomes, weights from 1 to 10^k), 3 ends (a win each, a draw)."""
+    import numpy as np
+
+    from learners.graph import CHANCE, DRAW, ONGOING, StateGraph
+    rng = np.random.default_rng(seed)
+    players, chances, ends = 6, 3, 3
+    n = players + chances + ends
+    mover = np.array([rng.integers(0, 2) for _ in range(players)] + [CHANCE] * chances + [0] * ends, dtype=np.int8)
+    winner = np.array([ONGOING] * (players + chances) + [0, 1, DRAW], dtype=np.int8)
+    start, target, exact = [0], [], []
+    for v in range(players + chances):
+        k = int(rng.integers(2, 4))
+        tos = rng.choice(n, size=k, replace=False)
+        target += [int(t) for t in tos]
+        if v >= players:
+            w = [10 ** int(x) for x in rng.integers(0, 7, size=k)]
+            exact += [Fraction(x, sum(w)) for x in w]
+        else:
+            exact += [Fraction(1)] * k
+        start.append(len(target))
+    start += [len(target)] * ends
+    graph = StateGraph("random", ["a", "b"], [str(i) for i in range(n)], mover, winner, np.array(start),
+                       np.array(target, dtype=np.int64), np.zeros(len(target), dtype=np.int64), ["m"],
+                       np.ones(n, dtype=np.int64), prob=np.array([float(p) for p in exact]))
+    return graph, exact
+
+
+def solve_exactly(a: list[list[Fraction]], b: list[Fraction]) -> list[Fraction]:
+    """x with a x = b, by Gauss-Jordan elimination in fractions."""
+    n = len(b)
+    m = [row[:] + [b[i]] for i, row in enumerate(a)]
+    for c in range(n):
+        pivot = next(r for r in range(c, n) if m[r][c] != 0)
+        m[c], m[pivot] = m[pivot], m[c]
+        for r in range(n):
+            if r != c and m[r][c] != 0:
+                f = m[r][c] / m[c][c]
+                m[r] = [x - f * y for x, y in zip(m[r], m[c])]
+    return [m[i][n] / m[i][i] for i in range(n)]
+
+
+def brute_force_value(graph, exact) -> Fraction:
+    """max over the first player's pure stationary policies of min over the second's of the start's
+    value (a line that never ends worth 0), each pair solved as a linear system in fractions."""
+    import itertools
+
+    from learners.graph import CHANCE, ONGOING
+    n = graph.size
+    choosers = [v for v in range(n) if graph.winner[v] == ONGOING and graph.mover[v] != CHANCE]
+    first = [v for v in choosers if graph.mover[v] == 0]
+    second = [v for v in choosers if graph.mover[v] == 1]
+    options = {v: range(int(graph.start[v]), int(graph.start[v + 1])) for v in choosers}
+    ends = [Fraction(int(w == 0) - int(w == 1)) for w in graph.winner]
+
+    def evaluate(choice: dict) -> Fraction:
+        p = [[Fraction(0)] * n for _ in range(n)]
+        for v in range(n):
+            if graph.winner[v] != ONGOING:
+                continue
+            edges = [choice[v]] if v in choice else range(int(graph.start[v]), int(graph.start[v + 1]))
+            for e in edges:
+                p[v][int(graph.target[e])] += exact[e]
+        reach = {v for v in range(n) if graph.winner[v] != ONGOING}     # the others never end: worth 0
+        while True:
+            more = reach | {v for v in range(n) if any(p[v][t] > 0 for t in reach)}
+            if more == reach:
+                break
+            reach = more
+        live = [v for v in sorted(reach) if graph.winner[v] == ONGOING]
+        if 0 not in live:
+            return ends[0] if graph.winner[0] != ONGOING else Fraction(0)
+        a = [[Fraction(int(i == j)) - p[i][j] for j in live] for i in live]
+        b = [sum((p[i][t] * ends[t] for t in range(n) if graph.winner[t] != ONGOING), Fraction(0)) for i in live]
+        return solve_exactly(a, b)[live.index(0)]
+    best = Fraction(-2)
+    for pick1 in itertools.product(*(options[v] for v in first)):
+        worst = Fraction(2)
+        for pick2 in itertools.product(*(options[v] for v in second)):
+            worst = min(worst, evaluate(dict(zip(first + second, pick1 + pick2))))
+        best = max(best, worst)
+    return best
+
+
+def brute_force_can_draw(graph) -> bool:
+    """A set play can stay in for ever, by trying every set of the positions not over."""
+    import itertools
+
+    from learners.graph import CHANCE, DRAW, ONGOING
+    if (graph.winner == DRAW).any():
+        return True
+    live = [v for v in range(graph.size) if graph.winner[v] == ONGOING]
+    for size in range(1, len(live) + 1):
+        for subset in itertools.combinations(live, size):
+            s = set(subset)
+            if all((all(int(graph.target[e]) in s for e in graph.edges(v) if graph.prob[e] > 0)
+                    if graph.mover[v] == CHANCE else any(int(graph.target[e]) in s for e in graph.edges(v)))
+                   for v in s):
+                return True
+    return False
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_random_games_with_cycles_solve_to_their_brute_force_value(seed):
+    from learners import chance
+    graph, exact = random_game(seed)
+    assert chance.solve(graph).value[0] == pytest.approx(float(brute_force_value(graph, exact)), abs=1e-12)
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_whether_a_game_can_be_kept_from_ending_is_found_as_by_trying_every_set(seed):
+    from learners import chance
+    graph, _ = random_game(seed)
+    graph.winner[-1] = 0                    # no drawn end: only play that never ends can draw
+    assert chance.can_draw(graph) == brute_force_can_draw(graph)
