@@ -766,7 +766,7 @@ def play(game: str, opponent: str, side: str | None, seed: int | None, db_path: 
     Examples:
       educable play tictactoe --opponent minimax --as o
       educable play hexapawn --opponent random --seed 3
-      educable --games-dir examples/chance play '2048(2,2)'    (a game of score: you play alone)
+      educable play '2048(2,2)'    (a game of score: you play alone)
     """
     from bridge.session import PlaySession
 

@@ -57,8 +57,11 @@ def known_game(game: str) -> str:
         broken = {Path(f).stem: (f, m) for f, m in engine().broken.items()}
         if game in broken:
             raise BadInput(f"game '{game}': {broken[game][0]} did not load: {broken[game][1]}")
+        from bridge.files import game_folders
+        searched = " and ".join(str(f) for f in game_folders())
         raise UnknownGame(f"unknown game '{game}' (known: {', '.join(games())}; families take their numbers, "
-                          "e.g. connect(3,5,4), hexapawn(4,5), nim(2,4,6))", game)
+                          f"e.g. connect(3,5,4), hexapawn(4,5), pig(50,6); searched {searched}; another folder: "
+                          "--games-dir FOLDER)", game)
     return game
 
 

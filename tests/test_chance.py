@@ -75,7 +75,7 @@ def test_a_solved_game_of_chance_is_stored_and_later_commands_read_it(tmp_path):
     import sqlite3
     games = tmp_path / "games"
     games.mkdir()
-    shutil.copy(ROOT / "examples" / "chance" / "pig.pl", games / "pig.pl")
+    shutil.copy(ROOT / "examples" / "chance" / "coin.pl", games / "coin.pl")
     db, ref = tmp_path / "kb.db", pig_reference(12)
 
     def solved() -> dict:
@@ -104,10 +104,17 @@ def test_a_solved_game_of_chance_is_stored_and_later_commands_read_it(tmp_path):
     r = educable("doctor", games_dir=games, db=db)
     assert r.returncode != 0 and "pig(12,6)" in r.stdout + r.stderr
     assert solved()["stored"] is False                  # solved again, over the damaged row
-    (games / "pig.pl").write_text((games / "pig.pl").read_text() + "\n% edited\n")
-    assert "pig(12,6)" not in listed()                  # its solution is of another version of the file
-    assert solved()["stored"] is False                  # another version of the file: solved again
-    assert solved()["stored"] is True
+
+    def coin() -> dict:
+        r = educable("solve", "coin", "--json", games_dir=games, db=db)
+        assert r.returncode == 0, r.stderr
+        return json.loads(r.stdout)
+    assert coin()["stored"] is False and coin()["stored"] is True
+    assert coin()["win_probability"] == 0.75
+    (games / "coin.pl").write_text((games / "coin.pl").read_text() + "\n% edited\n")
+    assert "coin" in listed() and not listed()["coin"]["solved"]     # its solution is of another version of the file
+    assert coin()["stored"] is False                    # another version of the file: solved again
+    assert coin()["stored"] is True
 
 
 def pig_random_references(goal: int, faces: int = 6, tol: float = 1e-15) -> tuple[float, float]:
@@ -335,7 +342,7 @@ def test_check_says_where_positions_come_back(tmp_path):
 
 def test_a_gdl_ii_pig_with_the_random_role_solves_as_the_native_file(tmp_path):
     """GDL-II's random role is chance: examples/gdl/pig_gdl.kif (a 3-faced die, goal 6) has the positions
-    and the value of examples/chance/pig.pl's pig(6,3)."""
+    and the value of rules/games/pig.pl's pig(6,3)."""
     answers = []
     for folder, game in ((ROOT / "examples" / "gdl", "pig_gdl"), (ROOT / "examples" / "chance", "pig(6,3)")):
         r = educable("solve", game, "--json", games_dir=folder, db=tmp_path / f"{folder.name}.db")

@@ -1,4 +1,4 @@
-"""EinStein würfelt nicht! on GBG's 3x3 board (examples/chance/einstein.pl), checked against a solver
+"""EinStein würfelt nicht! on GBG's 3x3 board (rules/games/einstein.pl), checked against a solver
 written here from GBG's rules (WolfgangKonen/GBG, src/games/EWN), apart from the game file."""
 from __future__ import annotations
 

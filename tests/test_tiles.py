@@ -26,7 +26,7 @@ def run_json(*args, db, games_dir=ROOT / "examples" / "chance") -> dict:
 
 @pytest.fixture(scope="module")
 def tables_2x3():
-    """2048(2,3)'s line tables as bridge/tiles.py reads them from examples/chance/2048.pl (in a process
+    """2048(2,3)'s line tables as bridge/tiles.py reads them from rules/games/2048.pl (in a process
     of their own: the example games stay out of this one's Prolog)."""
     from learners.tiles import LineTables
     env = {**os.environ, "EDUCABLE_GAMES": str(ROOT / "examples" / "chance")}
@@ -163,13 +163,14 @@ def test_temporal_coherence_slows_a_weight_pushed_back_and_forth():
 def test_rules_that_differ_from_2048s_are_refused_in_one_line(tmp_path):
     games = tmp_path / "games"
     games.mkdir()
-    text = (ROOT / "examples" / "chance" / "2048.pl").read_text()
-    changed = text.replace("tile(2, _), 9)", "tile(2, _), 8)").replace("tile(4, _), 1)", "tile(4, _), 2)")
-    assert changed != text
-    (games / "2048.pl").write_text(changed)
-    p = educable("train", "2048(2,3)", "--learner", "ntuple", "--agent", "t", "--games", "10",
+    text = (ROOT / "rules" / "games" / "2048.pl").read_text()       # as a game of its own: tiles(R,C)
+    changed = (text.replace("tile(2, _), 9)", "tile(2, _), 8)").replace("tile(4, _), 1)", "tile(4, _), 2)")
+               .replace(":- module(g2048,", ":- module(tiles,").replace("'2048", "'tiles"))
+    assert changed.count("'tiles") >= 3
+    (games / "tiles.pl").write_text(changed)
+    p = educable("train", "tiles(2,3)", "--learner", "ntuple", "--agent", "t", "--games", "10",
                  db=tmp_path / "kb.db", games_dir=games)
-    refused(p, "2048(2,3)", "new tile", "9 to 1")
+    refused(p, "tiles(2,3)", "new tile", "9 to 1")
 
 
 @pytest.mark.parametrize("args, words", [

@@ -58,6 +58,10 @@ game:legal(G, pos(S1, S2, K, T), T, Move) :-
     ( Move = roll ; K > 0, Move = hold ).
 game:legal(G, _, chance, Face) :- params(G, _, Faces), between(1, Faces, Face).
 
+%   Every move a player can ever make, numbered in this order by the
+%   environments of the field (the die's faces are chance's, apart).
+game:actions(G, [hold, roll]) :- params(G, _, _).
+
 game:next(G, P, T, roll, P) :- params(G, _, _), T \== chance.
 game:next(G, pos(S1, S2, K, T), T, hold, pos(B1, B2, 0, O)) :-
     params(G, _, _),

@@ -65,6 +65,11 @@ game:legal(G, pos(Cells), player, Move) :-
     member(Move, [up, down, left, right]),
     slide(Move, R, C, Cells, Cells1, _),
     Cells1 \== Cells.
+%   Every move the player can ever make, numbered in this order by the
+%   environments of the field (educable.env, gym_env, openspiel_game):
+%   the four slides; where the tiles appear is chance's, numbered apart.
+game:actions(G, [down, left, right, up]) :- params(G, _, _).
+
 game:legal(G, pos(Cells), chance, tile(V, Cell)) :-
     params(G, _, _),
     nth1(Cell, Cells, 0),

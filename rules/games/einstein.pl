@@ -46,7 +46,7 @@ params(G, Size, Pieces, Faces) :-
     ;   atom(G),
         sub_atom(G, 0, 9, _, 'einstein('),
         catch(term_to_atom(T, G), _, fail),
-        T = einstein(S0), memberchk(S0, [3, 4, 5])
+        T = einstein(S0), integer(S0), memberchk(S0, [3, 4, 5])
     ->  ( S0 =:= 3 -> F0 = 3 ; F0 = 6 ),
         assertz(known(G, S0, F0)), Size = S0, Faces = F0
     ;   atom(G), assertz(foreign(G)), fail
@@ -84,6 +84,15 @@ start_cell(S, Places, I, Cell) :-
 game:legal(G, pos(_, _, 0), chance, Face) :-
     params(G, _, _, Faces),
     between(1, Faces, Face).
+%   Every move a player can ever make, numbered in this order by the
+%   environments of the field: each square to each square a piece of x or
+%   of o may step to from it (the die's faces are chance's, apart).
+game:actions(G, Moves) :-
+    params(G, S, _, _),
+    N is S * S,
+    findall(From-To, ( between(1, N, From), ( step_to(x, S, From, To) ; step_to(o, S, From, To) ) ), Moves0),
+    sort(Moves0, Moves).
+
 game:legal(G, pos(Cells, T, D), T, From-To) :-
     D > 0,
     params(G, S, _, _),
