@@ -1354,8 +1354,10 @@ def serve(port: int, host: str, allow_hosts: tuple[str, ...], read_only: bool, o
     sys.stdout.flush()
     if open_browser:
         webbrowser.open(url)
+    # Ctrl-C or SIGTERM: requests still open after half a second are dropped (a search in its own
+    # process is ended with it), so the server stops within a second whatever it is doing
     config = uvicorn.Config(create_app(path, read_only, boundary), log_level="warning", lifespan="on",
-                            proxy_headers=False, server_header=False)
+                            proxy_headers=False, server_header=False, timeout_graceful_shutdown=0.5)
     uvicorn.Server(config).run(sockets=[sock])
 
 

@@ -475,3 +475,44 @@ def test_a_run_on_a_game_of_score_shows_its_exact_expected_score(db_path, served
     page.wait_for_function("document.getElementById('checkpoints').textContent.length > 0")
     assert page.text_content("#checkpoints") == (f"Last exact checkpoint (after 2,000 games): expects a score of "
                                                  f"{exact['expected_score']:.3f} (best play {exact['best_expected_score']:.3f})")
+
+
+DEEP_SEARCH = {"game": "2048", "position": "2,.,.,./.,.,.,./.,.,.,./.,.,.,2", "opponent": "expectimax:8", "moves": []}
+
+
+def test_the_deepest_search_on_the_largest_board_is_refused_in_one_line_and_the_page_serves_meanwhile(served, page):
+    """expectimax:8 on 2048's 4x4 board (minutes of search) runs in the page's search process: while it
+    runs another page loads, and past its bound it is stopped and refused in one line."""
+    s = served()
+    page.goto(f"{s.url}/play?game=2048")
+    page.evaluate("""([token, body]) => {
+        window.searchDone = false;
+        window.searched = fetch('/api/move', {method: 'POST', body: JSON.stringify(body),
+                                 headers: {'Content-Type': 'application/json', 'X-Educable-Token': token}})
+            .then(r => r.json().then(j => { window.searchDone = true; return [r.status, j]; }));
+    }""", [s.token, DEEP_SEARCH])
+    other = page.context.new_page()
+    other.goto(f"{s.url}/play?game=tictactoe")
+    assert "tictactoe" in other.content()
+    assert s.get("/api/games").status_code == 200
+    assert page.evaluate("window.searchDone") is False, "the other requests were served while the search ran"
+    status, answer = page.evaluate("window.searched")
+    assert status == 503 and "ran past its bound" in answer["error"] and "\n" not in answer["error"], answer
+    reply = s.post("/api/move", {**DEEP_SEARCH, "opponent": "expectimax:1"})     # a new search process answers
+    assert reply.status_code == 200 and reply.json()["move"] in ("up", "down", "left", "right"), reply.text
+    page.errors[:] = [e for e in page.errors if "503" not in e]       # the refusal's own console line
+
+
+def test_ctrl_c_stops_the_server_while_a_search_runs(served):
+    import signal
+    import threading
+    s = served()
+    answers = []
+    search = threading.Thread(target=lambda: answers.append(s.post("/api/move", DEEP_SEARCH)))
+    search.start()
+    time.sleep(2)                           # the search process has started and is searching
+    s.proc.send_signal(signal.SIGINT)
+    s.proc.wait(timeout=6)                  # before the search's own bound of 8 s would end it
+    search.join(timeout=30)
+    assert s.proc.returncode is not None
+    assert "Traceback" not in s.proc.stderr.read()

@@ -28,6 +28,7 @@ from starlette.staticfiles import StaticFiles
 from bridge.textinput import is_whole_number
 from web.engine import EngineThread, SolverProcess
 from web.jobs import Jobs
+from web.searches import Searches
 from web.trust import TOKEN_HEADER, Boundary, HostGuard
 
 HERE = Path(__file__).resolve().parent
@@ -382,9 +383,22 @@ async def api_query(request: Request) -> Any:
     depth = request.query_params.get("depth", "5")
     if not is_whole_number(depth):
         raise Refused(400, "depth must be a whole number of plies from 1 to 12")
+    agents = request.query_params.getlist("agent")
+    from bridge import perfect
+    if game != perfect.GAME:                # a search below the position: in the search process, bounded
+        return await searched(request, "query", game, position, int(depth), agents)
     await solved_first(request, game, position)
-    return await request.app.state.engine.run(commands.query, game, position, int(depth),
-                                              request.query_params.getlist("agent"), db=True)
+    return await request.app.state.engine.run(commands.query, game, position, int(depth), agents, db=True)
+
+
+async def searched(request: Request, task: str, *args: Any) -> Any:
+    """``task`` of web/searches.py in the search process: a search holds up no other request, and one
+    past its bound is stopped and refused in one line (503)."""
+    from web.searches import SearchRefused
+    try:
+        return await request.app.state.searches.run(task, *args)
+    except SearchRefused as exc:
+        raise Refused(503, str(exc)) from None
 
 
 def _open_key(game: str, position: str) -> str | None:
@@ -434,9 +448,11 @@ async def api_move(request: Request) -> Any:
         raise Refused(400, "field 'moves' must be a list of move texts")
     seed = field(body, "seed", int, 0)
     game, position, opponent = field(body, "game", str), field(body, "position", str), field(body, "opponent", str)
-    from bridge import perfect
+    from bridge import outside, perfect
     if opponent.lower() in perfect.PLAYERS:
         await solved_first(request, game, position)
+    elif not outside.named(opponent):      # a Python policy of --player lives in this process only
+        return await searched(request, "move", game, position, opponent, moves, seed)
     return await request.app.state.engine.run(session.reply, game, position, opponent, moves, seed, db=True)
 
 
@@ -523,6 +539,7 @@ def create_app(db_path: Path, read_only: bool = False, boundary: Boundary | None
         yield
         jobs.close()                     # the server stops: its jobs stop too, keeping what they committed
         app.state.solver.close()
+        app.state.searches.close()
 
     boundary = boundary or Boundary()
     app = Starlette(routes=routes, exception_handlers={404: not_found, 405: not_allowed}, lifespan=lifespan,
@@ -532,4 +549,5 @@ def create_app(db_path: Path, read_only: bool = False, boundary: Boundary | None
     app.state.read_only = read_only
     app.state.jobs = jobs
     app.state.solver = SolverProcess()
+    app.state.searches = Searches(db_path)
     return app
