@@ -3,7 +3,10 @@
 Random play through the AEC loop (``last``, a legal action drawn from the mask, ``step``) on
 educable's connect(4,7,6) and tictactoe against PettingZoo's ``connect_four_v3`` and
 ``tictactoe_v3`` (pygame installed, which they import: the extra ``bench``).  Targets: a step of
-connect(4,7,6) and a random game of tic-tac-toe within 3x of PettingZoo's.
+connect(4,7,6) and a random game of tic-tac-toe within 3x of PettingZoo's; ``educable.env('2048')``
+ready in under 2 s (measured in a fresh process: its numbering comes from actions/2 and
+chance_actions/2, never from the state graph) and a step of it within 300 us (PettingZoo has no
+2048: no anchor).
 
     .venv/bin/python bench/bench_env.py [--seconds 3]
 """
@@ -57,6 +60,17 @@ def main() -> None:
         results[ours] = (step / anchor_step, game / anchor_game)
         record[ours] = {"step_us": round(step * 1e6, 1), "game_ms": round(game * 1e3, 3), "anchor": f"pettingzoo {name}",
                         "anchor_step_us": round(anchor_step * 1e6, 1), "anchor_game_ms": round(anchor_game * 1e3, 3)}
+    import subprocess
+    import sys
+    ready = float(subprocess.run([sys.executable, "-c", "import time; t = time.perf_counter(); import educable; "
+                                  "educable.env('2048'); print(time.perf_counter() - t)"],
+                                 capture_output=True, text=True, check=True).stdout)
+    tiles = educable.env("2048")
+    random_play(tiles, 0.5)
+    step, game = random_play(tiles, args.seconds)
+    print(f"educable.env('2048'): ready in {ready:.2f} s (target under 2 s), a step {step * 1e6:.0f} us "
+          f"(target 300 us: {'met' if step <= 300e-6 else 'MISSED'}), a random game {game * 1e3:.0f} ms")
+    record["2048"] = {"ready_s": round(ready, 2), "step_us": round(step * 1e6, 1), "game_ms": round(game * 1e3, 1)}
     c4, ttt = results["connect(4,7,6)"][0], results["tictactoe"][1]
     print(f"{'':<52} target within {TARGET:g}x: connect(4,7,6) step {c4:.2f}x, tic-tac-toe game {ttt:.2f}x: "
           f"{'met' if c4 <= TARGET and ttt <= TARGET else 'MISSED'}")

@@ -100,7 +100,7 @@ def check_game(game: str, limit: int, playouts: int, seed: int) -> dict[str, Any
 def cycles_note(game: str, positions: int, where: str) -> dict[str, Any] | None:
     """Where a game whose every position was checked can come back to a position: a warning naming
     its strongly connected parts (learners.chance finds them), None when no position repeats.
-    solve values such positions (as draws where nothing else decides, by value iteration on a game
+    solve values such positions (as draws where nothing else decides, each cycle solved exactly on a game
     of chance); exact judgement of a game without chance refuses them."""
     from bridge.compile import TooLarge, compile_graph
     from learners.chance import _strong_parts
@@ -118,7 +118,7 @@ def cycles_note(game: str, positions: int, where: str) -> dict[str, Any] | None:
     on_cycles = sum(int(sizes[p]) for p in cyclic)
     message = (f"positions can come back: {plural(on_cycles, 'position')} in {plural(len(cyclic), 'cycle')} "
                f"(strongly connected parts, the largest of {plural(int(sizes[largest]), 'position')}); solve "
-               "values them (value iteration on a game of chance, else a line that never ends is a draw), "
+               "values them (each cycle solved exactly on a game of chance; a line that never ends is a draw), "
                "exact judgement without chance refuses them")
     return {"kind": "cycles", "predicate": "next/5", "where": where,
             "position": graph.keys[int(order[part_start[largest]])], "message": message, "count": 1}

@@ -101,7 +101,7 @@ def solve(db: sqlite_utils.Database, game: str, limit: int | None = None,
 
 def chance_summary(graph: StateGraph, t0: float, from_kb: bool) -> dict[str, Any]:
     """``solve``'s answer for a game of chance: the first player's expected result and winning chance
-    under best play, by expectimax with value iteration over the graph's cycles (learners/chance.py);
+    under best play, by expectimax, each cycle of the graph solved exactly (learners/chance.py);
     ``stored`` when the solved graph was read from the knowledge base (``from_kb``)."""
     from learners import chance
     found = chance.solve(graph)

@@ -81,6 +81,25 @@ def actions(game: str, limit: int | None = None) -> tuple[str, ...]:
 
 
 @cache
+def chance_actions(game: str) -> tuple[str, ...] | None:
+    """Every outcome chance can draw in ``game``, in the game's order, where it declares them
+    (chance_actions/2); None where it does not."""
+    g = quote(games.check_game(game))
+    declared = engine().call(f"( game:chance_actions({g}, Ms) -> findall(T, (member(Mv, Ms), game:move_text({g}, Mv, T)), Out)"
+                             " ; Out = null )")
+    if declared is not None and len(set(declared)) != len(declared):
+        raise BadInput(f"chance_actions/2 of {game} names an outcome twice (educable check {game} says more)")
+    return None if declared is None else tuple(declared)
+
+
+def numbered_apart(game: str) -> bool:
+    """Whether ``game`` numbers its players' moves and chance's outcomes itself (actions/2 and
+    chance_actions/2): an environment of it is then built without enumerating its state graph."""
+    g = quote(games.check_game(game))
+    return chance_actions(game) is not None and bool(engine().call(f"( game:actions({g}, _) -> Out = true ; Out = false )"))
+
+
+@cache
 def action_index(game: str) -> dict[str, int]:
     """Each move's action number."""
     return {m: i for i, m in enumerate(actions(game))}
@@ -110,7 +129,7 @@ def observation(game: str, key: str, viewer: str, legal: Iterable[str],
 
 def forget() -> None:
     """Forget what was worked out of the games (a game file was loaded since)."""
-    for remembered in (actions, action_index, numbering, start, step, planes):
+    for remembered in (actions, chance_actions, action_index, numbering, start, step, planes):
         remembered.cache_clear()
 
 
@@ -213,11 +232,12 @@ def planes(game: str, limit: int | None = None) -> Planes | None:
 
 
 def _largest_cell(game: str, limit: int | None) -> int:
-    try:
-        graph = fitted_graph(game, limit)
-        return int(games.board_cells(graph).max())
-    except BadInput:
-        pass
+    if not numbered_apart(game):
+        try:
+            graph = fitted_graph(game, limit)
+            return int(games.board_cells(graph).max())
+        except BadInput:
+            pass
     rng = np.random.default_rng(0)
     largest = 0
     for _ in range(PLAYOUTS):

@@ -45,13 +45,18 @@ def openspiel_game(game: str, max_positions: int | None = None) -> Any:
     players = games.players(game)
     scored = len(players) == 1
     graph = None
-    try:
-        graph = field.fitted_graph(game, max_positions)
-    except BadInput:
-        pass
-    has_chance = graph is not None and graph.has_chance
+    declared_chance = field.chance_actions(game)
+    planes = field.planes(game, max_positions)
+    if not field.numbered_apart(game) or planes is None:     # else numbered and observed without the graph
+        try:
+            graph = field.fitted_graph(game, max_positions)
+        except BadInput:
+            pass
+    has_chance = declared_chance is not None or (graph is not None and graph.has_chance)
     chance_moves: tuple[str, ...] = ()
-    if graph is not None and has_chance:
+    if declared_chance is not None:
+        chance_moves = declared_chance
+    elif graph is not None and has_chance:
         seen = {int(m) for s in range(graph.size) if graph.mover[s] == field.CHANCE_NODE
                 for m in graph.move[graph.start[s]:graph.start[s + 1]]}
         chance_moves = tuple(sorted((graph.moves[m] for m in seen), key=field.natural))
@@ -103,7 +108,10 @@ def openspiel_game(game: str, max_positions: int | None = None) -> Any:
             move = chance_moves[action] if mover == field.CHANCE else moves[action]
             self.at = field.step(game, self.at.key, move)
             points = self.at.points + self.at.end_points
-            self.last_points = [points] * len(players)
+            # OpenSpiel reads rewards at decision nodes only: they are the points since the last
+            # player's move, so a chance step after it (a tile appearing) keeps them
+            before = self.last_points[0] if mover == field.CHANCE else 0.0
+            self.last_points = [before + points] * len(players)
             if scored:
                 self.scores[0] += points
 
@@ -148,7 +156,6 @@ def openspiel_game(game: str, max_positions: int | None = None) -> Any:
         def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> Any:
             return KeyObserver()
 
-    planes = field.planes(game, max_positions)
     numbered = None if planes is not None or graph is None else field.numbering(game, max_positions)
     if planes is None and numbered is None:
         raise BadInput(f"{game} has no cells/4 and is too large for its state graph: OpenSpiel's observations "

@@ -37,6 +37,7 @@ timed_predicate('tuple_code/4').
 timed_predicate('setup_text/4').
 timed_predicate('board_lines/4').
 timed_predicate('actions/2').
+timed_predicate('chance_actions/2').
 
 %   Required parts of the protocol: a game without one cannot be played.
 required(players/2).
@@ -109,7 +110,8 @@ reset :-
     nb_setval(check_start, none),
     nb_setval(check_at, none),
     nb_setval(check_endless, []),
-    nb_setval(check_actions, none).
+    nb_setval(check_actions, none),
+    nb_setval(check_chance_actions, none).
 
 stopped(Game, Inferences) :-
     nb_getval(check_at, At),
@@ -443,20 +445,28 @@ check_legal(Game, P, M, T, Moves) :-
 move_label(Game, Move, Label) :-
     (   guarded('move_text/3', game:move_text(Game, Move, L)) -> Label = L ; format(atom(Label), "~q", [Move]) ).
 
-%   actions/2, where the game gives it: a list of moves with texts, none twice;
-%   each legal move is then looked for in it (check_moves).
+%   actions/2 and chance_actions/2, where the game gives them: a list of
+%   moves with texts, none twice; each legal move (each outcome of chance)
+%   is then looked for in it (check_moves).
 check_actions(Game) :-
-    (   has_clause(Game, actions/2), \+ gdl:gdl_file(Game, _)
-    ->  (   safely('actions/2', game:actions(Game, Ms), Outcome), Outcome \= error(_), is_list(Ms),
+    check_action_list(Game, actions, check_actions),
+    check_action_list(Game, chance_actions, check_chance_actions).
+
+check_action_list(Game, Name, Key) :-
+    Goal =.. [Name, Game, Ms],
+    format(atom(PI), "~w/2", [Name]),
+    (   has_clause(Game, Name/2), \+ gdl:gdl_file(Game, _)
+    ->  (   safely(PI, game:Goal, Outcome), Outcome \= error(_), is_list(Ms),
             findall(T, ( member(Mv, Ms), guarded('move_text/3', game:move_text(Game, Mv, T0)), atom_string(T, T0) ), Ts),
             length(Ms, N), length(Ts, N)
         ->  msort(Ts, Sorted),
             (   append(_, [X, X|_], Sorted)
-            ->  format(string(Msg), "actions/2 names the move ~q twice: each action must be one move", [X]),
-                problem(Game, actions, actions/2, none, Msg)
-            ;   nb_setval(check_actions, Ts)
+            ->  format(string(Msg), "~w names the move ~q twice: each action must be one move", [PI, X]),
+                problem(Game, actions, Name/2, none, Msg)
+            ;   nb_setval(Key, Ts)
             )
-        ;   problem(Game, actions, actions/2, none, "actions/2 must give a list of moves that move_text/3 writes")
+        ;   format(string(Msg), "~w must give a list of moves that move_text/3 writes", [PI]),
+            problem(Game, actions, Name/2, none, Msg)
         )
     ;   true
     ).
@@ -471,10 +481,11 @@ check_moves(Game, P, M, T, Moves, Pairs) :-
         problem(Game, shared_move_text, move_text/3, T, Msg)
     ;   true
     ),
-    nb_getval(check_actions, Actions),
-    (   Actions \== none, \+ game:chance_mover(M), member(Y, Texts), \+ memberchk(Y, Actions)
-    ->  format(string(Msg2), "the legal move ~q is not among actions/2's moves", [Y]),
-        problem(Game, actions, actions/2, T, Msg2)
+    (   game:chance_mover(M) -> Key = check_chance_actions, Name = chance_actions ; Key = check_actions, Name = actions ),
+    nb_getval(Key, Actions),
+    (   Actions \== none, member(Y, Texts), \+ memberchk(Y, Actions)
+    ->  format(string(Msg2), "the legal move ~q is not among ~w/2's moves", [Y, Name]),
+        problem(Game, actions, Name/2, T, Msg2)
     ;   true
     ).
 

@@ -153,6 +153,11 @@
 %   numbers outside libraries give moves (PettingZoo's and OpenSpiel's
 %   actions; the first is 0).  Optional: without it, the moves of the
 %   game's state graph in the order of their texts, where the graph fits.
+%!  chance_actions(+Game, -Outcomes:list) is det.
+%   Every outcome chance can ever draw, each once, in a fixed order (the
+%   numbers of OpenSpiel's chance outcomes).  Optional: a game of chance
+%   that gives it and actions/2 becomes an environment of the field without
+%   its state graph being enumerated.
 %!  size_at_least(?Game, -Positions:integer) is nondet.
 %   A known lower bound on the game's reachable positions (from the
 %   literature), so that a game far too large to enumerate is refused at
@@ -180,7 +185,7 @@ indexed(board_lines/4).     indexed(symmetry/3).        indexed(cells/4).
 indexed(line/2).            indexed(size_at_least/2).   indexed(layout/3).
 indexed(next_mover/5).      indexed(tuple_cells/4).     indexed(tuple_code/4).
 indexed(setup_text/4).      indexed(drawn_as/2).        indexed(chance_weight/4).
-indexed(points/5).          indexed(actions/2).
+indexed(points/5).          indexed(actions/2).         indexed(chance_actions/2).
 
 %   Routed calls, for a hot loop (compiling a state graph) that decides once
 %   a state how its calls reach the game: file(File) calls that file's

@@ -52,6 +52,7 @@ guarded(move_text/3).
 guarded(parse_move/3).
 guarded(board_lines/4).
 guarded(actions/2).
+guarded(chance_actions/2).
 
 :- dynamic trusted/2.            % trusted(Game, true/false): Game is one of rules/games/
 

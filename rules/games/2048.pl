@@ -69,6 +69,10 @@ game:legal(G, pos(Cells), player, Move) :-
 %   environments of the field (educable.env, gym_env, openspiel_game):
 %   the four slides; where the tiles appear is chance's, numbered apart.
 game:actions(G, [down, left, right, up]) :- params(G, _, _).
+game:chance_actions(G, Tiles) :-
+    params(G, R, C),
+    N is R * C,
+    findall(tile(V, Cell), ( member(V, [2, 4]), between(1, N, Cell) ), Tiles).
 
 game:legal(G, pos(Cells), chance, tile(V, Cell)) :-
     params(G, _, _),

@@ -93,6 +93,8 @@ game:actions(G, Moves) :-
     findall(From-To, ( between(1, N, From), ( step_to(x, S, From, To) ; step_to(o, S, From, To) ) ), Moves0),
     sort(Moves0, Moves).
 
+game:chance_actions(G, Faces) :- params(G, _, _, F), numlist(1, F, Faces).
+
 game:legal(G, pos(Cells, T, D), T, From-To) :-
     D > 0,
     params(G, S, _, _),

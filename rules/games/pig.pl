@@ -61,6 +61,7 @@ game:legal(G, _, chance, Face) :- params(G, _, Faces), between(1, Faces, Face).
 %   Every move a player can ever make, numbered in this order by the
 %   environments of the field (the die's faces are chance's, apart).
 game:actions(G, [hold, roll]) :- params(G, _, _).
+game:chance_actions(G, Faces) :- params(G, _, F), numlist(1, F, Faces).
 
 game:next(G, P, T, roll, P) :- params(G, _, _), T \== chance.
 game:next(G, pos(S1, S2, K, T), T, hold, pos(B1, B2, 0, O)) :-
