@@ -167,17 +167,25 @@ def _typed(learner: str, options: dict[str, Any]) -> None:
     from bridge import registry
     if learner not in registry.TRAINABLE:
         return
-    kinds = {o.name: o.type for o in registry.learner_module(learner).OPTIONS}
+    declared = {o.name: o for o in registry.learner_module(learner).OPTIONS}
     for name, value in options.items():
-        kind = kinds.get(name)
-        if kind is None or value is None:
+        option = declared.get(name)
+        if option is None or value is None:
             continue
+        kind = option.type
         if kind is bool:
             fits = isinstance(value, bool)
         else:
             fits = isinstance(value, (int, float) if kind is float else kind) and not isinstance(value, bool)
         if not fits:
             raise Error(f"option {name} of the {learner} learner takes a {kind.__name__}, not {value!r}")
+        if kind in (int, float) and ((option.low is not None and value < option.low)
+                                     or (option.high is not None and value > option.high)
+                                     or value != value):            # NaN is in no range
+            low = "" if option.low is None else f"{option.low:g}"
+            high = "" if option.high is None else f"{option.high:g}"
+            raise Error(f"option {name} of the {learner} learner takes a value from {low or '-inf'} to "
+                        f"{high or 'inf'}, not {value!r}")
 
 
 class KnowledgeBase:

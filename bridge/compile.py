@@ -134,9 +134,17 @@ def exact_fraction(text: str | int) -> Fraction:
 
 
 def exact_numbers(texts: list[str]) -> np.ndarray:
-    """Numbers written 'N/D' as floats, each distinct text read once."""
-    read = {t: float(exact_fraction(t)) for t in dict.fromkeys(texts)}
+    """Numbers written 'N/D' as floats, each distinct text read once; BadInput for one past the float
+    range (SCORE_RANGE)."""
+    try:
+        read = {t: float(exact_fraction(t)) for t in dict.fromkeys(texts)}
+    except OverflowError:
+        raise BadInput(SCORE_RANGE) from None
     return np.fromiter((read[t] for t in texts), dtype=np.float64, count=len(texts))
+
+
+SCORE_RANGE = "points past the float range: educable counts a game's points as floats, at most about 1.8e308"
+# (rules/play.pl's play_scores/5 refuses a sampled game's total in these words, check.pl a game's points)
 
 
 def chance_probabilities(mover: np.ndarray, starts: np.ndarray, weights: list[str | int]) -> np.ndarray:
@@ -160,7 +168,10 @@ def chance_probabilities(mover: np.ndarray, starts: np.ndarray, weights: list[st
         whole = {x: f.numerator * (common // f.denominator) for x, f in distinct.items()}
         largest = max(whole.values())
     if largest * int(np.diff(starts).max()) >= 2**62:
-        raise BadInput("the chance weights are too fine to add up exactly (their common denominator is too large)")
+        raise BadInput("the chance weights are too large to add up exactly (a weight of "
+                       f"{len(str(largest))} digits"
+                       f"{' once brought to a common denominator' if any(isinstance(x, str) for x in weights) else ''}; "
+                       "educable adds them as 64-bit whole numbers: scale them down, 1 to 10^15 keeps every chance)")
     if whole:
         w = np.fromiter((whole[x] for x in weights), dtype=np.int64, count=len(weights))
     counts = (starts[chance + 1] - starts[chance]).astype(np.int64)

@@ -226,7 +226,7 @@ def play_scores(game: str, choosers: dict[str, str], n: int, seed: int) -> tuple
     return totals, int(cut)
 
 
-SCORE_PLIES = 250_000       # rules/play.pl's score_plies/1: a sampled game of score still going after them is cut
+SCORE_PLIES = 100_000       # rules/play.pl's score_plies/1: a sampled game of score still going after them is cut
 
 
 def points(state: State, move_text: str) -> float:

@@ -13,8 +13,8 @@ which finds each part after every part it leads to), and each part is
 solved in that order, its successors outside it already exact.  A part
 of one position without a loop to itself takes one step.  A cyclic part
 (in Pig both players may roll a 1 for ever) is solved to its fixed point
-by policy iteration: up to a few hundred sweeps of value iteration
-(Gauss-Seidel) give each player a move; the part's values under those
+by policy iteration: sweeps of value iteration (Gauss-Seidel, until no
+value moves by more than 1e-9, at most 500) give each player a move; the part's values under those
 moves are then solved exactly as a linear system (Gaussian elimination
 in the GTH form, whose pivots are sums of the chances of leaving a
 position, so that a cycle left once in 10^14 tosses is solved as exactly
@@ -43,7 +43,8 @@ from learners.jit import njit
 
 TOLERANCE = 1e-13           # value iteration's stopping change (and, on a part too large to solve, its error bound)
 MAX_SWEEPS = 1_000_000      # of one part left to value iteration: past it, the part cannot settle
-PRESWEEPS = 500             # of value iteration on a part before its policy is solved exactly
+PRESWEEPS = 500             # of value iteration on a part before its policy is solved exactly, ...
+PRESWEEP_CHANGE = 1e-9      # ... or fewer, once a sweep changes no value by more (the solve makes it exact)
 DENSE_LIMIT = 2500          # positions of the largest part solved exactly (its elimination holds a square of them)
 MAX_IMPROVEMENTS = 200      # policy improvements of one part (two players switching at once may circle)
 SWITCH_MARGIN = 1e-12       # a move is better than the one played when it is by more than this (relative)
@@ -442,7 +443,7 @@ def _solve_parts(order, part_start, start, target, prob, reward, kind, value, to
                 ratio = change / last               # the sweeps' rate of contraction, as last seen
                 if ratio < 1.0:
                     bound = change * ratio / (1.0 - ratio)
-            if change <= tol and (exact or bound <= tol):
+            if (exact and change <= PRESWEEP_CHANGE) or (change <= tol and bound <= tol):
                 break
         if not cyclic:
             continue

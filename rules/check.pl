@@ -409,7 +409,8 @@ check_over(Game, P, M, T, Result) :-
         ;   Rs = [R], Ps = [_, _], ( R == draw ; memberchk(R, Ps) )
         ->  Result = R
         ;   Rs = [R], Ps = [_], R = score(N), ( integer(N) ; rational(N) )
-        ->  Result = R
+        ->  Result = R,
+            check_points_range(Game, T, over/4, N)
         ;   Ps = [_]
         ->  format(string(Msg), "over/4 must give one result in a game of score, score(N) with N an integer or rational; it gives ~q", [Rs0]),
             problem(Game, over_result, over/4, T, Msg),
@@ -471,9 +472,23 @@ check_action_list(Game, Name, Key) :-
     ;   true
     ).
 
+%   Points a game of score gives must fit a float, as educable counts them
+%   (bridge/compile.py's SCORE_RANGE says the same).
+check_points_range(Game, T, PI, N) :-
+    (   abs(N) > 1.0e308
+    ->  problem(Game, points_range, PI, T,
+                "points past the float range: educable counts a game's points as floats, at most about 1.8e308")
+    ;   true
+    ).
+
 %   Pairs are Move-(Pos1/Mover1) for each legal move that next/5 plays.
 check_moves(Game, P, M, T, Moves, Pairs) :-
     foldl(check_move(Game, P, M, T), Moves, Pairs, []),
+    (   game:players(Game, [_]), \+ game:chance_mover(M)
+    ->  forall(( member(Mv, Moves), catch(game:move_points(Game, P, M, Mv, N), _, fail), number(N) ),
+               check_points_range(Game, T, points/5, N))
+    ;   true
+    ),
     findall(Text, ( member(Mv, Moves), guarded('move_text/3', game:move_text(Game, Mv, Text0)), atom_string(Text, Text0) ), Texts),
     msort(Texts, Sorted),
     (   append(_, [X, X|_], Sorted)

@@ -174,7 +174,8 @@ play_scores(Game, Choosers, Games, Seed, [Totals, Cut]) :-
     initial(Game, Pos, Mover),
     findall(T-C, ( between(1, Games, _),
                    score_game(Game, Choosers, Pos, Mover, Max, 0, T0, C),
-                   T is float(T0) ), Pairs),
+                   catch(T is float(T0), error(evaluation_error(_), _),
+                         game:bad_input("points past the float range: educable counts a game's points as floats, at most about 1.8e308")) ), Pairs),
     pairs_keys_values(Pairs, Totals, Cuts),
     sum_list(Cuts, Cut).
 
@@ -182,7 +183,7 @@ play_scores(Game, Choosers, Games, Seed, [Totals, Cut]) :-
 %   The moves after which a sampled game of score is counted as cut: far
 %   beyond any game of 2048 on its largest board (the tile kernels play
 %   every game to its end).
-score_plies(250000).
+score_plies(100000).
 
 score_game(Game, _, Pos, Mover, _, Sum, Total, 0) :-
     over(Game, Pos, Mover, End), !,

@@ -158,7 +158,7 @@ def test_sampled_games_of_score_that_never_end_are_counted_as_cut(tmp_path):
     r = educable(tmp_path, "eval", "points", "random", "--games", "2", "--json")
     assert r.returncode == 0, r.stderr
     data = json.loads(r.stdout)
-    assert data["cut"] == 2 and data["mean_score"] == data["cut_after"] == 250_000
+    assert data["cut"] == 2 and data["mean_score"] == data["cut_after"] == 100_000
     r = educable(tmp_path, "eval", "points", "random", "--games", "2")
     assert "2 of 2 games were cut" in r.stdout and "lower bound" in r.stdout, r.stdout
 
@@ -280,3 +280,32 @@ def test_whether_a_game_can_be_kept_from_ending_is_found_as_by_trying_every_set(
     graph, _ = random_game(seed)
     graph.winner[-1] = 0                    # no drawn end: only play that never ends can draw
     assert chance.can_draw(graph) == brute_force_can_draw(graph)
+
+
+def test_points_past_the_float_range_are_refused_in_the_same_line_by_check_solve_and_eval(tmp_path):
+    huge = str(10**400)
+    (tmp_path / "points.pl").write_text(SCORE.replace("STOPS", "true").replace("AFTER", "tossing")
+                                        .replace("BACK", "1").replace("step, 1).", f"step, {huge})."))
+    line = "points past the float range"
+    r = educable(tmp_path, "solve", "points")
+    assert r.returncode == 2 and r.stderr.count("\n") == 1 and line in r.stderr, r.stderr
+    r = educable(tmp_path, "eval", "points", "random", "--games", "2")
+    assert r.returncode == 2 and r.stderr.count("\n") == 1 and line in r.stderr and "Prolog" not in r.stderr, r.stderr
+    r = subprocess.run([EDUCABLE, "--games-dir", str(tmp_path), "check", str(tmp_path / "points.pl")],
+                       capture_output=True, text=True, timeout=120)
+    assert line in r.stdout and "problem" in r.stdout, r.stdout
+
+
+def test_weights_too_large_to_add_are_refused_with_the_true_reason(tmp_path):
+    (tmp_path / "slow.pl").write_text(SLOW.replace("OUTCOMES", "[again, won]").replace("AGAIN", str(10**30))
+                                      .replace("WIN", "1").replace("LOSS", "1"))
+    r = educable(tmp_path, "solve", "slow")
+    assert r.returncode == 2 and "too large to add up exactly" in r.stderr and "denominator" not in r.stderr, r.stderr
+
+
+def test_the_librarys_learner_options_are_held_to_their_declared_range(tmp_path):
+    import educable as library
+    kb = library.KnowledgeBase(tmp_path / "kb.db")
+    for workers in (0, 1000):
+        with pytest.raises(library.Error, match="from 1 to 64"):
+            kb.train("2048(2,2)", "x", learner="ntuple", workers=workers)

@@ -26,7 +26,7 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from bridge.textinput import is_whole_number
-from web.engine import EngineThread, SolverProcess
+from web.engine import EngineThread, SolverProcess, user_errors
 from web.jobs import Jobs
 from web.searches import Searches
 from web.trust import TOKEN_HEADER, Boundary, HostGuard
@@ -45,13 +45,6 @@ class Refused(Exception):
         self.status = status
 
 
-def _user_errors() -> tuple[type[BaseException], ...]:
-    from bridge.engine import BadInput, ResourceLimit, RuleFileError
-    from kb.db import KBError
-    from learners.errors import Unsolvable
-    return BadInput, KBError, RuleFileError, ResourceLimit, LookupError, Unsolvable
-
-
 def one_line(exc: BaseException) -> str:
     return " ".join(str(exc).split())[:500] or type(exc).__name__
 
@@ -63,7 +56,7 @@ def api(handler: Callable[[Request], Awaitable[Any]]) -> Callable[[Request], Awa
             return JSONResponse(await handler(request))
         except Refused as exc:
             return JSONResponse({"error": str(exc)}, status_code=exc.status)
-        except _user_errors() as exc:
+        except user_errors() as exc:
             return JSONResponse({"error": one_line(exc)}, status_code=400)
         except sqlite3.DatabaseError as exc:
             from kb.db import describe
@@ -82,7 +75,7 @@ def page(template: str, handler: Callable[[Request], Awaitable[dict]]) -> Callab
             data = await handler(request)
         except Refused as exc:
             return _html("error.html", {**base, "error": str(exc)}, exc.status)
-        except _user_errors() as exc:
+        except user_errors() as exc:
             return _html("error.html", {**base, "error": one_line(exc)}, 400)
         except Exception as exc:
             return _html("error.html", {**base, "error": f"internal error: {type(exc).__name__}: {one_line(exc)}"}, 500)
@@ -99,7 +92,7 @@ def check_typed(name: str, value: str) -> None:
     from bridge.textinput import check_text
     try:
         check_text(name, value)
-    except _user_errors() as exc:
+    except user_errors() as exc:
         raise Refused(400, one_line(exc)) from None
 
 

@@ -15,6 +15,14 @@ from pathlib import Path
 from typing import Any
 
 
+def user_errors() -> tuple[type[BaseException], ...]:
+    """The refusals a request can cause, which the page answers with their one line (a 4xx)."""
+    from bridge.engine import BadInput, ResourceLimit, RuleFileError
+    from kb.db import KBError
+    from learners.errors import Unsolvable
+    return BadInput, KBError, RuleFileError, ResourceLimit, LookupError, Unsolvable
+
+
 class EngineThread:
     """A one-worker executor that owns the process's Prolog engine and its knowledge base."""
 

@@ -43,8 +43,8 @@ def _serve(conn: Connection, db_path: str) -> None:
     import signal
     signal.signal(signal.SIGINT, signal.SIG_IGN)         # Ctrl-C reaches the server, which ends this child
     from bridge import agents, games
-    from web.app import _user_errors
-    refusals = _user_errors()
+    from web.engine import user_errors
+    refusals = user_errors()
     games.games()                                        # Prolog started, the game files loaded
     agents.keep_loaded()
     conn.send(("ready",))
