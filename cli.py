@@ -29,7 +29,7 @@ from bridge.textinput import check_argv, check_text, is_whole_number
 from bridge.wording import guarantee_words, results_words, score_text
 from kb.db import KBError, describe, open_kb, resolve_path
 from learners.errors import Unsolvable
-from learners.training import Stopped
+from learners.training import ENDLESS_PLIES, Stopped
 
 USER_ERRORS = (BadInput, KBError, RuleFileError, ResourceLimit, Unsolvable)
 class Whole(click.IntRange):
@@ -890,6 +890,10 @@ def eval_cmd(game: str, agent: str, vs: str | None, exact: bool, n_games: int, s
             iv = data[side]["interval95"]
             click.echo(f"  {side.replace('_', ' '):<10} " + " ".join(
                 f"{100 * iv[k][0]:5.1f}-{100 * iv[k][1]:5.1f}%".rjust(15) for k in ("win", "draw", "loss")))
+        cut = data["as_first"].get("cut", 0) + data["as_second"].get("cut", 0)
+        if cut:
+            click.echo(f"  {cut:,} of {n_games:,} games were cut, still going after {ENDLESS_PLIES:,} moves, "
+                       "and counted as draws (as solve scores a line that never ends)")
 
 
 @main.command()
@@ -1597,6 +1601,9 @@ def gdl_import(file: str, name: str | None, folder: str | None, replace: bool, a
     results = ", ".join(f"{k} {v}" for k, v in sorted(data["trial_results"].items()))
     click.echo(f"imported {data['game']} as {data['file']}: players {'/'.join(data['players'])}; "
                f"{data['trial_games']} random games played ({results})")
+    if data["trial_cut"]:
+        click.echo(f"{data['trial_cut']} of them never ended: cut after {ENDLESS_PLIES:,} moves and scored draws "
+                   "(does the sheet's terminal ever hold?)")
     click.echo(f"start: {data['start']}")
 
 

@@ -483,9 +483,13 @@ def evaluate_series(db: sqlite_utils.Database, game: str, agent: str, vs: str | 
         else:
             choosers = {first: me, second: them} if side == "as_first" else {first: them, second: me}
             counts = games.play_series(game, choosers, n, seed + i)
+        cut = counts.pop("cut", 0)              # still going after endless_plies/1 moves: scored a draw
+        if cut:
+            counts["draw"] = counts.get("draw", 0) + cut
         store.record_series(db, game, names[0], names[1], counts, "eval")
         tally = {"win": counts.get(mine, 0), "draw": counts.get("draw", 0), "loss": counts.get(theirs, 0)}
-        out[side] = {**tally, "interval95": {k: [round(x, 4) for x in wilson_interval(v, n)] for k, v in tally.items()}}
+        out[side] = {**tally, "interval95": {k: [round(x, 4) for x in wilson_interval(v, n)] for k, v in tally.items()},
+                     "cut": cut}
         if progress:
             progress(n)
     return out

@@ -43,7 +43,7 @@ def import_kif(source: Path, name: str | None, folder: Path | None, replace: boo
         trial = Path(tmp) / f"{name}.kif"
         shutil.copyfile(source, trial)
         try:
-            players, results, played, start = _trial(trial, name, source, seed)
+            players, results, played, start, cut = _trial(trial, name, source, seed)
         except BadInput as exc:                # the user's file, not the trial copy, is named
             raise BadInput(str(exc).replace(str(trial), str(source)).replace(relative_paths(str(trial)), str(source))) \
                 from None
@@ -52,12 +52,13 @@ def import_kif(source: Path, name: str | None, folder: Path | None, replace: boo
     except OSError as exc:
         raise BadInput(f"cannot write {target}: {exc.strerror}") from None
     return {"game": name, "file": str(target), "players": players, "start": start.key,
-            "trial_games": played, "trial_results": results}
+            "trial_games": played, "trial_results": results, "trial_cut": cut}
 
 
-def _trial(trial: Path, name: str, source: Path, seed: int) -> tuple[list[str], dict[str, int], int, Any]:
+def _trial(trial: Path, name: str, source: Path, seed: int) -> tuple[list[str], dict[str, int], int, Any, int]:
     """Load the trial copy and play it at random: TRIAL_GAMES games, or as many as TRIAL_SECONDS allow
-    (a slow game that never ends takes its 2,000 plies a game); players, results, games played, start."""
+    (a slow game that never ends takes its 2,000 plies a game); players, results, games played, start,
+    and how many of the games were cut (still going after 2,000 plies, scored draws)."""
     eng = engine()
     eng.load_game(trial)
     broken = next((m for f, m in eng.broken.items() if f.endswith(f"{name}.kif")), None)
@@ -65,6 +66,7 @@ def _trial(trial: Path, name: str, source: Path, seed: int) -> tuple[list[str], 
         raise BadInput(broken)
     players = games.players(name)
     results: dict[str, int] = {}
+    cut = 0
     t0 = time.monotonic()
     played = 0
     while played < TRIAL_GAMES and (played == 0 or time.monotonic() - t0 < TRIAL_SECONDS):
@@ -73,7 +75,8 @@ def _trial(trial: Path, name: str, source: Path, seed: int) -> tuple[list[str], 
         except LookupError:
             raise BadInput(f"{source}: a random game stopped where the side to move had no legal move; a "
                            "GDL game gives the side on turn a move in every state that is not terminal") from None
-        for result, n in one.items():
-            results[result] = results.get(result, 0) + n
+        for result, n in one.items():           # a game cut after endless_plies/1 moves is scored a draw
+            results["draw" if result == "cut" else result] = results.get("draw" if result == "cut" else result, 0) + n
+            cut += n if result == "cut" else 0
         played += 1
-    return players, results, played, games.initial(name)
+    return players, results, played, games.initial(name), cut

@@ -50,7 +50,7 @@ def test_query_terminal_position(db_path):
 def test_eval_series_json_shape_and_counts(db_path):
     d = run_json("eval", "tictactoe", "minimax", "--vs", "random", "--games", "40", "--seed", "3")
     for side in ("as_first", "as_second"):
-        assert set(d[side]) == {"win", "draw", "loss", "interval95"}
+        assert set(d[side]) == {"win", "draw", "loss", "interval95", "cut"}
         counts = {k: d[side][k] for k in ("win", "draw", "loss")}
         assert sum(counts.values()) == 20
         assert d[side]["loss"] == 0  # minimax never loses

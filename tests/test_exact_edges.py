@@ -309,3 +309,26 @@ def test_the_librarys_learner_options_are_held_to_their_declared_range(tmp_path)
     for workers in (0, 1000):
         with pytest.raises(library.Error, match="from 1 to 64"):
             kb.train("2048(2,2)", "x", learner="ntuple", workers=workers)
+
+
+LOOP = """
+:- module(loop, []).
+%   Two players who can only pass: no game ever ends.
+game:game(loop).
+game:players(loop, [a, b]).
+game:initial(loop, here, a).
+game:legal(loop, here, _, pass).
+game:next(loop, here, _, pass, here).
+game:next_mover(loop, here, a, here, b) :- !.
+game:next_mover(loop, here, b, here, a).
+""" + TEXT_FORMS.replace("GAME", "loop")
+
+
+def test_sampled_two_player_games_that_never_end_are_counted_as_cut_draws(tmp_path):
+    (tmp_path / "loop.pl").write_text(LOOP)
+    r = educable(tmp_path, "eval", "loop", "random", "--vs", "random", "--games", "4", "--json")
+    assert r.returncode == 0, r.stderr
+    data = json.loads(r.stdout)
+    assert (data["as_first"]["draw"], data["as_first"]["cut"], data["as_second"]["cut"]) == (2, 2, 2)
+    r = educable(tmp_path, "eval", "loop", "random", "--vs", "random", "--games", "4")
+    assert "4 of 4 games were cut" in r.stdout and "counted as draws" in r.stdout, r.stdout

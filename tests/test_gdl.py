@@ -273,6 +273,7 @@ def test_a_gdl_game_that_never_ends_imports_and_plays_as_draws(tmp_path):
     assert r.returncode == 0, r.stderr
     data = json.loads(r.stdout)         # as many trial games as 5 s allow, at least one: all draws
     assert 1 <= data["trial_games"] <= 20 and data["trial_results"] == {"draw": data["trial_games"]}
+    assert data["trial_cut"] == data["trial_games"]        # none ended: each cut after 2,000 moves
     r = subprocess.run([EXE, "eval", "endless", "random", "--vs", "random", "--games", "2", "--json"],
                        capture_output=True, text=True, timeout=300,
                        env={**os.environ, "EDUCABLE_GAMES": str(into), "EDUCABLE_DB": str(tmp_path / "kb.db")})
