@@ -165,6 +165,22 @@ def step(game: str, key: str, move: str) -> Step:
         f"game:play_move({g}, P, M, Mv, P1, M1), game:move_points({g}, P, M, Mv, Pts0), Pts is float(Pts0), {_after(g)}"))
 
 
+SETTLE_DRAWS = 4        # chance's moves one step_settled may make (2048's opening has two tiles)
+
+
+def step_settled(game: str, key: str, move: str, rng: np.random.Generator) -> Step:
+    """The state after ``move`` and the chance moves after it (each outcome drawn with its weight by a
+    number of ``rng``), in one call into Prolog: an environment's step.  Its points are those of the
+    move and of chance's moves; if chance is still to move (more than SETTLE_DRAWS of its moves), the
+    caller settles the rest."""
+    g = quote(game)
+    draws = ", ".join(repr(float(u)) for u in rng.random(SETTLE_DRAWS))
+    return _step(engine().call(
+        f"game:parse_position({g}, {quote(key)}, P, M), game:parse_move({g}, {quote(move)}, Mv), "
+        f"game:play_move({g}, P, M, Mv, P2, M2), game:move_points({g}, P, M, Mv, Pts0), "
+        f"play:settle_chance({g}, P2, M2, [{draws}], P1, M1, Pts1), Pts is float(Pts0 + Pts1), {_after(g)}"))
+
+
 def at(game: str, key: str) -> Step:
     """The state whose text is ``key`` (as a step to it would leave it, no points scored)."""
     g = quote(games.check_game(game))

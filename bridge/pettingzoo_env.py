@@ -59,6 +59,7 @@ class _Board:
         self.scored = len(self.players) == 1
         self.moves, self.planes, self.action_space_, self.observation_space_ = _spaces(game, limit)
         self.index = field.action_index(game)
+        self.numbered_apart = field.numbered_apart(game)
         self.state = field.start(game)
 
     def observe(self, viewer: str, to_move: bool) -> dict[str, np.ndarray]:
@@ -70,7 +71,10 @@ class _Board:
     def play(self, action: Any, rng: np.random.Generator) -> float:
         """Play legal action number ``action`` for the player to move, then chance; the points scored."""
         move = self.moves[int(action)]
-        after = field.step(self.game, self.state.key, move)
+        if self.numbered_apart:                 # a game of chance: the move and chance's moves in one query
+            after = field.step_settled(self.game, self.state.key, move, rng)
+        else:                                   # else the step is remembered (a search asks it again)
+            after = field.step(self.game, self.state.key, move)
         settled, chance_points = field.settle(self.game, after, rng)
         self.state = settled
         return after.points + chance_points + settled.end_points

@@ -15,6 +15,8 @@
     while it runs should not be tabled; educable does not look for that.
 */
 :- module(advice, [speed_advice/3]).
+:- use_module(library(solution_sequences), [limit/2]).     % loaded here, not on a first cost/2
+:- use_module(library(aggregate), [aggregate_all/3]).      % (autoloading counted as the goal's inferences)
 :- use_module(game).
 
 % The protocol predicates solve calls at every position, each with the
@@ -160,13 +162,18 @@ goals(\+ A, M, Gs) :- !, goals(A, M, Gs).
 goals(G, M, [M:G]) :- nonvar(G), !.
 goals(_, _, []).
 
-%   Inferences to find every answer of Goal (a copy), within a bound.
+%   Inferences to find every answer of Goal (a copy), measured to the end:
+%   a goal that reaches a bound (10,000,000 inferences, or 1,000 answers,
+%   as a goal called with fresh arguments may enumerate without end) or
+%   raises an error fails, so no advice quotes a figure that is a limit.
 cost(Goal, N) :-
     copy_term(Goal, G),
     statistics(inferences, I0),
-    catch(call_with_inference_limit(forall(G, true), 10 000 000, _), E,
-          ( E == educable_interrupted -> throw(E) ; true )),
+    catch(call_with_inference_limit(aggregate_all(count, limit(1001, G), Answers), 10 000 000, Left), E,
+          ( E == educable_interrupted -> throw(E) ; Left = error )),
     statistics(inferences, I1),
+    Left \== inference_limit_exceeded, Left \== error,
+    Answers =< 1000,
     N is I1 - I0.
 
 change(_:G, PI, N, Text, Change) :-

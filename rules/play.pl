@@ -25,6 +25,7 @@
             play_results/4,     % +Game, +ChooserSets, +Games, -Results
             play_scores/5,      % +Game, +Choosers, +Games, +Seed, -TotalsAndCut
             score_plies/1,      % -Plies
+            settle_chance/7,    % +Game, +Pos, +Mover, +Us, -Pos1, -Mover1, -Points
             game_total/4,       % +Game, +Moves, +End, -Total
             scored_moves/5,     % +Chooser, +Game, +Pos, +Mover, -Scored
             weighted_moves/5,   % +Chooser, +Game, +Pos, +Mover, -Weighted
@@ -125,6 +126,26 @@ mover_chooser(Mover, Choosers, Chooser) :-
 %   uniform): the weights as floats are exact enough for a draw.
 weighted_moves(chance, Game, Pos, _, Weighted) :-
     findall(W-M, ( legal(Game, Pos, chance, M), outcome_weight(Game, Pos, M, W0), W is float(W0) ), Weighted).
+
+%!  settle_chance(+Game, +Pos, +Mover, +Us:list, -Pos1, -Mover1, -Points) is det.
+%   Chance moves from Pos while chance is to move and Us has a number left:
+%   each outcome drawn by the next number U of [0, 1) with its weight (as
+%   the caller's generator drew U); Points what those moves scored.  An
+%   environment's step (bridge/field.py) thus takes one query, the
+%   player's move and the tile or the die after it.
+settle_chance(Game, Pos, Mover, [U|Us], Pos1, Mover1, Points) :-
+    chance_mover(Mover),
+    \+ over(Game, Pos, Mover, _), !,
+    weighted_moves(chance, Game, Pos, Mover, Weighted),
+    pairs_keys(Weighted, Ws),
+    sum_list(Ws, Total),
+    R is U * Total,
+    pick_weighted(Weighted, R, Move),
+    move_points(Game, Pos, Mover, Move, P0),
+    step(Game, Pos, Mover, Move, Pos2, Mover2),
+    settle_chance(Game, Pos2, Mover2, Us, Pos1, Mover1, P1),
+    Points is P0 + P1.
+settle_chance(_, Pos, Mover, _, Pos, Mover, 0).
 
 pick_weighted([W-M|Rest], R, Move) :-
     (   ( R < W ; Rest == [] ) -> Move = M ; R1 is R - W, pick_weighted(Rest, R1, Move) ).

@@ -96,10 +96,17 @@ game:next_mover(G, _, Mover, pos(Cells1), Next) :-
     params(G, _, _),
     (   Mover == player
     ->  Next = chance
-    ;   include(\==(0), Cells1, [_])
+    ;   tiles_below(Cells1, 2, 0, 1)
     ->  Next = chance
     ;   Next = player
     ).
+
+%   tiles_below(+Cells, +Limit, +Count0, -Count): the tiles on the board,
+%   counted up to Limit (the opening is the board of one tile).
+tiles_below([], _, N, N).
+tiles_below([C|Cs], Limit, N0, N) :-
+    (   C =:= 0 -> N1 = N0 ; N1 is N0 + 1 ),
+    (   N1 >= Limit -> N = N1 ; tiles_below(Cs, Limit, N1, N) ).
 
 game:points(G, pos(Cells), player, Move, Points) :-
     params(G, R, C),
@@ -143,31 +150,37 @@ game:over(G, pos(Cells), player, score(0)) :-
 
 %   slide(+Move, +Rows, +Columns, +Cells, -Cells1, -Points): every line
 %   toward the Move's side, merged, and the merged values added up.
+%   Written with first-argument indexing and arg/3 alone (no maplist,
+%   foldl or sort): a slide is most of what an environment's step costs.
 slide(Move, R, C, Cells, Cells1, Points) :-
     index_lines(Move, R, C, Lines),
     Board =.. [b|Cells],
-    foldl(slide_at(Board), Lines, PairLists, 0, Points),
-    append(PairLists, Pairs),
-    keysort(Pairs, Sorted),
-    pairs_values(Sorted, Cells1).
+    N is R * C,
+    functor(Slid, b, N),
+    slide_lines(Lines, Board, Slid, 0, Points),
+    Slid =.. [b|Cells1].
 
-slide_at(Board, Indices, Pairs, P0, P) :-
-    maplist(cell_at(Board), Indices, Line),
-    slide_line(Line, Slid, P0, P),
-    pairs_keys_values(Pairs, Indices, Slid).
+slide_lines([], _, _, P, P).
+slide_lines([Indices|Lines], Board, Slid, P0, P) :-
+    tiles_at(Indices, Board, Tiles),
+    merge(Tiles, Merged, 0, Gained),
+    P1 is P0 + Gained,
+    place(Indices, Merged, Slid),
+    slide_lines(Lines, Board, Slid, P1, P).
+
+%   The line's tiles in order from the side, empty cells left out.
+tiles_at([], _, []).
+tiles_at([I|Is], Board, Tiles) :-
+    arg(I, Board, V),
+    (   V =:= 0 -> Tiles = Rest ; Tiles = [V|Rest] ),
+    tiles_at(Is, Board, Rest).
+
+%   The merged tiles into the line's cells from the side, the rest empty.
+place([], _, _).
+place([I|Is], [V|Vs], Slid) :- !, arg(I, Slid, V), place(Is, Vs, Slid).
+place([I|Is], [], Slid) :- arg(I, Slid, 0), place(Is, [], Slid).
 
 cell_at(Board, I, V) :- arg(I, Board, V).
-
-slide_line(Line, Slid, P0, P) :-
-    exclude(==(0), Line, Tiles),
-    merge(Tiles, Merged, 0, Gained),
-    P is P0 + Gained,
-    length(Line, N),
-    length(Merged, M),
-    Pad is N - M,
-    length(Zeros, Pad),
-    maplist(=(0), Zeros),
-    append(Merged, Zeros, Slid).
 
 %   The pair nearest the side first; a merged tile merges no more this move.
 merge([], [], P, P).
