@@ -211,6 +211,24 @@ CLASS_CASES = [   # (args, edit of the copied knowledge base or None)
 ]
 
 
+COIN = (ROOT / "examples" / "chance" / "coin.pl").read_text()
+CHANCE_FILES = {   # issue 86's classes: each a coin.pl edited; the commands below run with its folder as EDUCABLE_GAMES
+    "slow cycle": COIN.replace("game:next(coin, tossing, chance, Side, Side).",
+                               "game:next(coin, tossing, chance, heads, start).\ngame:next(coin, tossing, chance, tails, tails).")
+                      .replace("chance_weight(coin, tossing, heads, 3)", "chance_weight(coin, tossing, heads, 100000000000000)")
+                      .replace("game:next_mover(coin, _, _, _, p2).", "game:next_mover(coin, _, _, start, p1) :- !.\n"
+                               "game:next_mover(coin, _, _, _, p2)."),
+    "endless draw": COIN.replace("game:next(coin, start, p1, stop, stopped).", "game:next(coin, start, p1, stop, start).")
+                        .replace("game:next_mover(coin, _, _, _, p2).", "game:next_mover(coin, _, _, start, p1) :- !.\n"
+                                 "game:next_mover(coin, _, _, _, p2)."),
+    "huge weight": COIN.replace("chance_weight(coin, tossing, heads, 3)",
+                                "chance_weight(coin, tossing, heads, 1000000000000000000000000000000)"),
+}
+CHANCE_COMMANDS = [["check", "coin", "--json"], ["solve", "coin"], ["solve", "coin", "--json"], ["query", "coin", "start p1"],
+                   ["games"], ["eval", "coin", "random", "--exact"], ["eval", "coin", "random", "--vs", "random", "--games", "4"]]
+OUTPUT_CASES = ["FIFO", "socket", "/dev/null", "/dev/full"]     # rules export AGENT onto each
+
+
 def class_cases(folder: Path, base: Path):
     """A case or more for each class of wrong answer issue 50 named, after the sweep of 1,562."""
     (folder / "quitters.py").write_text(QUITTERS)
@@ -229,6 +247,19 @@ def class_cases(folder: Path, base: Path):
         (games / name).write_bytes(text.encode("latin-1") if kind == "latin" else text.encode())
         for args in GAME_FILE_COMMANDS:
             yield args, folder / "kb.db", {"EDUCABLE_GAMES": str(games)}, "game file"
+    for kind, text in CHANCE_FILES.items():
+        games = folder / f"chance-{kind.replace(' ', '-')}"
+        games.mkdir()
+        (games / "coin.pl").write_text(text)
+        for args in CHANCE_COMMANDS:
+            yield args, folder / "kb.db", {"EDUCABLE_GAMES": str(games)}, f"chance: {kind}"
+    import socket
+    listening = socket.socket(socket.AF_UNIX)
+    listening.bind(str(folder / "socket"))
+    for target in OUTPUT_CASES:                 # a FIFO without a reader, a socket, devices: never replaced
+        db = folder / "out.db"
+        shutil.copy(base, db)
+        yield ["rules", "export", "g", target if target.startswith("/") else str(folder / target)], db, None, "output"
 
 
 def signal_cases(folder: Path, base: Path) -> Counter:
