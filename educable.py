@@ -31,8 +31,7 @@ def _bridge() -> Any:
     return outside
 
 
-class Error(Exception):
-    """What a command would refuse in one line (an unknown game, an illegal move, a bad option...)."""
+from bridge.errors import Error  # noqa: E402  (educable.Error: a module of no imports)
 
 
 def _checked(fn: Any, *args: Any, **kwargs: Any) -> Any:
@@ -216,6 +215,9 @@ class KnowledgeBase:
         the learner's options (``educable train --learner L --help``), e.g. ``alpha=0.2``."""
         from bridge import commands
         _typed(learner, options)
+        if not isinstance(vs, str):
+            raise Error(f"vs names the training partner (self, random, minimax, an agent...), not a "
+                        f"{type(vs).__name__}: a Python policy is judged (evaluate, tournament), not trained against")
         return dict(_checked(commands.train_agent, self.db, game, learner, agent, seed, options, games, vs, side))
 
     def evaluate(self, game: str, agent: Any, vs: Any = None, exact: bool = False, games: int = 1000,

@@ -3,6 +3,14 @@ them).  A module of its own with no imports, so that any module can raise them w
 the Prolog engine."""
 
 
+class Error(Exception):
+    """What a command would refuse in one line (an unknown game, an illegal move, a bad option...):
+    the Python library's refusal, ``educable.Error`` (defined here, so that an environment the library
+    returned can raise it too)."""
+
+    __module__ = "educable"
+
+
 class PrologError(Exception):
     """A Prolog goal raised an error that is not about the user's input."""
 

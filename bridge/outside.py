@@ -56,9 +56,17 @@ def registered() -> list[str]:
     return sorted(_policies)
 
 
+BUILT_IN = ("random", "minimax", "human", "self", "perfect", "perfect-random")
+
+
 def register(name: str, policy: Any) -> str:
     """Make ``policy`` (a function or an object, see the module) a player called ``name`` in this
-    process; returns the name."""
+    process; returns the name.  BadInput for a name that could be read as an option or is a built-in
+    player's (``random``, ``alphabeta:3``...): every command would mean that player by it."""
+    if not isinstance(name, str) or not name.strip() or name.startswith("-") or not name.isprintable():
+        raise BadInput(f"player name {str(name)[:80]!r}: give a printable name that does not start with '-'")
+    if name.lower() in BUILT_IN or name.split(":")[0].lower() in SEARCH_KINDS:
+        raise BadInput(f"player name {name[:80]!r} is a built-in player's: choose another")
     _policies[name] = as_policy(policy, name)
     return name
 

@@ -129,6 +129,9 @@ def aec_env(game: str, render_mode: str | None = None, max_positions: int | None
             self.agent_selection = b.state.mover if b.state.result is None else self.agents[0]
 
         def step(self, action: Any) -> None:
+            if not self.agents:
+                from bridge.errors import Error
+                raise Error("the game is over and every player has left: reset() starts another")
             if self.terminations[self.agent_selection] or self.truncations[self.agent_selection]:
                 self._was_dead_step(action)
                 return

@@ -373,3 +373,18 @@ def test_check_names_an_outcome_of_chance_missing_from_chance_actions(tmp_path):
     r = subprocess.run([EXE, "--games-dir", str(tmp_path), "check", str(tmp_path / "coin.pl")],
                        capture_output=True, text=True, timeout=120)
     assert "tails" in r.stdout and "chance_actions/2" in r.stdout, r.stdout
+
+
+def test_the_librarys_refusals_are_educable_errors_in_one_line(tmp_path):
+    for name in ("-x", "--db", "random", "alphabeta:3", "perfect", ""):
+        with pytest.raises(educable.Error, match="player name"):
+            educable.player(name, lambda obs: 0)
+    with pytest.raises(educable.Error, match="not trained against"):
+        educable.KnowledgeBase(tmp_path / "kb.db").train("tictactoe", "a", learner="qlearn", games=10, vs=lambda obs: 0)
+    env = educable.env("tictactoe")
+    env.reset(seed=0)
+    for _agent in env.agent_iter():
+        obs, _reward, done, truncated, _info = env.last()
+        env.step(None if done or truncated else int(np.flatnonzero(obs["action_mask"])[0]))
+    with pytest.raises(educable.Error, match="reset"):
+        env.step(0)
