@@ -817,12 +817,15 @@ def play(game: str, opponent: str, side: str | None, seed: int | None, db_path: 
 @click.option("--games", "n_games", default=1000, show_default=True, type=Whole(max=MAX_GAMES),
               help=f"Games to play (half on each side), at most {MAX_GAMES:,}.")
 @click.option("--seed", default=0, show_default=True, type=SEED, help="Random seed; the same seed gives the same games.")
+@click.option("--max-moves", default=1_000_000, show_default=True, type=Whole(1, 10**9),
+              help="A game of score (played through Prolog) still going after this many moves is cut: counted, "
+                   "and its points so far make the mean a lower bound.")
 @max_positions_option
 @db_option
 @json_option
 @handle_errors
-def eval_cmd(game: str, agent: str, vs: str | None, exact: bool, n_games: int, seed: int, max_positions: str | None,
-             db_path: str, as_json: bool) -> None:
+def eval_cmd(game: str, agent: str, vs: str | None, exact: bool, n_games: int, seed: int, max_moves: int,
+             max_positions: str | None, db_path: str, as_json: bool) -> None:
     """Evaluate AGENT: a match series against --vs, or exactly with --exact.
 
     --exact alone: on each side, the outcome AGENT guarantees against a
@@ -843,7 +846,7 @@ def eval_cmd(game: str, agent: str, vs: str | None, exact: bool, n_games: int, s
             data = commands.evaluate_exact(db, game, agent, vs, limit, bar)
     else:
         with Progress(n_games, agent if vs is None else f"{agent} vs {vs}", as_json) as progress:
-            data = commands.evaluate_series(db, game, agent, vs, n_games, seed, progress)
+            data = commands.evaluate_series(db, game, agent, vs, n_games, seed, progress, max_moves)
     if as_json:
         return emit_json(data)
     if data.get("score") and not exact:

@@ -453,12 +453,12 @@ def train_agent(db: sqlite_utils.Database, game: str, learner: str, agent: str, 
 
 
 def evaluate_series(db: sqlite_utils.Database, game: str, agent: str, vs: str | None, n_games: int, seed: int,
-                    progress: ProgressFn | None = None) -> dict[str, Any]:
+                    progress: ProgressFn | None = None, max_moves: int = games.SCORE_PLIES) -> dict[str, Any]:
     """AGENT plays ``n_games`` against VS, half on each side; win/draw/loss counts per side, each
     rate with its 95% (Wilson) interval.  Needs no state graph: works on games of any size.  On a
     game of score (one player), AGENT plays alone: its mean score (evaluate_score_series)."""
     if games.is_score_game(game):
-        return evaluate_score_series(db, game, agent, vs, n_games, seed, progress)
+        return evaluate_score_series(db, game, agent, vs, n_games, seed, progress, max_moves)
     if vs is None:
         raise BadInput("give --vs AGENT for a match series, or --exact")
     if n_games < 2:
@@ -611,7 +611,7 @@ def tile_player(db: sqlite_utils.Database, game: str, agent: str) -> tuple[str, 
 
 
 def evaluate_score_series(db: sqlite_utils.Database, game: str, agent: str, vs: str | None, n_games: int, seed: int,
-                          progress: ProgressFn | None = None) -> dict[str, Any]:
+                          progress: ProgressFn | None = None, max_moves: int = games.SCORE_PLIES) -> dict[str, Any]:
     """AGENT plays ``n_games`` of the game of score ``game`` alone (chance drawn with its exact
     chances): its mean score with a 95% interval (normal, from the games' spread), the lowest and
     the highest.  Needs no state graph."""
@@ -633,7 +633,7 @@ def evaluate_score_series(db: sqlite_utils.Database, game: str, agent: str, vs: 
     cut = 0
     while len(scores) < n_games:
         n = min(SCORE_PAGE, n_games - len(scores))
-        totals, page_cut = games.play_scores(game, {player: chooser}, n, pages.randrange(2**31))
+        totals, page_cut = games.play_scores(game, {player: chooser}, n, pages.randrange(2**31), max_moves)
         scores += totals
         cut += page_cut
         if progress:
@@ -642,7 +642,7 @@ def evaluate_score_series(db: sqlite_utils.Database, game: str, agent: str, vs: 
     half = 1.96 * statistics.stdev(scores) / len(scores) ** 0.5
     return {"game": game, "agent": agent, "games": n_games, "seed": seed, "score": True, "mean_score": mean,
             "interval95": [mean - half, mean + half], "lowest": min(scores), "highest": max(scores),
-            "cut": cut, "cut_after": games.SCORE_PLIES}
+            "cut": cut, "cut_after": max_moves}
 
 
 def evaluate_exact_score(db: sqlite_utils.Database, graph: StateGraph, agent: str, vs: str | None) -> dict[str, Any]:

@@ -144,7 +144,7 @@ def exact_numbers(texts: list[str]) -> np.ndarray:
 
 
 SCORE_RANGE = "points past the float range: educable counts a game's points as floats, at most about 1.8e308"
-# (rules/play.pl's play_scores/5 refuses a sampled game's total in these words, check.pl a game's points)
+# (rules/play.pl's play_scores/6 refuses a sampled game's total in these words, check.pl a game's points)
 
 
 def chance_probabilities(mover: np.ndarray, starts: np.ndarray, weights: list[str | int]) -> np.ndarray:

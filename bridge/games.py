@@ -217,16 +217,17 @@ def play_series(game: str, choosers: dict[str, str], n: int, seed: int) -> dict[
                        f"move, or a rule failed); educable check '{game}' says where") from None
 
 
-def play_scores(game: str, choosers: dict[str, str], n: int, seed: int) -> tuple[list[float], int]:
+SCORE_PLIES = 1_000_000     # moves after which a sampled game of score is cut (random play on 2048(8,8) passes 120,000)
+
+
+def play_scores(game: str, choosers: dict[str, str], n: int, seed: int, max_moves: int = SCORE_PLIES) -> tuple[list[float], int]:
     """Play ``n`` games of a game of score inside Prolog in one query (keep ``n`` to a page); each
     game's total score (its moves' points plus its end's score), and how many were cut, still going
-    after rules/play.pl's score_plies/1 moves (their totals those of the moves made)."""
+    after ``max_moves`` moves (their totals those of the moves made)."""
     pairs = ", ".join(f"{quote(p)}-{c}" for p, c in choosers.items())
-    totals, cut = engine().call(f"play:play_scores({quote(check_game(game))}, [{pairs}], {int(n)}, {int(seed)}, Out)")
+    totals, cut = engine().call(f"play:play_scores({quote(check_game(game))}, [{pairs}], {int(n)}, {int(seed)}, "
+                                f"{int(max_moves)}, Out)")
     return totals, int(cut)
-
-
-SCORE_PLIES = 100_000       # rules/play.pl's score_plies/1: a sampled game of score still going after them is cut
 
 
 def points(state: State, move_text: str) -> float:

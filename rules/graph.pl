@@ -133,8 +133,11 @@ expand(Game, Scored, Fold, Trie, MoveTrie, P, M, Key, Result, Count, MoveIds, Ta
     ->  Result = R, MoveIds = [], Targets = [], Weights = [], Points = []
     ;   Result = null,
         (   chance_mover(M)                     % each outcome's weight (and no points)
-        ->  findall(MI-I-Wt,
-                    ( successor(Via, Game, Fold, Trie, MoveTrie, P, M, Mv, MI, I),
+        ->  findall(Mv, via_legal(Via, Game, P, M, Mv), Outcomes),
+            outcomes_once(Game, P, M, Outcomes),
+            findall(MI-I-Wt,
+                    ( member(Mv, Outcomes),
+                      outcome_successor(Via, Game, Fold, Trie, MoveTrie, P, M, Mv, MI, I),
                       via_outcome_weight(Via, Game, P, Mv, W), weight_text(Game, P, Mv, W, Wt) ),
                     Edges),
             edges(Edges, MoveIds, Targets, Weights),
@@ -161,6 +164,33 @@ successor(Via, Game, Fold, Trie, MoveTrie, P, M, Mv, MI, I) :-
     move_id(MoveTrie, Game, Mv, MI),
     representative(Fold, Game, P1, R1, Images),
     node_id(Trie, Fold, M1, R1, Images, I).
+
+%   A chance outcome's number and node, as successor/10's; an outcome that
+%   next/5 cannot play is the file's error (dropped, it would have given the
+%   others its chance), as check says.
+outcome_successor(Via, Game, Fold, Trie, MoveTrie, P, M, Mv, MI, I) :-
+    (   via_step(Via, Game, P, M, Mv, P1, M1)
+    ->  true
+    ;   position_text(Game, P, M, PT),
+        ( catch(move_text(Game, Mv, MT), _, fail) -> true ; format(atom(MT), "~q", [Mv]) ),
+        format(string(Msg), "next/5 fails for chance's outcome ~w at ~w: every outcome legal/4 gives must lead somewhere (educable check says where)", [MT, PT]),
+        bad_input(Msg)
+    ),
+    move_id(MoveTrie, Game, Mv, MI),
+    representative(Fold, Game, P1, R1, Images),
+    node_id(Trie, Fold, M1, R1, Images, I).
+
+%   Each of a chance node's outcomes once: one given twice would be counted
+%   twice (twice its weight), which check reports and solve refuses.
+outcomes_once(Game, P, M, Outcomes) :-
+    msort(Outcomes, Sorted),
+    (   append(_, [X, Y|_], Sorted), X =@= Y
+    ->  position_text(Game, P, M, PT),
+        ( catch(move_text(Game, X, MT), _, fail) -> true ; format(atom(MT), "~q", [X]) ),
+        format(string(Msg), "legal/4 gives chance's outcome ~w twice at ~w: each outcome once, with its weight (chance_weight/4)", [MT, PT]),
+        bad_input(Msg)
+    ;   true
+    ).
 
 edges([], [], [], []).
 edges([A-B-C|T], [A|As], [B|Bs], [C|Cs]) :- edges(T, As, Bs, Cs).

@@ -23,8 +23,7 @@
             candidates/5,       % +Chooser, +Game, +Pos, +Mover, -Moves
             play_series/5,      % +Game, +Choosers, +Games, +Seed, -Counts
             play_results/4,     % +Game, +ChooserSets, +Games, -Results
-            play_scores/5,      % +Game, +Choosers, +Games, +Seed, -TotalsAndCut
-            score_plies/1,      % -Plies
+            play_scores/6,      % +Game, +Choosers, +Games, +Seed, +MaxMoves, -TotalsAndCut
             settle_chance/7,    % +Game, +Pos, +Mover, +Us, -Pos1, -Mover1, -Points
             game_total/4,       % +Game, +Moves, +End, -Total
             scored_moves/5,     % +Chooser, +Game, +Pos, +Mover, -Scored
@@ -191,17 +190,16 @@ series_results(N, Game, Choosers, Max, [R|Rs]) :-
     N1 is N - 1,
     series_results(N1, Game, Choosers, Max, Rs).
 
-%!  play_scores(+Game, +Choosers, +Games, +Seed, -TotalsAndCut:list) is det.
+%!  play_scores(+Game, +Choosers, +Games, +Seed, +MaxMoves, -TotalsAndCut:list) is det.
 %   Play Games games of a game of score (one player, e.g. [player-random])
 %   from the start: TotalsAndCut is [Totals, Cut], each game's total as a
 %   float (its moves' points and its end's score(N)) and the number of
-%   games still going after score_plies/1 moves, whose totals are those of
-%   the moves made (so that a mean with a cut game is a lower bound).  No
+%   games still going after MaxMoves moves, whose totals are those of the
+%   moves made (so that a mean with a cut game is a lower bound).  No
 %   history is kept: a long game takes no more memory than a short one.
 %   The caller keeps Games small (a page of games a call).
-play_scores(Game, Choosers, Games, Seed, [Totals, Cut]) :-
+play_scores(Game, Choosers, Games, Seed, Max, [Totals, Cut]) :-
     set_random(seed(Seed)),
-    score_plies(Max),
     initial(Game, Pos, Mover),
     findall(T-C, ( between(1, Games, _),
                    score_game(Game, Choosers, Pos, Mover, Max, 0, T0, C),
@@ -209,12 +207,6 @@ play_scores(Game, Choosers, Games, Seed, [Totals, Cut]) :-
                          game:bad_input("points past the float range: educable counts a game's points as floats, at most about 1.8e308")) ), Pairs),
     pairs_keys_values(Pairs, Totals, Cuts),
     sum_list(Cuts, Cut).
-
-%!  score_plies(-Plies:integer) is det.
-%   The moves after which a sampled game of score is counted as cut: far
-%   beyond any game of 2048 on its largest board (the tile kernels play
-%   every game to its end).
-score_plies(100000).
 
 score_game(Game, _, Pos, Mover, _, Sum, Total, 0) :-
     over(Game, Pos, Mover, End), !,

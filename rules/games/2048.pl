@@ -236,7 +236,8 @@ game:parse_position(G, Text, pos(Cells), Mover) :-
     (   atom_concat(Board, ' tile', Norm) -> Mover = chance ; Board = Norm, Mover = player ),
     atomic_list_concat(RowTexts, /, Board),
     (   length(RowTexts, R),
-        maplist(parse_row(C), RowTexts, Rows)
+        Largest is 1 << (R * C + 1),           % the largest tile a board of R x C cells can hold
+        maplist(parse_row(C, Largest), RowTexts, Rows)
     ->  append(Rows, Cells)
     ;   game:shown(Text, Q),
         format(atom(M), "bad ~w position ~w: want ~d rows of ~d cells, top to bottom, cells joined by ',' ('.' empty, else a tile: 2, 4, 8, ...), rows by '/', e.g. ~w ('... tile' while a tile is to appear)",
@@ -256,14 +257,14 @@ game:parse_position(G, Text, pos(Cells), Mover) :-
     ;   true
     ).
 
-parse_row(C, Text, Row) :-
+parse_row(C, Largest, Text, Row) :-
     atomic_list_concat(Ts, ',', Text),
     length(Ts, C),
-    maplist(parse_tile, Ts, Row).
+    maplist(parse_tile(Largest), Ts, Row).
 
-parse_tile('.', 0) :- !.
-parse_tile(T, E) :-
-    atom_number(T, V), integer(V), V >= 2, V =< 131072,
+parse_tile(_, '.', 0) :- !.
+parse_tile(Largest, T, E) :-
+    atom_number(T, V), integer(V), V >= 2, V =< Largest,
     E is msb(V), V =:= 1 << E.
 
 game:parse_move(G, Text, Move) :-
