@@ -1294,10 +1294,13 @@ def agents_cmd(name: str | None, game: str | None, show_rules: bool, db_path: st
 @click.option("--player", "players", multiple=True, metavar="FILE.py:NAME",
               help="A Python policy the page offers as an opponent (repeatable; docs/python.md). Requests can name "
                    "only these: no request makes the server load code.")
+@click.option("--search-seconds", default=8, show_default=True, type=Whole(1, 600),
+              help="A page request that searches (a move by alphabeta, mcts or expectimax; a query below a position) "
+                   "past this many seconds is stopped and refused in one line.")
 @db_option
 @handle_errors
 def serve(port: int, host: str, allow_hosts: tuple[str, ...], read_only: bool, open_browser: bool, players: tuple[str, ...],
-          db_path: str) -> None:
+          search_seconds: int, db_path: str) -> None:
     """Serve a page to play any agent, see its values beside the truth, and watch runs learn.
 
     A local web server (Starlette on uvicorn) over the knowledge base: the
@@ -1363,7 +1366,7 @@ def serve(port: int, host: str, allow_hosts: tuple[str, ...], read_only: bool, o
         webbrowser.open(url)
     # Ctrl-C or SIGTERM: requests still open after half a second are dropped (a search in its own
     # process is ended with it), so the server stops within a second whatever it is doing
-    config = uvicorn.Config(create_app(path, read_only, boundary), log_level="warning", lifespan="on",
+    config = uvicorn.Config(create_app(path, read_only, boundary, search_seconds), log_level="warning", lifespan="on",
                             proxy_headers=False, server_header=False, timeout_graceful_shutdown=0.5)
     uvicorn.Server(config).run(sockets=[sock])
 

@@ -28,7 +28,7 @@ from starlette.staticfiles import StaticFiles
 from bridge.textinput import is_whole_number
 from web.engine import EngineThread, SolverProcess, user_errors
 from web.jobs import Jobs
-from web.searches import Searches
+from web.searches import SEARCH_SECONDS, Searches
 from web.trust import TOKEN_HEADER, Boundary, HostGuard
 
 HERE = Path(__file__).resolve().parent
@@ -492,9 +492,11 @@ async def not_allowed(request: Request, exc: Exception) -> Response:
     return JSONResponse({"error": f"{request.method} is not how {request.url.path[:80]} is asked"}, status_code=405)
 
 
-def create_app(db_path: Path, read_only: bool = False, boundary: Boundary | None = None) -> Starlette:
+def create_app(db_path: Path, read_only: bool = False, boundary: Boundary | None = None,
+               search_seconds: float = SEARCH_SECONDS) -> Starlette:
     """The app serving the knowledge base at ``db_path`` (``read_only``: nothing stored or taught) to
-    the requests ``boundary`` lets in (by default: addressed to this machine's loopback, a new secret)."""
+    the requests ``boundary`` lets in (by default: addressed to this machine's loopback, a new secret);
+    a request that searches is stopped past ``search_seconds``."""
     routes = [
         Route("/", page("home.html", home)),
         Route("/play", page("play.html", play)),
@@ -542,5 +544,5 @@ def create_app(db_path: Path, read_only: bool = False, boundary: Boundary | None
     app.state.read_only = read_only
     app.state.jobs = jobs
     app.state.solver = SolverProcess()
-    app.state.searches = Searches(db_path)
+    app.state.searches = Searches(db_path, search_seconds)
     return app
