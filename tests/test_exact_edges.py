@@ -9,15 +9,9 @@ from fractions import Fraction
 from pathlib import Path
 
 import pytest
-from conftest import EDUCABLE
 
-TEXT_FORMS = """
-game:position_text(GAME, P, M, T) :- format(atom(T), "~w ~w", [P, M]).
-game:parse_position(GAME, T, P, M) :- atomic_list_concat([P, M], ' ', T).
-game:parse_move(GAME, T, T).
-game:move_text(GAME, M, M).
-game:board_lines(GAME, P, _, [P]).
-"""
+from conftest import EDUCABLE
+from test_chance import TEXT_FORMS
 
 #   a tosses a coin that comes back to the start (weight AGAIN), wins (WIN) or loses (LOSS).
 SLOW = """
@@ -203,7 +197,7 @@ def solve_exactly(a: list[list[Fraction]], b: list[Fraction]) -> list[Fraction]:
         for r in range(n):
             if r != c and m[r][c] != 0:
                 f = m[r][c] / m[c][c]
-                m[r] = [x - f * y for x, y in zip(m[r], m[c])]
+                m[r] = [x - f * y for x, y in zip(m[r], m[c], strict=True)]
     return [m[i][n] / m[i][i] for i in range(n)]
 
 
@@ -244,7 +238,7 @@ def brute_force_value(graph, exact) -> Fraction:
     for pick1 in itertools.product(*(options[v] for v in first)):
         worst = Fraction(2)
         for pick2 in itertools.product(*(options[v] for v in second)):
-            worst = min(worst, evaluate(dict(zip(first + second, pick1 + pick2))))
+            worst = min(worst, evaluate(dict(zip(first + second, pick1 + pick2, strict=True))))
         best = max(best, worst)
     return best
 
