@@ -65,13 +65,9 @@ def actions(game: str, limit: int | None = None) -> tuple[str, ...]:
     """Every move a player can make in ``game``, each once, in a fixed order: action ``i`` is the
     ``i``-th.  The game's actions/2 where it declares them, else its graph's moves (chance's
     outcomes left out) in the order of their texts."""
-    g = quote(games.check_game(game))
-    declared = engine().call(f"( game:actions({g}, Ms) -> findall(T, (member(Mv, Ms), game:move_text({g}, Mv, T)), Out)"
-                             " ; Out = null )")
+    declared = _declared(game, "actions")
     if declared is not None:
-        if len(set(declared)) != len(declared):
-            raise BadInput(f"actions/2 of {game} names a move twice (educable check {game} says more)")
-        return tuple(declared)
+        return declared
     graph = fitted_graph(game, limit)
     seen: set[int] = set()
     for s in range(graph.size):
@@ -84,19 +80,24 @@ def actions(game: str, limit: int | None = None) -> tuple[str, ...]:
 def chance_actions(game: str) -> tuple[str, ...] | None:
     """Every outcome chance can draw in ``game``, in the game's order, where it declares them
     (chance_actions/2); None where it does not."""
+    return _declared(game, "chance_actions")
+
+
+def _declared(game: str, name: str) -> tuple[str, ...] | None:
+    """The move texts of the list the game's ``name``/2 (actions/2, chance_actions/2) gives, or None
+    where the game gives none; BadInput for a move named twice."""
     g = quote(games.check_game(game))
-    declared = engine().call(f"( game:chance_actions({g}, Ms) -> findall(T, (member(Mv, Ms), game:move_text({g}, Mv, T)), Out)"
+    declared = engine().call(f"( game:{name}({g}, Ms) -> findall(T, (member(Mv, Ms), game:move_text({g}, Mv, T)), Out)"
                              " ; Out = null )")
     if declared is not None and len(set(declared)) != len(declared):
-        raise BadInput(f"chance_actions/2 of {game} names an outcome twice (educable check {game} says more)")
+        raise BadInput(f"{name}/2 of {game} names a move twice (educable check {game} says more)")
     return None if declared is None else tuple(declared)
 
 
 def numbered_apart(game: str) -> bool:
     """Whether ``game`` numbers its players' moves and chance's outcomes itself (actions/2 and
     chance_actions/2): an environment of it is then built without enumerating its state graph."""
-    g = quote(games.check_game(game))
-    return chance_actions(game) is not None and bool(engine().call(f"( game:actions({g}, _) -> Out = true ; Out = false )"))
+    return chance_actions(game) is not None and _declared(game, "actions") is not None
 
 
 @cache

@@ -511,6 +511,17 @@ def _best_edge(v, start, target, reward, kind, value, scored, current):
 
 
 @njit(cache=True)
+def _link(i, j, present, row_cols, row_len, col_rows, col_len):
+    """Note that the part's matrix has an entry at (i, j): in row i's columns and column j's rows."""
+    if not present[i, j]:
+        present[i, j] = True
+        row_cols[i, row_len[i]] = j
+        row_len[i] += 1
+        col_rows[j, col_len[j]] = i
+        col_len[j] += 1
+
+
+@njit(cache=True)
 def _evaluate(a, b, order, start, target, prob, reward, kind, value, scored, local, choice,
               mat, present, row_cols, row_len, col_rows, col_len, const, leave, spin, pivot, reach, queue):
     """The exact values of part order[a:b] when each player plays its ``choice`` (chance and fixed
@@ -547,12 +558,7 @@ def _evaluate(a, b, order, start, target, prob, reward, kind, value, scored, loc
                 leave[i] += w
                 const[i] += w * value[t]
             else:
-                if not present[i, j]:
-                    present[i, j] = True
-                    row_cols[i, row_len[i]] = j
-                    row_len[i] += 1
-                    col_rows[j, col_len[j]] = i
-                    col_len[j] += 1
+                _link(i, j, present, row_cols, row_len, col_rows, col_len)
                 mat[i, j] += w
     head, tail = 0, 0                               # the nodes that can leave the part: backward from the exits
     for i in range(m):
@@ -610,12 +616,7 @@ def _evaluate(a, b, order, start, target, prob, reward, kind, value, scored, loc
                     j = row_cols[k, cc]
                     if j <= k or not reach[j]:
                         continue
-                    if not present[i, j]:
-                        present[i, j] = True
-                        row_cols[i, row_len[i]] = j
-                        row_len[i] += 1
-                        col_rows[j, col_len[j]] = i
-                        col_len[j] += 1
+                    _link(i, j, present, row_cols, row_len, col_rows, col_len)
                     mat[i, j] += f * mat[k, j]
         for k in range(m - 1, -1, -1):              # back substitution, the last eliminated first
             if not reach[k]:

@@ -129,11 +129,6 @@ class Searches:
             raise BadInput(answer[1])
         raise RuntimeError(answer[1])
 
-    @property
-    def pid(self) -> int | None:
-        """The running child's process id (None when there is none)."""
-        return self._process.pid if self._process is not None and self._process.is_alive() else None
-
     def close(self) -> None:
         """End the child at once (a search it runs is stopped with it)."""
         process, self._process = self._process, None
