@@ -28,7 +28,8 @@ def line(name: str, value: float, unit: str, anchor: float | None = None, anchor
     if anchor:
         ratio = value / anchor if higher_is_better else anchor / value
         joint = "" if words[0].endswith(" of") else " than"
-        text += f"   {ratio:6.2f}x {words[0] if ratio >= 1 else words[1]}{joint} {anchor_name} ({anchor:g} {unit})"
+        shown = ratio if ratio >= 1 else 1 / ratio          # "2.00x slower", never "0.50x slower"
+        text += f"   {shown:6.2f}x {words[0] if ratio >= 1 else words[1]}{joint} {anchor_name} ({anchor:g} {unit})"
     print(text, flush=True)
 
 

@@ -57,6 +57,19 @@ ROWS_PER_CALL = 20_000
 ABORTED = "a rule called abort (a game file may not abort educable; the command stopped)"
 
 
+_JSON = json.JSONDecoder(strict=False)     # answers are JSON whose strings may hold control characters
+_GOAL_TEXT = _QUERY_FLAGS = _TEXT = _QUOTED = 0     # pyswip's flags, set when the engine starts (_flags)
+
+
+def _flags(pl: Any) -> None:
+    """The C interface's flags a call uses, read once from pyswip."""
+    global _GOAL_TEXT, _QUERY_FLAGS, _TEXT, _QUOTED
+    _GOAL_TEXT = pl.PL_STRING | pl.REP_UTF8
+    _QUERY_FLAGS = pl.PL_Q_NODEBUG | pl.PL_Q_CATCH_EXCEPTION
+    _TEXT = pl.CVT_ATOM | pl.CVT_STRING | pl.BUF_DISCARDABLE | pl.REP_UTF8
+    _QUOTED = pl.CVT_WRITEQ | pl.BUF_DISCARDABLE | pl.REP_UTF8
+
+
 class Aborted(Exception):
     """A goal called abort/0, which no catch/3 in Prolog stops (only a game file would)."""
 
@@ -81,10 +94,13 @@ class Engine:
         """SWI-Prolog with educable's rules: what no command's settings change."""
         locate_swipl()
         from pyswip import Prolog  # the project's only pyswip import
+        from pyswip import core as pl
         from pyswip.core import _lib
 
         self._prolog = Prolog()
         self._lib = _lib
+        self._pl = pl
+        _flags(pl)
         self._thread = _lib.PL_thread_self()      # Prolog's id of the thread that runs every goal
         self._guarded = False                   # rules/guard.pl's limits are in place
         self._running = False                   # a query is running (interrupt() may stop it) ...
@@ -177,13 +193,15 @@ class Engine:
         Raises BadInput for the game's own input errors, PrologError for any
         other exception, and LookupError when the goal fails.
         """
+        self._begin()
         try:
-            with self._interruptible():
-                status, text = self._run(goal)
+            status, text = self._run(goal)
         except Aborted:                   # only abort/0 gets past bridge_run's catch
             raise BadInput(ABORTED) from None
+        finally:
+            self._end()
         if status == "ok":
-            return json.loads(text, strict=False)
+            return _JSON.decode(text)
         if status == "bad_input":
             raise BadInput(text)
         if status == "failed":
@@ -206,22 +224,30 @@ class Engine:
 
     @contextlib.contextmanager
     def _interruptible(self) -> Iterator[None]:
-        """A goal runs inside: ``interrupt`` reaches it.  Once it has ended, a stop it ended before
-        hearing, which stays pending in Prolog, is spent here, not on the next goal (a commit's)."""
-        with self._lock:
-            self._running = True
-            self.goals_run += 1
+        """A goal runs inside: ``interrupt`` reaches it (``call`` does the same without a generator)."""
+        self._begin()
         try:
             yield
         finally:
-            with self._lock:
-                self._running = False
-                unheard, self._raised = self._raised, False
-            if unheard:
-                try:
-                    list(self._prolog.query("true", maxresult=1))
-                except Exception:  # noqa: S110  (nothing to report: see the comment)
-                    pass
+            self._end()
+
+    def _begin(self) -> None:
+        """A goal starts: ``interrupt`` reaches it from now on."""
+        with self._lock:
+            self._running = True
+            self.goals_run += 1
+
+    def _end(self) -> None:
+        """The goal has ended.  A stop it ended before hearing, which stays pending in Prolog, is spent
+        here, not on the next goal (a commit's)."""
+        with self._lock:
+            self._running = False
+            unheard, self._raised = self._raised, False
+        if unheard:
+            try:
+                list(self._prolog.query("true", maxresult=1))
+            except Exception:  # noqa: S110  (nothing to report: see the comment)
+                pass
 
     def _run(self, goal: str) -> tuple[str, str]:
         """bridge_run(Goal, Status, Text) through SWI-Prolog's C interface directly: the goal goes in
@@ -230,23 +256,24 @@ class Engine:
         pyswip's query).  Aborted or KeyboardInterrupt for what gets past bridge_run's catch."""
         if self._lib.PL_thread_self() == -1:     # a thread Prolog has not met (pyswip's query attaches one too)
             self._lib.PL_thread_attach_engine(None)
-        with self._strings_released():
-            return self._run_query(goal)
-
-    def _run_query(self, goal: str) -> tuple[str, str]:
-        from pyswip import core as pl
-        fid = pl.PL_open_foreign_frame()
-        args = pl.PL_new_term_refs(3)
-        pl.PL_put_chars(args, pl.PL_STRING | pl.REP_UTF8, -1, goal.encode("utf-8"))
-        qid = pl.PL_open_query(None, pl.PL_Q_NODEBUG | pl.PL_Q_CATCH_EXCEPTION, self._bridge_run, args)
+        pl = self._pl
+        mark = pl.buf_mark_t()                   # as _strings_released, without a generator a call
+        pl.PL_mark_string_buffers(ctypes.byref(mark))
         try:
-            if pl.PL_next_solution(qid):
-                return self._chars(args + 1), self._chars(args + 2)
-            exception = pl.PL_exception(qid)
-            what = self._chars(exception, quoted=True) if exception else "bridge_run failed"
+            fid = pl.PL_open_foreign_frame()
+            args = pl.PL_new_term_refs(3)
+            pl.PL_put_chars(args, _GOAL_TEXT, -1, goal.encode("utf-8"))
+            qid = pl.PL_open_query(None, _QUERY_FLAGS, self._bridge_run, args)
+            try:
+                if pl.PL_next_solution(qid):
+                    return self._chars(args + 1), self._chars(args + 2)
+                exception = pl.PL_exception(qid)
+                what = self._chars(exception, quoted=True) if exception else "bridge_run failed"
+            finally:
+                pl.PL_cut_query(qid)
+                pl.PL_discard_foreign_frame(fid)
         finally:
-            pl.PL_cut_query(qid)
-            pl.PL_discard_foreign_frame(fid)
+            pl.PL_release_string_buffers_from_mark(mark)
         _raise_if_stopped(what)
         raise PrologError(what)
 
@@ -263,10 +290,8 @@ class Engine:
 
     def _chars(self, term: int, quoted: bool = False) -> str:
         """The text of an atom or string term (any term, written, if ``quoted``), NULs included."""
-        from pyswip import core as pl
         length, chars = ctypes.c_size_t(), ctypes.c_char_p()
-        flags = (pl.CVT_WRITEQ if quoted else pl.CVT_ATOM | pl.CVT_STRING) | pl.BUF_DISCARDABLE | pl.REP_UTF8
-        if not self._get_nchars(term, ctypes.byref(length), ctypes.byref(chars), flags):
+        if not self._get_nchars(term, ctypes.byref(length), ctypes.byref(chars), _QUOTED if quoted else _TEXT):
             return ""
         return ctypes.string_at(chars, length.value).decode("utf-8")
 

@@ -132,18 +132,7 @@ def forget() -> None:
     """Forget what was worked out of the games (a game file was loaded since)."""
     for remembered in (actions, chance_actions, action_index, numbering, start, step, planes):
         remembered.cache_clear()
-
-
-def _after(g: str) -> str:
-    """The goal's tail that, with P1 and M1 bound, binds Out to a Step's fields but the points."""
-    return (f"game:position_text({g}, P1, M1, K1), "
-            f"( game:over({g}, P1, M1, R) -> Ms = [], Ws = [], ( R = score(N) -> Res = score, E is float(N) ; Res = R, E = 0.0 )"
-            f" ; Res = null, E = 0.0, game:legal_moves({g}, P1, M1, L), "
-            f"findall(T, (member(X, L), game:move_text({g}, X, T)), Ms), "
-            f"( game:chance_mover(M1) -> findall(W, (member(X, L), game:outcome_weight({g}, P1, X, W0), W is float(W0)), Ws)"
-            f" ; Ws = [] ) ), game:players({g}, Vs), "
-            f"( catch(findall(C, (member(V, Vs), game:cells({g}, P1, V, C)), Cs), _, fail) -> true ; Cs = [] ), "
-            f"Out = [K1, M1, Res, Ms, Ws, Pts, E, Cs]")
+    engine().call("nb_setval(play_env_last, none), Out = true")     # the state env_position/4 remembers
 
 
 STEPS_KEPT = 20_000      # steps remembered (a search or a replay asks the same ones again)
@@ -153,7 +142,7 @@ STEPS_KEPT = 20_000      # steps remembered (a search or a replay asks the same 
 def start(game: str) -> Step:
     """The game's first state."""
     g = quote(games.check_game(game))
-    return _step(engine().call(f"game:initial({g}, P1, M1), Pts = 0.0, {_after(g)}"))
+    return _step(engine().call(f"play:env_start({g}, Out)"))
 
 
 @lru_cache(maxsize=STEPS_KEPT)
@@ -161,9 +150,7 @@ def step(game: str, key: str, move: str) -> Step:
     """The state after ``move`` from the state ``key`` (its mover moving), in one call into Prolog;
     BadInput for a malformed or illegal move."""
     g = quote(game)
-    return _step(engine().call(
-        f"game:parse_position({g}, {quote(key)}, P, M), game:parse_move({g}, {quote(move)}, Mv), "
-        f"game:play_move({g}, P, M, Mv, P1, M1), game:move_points({g}, P, M, Mv, Pts0), Pts is float(Pts0), {_after(g)}"))
+    return _step(engine().call(f"play:env_step({g}, {quote(key)}, {quote(move)}, Out)"))
 
 
 SETTLE_DRAWS = 4        # chance's moves one step_settled may make (2048's opening has two tiles)
@@ -175,17 +162,14 @@ def step_settled(game: str, key: str, move: str, rng: np.random.Generator) -> St
     move and of chance's moves; if chance is still to move (more than SETTLE_DRAWS of its moves), the
     caller settles the rest."""
     g = quote(game)
-    draws = ", ".join(repr(float(u)) for u in rng.random(SETTLE_DRAWS))
-    return _step(engine().call(
-        f"game:parse_position({g}, {quote(key)}, P, M), game:parse_move({g}, {quote(move)}, Mv), "
-        f"game:play_move({g}, P, M, Mv, P2, M2), game:move_points({g}, P, M, Mv, Pts0), "
-        f"play:settle_chance({g}, P2, M2, [{draws}], P1, M1, Pts1), Pts is float(Pts0 + Pts1), {_after(g)}"))
+    draws = repr(rng.random(SETTLE_DRAWS).tolist())           # [u1, u2, ...]: floats written exactly
+    return _step(engine().call(f"play:env_step_settled({g}, {quote(key)}, {quote(move)}, {draws}, Out)"))
 
 
 def at(game: str, key: str) -> Step:
     """The state whose text is ``key`` (as a step to it would leave it, no points scored)."""
     g = quote(games.check_game(game))
-    return _step(engine().call(f"game:parse_position({g}, {quote(key)}, P1, M1), Pts = 0.0, {_after(g)}"))
+    return _step(engine().call(f"play:env_at({g}, {quote(key)}, Out)"))
 
 
 def _step(fields: list) -> Step:

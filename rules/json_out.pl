@@ -7,64 +7,62 @@
 :- module(json_out, [json_text/2]).
 
 %!  json_text(+Term, -Text:string) is det.
+%   The JSON text of Term: its pieces listed, then joined in one call (no
+%   stream is opened, no character written one at a time).
 json_text(Term, Text) :-
-    with_output_to(string(Text), write_json(Term)).
+    json_parts(Term, Parts, []),
+    atomics_to_string(Parts, Text).
 
-write_json(X) :- var(X), !, throw(error(instantiation_error, json_text/2)).
-write_json(X) :- number(X), !,
-    (   json_number(X) -> write(X) ; format('"~w"', [X]) ).   % inf, nan, 1r3: not JSON numbers
-write_json(null) :- !, write(null).
-write_json(true) :- !, write(true).
-write_json(false) :- !, write(false).
-write_json([]) :- !, write('[]').
-write_json(json(Pairs)) :- !,
-    write('{'), write_pairs(Pairs), write('}').
-write_json(L) :-                        % a flat list of numbers or plain atoms: one concatenation
-    L = [H|_],
-    (   number(H)
-    ->  maplist(json_number, L),
-        atomic_list_concat(L, ',', A), format('[~w]', [A])
-    ;   atom(H),
-        maplist(word, L),
-        atomic_list_concat(L, '\u0001', Joined),     % one scan for characters that need escaping
-        \+ sub_atom(Joined, _, _, _, '"'),
-        \+ sub_atom(Joined, _, _, _, '\\'),
-        \+ sub_atom(Joined, _, _, _, '\x0\')
-    ->  atomic_list_concat(L, '","', A), format('["~w"]', [A])
-    ),
+json_parts(X, _, _) :- var(X), !, throw(error(instantiation_error, json_text/2)).
+json_parts(X, [P|T], T) :- number(X), !,
+    (   json_number(X) -> P = X ; format(string(P), '"~w"', [X]) ).   % inf, nan, 1r3: not JSON numbers
+json_parts(null, [null|T], T) :- !.
+json_parts(true, [true|T], T) :- !.
+json_parts(false, [false|T], T) :- !.
+json_parts([], ['[]'|T], T) :- !.
+json_parts(json(Pairs), ['{'|P], T) :- !,
+    pair_parts(Pairs, P, ['}'|T]).
+json_parts([H|R], ['['|P], T) :- !,
+    json_parts(H, P, P1),
+    rest_parts(R, P1, [']'|T]).
+json_parts(X, P, T) :- atomic(X), !,
+    string_parts(X, P, T).
+json_parts(X, P, T) :-
+    format(string(S), "~q", [X]),
+    string_parts(S, P, T).
+
+rest_parts([], T, T).
+rest_parts([X|Xs], [','|P], T) :-
+    json_parts(X, P, P1),
+    rest_parts(Xs, P1, T).
+
+pair_parts([], T, T).
+pair_parts([K-V|Ps], P, T) :-
+    string_parts(K, P, [':'|P1]),
+    json_parts(V, P1, P2),
+    (   Ps == [] -> P2 = T ; P2 = [','|P3], pair_parts(Ps, P3, T) ).
+
+%   An atom or string as a JSON string: as it is, unless it holds '"', '\\'
+%   or NUL (which would end the text on its way to Python).
+string_parts(X, ['"', X, '"'|T], T) :-
+    \+ sub_atom(X, _, _, _, '"'),
+    \+ sub_atom(X, _, _, _, '\\'),
+    \+ sub_atom(X, _, _, _, '\x0\'),
     !.
-write_json([H|T]) :- !,
-    write('['), write_json(H), write_rest(T), write(']').
-write_json(X) :- atomic(X), !, write_string(X).
-write_json(X) :-
-    format(string(S), "~q", [X]), write_string(S).
+string_parts(X, ['"', Escaped, '"'|T], T) :-
+    atom_codes(X, Codes),
+    phrase(escaped(Codes), Out),
+    string_codes(Escaped, Out).
+
+escaped([]) --> [].
+escaped([C|Cs]) --> escaped_code(C), escaped(Cs).
+
+escaped_code(0'") --> !, "\\\"".
+escaped_code(0'\\) --> !, "\\\\".
+escaped_code(0) --> !, "\\u0000".
+escaped_code(C) --> [C].
 
 %   A number JSON can hold: an integer or a finite float.
 json_number(X) :- integer(X), !.
 json_number(X) :- float(X), X =:= X, X =\= inf, X =\= -inf.
 
-%   An atom written as a JSON string (not one of JSON's literals).
-word(X) :- atom(X), X \== null, X \== true, X \== false.
-
-write_rest([]).
-write_rest([X|T]) :- write(','), write_json(X), write_rest(T).
-
-write_pairs([]).
-write_pairs([K-V|T]) :-
-    write_string(K), write(':'), write_json(V),
-    (   T == [] -> true ; write(','), write_pairs(T) ).
-
-write_string(X) :-
-    \+ sub_atom(X, _, _, _, '"'),
-    \+ sub_atom(X, _, _, _, '\\'),
-    \+ sub_atom(X, _, _, _, '\x0\'),              % NUL would end the text on its way to Python
-    !,
-    format('"~w"', [X]).
-write_string(X) :-
-    atom_codes(X, Codes),
-    put_char('"'), maplist(put_json_code, Codes), put_char('"').
-
-put_json_code(0'") :- !, write('\\"').
-put_json_code(0'\\) :- !, write('\\\\').
-put_json_code(0) :- !, write('\\u0000').
-put_json_code(C) :- put_code(C).

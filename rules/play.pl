@@ -25,6 +25,10 @@
             play_results/4,     % +Game, +ChooserSets, +Games, -Results
             play_scores/6,      % +Game, +Choosers, +Games, +Seed, +MaxMoves, -TotalsAndCut
             settle_chance/7,    % +Game, +Pos, +Mover, +Us, -Pos1, -Mover1, -Points
+            env_start/2,        % +Game, -State
+            env_at/3,           % +Game, +Key, -State
+            env_step/4,         % +Game, +Key, +MoveText, -State
+            env_step_settled/5, % +Game, +Key, +MoveText, +Us, -State
             game_total/4,       % +Game, +Moves, +End, -Total
             scored_moves/5,     % +Chooser, +Game, +Pos, +Mover, -Scored
             weighted_moves/5,   % +Chooser, +Game, +Pos, +Mover, -Weighted
@@ -145,6 +149,68 @@ settle_chance(Game, Pos, Mover, [U|Us], Pos1, Mover1, Points) :-
     settle_chance(Game, Pos2, Mover2, Us, Pos1, Mover1, P1),
     Points is P0 + P1.
 settle_chance(_, Pos, Mover, _, Pos, Mover, 0).
+
+%!  env_start(+Game, -State:list) is det.
+%!  env_at(+Game, +Key, -State:list) is det.
+%!  env_step(+Game, +Key, +MoveText, -State:list) is det.
+%!  env_step_settled(+Game, +Key, +MoveText, +Us:list, -State:list) is det.
+%   The states of the field's environments (bridge/field.py), each in one
+%   call: the first state, the state a text names, the state after a move
+%   (its mover moving; an illegal move is the game's bad input) and the
+%   state after a move and the chance moves settle_chance/7 draws after it.
+%   State is [Key, Mover, Result, MoveTexts, Weights, Points, End, Cells]:
+%   Result null while the game goes on, `score` (End its final points) or
+%   the game's result; Weights the chance outcomes' weights (else []);
+%   Points what the step scored; Cells each player's cells/4, [] without.
+env_start(Game, State) :-
+    initial(Game, Pos, Mover),
+    env_state(Game, Pos, Mover, 0.0, State).
+env_at(Game, Key, State) :-
+    env_position(Game, Key, Pos, Mover),
+    env_state(Game, Pos, Mover, 0.0, State).
+env_step(Game, Key, MoveText, State) :-
+    env_position(Game, Key, Pos, Mover),
+    parse_move(Game, MoveText, Move),
+    play_move(Game, Pos, Mover, Move, Pos1, Mover1),
+    move_points(Game, Pos, Mover, Move, Points),
+    env_state(Game, Pos1, Mover1, Points, State).
+env_step_settled(Game, Key, MoveText, Us, State) :-
+    env_position(Game, Key, Pos, Mover),
+    parse_move(Game, MoveText, Move),
+    play_move(Game, Pos, Mover, Move, Pos2, Mover2),
+    move_points(Game, Pos, Mover, Move, Points0),
+    settle_chance(Game, Pos2, Mover2, Us, Pos1, Mover1, Points1),
+    env_state(Game, Pos1, Mover1, Points0 + Points1, State).
+
+%   The state the last answer named is remembered (one global variable a
+%   thread, replaced by the next: nothing grows), so that the step from it,
+%   an environment's next call, does not parse its text again.
+env_position(Game, Key, Pos, Mover) :-
+    (   nb_current(play_env_last, last(Game0, Key0, Pos0, Mover0)), Game0 == Game, Key0 == Key
+    ->  Pos = Pos0, Mover = Mover0
+    ;   parse_position(Game, Key, Pos, Mover)
+    ).
+
+env_state(Game, Pos, Mover, Points, [Key, Mover, Result, Texts, Weights, Pts, End, Cells]) :-
+    Pts is float(Points),
+    position_text(Game, Pos, Mover, Key),
+    nb_setval(play_env_last, last(Game, Key, Pos, Mover)),
+    (   over(Game, Pos, Mover, R)
+    ->  Texts = [], Weights = [],
+        ( R = score(N) -> Result = score, End is float(N) ; Result = R, End = 0.0 )
+    ;   Result = null, End = 0.0,
+        findall(M, legal(Game, Pos, Mover, M), Moves),
+        findall(T, ( member(M, Moves), move_text(Game, M, T) ), Texts),
+        (   chance_mover(Mover)
+        ->  findall(W, ( member(M, Moves), outcome_weight(Game, Pos, M, W0), W is float(W0) ), Weights)
+        ;   Weights = []
+        )
+    ),
+    players(Game, Viewers),
+    (   catch(findall(C, ( member(V, Viewers), cells(Game, Pos, V, C) ), Cells), _, fail)
+    ->  true
+    ;   Cells = []
+    ).
 
 pick_weighted([W-M|Rest], R, Move) :-
     (   ( R < W ; Rest == [] ) -> Move = M ; R1 is R - W, pick_weighted(Rest, R1, Move) ).

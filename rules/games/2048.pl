@@ -62,8 +62,8 @@ game:initial(G, pos(Cells), chance) :-
 
 game:legal(G, pos(Cells), player, Move) :-
     params(G, R, C),
-    member(Move, [up, down, left, right]),
-    slide(Move, R, C, Cells, Cells1, _),
+    slides(R, C, Cells, Slides),
+    member(Move-(Cells1-_), Slides),
     Cells1 \== Cells.
 %   Every move the player can ever make, numbered in this order by the
 %   environments of the field (educable.env, gym_env, openspiel_game):
@@ -84,7 +84,8 @@ game:chance_weight(G, _, tile(4, _), 1) :- params(G, _, _).
 
 game:next(G, pos(Cells), player, Move, pos(Cells1)) :-
     params(G, R, C),
-    slide(Move, R, C, Cells, Cells1, _).
+    slides(R, C, Cells, Slides),
+    (   var(Move) -> member(Move-(Cells1-_), Slides) ; memberchk(Move-(Cells1-_), Slides) ).
 game:next(G, pos(Cells), chance, tile(V, Cell), pos(Cells1)) :-
     params(G, _, _),
     ( V =:= 2 -> E = 1 ; E = 2 ),
@@ -110,7 +111,8 @@ tiles_below([C|Cs], Limit, N0, N) :-
 
 game:points(G, pos(Cells), player, Move, Points) :-
     params(G, R, C),
-    slide(Move, R, C, Cells, _, Points).
+    slides(R, C, Cells, Slides),
+    (   var(Move) -> member(Move-(_-Points), Slides) ; memberchk(Move-(_-Points), Slides) ).
 
 %   The board's symmetries: its mirror images (and on a square board its
 %   turns and diagonal mirrors); the rules slide alike in every one.
@@ -144,21 +146,42 @@ source(thv, R1, C1, Y, X, SY, SX) :- SY is R1 - X, SX is C1 - Y.
 
 game:over(G, pos(Cells), player, score(0)) :-
     params(G, R, C),
-    \+ ( member(Move, [up, down, left, right]),
-         slide(Move, R, C, Cells, Cells1, _),
-         Cells1 \== Cells ).
+    slides(R, C, Cells, Slides),
+    \+ ( member(_-(Cells1-_), Slides), Cells1 \== Cells ).
 
-%   slide(+Move, +Rows, +Columns, +Cells, -Cells1, -Points): every line
-%   toward the Move's side, merged, and the merged values added up.
+%   slides(+Rows, +Columns, +Cells, -Slides): Move-(Cells1-Points) for the
+%   four slides of a board.  A step asks them of one board many times (is
+%   the game over, which moves are legal, where does one lead, what does
+%   it score), so the last board's four are kept (one global variable a
+%   thread, replaced by the next board: nothing grows).
+slides(R, C, Cells, Slides) :-
+    (   nb_current(g2048_slides, slides(R, C, Cells0, Slides0)), Cells0 == Cells
+    ->  Slides = Slides0
+    ;   direction_lines(R, C, Directions),
+        Board =.. [b|Cells],
+        N is R * C,
+        slide_each(Directions, Board, N, Slides),
+        nb_setval(g2048_slides, slides(R, C, Cells, Slides))
+    ).
+
 %   Written with first-argument indexing and arg/3 alone (no maplist,
-%   foldl or sort): a slide is most of what an environment's step costs.
-slide(Move, R, C, Cells, Cells1, Points) :-
-    index_lines(Move, R, C, Lines),
-    Board =.. [b|Cells],
-    N is R * C,
+%   foldl or sort): the slides are most of what an environment's step costs.
+slide_each([], _, _, []).
+slide_each([Move-Lines|Directions], Board, N, [Move-(Cells1-Points)|Slides]) :-
     functor(Slid, b, N),
     slide_lines(Lines, Board, Slid, 0, Points),
-    Slid =.. [b|Cells1].
+    Slid =.. [b|Cells1],
+    slide_each(Directions, Board, N, Slides).
+
+%   direction_lines(+R, +C, -Directions): Move-Lines for up, down, left and
+%   right, worked out once a board size and kept in a global variable (read
+%   without a copy, unlike a fact).
+direction_lines(R, C, Directions) :-
+    (   nb_current(g2048_lines, lines(R, C, Known))
+    ->  Directions = Known
+    ;   findall(Move-Lines, ( member(Move, [up, down, left, right]), index_lines(Move, R, C, Lines) ), Directions),
+        nb_setval(g2048_lines, lines(R, C, Directions))
+    ).
 
 slide_lines([], _, _, P, P).
 slide_lines([Indices|Lines], Board, Slid, P0, P) :-
@@ -172,7 +195,7 @@ slide_lines([Indices|Lines], Board, Slid, P0, P) :-
 tiles_at([], _, []).
 tiles_at([I|Is], Board, Tiles) :-
     arg(I, Board, V),
-    (   V =:= 0 -> Tiles = Rest ; Tiles = [V|Rest] ),
+    (   V == 0 -> Tiles = Rest ; Tiles = [V|Rest] ),
     tiles_at(Is, Board, Rest).
 
 %   The merged tiles into the line's cells from the side, the rest empty.
@@ -193,8 +216,7 @@ merge([A|T], [A|M], P0, P) :- merge(T, M, P0, P).
 
 %   index_lines(+Move, +R, +C, -Lines): the board's lines as cell numbers
 %   (row by row from 1), each listed from the side the tiles move toward;
-%   worked out once a board size.
-:- table index_lines/4.
+%   worked out once a board size (direction_lines/3).
 index_lines(Move, R, C, Lines) :-
     R1 is R - 1, C1 is C - 1,
     (   memberchk(Move, [left, right])
