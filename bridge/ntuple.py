@@ -854,15 +854,16 @@ def run_tiles(db: sqlite_utils.Database, game: str, name: str, options: dict[str
         raise BadInput(f"{game}: the n-tuple learner plays a game of score greedily and learns by TD(0) on "
                        f"afterstates, as Szubert and Jaśkowski; --{given[0].replace('_', '-')} has no use there")
     rows, columns = tiles.shape(game)
-    if options.get("tcl") is None:     # on one worker: 90% reached 2048 after 40,000 games, TD(0) 76% after 50,000
-        options = {**options, "tcl": True}
-    if options["tcl"] and options.get("alpha") is None:
-        options = {**options, "alpha": TILE_TCL_ALPHA, "alpha_end": options.get("alpha_end") or TILE_TCL_ALPHA}
-    if "values" not in options:        # the largest tile a board can hold: 2 ** (cells + 1), 32768 at most
-        options = {**options, "values": min(16, rows * columns + 2)}
-    shaped = {"tuple_cells", "tuples", "length", "neighbours"} & {k for k, v in options.items() if v is not None}
-    if not shaped and game not in PUBLISHED_TUPLES:     # random walks of 4 cells, as the published 2048 net's
-        options = {**options, "length": min(4, rows * columns)}
+    if existing_agent(db, name, game, NAME) is None:    # a new agent's defaults; a stored one keeps its own
+        if options.get("tcl") is None:     # on one worker: 90% reached 2048 after 40,000 games, TD(0) 76% after 50,000
+            options = {**options, "tcl": True}
+        if options["tcl"] and options.get("alpha") is None:
+            options = {**options, "alpha": TILE_TCL_ALPHA, "alpha_end": options.get("alpha_end") or TILE_TCL_ALPHA}
+        if "values" not in options:        # the largest tile a board can hold: 2 ** (cells + 1), 32768 at most
+            options = {**options, "values": min(16, rows * columns + 2)}
+        shaped = {"tuple_cells", "tuples", "length", "neighbours"} & {k for k, v in options.items() if v is not None}
+        if not shaped and game not in PUBLISHED_TUPLES:     # random walks of 4 cells, as the published 2048 net's
+            options = {**options, "length": min(4, rows * columns)}
     net, opts, row = start(db, name, game, {**options, "epsilon": 0.0}, seed)
     if opts.tcl != net.coherent:
         net.start_coherence(opts.tcl)       # a stored agent's sums go on (a run stopped and continued)

@@ -140,6 +140,21 @@ def test_without_coherence_every_weight_takes_the_runs_step(tmp_path):
     assert learned > 10 and summed == 0
 
 
+def test_coherence_switched_off_on_a_stored_agent_stays_off(tmp_path):
+    """--no-tcl on an agent made coherent (the 2048 default) is applied and kept: a later run without
+    the flag does not turn it back on (it did: a new agent's default overrode the stored choice)."""
+    db = tmp_path / "kb.db"
+    first = run_json("train", "2048(2,2)", "--learner", "ntuple", "--agent", "t", "--games", "100", db=db)
+    assert first["options"]["tcl"]
+    off = run_json("train", "2048(2,2)", "--learner", "ntuple", "--agent", "t", "--games", "100", "--no-tcl", db=db)
+    assert not off["options"]["tcl"]
+    again = run_json("train", "2048(2,2)", "--learner", "ntuple", "--agent", "t", "--games", "100", db=db)
+    assert not again["options"]["tcl"] and again["options"]["alpha"] == first["options"]["alpha"]
+    with sqlite3.connect(db) as con:
+        summed = con.execute("select count(nullif(tc_sizes, 0)) from ntuple_weights").fetchone()[0]
+    assert summed == 0
+
+
 def test_temporal_coherence_slows_a_weight_pushed_back_and_forth():
     """Beal and Smith's temporal coherence, as Jaśkowski learned 2048: a weight's step is |N|/A times the
     change asked, N the sum of the changes asked of it so far and A the sum of their sizes (all of it
