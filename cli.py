@@ -552,7 +552,8 @@ def check(target: str, only: str | None, limit: int, playouts: int, seed: int, a
                 click.echo("  " + check_mod.note_line(note))
             for note in g["warnings"]:
                 click.echo("  " + check_mod.note_line(note, "warning: "))
-            click.echo("\n".join(check_mod.timing_lines(g["timings"]) + check_mod.advice_lines(g["advice"])))
+            for line in check_mod.timing_lines(g["timings"]) + check_mod.advice_lines(g["advice"]):
+                click.echo(line)
     if not report.sound:
         sys.exit(1)
 
@@ -612,7 +613,8 @@ def query(game: str, position: str, depth: int, agent_names: tuple[str, ...], db
     """
     from bridge import commands
 
-    data = commands.query(open_kb(db_path), game, position, depth, list(agent_names))
+    with Progress(None, f"querying {game}", as_json) as progress:      # a line every 10 s saying what it does
+        data = commands.query(open_kb(db_path), game, position, depth, list(agent_names), progress=progress)
     if as_json:
         return emit_json(data)
     click.echo("\n".join(data["board"]))

@@ -5,8 +5,9 @@ first player sees them (0 empty, 1 the first player's, 2 the second's, other num
 a nim heap's size say), its drawn_as/2 (dots and boxes: lines and boxes, not a grid; 2048's tiles; a
 die, drawn beside the board), its layout/3 (cells a row, and whether cell 1's row is drawn at the top or
 the bottom), and for each legal move the cells it changes, so that a click on a cell (or two, for a
-piece that moves) finds the move.  A game without cells/4, or whose cells are not a grid, is drawn
-as its text board (board_lines/4) with a button a move.
+piece that moves) finds the move.  A game without cells/4, or whose cells are not a grid (a game of
+dice without layout/3: Pig's cells are its scores), is drawn as its text board (board_lines/4) with a
+button a move.
 """
 from __future__ import annotations
 
@@ -55,6 +56,8 @@ def board_view(game: str, position: str | None = None) -> dict[str, Any]:
                               "lines": here[:lines], "boxes": here[lines:]}
         elif kind == "tiles" and len(numbers) == 2 and numbers[0] * numbers[1] == len(here):
             out["drawing"] = {"kind": "tiles", "rows": numbers[0], "columns": numbers[1], "cells": here}
+        elif kind == "dice" and not games.layout(game):
+            pass                        # a die and numbers that are no board (Pig's scores): the text board
         else:
             columns, top = _layout(game, len(here))
             out["grid"] = {"columns": columns, "rows": math.ceil(len(here) / columns), "top": top, "cells": here}

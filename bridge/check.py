@@ -133,7 +133,9 @@ def note_line(note: dict[str, Any], label: str = "") -> str:
 
 
 def timing_lines(timings: list[dict[str, Any]]) -> list[str]:
-    """The protocol predicates by time spent, slowest first, with µs a call and share."""
+    """The protocol predicates by time spent, slowest first, with µs a call and share (none: no line)."""
+    if not timings:
+        return []
     total = sum(t["seconds"] for t in timings) or 1.0
     lines = [f"  {'predicate':<18}{'calls':>10}{'µs a call':>11}{'share':>7}"]
     for t in sorted(timings, key=lambda t: -t["seconds"]):

@@ -170,7 +170,8 @@ QUERY_AGENTS = 4       # agents whose values query shows when none is named: the
 
 
 def query(db: sqlite_utils.Database, game: str, position: str, depth: int = DEFAULT_DEPTH,
-          agent_names: list[str] | None = None, with_agents: bool = True, quick: bool = False) -> dict[str, Any]:
+          agent_names: list[str] | None = None, with_agents: bool = True, quick: bool = False,
+          progress: Callable[..., None] | None = None) -> dict[str, Any]:
     """Everything known about a state: board, mover, moves with their values, and learned agents' values.
 
     Values come from the stored solved graph when the game is solved (exact);
@@ -186,8 +187,13 @@ def query(db: sqlite_utils.Database, game: str, position: str, depth: int = DEFA
     QUERY_AGENTS most recently trained agents of the game (``agents_more``
     says how many others there are).  ``quick`` (the page, a move at a
     time): at most graphs.QUICK_LIMIT positions below and a game of chance
-    searched QUICK_CHANCE_DEPTH moves deep, an answer in a second or two.
+    searched QUICK_CHANCE_DEPTH moves deep, an answer in a second or two.  ``progress(0, stage)``
+    hears each stage of the work (enumerating below, searching).
     """
+    def stage(words: str) -> None:
+        if progress:
+            progress(0, words)
+
     if not 1 <= depth <= 12:
         raise BadInput(f"--depth must be from 1 to 12 plies (got {depth})")
     state = games.parse(game, position)
@@ -217,8 +223,10 @@ def query(db: sqlite_utils.Database, game: str, position: str, depth: int = DEFA
     if solved is not None and all(k in solved.index for k in keys):
         (exact_of, numbers), out["exact_source"] = chance_values(solved, keys, state.mover), "stored"
     if exact_of is None:
+        limit = graphs.QUICK_LIMIT if quick else graphs.QUERY_LIMIT
+        stage(f"enumerating the game below the position, to solve it if it has at most {limit:,} positions")
         try:
-            sub, _ = graphs.subgraph(game, state.key, graphs.QUICK_LIMIT if quick else graphs.QUERY_LIMIT)
+            sub, _ = graphs.subgraph(game, state.key, limit)
             exact_of, out["exact_source"] = {k: store.exact_name(sub, sub.index[k]) for k in keys}, "searched"
         except graphs.ChanceGame as chance_game:
             (exact_of, numbers), out["exact_source"] = (chance_values(chance_game.graph, keys, state.mover),
@@ -229,6 +237,7 @@ def query(db: sqlite_utils.Database, game: str, position: str, depth: int = DEFA
         raise BadInput(f"{game}: a chance node too large to solve below; query the position a player moves in")
     if exact_of is None:
         out["depth"] = depth
+        stage(f"too large to solve: searching {depth} plies deep")
         try:
             out["exact"], plies = games.search_results(state, depth)
         except BadInput as refused:
@@ -236,6 +245,7 @@ def query(db: sqlite_utils.Database, game: str, position: str, depth: int = DEFA
                 raise
             out["depth"] = depth = min(depth, QUICK_CHANCE_DEPTH if quick else CHANCE_DEPTH)   # chance: expectimax
             out["exact_source"] = f"expectimax search ({depth} moves, the horizon valued 0)"
+            stage(f"too large to solve: an expectimax search {depth} moves deep")
             expected = games.expectimax_values(state, depth)
             out["exact"] = f"{state.mover} expects {max(expected.values()):+.4f}"
             plies = {m: (f"{state.mover} expects {v:+.4f}", None) for m, v in expected.items()}

@@ -217,18 +217,17 @@ class Planes:
 @cache
 def planes(game: str, limit: int | None = None) -> Planes | None:
     """The observation of ``game``'s cells, or None when it declares no cells/4.  The number of
-    planes is the largest cell value: over the state graph where it fits; for 2048-like tiles the
-    largest power a board can hold; otherwise over a few hundred random games (seeded)."""
+    planes is the largest cell value: the game's cell_values/2 where it gives them (2048, Pig,
+    EinStein); else over the state graph where it fits, or over a few hundred random games (seeded)."""
     first = start(game)
     found = cells(game, first.key, games.players(game)[0])
     if found is None:
         return None
     columns = games.layout(game)
     shape = (len(found) // columns[0], columns[0]) if columns and len(found) % columns[0] == 0 else (len(found),)
-    drawing = engine().call(f"( game:drawn_as({quote(game)}, D) -> term_to_atom(D, Out) ; Out = '' )")
-    tiles = re.fullmatch(r"tiles\((\d+),(\d+)\)", drawing)
-    if tiles:
-        return Planes(shape, int(tiles[1]) * int(tiles[2]) + 1)
+    values = engine().call(f"( catch(game:cell_values({quote(game)}, V), _, fail), integer(V) -> Out = V ; Out = null )")
+    if values is not None:              # declared (check holds the cells to it): no graph, no playouts
+        return Planes(shape, max(1, values - 1))
     return Planes(shape, max(2, _largest_cell(game, limit)))
 
 

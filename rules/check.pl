@@ -87,9 +87,20 @@ check_game(Game, Options, Report) :-
     report(Game, Report).
 
 %!  unplayable(+Game, -Why:string) is semidet.
-%   Game cannot be played at all: its players/2 or initial/3 is missing,
-%   fails or breaks the protocol (two players, names not reserved, one
-%   ground start); Why is the first problem, "pred: message".
+%   Game cannot be played at all: its file gives no clause for a predicate
+%   the protocol requires (but over/4: such a game never ends), or its players/2 or initial/3 fails or breaks
+%   the protocol (two players, names not reserved, one ground start); Why
+%   is the first problem, "pred: message".
+unplayable(Game, Why) :-
+    findall(Name, ( required(N/A),
+                    \+ memberchk(N/A, [players/2, initial/3, over/4]),    % the first two: below; without
+                    \+ has_clause(Game, N/A),                             % over/4 a game plays on (cut)
+                    format(atom(Name), "~w/~w", [N, A]) ), Missing),
+    Missing \== [],
+    !,
+    atomic_list_concat(Missing, ', ', Names),
+    ( Missing = [_] -> Them = it ; Them = them ),
+    format(string(Why), "its file gives no clause for ~w (the protocol requires ~w)", [Names, Them]).
 unplayable(Game, Why) :-
     reset,
     (   check_players(Game), check_initial(Game, _, _) -> true ; true ),     % each call under its limit
@@ -104,6 +115,7 @@ reset :-
     nb_setval(check_states, 0),
     nb_setval(check_exhaustive, false),
     nb_setval(check_cells, none),
+    nb_setval(check_cell_values, none),
     nb_setval(check_code, false),
     nb_setval(check_setup, false),
     nb_setval(check_next_mover, false),
@@ -126,7 +138,8 @@ run_checks(Game, Limit, Playouts) :-
     (   Missing == [], check_players(Game), check_initial(Game, P0, M0)
     ->  (   game:declares(Game, cells), guarded('cells/4', game:cells(Game, P0, M0, Cells0))
         ->  length(Cells0, N0), nb_setval(check_cells, N0),
-            check_layout(Game, N0)
+            check_layout(Game, N0),
+            check_cell_values(Game)
         ;   true
         ),
         (   has_clause(Game, tuple_code/4), \+ gdl:gdl_file(Game, _) -> nb_setval(check_code, true) ; true ),
@@ -585,6 +598,19 @@ check_move_text(Game, Move, T) :-
         )
     ).
 
+%   cell_values/2, where the game gives it: one whole number from 1 to
+%   10,000 (an observation holds a plane a value); each position's cells
+%   are then held below it (check_cells/4).
+check_cell_values(Game) :-
+    (   catch(game:cell_values(Game, Values), _, fail)
+    ->  (   integer(Values), between(1, 10000, Values)
+        ->  nb_setval(check_cell_values, Values)
+        ;   format(string(Msg), "cell_values/2 gives ~q: want a whole number of values from 1 to 10,000", [Values]),
+            problem(Game, cells, cell_values/2, none, Msg)
+        )
+    ;   true
+    ).
+
 %   cells/4, where the game defines it: one length everywhere, values 0-2.
 check_cells(Game, P, M, T) :-
     (   nb_getval(check_cells, N0), N0 \== none
@@ -600,6 +626,9 @@ check_cells(Game, P, M, T) :-
         ;   member(C, Cells), \+ ( integer(C), C >= 0 )
         ->  format(string(Msg), "cells/4 gives the value ~q: a cell is a whole number, 0 for empty", [C]),
             problem(Game, cells, cells/4, T, Msg)
+        ;   nb_getval(check_cell_values, Values), integer(Values), member(C, Cells), C >= Values
+        ->  format(string(Msg), "cells/4 gives the value ~q, past cell_values/2's ~q (values 0 to ~d)", [C, Values, Values - 1]),
+            problem(Game, cells, cell_values/2, T, Msg)
         ;   member(C, Cells), C > 2
         ->  format(string(Msg), "cells/4 gives the value ~q: fine for rule sets, but Q-learning's --table full needs cells of 0 (empty), 1 (the mover's) or 2 (the opponent's)", [C]),
             warning(Game, cell_values, cells/4, T, Msg)

@@ -27,6 +27,7 @@
             cells/4,                % +Game, +Pos, +Mover, -Cells
             setup_text/4,           % +Game, +Cells, +Mover, -Text
             drawn_as/2,             % +Game, -Drawing
+            cell_values/2,          % +Game, -Values
             rows_text/5,            % +Cells, +Columns, +Order, +Marks, -Text
             tuple_cells/4,          % +Game, +Pos, +Mover, -Cells
             tuple_code/4,           % +Game, +Pos, +Mover, -Code
@@ -148,6 +149,12 @@
 %   keys (moves up, down, left, right); dice(Faces), a game whose chance
 %   moves are a die's faces 1..Faces: the page draws the face last read.
 %   Optional: without it, cells/4 in the rows of layout/3.
+%!  cell_values(+Game, -Values:integer) is semidet.
+%   cells/4 gives whole numbers from 0 to Values - 1 in every position
+%   (2048: a tile's power; Pig: the scores and the turn total): an
+%   environment of the field sizes its observation by it, one plane a
+%   value, without enumerating the state graph.  Optional: without it,
+%   the largest value of the state graph where it fits.
 %!  actions(+Game, -Moves:list) is det.
 %   Every move a player can ever make, each once, in a fixed order: the
 %   numbers outside libraries give moves (PettingZoo's and OpenSpiel's
@@ -186,6 +193,7 @@ indexed(line/2).            indexed(size_at_least/2).   indexed(layout/3).
 indexed(next_mover/5).      indexed(tuple_cells/4).     indexed(tuple_code/4).
 indexed(setup_text/4).      indexed(drawn_as/2).        indexed(chance_weight/4).
 indexed(points/5).          indexed(actions/2).         indexed(chance_actions/2).
+indexed(cell_values/2).
 
 %   Routed calls, for a hot loop (compiling a state graph) that decides once
 %   a state how its calls reach the game: file(File) calls that file's

@@ -53,6 +53,7 @@ guarded(parse_move/3).
 guarded(board_lines/4).
 guarded(actions/2).
 guarded(chance_actions/2).
+guarded(cell_values/2).
 
 :- dynamic trusted/2.            % trusted(Game, true/false): Game is one of rules/games/
 

@@ -5,12 +5,13 @@ scores for ever (refused), and sampled games of score that would never end (coun
 import json
 import os
 import subprocess
+import sys
 from fractions import Fraction
 from pathlib import Path
 
 import pytest
 
-from conftest import EDUCABLE
+from conftest import EDUCABLE, ROOT
 from test_chance import TEXT_FORMS
 
 #   a tosses a coin that comes back to the start (weight AGAIN), wins (WIN) or loses (LOSS).
@@ -340,3 +341,73 @@ def test_solve_refuses_an_outcome_of_chance_listed_twice_or_that_leads_nowhere(t
     (tmp_path / "coin.pl").write_text(coin.replace(old, new))
     r = educable(tmp_path, "solve", "coin")
     assert r.returncode == 2 and r.stderr.count("\n") == 1 and words in r.stderr, r.stderr
+
+
+def test_a_file_without_the_text_forms_is_refused_naming_them(tmp_path):
+    """A game whose file gives no position_text/4 (and the other text forms) used to end `solve` in an
+    internal IndexError (an empty graph) and the library in a bare LookupError: now one line that
+    names what is missing, exit 2, from every command and the library alike."""
+    (tmp_path / "bare.pl").write_text(LOOP.replace("loop", "bare").split("\ngame:position_text")[0])
+    for args in (("solve", "bare"), ("play", "bare", "--opponent", "random"), ("eval", "bare", "random")):
+        r = educable(tmp_path, *args)
+        lines = r.stderr.strip().splitlines()
+        assert r.returncode == 2 and len(lines) == 1, (args, r.stderr)
+        assert "no clause for position_text/4, parse_position/4, move_text/3, parse_move/3, board_lines/4" in lines[0]
+    code = ("import sys, educable\neducable.load_games(sys.argv[1])\ntry:\n    educable.env('bare')\n"
+            "except educable.Error as e:\n    print('Error', e)\n")
+    r = subprocess.run([sys.executable, "-c", code, str(tmp_path / "bare.pl")], capture_output=True, text=True, timeout=120)
+    assert r.stdout.startswith("Error game 'bare' cannot be played: its file gives no clause for position_text/4"), r
+
+
+def test_check_holds_cells_to_the_declared_cell_values(tmp_path):
+    """cell_values/2 sizes an environment's planes without its graph; a cell at or past it is a problem."""
+    game = (LOOP.replace("loop", "celled") + "game:cells(celled, here, _, [0, 3]).\n"
+            "game:over(celled, here, _, draw) :- fail.\ngame:cell_values(celled, 3).\n")
+    (tmp_path / "celled.pl").write_text(game)
+    r = subprocess.run([EDUCABLE, "check", str(tmp_path / "celled.pl")], capture_output=True, text=True, timeout=300)
+    assert r.returncode == 1 and "cells/4 gives the value 3, past cell_values/2's 3 (values 0 to 2)" in r.stdout, r.stdout
+
+
+def test_pigs_environment_is_built_without_its_state_graph(tmp_path):
+    """Pig gives actions/2, chance_actions/2, cells/4 and cell_values/2: its environment is ready without
+    enumerating its two million states (84 s before), and each observation plane says the numbers of the
+    position text read apart here: the viewer's score, the opponent's, the turn total, whose turn."""
+    code = r"""
+import sys, numpy as np
+from bridge import graphs
+def refused(*a, **k):
+    raise AssertionError("the state graph was enumerated")
+graphs.state_graph = refused
+import educable
+env = educable.env('pig')
+env.reset(seed=3)
+seen = 0
+for agent in env.agent_iter():
+    obs, _, done, trunc, _ = env.last()
+    if done or trunc:
+        env.step(None)
+        continue
+    planes = obs['observation']
+    assert planes.shape == (4, 105) and planes.sum(axis=1).max() <= 1
+    numbers = [int(np.flatnonzero(row)[0]) + 1 if row.any() else 0 for row in planes]
+    s1, s2, k, turn = env.unwrapped._board.state.key.split()[:4]
+    own, other = (int(s1), int(s2)) if agent == 'p1' else (int(s2), int(s1))
+    assert numbers == [own, other, int(k), 1 if turn == agent else 2], (numbers, env.unwrapped._board.state.key)
+    seen += 1
+    mask = obs['action_mask']
+    env.step(int(np.flatnonzero(mask)[-1]) if seen % 3 else int(np.flatnonzero(mask)[0]))
+print(seen)
+"""
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, cwd=ROOT)
+    assert r.returncode == 0 and int(r.stdout) > 20, r.stderr[-2000:]
+
+
+def test_query_says_what_it_is_doing_while_it_works(tmp_path):
+    """A query on a board too large to solve at once names its stage on stderr (every
+    EDUCABLE_HEARTBEAT seconds) instead of working in silence (14 s without a word on 6x6 before)."""
+    env = {k: v for k, v in os.environ.items() if k not in ("EDUCABLE_DB", "EDUCABLE_GAMES")}
+    r = subprocess.run([EDUCABLE, "query", "tictactoe(5,5,5)", "...../...../...../...../.....", "--db", str(tmp_path / "kb.db")],
+                       capture_output=True, text=True, timeout=300, env={**env, "EDUCABLE_HEARTBEAT": "0.3"})
+    assert r.returncode == 0, r.stderr
+    assert "querying tictactoe(5,5,5): still working; enumerating the game below the position" in r.stderr, r.stderr
+    assert "too large to solve: searching 5 plies deep" in r.stderr and "within 5 plies (depth-limited" in r.stdout

@@ -333,3 +333,5 @@ game:cells(G, pos(Cells), _, Cells) :-
 
 game:layout(G, C, top) :- params(G, _, C).
 game:drawn_as(G, tiles(R, C)) :- params(G, R, C).
+%   A tile's power runs to R x C + 1 (the largest tile a board can hold).
+game:cell_values(G, V) :- params(G, R, C), V is R * C + 2.

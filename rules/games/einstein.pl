@@ -275,3 +275,4 @@ piece_cell(_, Pieces, t(_, N), V) :- V is Pieces + N.
 
 game:layout(G, Size, top) :- params(G, Size, _, _).
 game:drawn_as(G, dice(Faces)) :- params(G, _, _, Faces).
+game:cell_values(G, 3) :- params(G, _, _, _).      % cells/4: 0 empty, 1 the mover's, 2 the opponent's

@@ -157,3 +157,15 @@ game:board_lines(G, pos(S1, S2, K, T), Mover, Lines) :-
 
 %   The page draws the die's face chance last read.
 game:drawn_as(G, dice(Faces)) :- params(G, _, Faces).
+
+%   The state as numbers, as Viewer sees it (an environment's observation,
+%   as OpenSpiel's pig gives its scores): its own score, the opponent's,
+%   the turn total, and whose turn it is (1 its own, 2 the opponent's; the
+%   die's, `chance`, sees it as the player whose turn it is).  A turn total
+%   stays below Goal + Faces (one face past the goal at most).
+game:cells(G, pos(S1, S2, K, T), Viewer, [Own, Other, K, Turn]) :-
+    params(G, _, _),
+    (   Viewer == chance -> Me = T ; Me = Viewer ),
+    (   Me == p2 -> Own = S2, Other = S1 ; Own = S1, Other = S2 ),
+    (   Me == T -> Turn = 1 ; Turn = 2 ).
+game:cell_values(G, V) :- params(G, Goal, Faces), V is Goal + Faces.
