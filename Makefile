@@ -16,7 +16,7 @@ demo: setup
 	@$(VENV)/bin/educable demo
 
 test: setup
-	@$(VENV)/bin/ruff check --quiet cli.py educable.py bridge kb learners web
+	@$(VENV)/bin/ruff check --quiet cli.py __init__.py __main__.py bridge kb learners web
 	@# mypy (one core, about 10 s from cold) checks while the test processes start; either failing fails
 	@# the target. Three test processes on two cores: many tests wait on servers, timers and subprocesses
 	@$(VENV)/bin/mypy --no-error-summary & mypy=$$!; \
@@ -27,4 +27,4 @@ bench: setup
 	@for b in bench/bench_*.py; do $(PY) $$b || exit 1; done
 
 clean:
-	rm -rf $(VENV) *.egg-info educable.db rules/*.qlf
+	rm -rf $(VENV) *.egg-info build dist educable.db rules/*.qlf

@@ -21,15 +21,15 @@ from typing import Any
 
 import click
 
-from bridge import limits, registry
-from bridge.engine import GAMES_ENV, BadInput, PrologError, ResourceLimit, RuleFileError
-from bridge.errors import UnknownGame
-from bridge.limits import RACE_MAX_BOARDS, RACE_MAX_SEED, RACE_MAX_TURNS
-from bridge.textinput import check_argv, check_text, is_whole_number
-from bridge.wording import guarantee_words, results_words, score_text
-from kb.db import KBError, describe, open_kb, resolve_path
-from learners.errors import Unsolvable
-from learners.training import ENDLESS_PLIES, Stopped
+from educable.bridge import limits, registry
+from educable.bridge.engine import GAMES_ENV, BadInput, PrologError, ResourceLimit, RuleFileError
+from educable.bridge.errors import UnknownGame
+from educable.bridge.limits import RACE_MAX_BOARDS, RACE_MAX_SEED, RACE_MAX_TURNS
+from educable.bridge.textinput import check_argv, check_text, is_whole_number
+from educable.bridge.wording import guarantee_words, results_words, score_text
+from educable.kb.db import KBError, describe, open_kb, resolve_path
+from educable.learners.errors import Unsolvable
+from educable.learners.training import ENDLESS_PLIES, Stopped
 
 USER_ERRORS = (BadInput, KBError, RuleFileError, ResourceLimit, Unsolvable)
 class Whole(click.IntRange):
@@ -140,7 +140,7 @@ def existing(path: Path) -> bool:
 def drop_if_empty(path: Path) -> None:
     """A knowledge base this command made, then refused its arguments: removed again while it holds
     nothing but its schema, so that a refused command leaves no new file behind."""
-    from kb.db import holds_nothing
+    from educable.kb.db import holds_nothing
     try:
         if path.is_file() and holds_nothing(path):
             for leftover in (path, Path(f"{path}-wal"), Path(f"{path}-shm"), Path(f"{path}-journal")):
@@ -153,7 +153,7 @@ def hinted(exc: Exception, db_path: str | None) -> str:
     """A refusal, with the hint a newcomer needs where there is one: a game no file defines but the
     knowledge base has agents of (its file is in a folder not given)."""
     if isinstance(exc, UnknownGame):
-        from kb.db import agents_of_game, resolve_path
+        from educable.kb.db import agents_of_game, resolve_path
         names = agents_of_game(db_path, exc.game)
         if names:
             return (f"unknown game '{exc.game}': {resolve_path(db_path)} holds {len(names)} agent(s) of it "
@@ -209,7 +209,7 @@ def stop_on_sigterm() -> Any:
     """SIGTERM stops a command as Ctrl-C does (a training run keeps what it committed), and both are
     noted as real signals (training.note_signal: a KeyboardInterrupt a race player raises itself is
     its fault, not the user's); returns the SIGTERM handler it replaces, or False off the main thread."""
-    from learners.training import note_signal
+    from educable.learners.training import note_signal
     last: list[int] = []
 
     def interrupt(signum: int, frame: Any) -> None:
@@ -362,7 +362,7 @@ def output_file(path: str | None, suffixes: tuple[str, ...], what: str = "output
     """An output file named on the command line, checked before any work: its suffix, its folder, and
     that it is not the knowledge base (``db_path``, else the default one), a rule file or a game file
     in use, through any link (bridge.files.check_output)."""
-    from bridge import files
+    from educable.bridge import files
     if path is None:
         return None
     p = Path(path)
@@ -409,7 +409,7 @@ def main(ctx: click.Context, debug: bool, games_dirs: tuple[str, ...]) -> None:
     if debug:
         os.environ[DEBUG_ENV] = "1"
     if ctx.invoked_subcommand != "serve":     # a player named FILE.py:NAME runs that code: the person typing may ask it
-        from bridge import outside
+        from educable.bridge import outside
         outside.allow_loading()
     if games_dirs:
         os.environ[GAMES_ENV] = os.pathsep.join([*games_dirs, *filter(None, [os.environ.get(GAMES_ENV)])])
@@ -432,8 +432,8 @@ def doctor(repair: bool, db_path: str, as_json: bool) -> None:
     Example:
       educable doctor --db educable.db
     """
-    from bridge import commands
-    from kb import doctor as doctor_mod
+    from educable.bridge import commands
+    from educable.kb import doctor as doctor_mod
 
     path = resolve_path(db_path)
     problems, repaired, rebuilt = commands.doctor(path, repair)
@@ -465,7 +465,7 @@ def games_cmd(db_path: str, as_json: bool) -> None:
     Example:
       educable games --json
     """
-    from bridge import commands
+    from educable.bridge import commands
 
     rows = commands.list_games(open_kb(db_path))
     if as_json:
@@ -527,7 +527,7 @@ def check(target: str, only: str | None, limit: int, playouts: int, seed: int, a
       educable check mygames/count3.pl
       educable check rules/games/inarow.pl --game 'connect(3,4,4)' --json
     """
-    from bridge import check as check_mod
+    from educable.bridge import check as check_mod
 
     if not check_mod.looks_like_file(target) and only is not None:
         raise BadInput("--game picks a member of a family FILE; give the game's name as GAME instead")
@@ -571,7 +571,7 @@ def show(game: str, position: str | None, as_json: bool) -> None:
       educable show tictactoe 'x.o/.x./...'
       educable show hexapawn '13-789 b'
     """
-    from bridge import commands
+    from educable.bridge import commands
 
     data = commands.show(game, position)
     if as_json:
@@ -611,7 +611,7 @@ def query(game: str, position: str, depth: int, agent_names: tuple[str, ...], db
       educable query tictactoe 'x../.o./...' --agent q --agent p
       educable query 'connect(4,7,6)' '......./......./......./......./......./...x...'
     """
-    from bridge import commands
+    from educable.bridge import commands
 
     with Progress(None, f"querying {game}", as_json) as progress:      # a line every 10 s saying what it does
         data = commands.query(open_kb(db_path), game, position, depth, list(agent_names), progress=progress)
@@ -712,7 +712,7 @@ def solve(game: str, max_positions: str | None, db_path: str, as_json: bool) -> 
       educable solve tictactoe --json
       educable solve 'tictactoe(4,4,4)' --max-positions 3000000
     """
-    from bridge import commands
+    from educable.bridge import commands
 
     limit = limits.max_positions(max_positions)
     db = open_kb(db_path)
@@ -770,7 +770,7 @@ def play(game: str, opponent: str, side: str | None, seed: int | None, db_path: 
       educable play hexapawn --opponent random --seed 3
       educable play '2048(2,2)'    (a game of score: you play alone)
     """
-    from bridge.session import PlaySession
+    from educable.bridge.session import PlaySession
 
     session = PlaySession(open_kb(db_path), game, opponent, side, seed if seed is not None else random.randrange(2**31))
     if session.alone and click.get_current_context().get_parameter_source("opponent") != click.core.ParameterSource.DEFAULT:
@@ -839,7 +839,7 @@ def eval_cmd(game: str, agent: str, vs: str | None, exact: bool, n_games: int, s
       educable eval tictactoe minimax --vs random --games 1000 --seed 1
       educable eval hexapawn random --exact --json
     """
-    from bridge import commands
+    from educable.bridge import commands
 
     limit = limits.max_positions(max_positions)
     db = open_kb(db_path)
@@ -941,8 +941,8 @@ def judge(game: str, agent: str, n_games: int, seed: int, openings: int, per_ope
       educable judge 'connect(4,7,6)' c4 --openings 1 --json
       educable judge 'connect(4,7,6)' c4 --openings 0 --per-opening 20 --starts-out lost.txt
     """
-    from bridge import commands
-    from bridge.judge import judge_steps, write_starts
+    from educable.bridge import commands
+    from educable.bridge.judge import judge_steps, write_starts
     output_file(starts_out, (".txt",), "positions", db_path)
     if starts_out and not per_opening:
         raise BadInput("--starts-out needs --per-opening N: the positions come from the games of every opening")
@@ -1118,7 +1118,7 @@ def train(ctx: click.Context, game: str, learner: str, agent: str, seed: int, pl
       educable train tictactoe --learner ga --agent gaia --cycles 500 --nudge 0.2 --plot ga.png
       educable train tictactoe --learner ntuple --agent nt --games 2000
     """
-    from bridge import commands
+    from educable.bridge import commands
 
     output_file(plot_path, (".png", ".svg", ".pdf"), "plot", db_path)
     n_games, vs, side = chosen.pop("n_games", 0), chosen.pop("vs", "self"), chosen.pop("side", "both")
@@ -1133,8 +1133,8 @@ def train(ctx: click.Context, game: str, learner: str, agent: str, seed: int, pl
         data = commands.train_agent(db, game, learner, agent, seed, given_options(ctx, chosen), n_games, vs, side,
                                     progress, limit)
     if plot_path:
-        from bridge import files
-        from learners.plot import curve_png
+        from educable.bridge import files
+        from educable.learners.plot import curve_png
         title = f"{game}: {agent} ({learner}) vs {data['vs']}"
         if data.get("checkpoints") and "expected_score" in data["checkpoints"][0]:      # a game of score
             cps = data["checkpoints"]
@@ -1157,7 +1157,7 @@ def train(ctx: click.Context, game: str, learner: str, agent: str, seed: int, pl
                 "perfect as second (exact)": [float(c["as_second"]["perfect"]) for c in cps],
             }, every, title, ylabel="exact, at checkpoints"))
         elif data.get("strength"):
-            from learners.plot import strength_png
+            from educable.learners.plot import strength_png
             files.write_whole(plot_path, lambda path: strength_png(
                 path, [(p["games"], p["accuracy"]) for p in data["strength"]], title, "best moves on the 300 fixed positions"))
         else:
@@ -1193,11 +1193,11 @@ def train(ctx: click.Context, game: str, learner: str, agent: str, seed: int, pl
 def print_rule_sets(game: str, agent: str, cycles: int, data: dict[str, Any], plot_path: str | None,
                     as_json: bool) -> None:
     """`train --learner ga`'s report: a population of rule sets evolved (Gaia's "Ejemplos de Vida")."""
-    from bridge import games
+    from educable.bridge import games
 
     if plot_path:
-        from bridge import files
-        from learners.plot import curve_png
+        from educable.bridge import files
+        from educable.learners.plot import curve_png
         curve = data["curve"]
         per = data["per_cycle"]
         marks = [c["cycle"] - (data["total_cycles"] - cycles) for c in curve]
@@ -1255,7 +1255,7 @@ def agents_cmd(name: str | None, game: str | None, show_rules: bool, db_path: st
       educable agents gaia --rules
       educable agents gaia#3 --rules
     """
-    from bridge import commands
+    from educable.bridge import commands
 
     db = open_kb(db_path)
     if show_rules:
@@ -1328,8 +1328,8 @@ def serve(port: int, host: str, allow_hosts: tuple[str, ...], read_only: bool, o
 
     import uvicorn
 
-    from web.app import create_app
-    from web.trust import Boundary, split_host
+    from educable.web.app import create_app
+    from educable.web.trust import Boundary, split_host
 
     for name in allow_hosts:
         parts = split_host(name)
@@ -1337,7 +1337,7 @@ def serve(port: int, host: str, allow_hosts: tuple[str, ...], read_only: bool, o
             raise BadInput(f"--allow-host {name[:80]!r}: give a host name or address alone, without a port")
     boundary = Boundary(host, allow_hosts)
     if players:
-        from bridge import outside
+        from educable.bridge import outside
         outside.allow_loading()
         for name in players:
             if not outside.named(name):
@@ -1393,7 +1393,7 @@ def tournament(game: str, players: tuple[str, ...], n_games: int, seed: int, db_
       educable tournament tictactoe random minimax td --games 100
       educable tournament 'connect(4,7,6)' c4 'mcts:800+c4' 'alphabeta:5+c4' --games 10 --json
     """
-    from bridge import tournament as tournament_mod
+    from educable.bridge import tournament as tournament_mod
 
     db = open_kb(db_path)
     pairings = len(players) * (len(players) - 1) // 2
@@ -1454,7 +1454,7 @@ def runs_cmd(run_id: int | str | None, agent: str | None, db_path: str, as_json:
       educable runs 3 --json
       educable runs now --agent c4
     """
-    from bridge import commands
+    from educable.bridge import commands
 
     db = open_kb(db_path)
     if run_id == "now":
@@ -1521,7 +1521,7 @@ def rules_export(agent: str, file: str, db_path: str, as_json: bool) -> None:
     Example:
       educable rules export gaia#2 gaia2.pl
     """
-    from bridge import files, ga
+    from educable.bridge import files, ga
 
     files.check_output(file, "rules", resolve_path(db_path))
     data = ga.export_rules(open_kb(db_path), agent, file)
@@ -1545,8 +1545,8 @@ def rules_import(file: str, agent: str, game: str | None, replace: bool, db_path
     Example:
       educable rules import examples/never_lose_as_x.pl --agent careful
     """
-    from bridge import agents as agents_mod
-    from bridge import ga
+    from educable.bridge import agents as agents_mod
+    from educable.bridge import ga
 
     agents_mod.check_name(agent)
     with Progress(rules_in(file), f"checking the rules of {file}", as_json) as progress:
@@ -1558,7 +1558,7 @@ def rules_import(file: str, agent: str, game: str | None, replace: bool, db_path
 
 def rules_in(path: str) -> int:
     """About how many rules a rule file holds (its lines that start a rule), for a progress bar."""
-    from bridge import files
+    from educable.bridge import files
     try:
         return sum(1 for line in files.read_text(path, "rule file").splitlines() if line.startswith("rule("))
     except BadInput:
@@ -1601,7 +1601,7 @@ def gdl_import(file: str, name: str | None, folder: str | None, replace: bool, a
       educable gdl import ticTacToe.kif --name ttt --into mygames
       educable --games-dir mygames solve ttt
     """
-    from bridge import gdl as gdl_mod
+    from educable.bridge import gdl as gdl_mod
 
     data = gdl_mod.import_kif(Path(file), name, Path(folder) if folder else None, replace)
     if as_json:
@@ -1662,7 +1662,7 @@ def race_run(ctx: click.Context, player: str, boards: int, seed: int, workers: i
       educable race run --player believer --boards 1000 --scheduler tcp://10.0.0.5:8786
       educable race run --resume 12
     """
-    from bridge import race as race_mod
+    from educable.bridge import race as race_mod
 
     if resume is not None:
         given = [k for k in ("player", "boards", "seed", "turns")
@@ -1692,7 +1692,7 @@ def race_results(player: str | None, db_path: str, as_json: bool) -> None:
     Example:
       educable race results --player believer --json
     """
-    from bridge import race as race_mod
+    from educable.bridge import race as race_mod
 
     rows = race_mod.results(open_kb(db_path), player)
     if as_json:
@@ -1725,7 +1725,7 @@ def race_show(seed: int, turn: int, player: str, png: str | None, gif: str | Non
       educable race show --seed 7 --turn 500 --player believer --png track.png
       educable race show --seed 3000001 --turn 1000 --player believer --gif race.gif
     """
-    from bridge import race as race_mod
+    from educable.bridge import race as race_mod
 
     data = race_mod.show(seed, png, turn, player, gif, frames)
     if as_json:
@@ -1745,7 +1745,7 @@ def demo(db_path: str) -> None:
     Example:
       educable demo --db /tmp/demo.db
     """
-    from bridge import demo as demo_mod
+    from educable.bridge import demo as demo_mod
 
     for line in demo_mod.run(open_kb(db_path)):
         click.echo(line)
@@ -1806,8 +1806,8 @@ def sweep_train(ctx: click.Context, game: str, grid_items: tuple[str, ...], seed
           --grid reward=0,1 --grid punish=last,all --seeds 25
       educable sweep train tictactoe --learner ga --cycles 500 --grid fitness=pairs,exact --seeds 5 --json
     """
-    from bridge import cluster as cluster_mod
-    from bridge import sweep as sweep_mod
+    from educable.bridge import cluster as cluster_mod
+    from educable.bridge import sweep as sweep_mod
 
     if not 1 <= seeds <= 10_000:
         raise BadInput(f"--seeds must be from 1 to 10,000, not {seeds}")
@@ -1828,7 +1828,7 @@ def sweep_train(ctx: click.Context, game: str, grid_items: tuple[str, ...], seed
 def train_requests(game: str, fixed: list[str], grid: dict[str, list[str]]) -> list[tuple[dict[str, str], dict]]:
     """Each setting of a train sweep's grid with its training request (learner, given options, games,
     vs, side), parsed and typed by train's own options; BadInput names a setting train refuses."""
-    from bridge import sweep as sweep_mod
+    from educable.bridge import sweep as sweep_mod
 
     out = []
     for setting in sweep_mod.settings(grid):
@@ -1847,7 +1847,7 @@ def train_requests(game: str, fixed: list[str], grid: dict[str, list[str]]) -> l
 
 def setting_args(setting: dict[str, str]) -> list[str]:
     """A grid setting as train arguments: --NAME VALUE, or an on/off option's flag (--fold, --no-fold)."""
-    from learners.options import OFF, ON
+    from educable.learners.options import OFF, ON
 
     switches = on_off_flags()
     out: list[str] = []
@@ -1872,8 +1872,8 @@ def on_off_flags() -> dict[str, str]:
 def run_train_sweep(db: Any, engine: Any, sweep_id: int, game: str, fixed: list[str], grid: dict, seeds: int,
                     measure: str, plot_path: str | None, as_json: bool) -> None:
     """Run the (setting, seed) pairs of a train sweep that it has not stored yet; report all of them."""
-    from bridge import sweep as sweep_mod
-    from learners.sampling import median_interval
+    from educable.bridge import sweep as sweep_mod
+    from educable.learners.sampling import median_interval
 
     plan = sweep_mod.train_plan(db, sweep_id, game, train_requests(game, fixed, grid), seeds, measure)
     with Progress(len(plan.tasks), f"sweep {sweep_id}", as_json) as progress:
@@ -1896,8 +1896,8 @@ def report_sweep(sweep_id: int, title: str, measure: str, values: dict[str, list
             row.update(extra(vals))
         rows.append(row)
     if plot_path:
-        from bridge import files
-        from learners.plot import intervals_png
+        from educable.bridge import files
+        from educable.learners.plot import intervals_png
         files.write_whole(plot_path, lambda path: intervals_png(path, values, centres, f"sweep {sweep_id}: {title}", measure))
     if as_json:
         return emit_json({"sweep": sweep_id, "measure": measure, "settings": rows, "plot": plot_path})
@@ -1937,10 +1937,10 @@ def sweep_race(player_list: tuple[str, ...], boards: int, seed: int, turns: int 
       educable sweep race --player colorscore,believer --boards 100 --seed 3
       educable sweep race --player believer,mymodule:player --boards 1000 --scheduler tcp://10.0.0.5:8786
     """
-    from bridge import cluster as cluster_mod
-    from bridge import race as race_mod
-    from bridge import sweep as sweep_mod
-    from learners.race import players as players_mod
+    from educable.bridge import cluster as cluster_mod
+    from educable.bridge import race as race_mod
+    from educable.bridge import sweep as sweep_mod
+    from educable.learners.race import players as players_mod
 
     names = [p.strip() for given in player_list for p in given.split(",") if p.strip()]
     if not names:
@@ -1960,8 +1960,8 @@ def sweep_race(player_list: tuple[str, ...], boards: int, seed: int, turns: int 
 def run_race_sweep(db: Any, engine: Any, sweep_id: int, names: list[str], boards: int, seed: int, n_turns: int,
                    plot_path: str | None, as_json: bool) -> None:
     """Race the (player, board) pairs of a race sweep that it has not stored yet; report all of them."""
-    from bridge import sweep as sweep_mod
-    from learners.sampling import geomean_interval
+    from educable.bridge import sweep as sweep_mod
+    from educable.learners.sampling import geomean_interval
 
     plan = sweep_mod.race_plan(db, sweep_id, names, boards, seed, n_turns)
     with Progress(len(plan.tasks), f"sweep {sweep_id}", as_json) as progress:
@@ -1987,9 +1987,9 @@ def sweep_resume(sweep_id: int, plot_path: str | None, workers: int, scheduler: 
       educable sweep resume 3
       educable sweep resume 3 --workers 2 --json
     """
-    from bridge import cluster as cluster_mod
-    from bridge import race as race_mod
-    from bridge import sweep as sweep_mod
+    from educable.bridge import cluster as cluster_mod
+    from educable.bridge import race as race_mod
+    from educable.bridge import sweep as sweep_mod
 
     db = open_kb(db_path)
     row = sweep_mod.stored(db, sweep_id)

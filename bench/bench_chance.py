@@ -29,9 +29,9 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 os.environ["EDUCABLE_GAMES"] = str(ROOT / "examples" / "chance")     # where Pig is, for this process's Prolog
 
-from bridge.compile import compile_graph  # noqa: E402  (after the path is set)
-from learners import chance  # noqa: E402
-from learners.graph import CHANCE, ONGOING, StateGraph  # noqa: E402
+from educable.bridge.compile import compile_graph  # noqa: E402  (after the path is set)
+from educable.learners import chance  # noqa: E402
+from educable.learners.graph import CHANCE, ONGOING, StateGraph  # noqa: E402
 
 PAPER = 0.5306        # Neller and Presser's figure for pig(100,6), copied
 

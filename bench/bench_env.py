@@ -44,8 +44,9 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--seconds", type=float, default=3.0, help="seconds of random play on each environment")
     args = ap.parse_args()
-    import educable
     from pettingzoo.classic import connect_four_v3, tictactoe_v3
+
+    import educable
     results = {}
     record: dict[str, dict] = {}
     for ours, theirs, name in (("connect(4,7,6)", connect_four_v3, "connect_four_v3"),
@@ -69,7 +70,7 @@ def main() -> None:
     random_play(tiles, 0.5)
     rounds = [random_play(tiles, max(args.seconds / 3, 0.5), seed=r) for r in range(5)]     # this machine's
     step, game = sorted(rounds)[len(rounds) // 2]          # pace varies by a third from run to run: the median
-    from bridge.engine import engine
+    from educable.bridge.engine import engine
     e = engine()
     calls = 2000
     t0 = time.perf_counter()

@@ -15,10 +15,10 @@ from pathlib import Path
 
 from common import line, timed
 
-from bridge import commands, games, graphs
-from bridge.compile import compile_graph
-from bridge.engine import engine
-from kb.db import open_kb
+from educable.bridge import commands, games, graphs
+from educable.bridge.compile import compile_graph
+from educable.bridge.engine import engine
+from educable.kb.db import open_kb
 
 
 def resident() -> int:

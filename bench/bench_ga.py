@@ -22,10 +22,10 @@ from pathlib import Path
 
 from common import line
 
-from bridge import commands, ga
-from kb.db import open_kb
-from learners import ga as ga_learner
-from learners.plot import curve_png
+from educable.bridge import commands, ga
+from educable.kb.db import open_kb
+from educable.learners import ga as ga_learner
+from educable.learners.plot import curve_png
 
 DAY = 24 * 3600.0
 VARIANTS = {

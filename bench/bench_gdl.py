@@ -12,7 +12,7 @@ os.environ["EDUCABLE_GAMES"] = str(Path(__file__).resolve().parent.parent / "exa
 
 from common import line, timed  # noqa: E402  (the games folder must be set before the engine starts)
 
-from bridge import games, graphs  # noqa: E402
+from educable.bridge import games, graphs  # noqa: E402
 
 GAMES = 5000
 PAIRS = [("tictactoe_gdl", "tictactoe"), ("nim_gdl", "nim(1,3,5)"), ("boxes_gdl", "boxes(2,2)")]

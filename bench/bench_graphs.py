@@ -171,10 +171,10 @@ FLOOR_RUNS = 3          # each side's best of this many runs (a noisy machine sl
 # (statistics(cputime)), with the part spent storing the graph and its rows
 WARM_SOLVE = """
 import sys, time
-from bridge import commands, games, graphs
-from bridge.engine import engine
-from kb import store
-from kb.db import open_kb
+from educable.bridge import commands, games, graphs
+from educable.bridge.engine import engine
+from educable.kb import store
+from educable.kb.db import open_kb
 game, folder, runs = sys.argv[1], sys.argv[2], int(sys.argv[3])
 engine()
 games.check_game(game)

@@ -30,10 +30,10 @@ from pathlib import Path
 
 import common  # noqa: F401  (puts the project on the path)
 
-from bridge import commands, graphs, ntuple
-from kb.db import open_kb
-from learners import exact
-from learners.ntuple import train_on_graph
+from educable.bridge import commands, graphs, ntuple
+from educable.kb.db import open_kb
+from educable.learners import exact
+from educable.learners.ntuple import train_on_graph
 
 GBG_TTT = "GBG (copied, not run): 7/10 runs never lose after 1,000 games, 8/10 after 10,000"
 GBG_C4 = ("GBG (copied, not run): vs perfect as first +0.565 @1M, +0.893 @2M, +0.978 @3M games; "
@@ -152,10 +152,10 @@ def c4_strength(db_path: str, agent: str, n_games: int, mcts_games: int, seed: i
     positions of ``accuracy_games`` games (default ``n_games``) in self-play, against random and
     against perfect, results from the openings of up to ``openings`` moves; beside GBG's figures
     (copied, not run)."""
-    from bridge import judge, perfect
+    from educable.bridge import judge, perfect
     db = open_kb(Path(db_path))
     game = "connect(4,7,6)"
-    from kb import store
+    from educable.kb import store
     runs = list(db.query("SELECT games, seconds FROM runs WHERE agent = ?", [agent]))
     trained, secs = store.get_agent(db, agent)["games_trained"], sum(r["seconds"] for r in runs)
     rate = sum(r["games"] for r in runs) / secs if secs else None

@@ -21,9 +21,9 @@ from pathlib import Path
 
 from common import line, timed
 
-from bridge import commands, graphs, punish
-from bridge.engine import engine, quote
-from kb.db import open_kb
+from educable.bridge import commands, graphs, punish
+from educable.bridge.engine import engine, quote
+from educable.kb.db import open_kb
 
 # The adversary before it remembered anything: a full search at every move (for the anchor).
 NO_MEMORY = r"""
@@ -154,7 +154,7 @@ def main() -> None:
     print(f"  tic-tac-toe after 20,000 self-play games: as X {r['exact']['as_first']['guaranteed']}, "
           f"as O {r['exact']['as_second']['guaranteed']}")
     if args.plot:
-        from learners.plot import curve_png
+        from educable.learners.plot import curve_png
         Path(args.plot).parent.mkdir(parents=True, exist_ok=True)
         curves = {}
         for label, opts in (("plain", {}), ("all moves", {"punish": "all"}), ("reward", {"reward": 1.0})):

@@ -24,8 +24,8 @@ from pathlib import Path
 
 from common import line
 
-from bridge import commands
-from kb.db import open_kb
+from educable.bridge import commands
+from educable.kb.db import open_kb
 
 TARGETS = (0.990, 0.900)          # wins against random as first and as second, with the tie-break
 TQPLAYER_FOLDED = 1_015           # measured apart (fcarsten's TQPlayer, folded): labelled, not re-run here
@@ -186,7 +186,7 @@ def main() -> None:
         r0 = rows[0]["run"]
         summarise(f"{game} [{n} seeds, {r0['games_per_second']:,.0f} games/s]", rows, False)
     if args.plot and default_rows:
-        from learners.plot import curve_png
+        from educable.learners.plot import curve_png
         cps = default_rows[0]["run"]["checkpoints"]
         Path(args.plot).parent.mkdir(parents=True, exist_ok=True)
         curve_png(args.plot, {

@@ -26,9 +26,9 @@ from pathlib import Path
 
 from common import line
 
-from bridge import race
-from kb.db import open_kb
-from learners.sampling import geomean_interval
+from educable.bridge import race
+from educable.kb.db import open_kb
+from educable.learners.sampling import geomean_interval
 
 CPP_MOVES_PER_S = 11.8e6
 

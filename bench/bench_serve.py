@@ -22,7 +22,6 @@ import time
 from pathlib import Path
 
 import httpx
-
 from common import line
 
 

@@ -58,7 +58,7 @@ def main() -> None:
         env = {**os.environ, "EDUCABLE_DB": str(Path(tmp) / "kb.db")}
         subprocess.run([EXE, "solve", "tictactoe"], check=True, capture_output=True, env=env)
         bare = median_wall([sys.executable, "-c", "pass"], args.runs, env)
-        floor = median_wall([sys.executable, "-c", "from bridge.engine import engine; engine()"], args.runs, env)
+        floor = median_wall([sys.executable, "-c", "from educable.bridge.engine import engine; engine()"], args.runs, env)
         line("floor: Python + pyswip + every rule file", floor, "s")
         print(f"{'':<52} (bare Python start: {bare:.3f} s)")
         missed = []

@@ -11,8 +11,8 @@ from pathlib import Path
 
 import common  # noqa: F401  (puts the project on the path)
 
-from bridge import commands, tournament
-from kb.db import open_kb
+from educable.bridge import commands, tournament
+from educable.kb.db import open_kb
 
 TARGET_SECONDS = 30.0
 

@@ -82,7 +82,7 @@ STOP_GRACE = 300        # seconds a point stopped at --minutes may take to commi
 def stored_options(setting: str) -> dict:
     """A setting's options as `train` takes them and the agent stores them: a tuples file read into its
     cells, as train --tuples-file reads it."""
-    from bridge.ntuple import read_tuples
+    from educable.bridge.ntuple import read_tuples
     options = dict(SETTINGS[setting])
     if "tuples_file" in options:
         options["tuple_cells"] = read_tuples(str(Path(__file__).parent.parent / options.pop("tuples_file")))
@@ -94,10 +94,10 @@ def train_point(setting: str, seed: int, n_games: int, db_path: str, workers: in
     many games more at the setting's last exploration with the step falling from 3.7 to 0.37, as a
     user's second `train` of the same agent; stopped (SIGTERM at --minutes), it keeps what its
     commits kept.  How many games it kept and whether it was stopped."""
-    from bridge import commands
-    from cli import stop_on_sigterm
-    from kb.db import open_kb
-    from learners.training import Stopped
+    from educable.bridge import commands
+    from educable.cli import stop_on_sigterm
+    from educable.kb.db import open_kb
+    from educable.learners.training import Stopped
     stop_on_sigterm()                     # as `educable train` takes it
     db = open_kb(Path(db_path))
     options = stored_options(setting)
@@ -118,8 +118,9 @@ def judge_point(db_path: str, judge_games: int, mcts_games: int, search: int) ->
     ``search``, also won and drawn as first vs perfect by alphabeta:SEARCH+c4 (the agent valuing the
     horizon of a search that many plies deep)."""
     from bench_ntuple import c4_strength
-    from bridge import judge, perfect
-    from kb.db import open_kb
+
+    from educable.bridge import judge, perfect
+    from educable.kb.db import open_kb
     r = c4_strength(db_path, AGENT, judge_games, mcts_games, JUDGE_SEED, accuracy_games=max(1, judge_games // 2),
                     openings=0)
     row = {"games": r["games_trained"], "train_hours": r["training_hours"], "games_per_second": r["games_per_second"],
@@ -260,8 +261,8 @@ def main() -> None:
                                      args.anneal)))
         return
     if args.as_first_point:
-        from bridge import judge, perfect
-        from kb.db import open_kb
+        from educable.bridge import judge, perfect
+        from educable.kb.db import open_kb
         lost: dict = {}
         counts = judge.play_series(open_kb(Path(args.as_first_point)), GAME, (args.players[0], perfect.NAME),
                                    args.as_first, args.first_seed, lost)
@@ -314,15 +315,15 @@ def as_first(db_path: str, args: argparse.Namespace) -> None:
         with open(args.first_out, "a") as f:
             f.write(json.dumps(row) + "\n")
         if args.starts_out and player == AGENT:
-            from bridge.judge import write_starts
+            from educable.bridge.judge import write_starts
             write_starts(args.starts_out, row["mistakes"], f"{db_path}'s {player} ({row['games_trained']:,} games) "
                          f"as first against perfect ({args.as_first} games, judge seed {args.first_seed})", append=True)
 
 
 def trained(db_path: str) -> int | None:
     """The games agent c4 of a knowledge base has trained."""
-    from kb import store
-    from kb.db import open_kb
+    from educable.kb import store
+    from educable.kb.db import open_kb
     agent = store.get_agent(open_kb(Path(db_path)), AGENT)
     return agent["games_trained"] if agent else None
 
@@ -330,8 +331,8 @@ def trained(db_path: str) -> int | None:
 def judge_given(db_path: str, args: argparse.Namespace) -> dict:
     """A knowledge base trained elsewhere, judged as a point; its setting and seed read from the
     agent's stored options and its last run."""
-    from kb.db import open_kb
-    from kb import store
+    from educable.kb import store
+    from educable.kb.db import open_kb
     db = open_kb(Path(db_path))
     agent = store.get_agent(db, AGENT)
     if agent is None:
@@ -380,7 +381,7 @@ def per_opening(db_path: str, setting: str, seed: int, games: int, n: int, out: 
     with open(out, "a") as f:
         f.write(json.dumps(row) + "\n")
     if starts_out:
-        from bridge.judge import write_starts
+        from educable.bridge.judge import write_starts
         write_starts(starts_out, row["mistakes"], f"{db_path}'s {player} ({games:,} games) from every opening "
                      f"({n} games each, judge seed {judge_seed})", append=True)
     print(f"  {setting} seed {seed}, {player}, from every opening: " + "; ".join(

@@ -13,15 +13,15 @@ import re
 from types import ModuleType
 from typing import TYPE_CHECKING
 
-from bridge import field, games, graphs, outside, perfect
-from bridge.compile import TooLarge, known_lower_bound
-from bridge.engine import BadInput, engine, quote
-from bridge.registry import LEARNERS, RULE_SETS, learner_module
-from bridge.textinput import is_whole_number, whole_number
-from kb import store
-from kb.db import file_of
-from learners import exact
-from learners.graph import StateGraph
+from educable.bridge import field, games, graphs, outside, perfect
+from educable.bridge.compile import TooLarge, known_lower_bound
+from educable.bridge.engine import BadInput, engine, quote
+from educable.bridge.registry import LEARNERS, RULE_SETS, learner_module
+from educable.bridge.textinput import is_whole_number, whole_number
+from educable.kb import store
+from educable.kb.db import file_of
+from educable.learners import exact
+from educable.learners.graph import StateGraph
 
 if TYPE_CHECKING:
     import sqlite_utils  # in annotations only: kb.db imports it when a database is opened
@@ -268,7 +268,7 @@ class Opponents:
 def move_values(db: sqlite_utils.Database, row: dict, state: games.State) -> dict[str, float]:
     """A learned agent's value for each legal move of ``state``."""
     if row["learner"] == "ntuple" and games.is_score_game(state.game):
-        from bridge import ntuple
+        from educable.bridge import ntuple
         return ntuple.score_move_values(db, row, state)
     load(db, row)
     pairs, _best = engine().call(

@@ -14,9 +14,9 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from bridge import games
-from bridge.engine import engine, quote
-from bridge.errors import BadInput
+from educable.bridge import games
+from educable.bridge.engine import engine, quote
+from educable.bridge.errors import BadInput
 
 
 def board_view(game: str, position: str | None = None) -> dict[str, Any]:

@@ -14,9 +14,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from bridge import files, games
-from bridge.engine import GAME_SUFFIXES, BadInput, engine, engine_with_only, quote, relative_paths
-from bridge.wording import plural
+from educable.bridge import files, games
+from educable.bridge.engine import GAME_SUFFIXES, BadInput, engine, engine_with_only, quote, relative_paths
+from educable.bridge.wording import plural
 
 DEFAULT_LIMIT = 10_000      # games with at most this many positions are checked position by position
 DEFAULT_PLAYOUTS = 300      # random games for the positions of larger games
@@ -102,8 +102,8 @@ def cycles_note(game: str, positions: int, where: str) -> dict[str, Any] | None:
     its strongly connected parts (learners.chance finds them), None when no position repeats.
     solve values such positions (as draws where nothing else decides, each cycle solved exactly on a game
     of chance); exact judgement of a game without chance refuses them."""
-    from bridge.compile import TooLarge, compile_graph
-    from learners.chance import _strong_parts
+    from educable.bridge.compile import TooLarge, compile_graph
+    from educable.learners.chance import _strong_parts
     try:
         graph = compile_graph(game, games.players(game), False, positions + 1, "finding cycles")
     except (TooLarge, BadInput):

@@ -15,7 +15,7 @@ from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
-from bridge.engine import BadInput
+from educable.bridge.engine import BadInput
 
 SCHEDULER_ENV = "EDUCABLE_SCHEDULER"
 CONNECT_SECONDS = 10

@@ -12,16 +12,16 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from bridge import agents, games, graphs, limits, outside, perfect, registry
-from bridge import compile as compile_mod
-from bridge import judge as judging
-from bridge.compile import ProgressFn as CompileProgressFn
-from bridge.engine import BadInput, PrologError, engine
-from kb import store
-from learners import exact, training
-from learners.graph import CHANCE, CyclicGraph, StateGraph
-from learners.options import stored_names
-from learners.sampling import wilson_interval
+from educable.bridge import agents, games, graphs, limits, outside, perfect, registry
+from educable.bridge import compile as compile_mod
+from educable.bridge import judge as judging
+from educable.bridge.compile import ProgressFn as CompileProgressFn
+from educable.bridge.engine import BadInput, PrologError, engine
+from educable.kb import store
+from educable.learners import exact, training
+from educable.learners.graph import CHANCE, CyclicGraph, StateGraph
+from educable.learners.options import stored_names
+from educable.learners.sampling import wilson_interval
 
 if TYPE_CHECKING:
     import sqlite_utils  # in annotations only: kb.db imports it when a database is opened
@@ -103,7 +103,7 @@ def chance_summary(graph: StateGraph, t0: float, from_kb: bool) -> dict[str, Any
     """``solve``'s answer for a game of chance: the first player's expected result and winning chance
     under best play, by expectimax, each cycle of the graph solved exactly (learners/chance.py);
     ``stored`` when the solved graph was read from the knowledge base (``from_kb``)."""
-    from learners import chance
+    from educable.learners import chance
     found = chance.solve(graph)
     first, value = graph.players[0], float(found.value[0])
     return {"game": graph.game, "players": graph.players, "positions": graph.positions, "terminal": graph.terminal,
@@ -125,7 +125,7 @@ def chance_values(graph: StateGraph, keys: list[str], mover: str) -> tuple[dict[
     value: in a game of score, its points and the score expected after it.  Beside the words, the
     same value as a number for ``mover``, to compare moves by: its chance of winning in percent, its
     expected result, or the points.  The moves valued are those of ``keys[0]``'s node."""
-    from learners import chance
+    from educable.learners import chance
     solved = chance.solve(graph)
     value = solved.value
     first = graph.players[0]
@@ -287,7 +287,7 @@ def agent_values(db: sqlite_utils.Database, game: str, state: games.State,
         chosen = [by_name[name] for name in dict.fromkeys(names)]
     else:
         chosen = sorted(rows, key=lambda r: (r["updated"] or r["created"] or ""), reverse=True)[:QUERY_AGENTS]
-    from bridge.registry import SCORE_SCALE, VALUE_SCALES
+    from educable.bridge.registry import SCORE_SCALE, VALUE_SCALES
     scored = games.is_score_game(game)
     out = [{"agent": row["name"], "learner": row["learner"], "values": {} if finished else agents.move_values(db, row, state),
             "scale": SCORE_SCALE if scored else VALUE_SCALES.get(row["learner"])} for row in chosen]
@@ -338,7 +338,7 @@ def option_summary(agent: dict[str, Any]) -> str:
 
 def rule_sets(db: sqlite_utils.Database, name: str) -> dict[str, Any]:
     """A rule-set agent's members (NAME: all, best first; NAME#k: that one) with their rules."""
-    from bridge import ga
+    from educable.bridge import ga
 
     row, member = ga.rule_set_agent(db, name)
     members = ga.members_with_rules(db, row)
@@ -415,7 +415,9 @@ def train(db: sqlite_utils.Database, game: str, learner: str, agent: str, n_game
                                 "games, and with --exact where the board's state graph fits")
         return out
     try:
-        out["exact"] = {k: v for k, v in evaluate_exact(db, game, agent, limit=limit).items()
+        with graphs.compiling_as_stage(progress, "judging it exactly: ") as stage:    # not "N of N done" for minutes
+            judged = evaluate_exact(db, game, agent, limit=limit, progress=stage)
+        out["exact"] = {k: v for k, v in judged.items()
                         if k in ("as_first", "as_second", "folded", "expected_score", "best_expected_score", "perfect")}
     except (compile_mod.TooLarge, Unjudgeable) as exc:
         out["exact"] = None
@@ -456,7 +458,7 @@ def train_agent(db: sqlite_utils.Database, game: str, learner: str, agent: str, 
         options.setdefault("start_share", 0.5)
     workers, scheduler = run.get("workers", 1), run.get("scheduler")
     if workers > 1 or scheduler:
-        from bridge import cluster
+        from educable.bridge import cluster
         scheduler = cluster.scheduler_address(scheduler)
     return train(db, game, learner, agent, n_games, vs, side, seed, options, progress,
                  run.get("until_perfect", False), limit, workers, scheduler)
@@ -551,7 +553,7 @@ def evaluate_exact_chance(db: sqlite_utils.Database, graph: StateGraph, agent: s
     result) on each side against a best-responding opponent, beside the game's value for that side;
     with ``vs``, the chances of each result.  ``minimax`` is the expectimax player (among best moves
     at random); a learned agent plays as it would (learners.exact's supports)."""
-    from learners import chance
+    from educable.learners import chance
     if graph.scored:
         return evaluate_exact_score(db, graph, agent, vs)
     for name in (agent, vs):
@@ -633,7 +635,7 @@ def evaluate_score_series(db: sqlite_utils.Database, game: str, agent: str, vs: 
     if n_games < 2:
         raise BadInput(f"{game} is a game of score: --games must be at least 2 (the interval comes from the games' spread)")
     if tile_agent is not None:
-        from bridge import ntuple
+        from educable.bridge import ntuple
         return ntuple.evaluate_tiles(db, game, agent, *tile_agent, n_games, seed, progress)
     agents.check_agent(db, game, agent)
     (player,) = games.players(game)
@@ -659,7 +661,7 @@ def evaluate_exact_score(db: sqlite_utils.Database, graph: StateGraph, agent: st
     """``eval --exact`` on a game of score (one player): the agent's exact expected score beside the
     best expected score (the gap is what its choices give away).  Judges ``random``, ``minimax``
     (best play), ``expectimax:D`` (points counted to its horizon) and a learned agent."""
-    from learners import chance
+    from educable.learners import chance
     check_score_agent(graph.game, agent, vs, exact=True)
     solved = chance.solve(graph)
     if agent == "minimax":
@@ -719,9 +721,9 @@ def judging_graph(db: sqlite_utils.Database, game: str, names: list[str], limit:
 def rule_set_problems(db: sqlite_utils.Database, is_game: Callable[[str], bool]) -> list[Any]:
     """Rule-set populations whose rules do not fit their game's board (a pattern of the wrong
     size, an action the game has not): what training or play would refuse, found without either."""
-    from bridge import ga
-    from kb.db import KBError
-    from kb.doctor import Problem
+    from educable.bridge import ga
+    from educable.kb.db import KBError
+    from educable.kb.doctor import Problem
 
     out = []
     for row in db.query("SELECT name, game FROM agents WHERE learner = 'ga' ORDER BY name"):
@@ -741,8 +743,8 @@ def rule_set_problems(db: sqlite_utils.Database, is_game: Callable[[str], bool])
 def doctor(path: Path, repair: bool = False) -> tuple[list[Any], int, list[str]]:
     """Examine the knowledge base file at ``path`` (kb/doctor.py): its problems, how many were
     repaired (``repair``: what can be recomputed is deleted) and the games solved again after."""
-    from kb import doctor as doctor_mod
-    from kb.db import open_kb, open_kb_read_only
+    from educable.kb import doctor as doctor_mod
+    from educable.kb.db import open_kb, open_kb_read_only
 
     if not path.is_file():
         raise BadInput(f"{path}: no such knowledge base file")

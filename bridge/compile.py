@@ -17,9 +17,9 @@ from fractions import Fraction
 
 import numpy as np
 
-from bridge.engine import BadInput, engine, quote
-from bridge.limits import ENV_MAX
-from learners.graph import CHANCE, ONGOING, SCORED, StateGraph, ranges
+from educable.bridge.engine import BadInput, engine, quote
+from educable.bridge.limits import ENV_MAX
+from educable.learners.graph import CHANCE, ONGOING, SCORED, StateGraph, ranges
 
 BATCH = 4000
 

@@ -9,8 +9,8 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from bridge import commands, ga
-from bridge.compile import TooLarge
+from educable.bridge import commands, ga
+from educable.bridge.compile import TooLarge
 
 if TYPE_CHECKING:
     import sqlite_utils  # in annotations only: kb.db imports it when a database is opened
@@ -106,7 +106,7 @@ def rule_sets(db: sqlite_utils.Database) -> Iterator[str]:
 
 
 def rat_race(db: sqlite_utils.Database) -> Iterator[str]:
-    from bridge import race
+    from educable.bridge import race
 
     yield ""
     yield "== The rat race (the PPCG rat-race challenge) =="

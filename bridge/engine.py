@@ -21,9 +21,9 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from bridge.errors import BadInput, PrologError, ResourceLimit, RuleFileError
-from bridge.files import GAME_SUFFIXES, GAMES_ENV, RULES_DIR, game_files, game_folders, read_text  # noqa: F401  (GAME_SUFFIXES, GAMES_ENV: named here too)
-from bridge.textinput import whole_number
+from educable.bridge.errors import BadInput, PrologError, ResourceLimit, RuleFileError
+from educable.bridge.files import GAME_SUFFIXES, GAMES_ENV, RULES_DIR, game_files, game_folders, read_text  # noqa: F401  (GAME_SUFFIXES, GAMES_ENV: named here too)
+from educable.bridge.textinput import whole_number
 
 # Prolog's limits, set here rather than left at pyswip's defaults (1 GB of
 # stack): a deep search or a large table gets room, and running out is one
@@ -444,7 +444,7 @@ def cache_folder() -> Path:
 def remember(path: Path, text: str) -> None:
     """Write a file of the cache whole or not at all (commands run side by side); a cache that cannot
     be written is skipped, never an error."""
-    from bridge.files import write_text_whole
+    from educable.bridge.files import write_text_whole
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         write_text_whole(path, text)

@@ -19,10 +19,10 @@ from functools import cache, lru_cache
 
 import numpy as np
 
-from bridge import games, graphs
-from bridge.engine import BadInput, engine, quote
-from learners.graph import CHANCE as CHANCE_NODE  # a chance node's mover in a state graph
-from learners.graph import StateGraph
+from educable.bridge import games, graphs
+from educable.bridge.engine import BadInput, engine, quote
+from educable.learners.graph import CHANCE as CHANCE_NODE  # a chance node's mover in a state graph
+from educable.learners.graph import StateGraph
 
 CHANCE = games.CHANCE
 PLAYOUTS = 50           # random games whose cells bound the cell values of a game too large for its graph

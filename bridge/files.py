@@ -14,7 +14,7 @@ import tempfile
 from collections.abc import Callable
 from pathlib import Path
 
-from bridge.errors import BadInput
+from educable.bridge.errors import BadInput
 
 MAX_INPUT_BYTES = 16 * 1024 * 1024      # a rule file of 100,000 rules is about 5 MB
 RULES_DIR = Path(__file__).resolve().parent.parent / "rules"

@@ -15,16 +15,16 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from bridge import files, games, graphs
-from bridge.agents import split_member
-from bridge.engine import ROWS_PER_CALL, BadInput, engine, quote
-from bridge.options import checked, existing_agent
-from kb import store
-from learners import exact, ga
-from learners.ga import GAOptions, Population
-from learners.options import declared, run_option, stored_names
-from learners.rulespace import RuleSpace
-from learners.training import Commits, Stopped
+from educable.bridge import files, games, graphs
+from educable.bridge.agents import split_member
+from educable.bridge.engine import ROWS_PER_CALL, BadInput, engine, quote
+from educable.bridge.options import checked, existing_agent
+from educable.kb import store
+from educable.learners import exact, ga
+from educable.learners.ga import GAOptions, Population
+from educable.learners.options import declared, run_option, stored_names
+from educable.learners.rulespace import RuleSpace
+from educable.learners.training import Commits, Stopped
 
 if TYPE_CHECKING:
     import sqlite_utils  # in annotations only: kb.db imports it when a database is opened

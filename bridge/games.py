@@ -12,10 +12,10 @@ from pathlib import Path
 
 import numpy as np
 
-from bridge.engine import BadInput, engine, quote
-from bridge.errors import UnknownGame
-from bridge.registry import SCORE_LEARNERS
-from learners.graph import StateGraph
+from educable.bridge.engine import BadInput, engine, quote
+from educable.bridge.errors import UnknownGame
+from educable.bridge.registry import SCORE_LEARNERS
+from educable.learners.graph import StateGraph
 
 
 @dataclass(frozen=True)
@@ -57,7 +57,7 @@ def known_game(game: str) -> str:
         broken = {Path(f).stem: (f, m) for f, m in engine().broken.items()}
         if game in broken:
             raise BadInput(f"game '{game}': {broken[game][0]} did not load: {broken[game][1]}")
-        from bridge.files import game_folders
+        from educable.bridge.files import game_folders
         searched = " and ".join(str(f) for f in game_folders())
         raise UnknownGame(f"unknown game '{game}' (known: {', '.join(games())}; families take their numbers, "
                           f"e.g. connect(3,5,4), hexapawn(4,5), pig(50,6); searched {searched}; another folder: "

@@ -13,8 +13,8 @@ import time
 from pathlib import Path
 from typing import Any
 
-from bridge import files, games
-from bridge.engine import RULES_DIR, BadInput, engine, relative_paths
+from educable.bridge import files, games
+from educable.bridge.engine import RULES_DIR, BadInput, engine, relative_paths
 
 NAME = re.compile(r"[a-z][a-z0-9_]{0,63}\Z")
 TRIAL_GAMES = 20

@@ -23,13 +23,13 @@ from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from bridge import games
-from bridge.compile import ProgressFn, TooLarge, compile_graph, symmetry_count, too_large
-from bridge.engine import RULES_DIR, BadInput, engine, quote
-from bridge.limits import max_positions
-from kb import store
-from learners import chance, retrograde
-from learners.graph import StateGraph
+from educable.bridge import games
+from educable.bridge.compile import ProgressFn, TooLarge, compile_graph, symmetry_count, too_large
+from educable.bridge.engine import RULES_DIR, BadInput, engine, quote
+from educable.bridge.limits import max_positions
+from educable.kb import store
+from educable.learners import chance, retrograde
+from educable.learners.graph import StateGraph
 
 if TYPE_CHECKING:
     import sqlite_utils  # in annotations only: kb.db imports it when a database is opened
@@ -116,15 +116,15 @@ def _graph(db: sqlite_utils.Database | None, game: str, folded: bool, what: str,
 
 
 @contextmanager
-def compiling_as_stage(progress: Callable[..., None] | None) -> Iterator[ProgressFn | None]:
+def compiling_as_stage(progress: Callable[..., None] | None, doing: str = "") -> Iterator[ProgressFn | None]:
     """A graph's compilation as a stage of a run's own progress (``progress(0, stage)``), cleared when
     the block ends: a training that compiles a large game's graph first (pig(100,6): two minutes)
-    says so, not "0 of N done"."""
+    says so, not "0 of N done"; ``doing`` says what for ("judging it exactly: ", after a run)."""
     if progress is None:
         yield None
         return
     try:
-        yield lambda p: progress(0, f"compiling the state graph: {p.found:,} positions found, {p.rss_mb:,.0f} MB")
+        yield lambda p: progress(0, f"{doing}compiling the state graph: {p.found:,} positions found, {p.rss_mb:,.0f} MB")
     finally:
         progress(0, "")
 

@@ -19,8 +19,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from bridge import agents, files, games, outside
-from bridge.perfect import NAME, PLAYERS, POSITIONS, RANDOM_ONCE_LOST, check, choose, scores, sign
+from educable.bridge import agents, files, games, outside
+from educable.bridge.perfect import NAME, PLAYERS, POSITIONS, RANDOM_ONCE_LOST, check, choose, scores, sign
 
 Chooser = Callable[[games.State, list[str]], str]
 RESULTS = ("loss", "draw", "win")      # a value's word for the side it belongs to, indexed by the value + 1

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import os
 
-from bridge.textinput import whole_number
+from educable.bridge.textinput import whole_number
 
 ENV_MAX = "EDUCABLE_MAX_POSITIONS"
 DEFAULT_MAX_POSITIONS = 5_000_000     # about 3 GB of Prolog trie and Python arrays at the peak: fits 24 GB with room

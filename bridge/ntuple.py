@@ -22,18 +22,18 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from bridge import cluster, files, games, graphs
-from bridge.compile import TooLarge
-from bridge.engine import ROWS_PER_CALL, BadInput, engine, quote
-from bridge.options import checked, existing_agent
-from bridge.perfect import GAME as PERFECT_GAME
-from bridge.perfect import POSITIONS
-from bridge.wording import score_result
-from kb import store
-from learners import exact
-from learners import tiles as tile_games
-from learners.graph import CHANCE, ONGOING, StateGraph
-from learners.ntuple import (
+from educable.bridge import cluster, files, games, graphs
+from educable.bridge.compile import TooLarge
+from educable.bridge.engine import ROWS_PER_CALL, BadInput, engine, quote
+from educable.bridge.options import checked, existing_agent
+from educable.bridge.perfect import GAME as PERFECT_GAME
+from educable.bridge.perfect import POSITIONS
+from educable.bridge.wording import score_result
+from educable.kb import store
+from educable.learners import exact
+from educable.learners import tiles as tile_games
+from educable.learners.graph import CHANCE, ONGOING, StateGraph
+from educable.learners.ntuple import (
     DEFAULT_TABLE,
     MAX_LENGTH,
     MAX_TUPLES,
@@ -50,9 +50,9 @@ from learners.ntuple import (
     score,
     train_on_graph,
 )
-from learners.options import declared, run_option
-from learners.tiles import LineTables
-from learners.training import ENDLESS_PLIES, Commits, Curve, TrainingRun
+from educable.learners.options import declared, run_option
+from educable.learners.tiles import LineTables
+from educable.learners.training import ENDLESS_PLIES, Commits, Curve, TrainingRun
 
 if TYPE_CHECKING:
     import sqlite_utils  # in annotations only: kb.db imports it when a database is opened
@@ -541,7 +541,7 @@ def run(db: sqlite_utils.Database, game: str, name: str, options: dict[str, Any]
         if vs not in ("self", "random", "minimax"):
             raise BadInput(f"{game} is a game of chance: the n-tuple learner trains there against self, random or "
                            "minimax") from None
-        from learners import chance
+        from educable.learners import chance
         solved = chance.solve(graph)
     except TooLarge as exc:
         if vs == "adversary":
@@ -555,7 +555,7 @@ def run(db: sqlite_utils.Database, game: str, name: str, options: dict[str, Any]
     starts = graph_states(graph, opts.starts or []) if starting else None
     masks = side_masks(vs, side)
     if solved is not None:
-        from learners import chance
+        from educable.learners import chance
         opponent = None if vs in ("self", "random") else csr(exact.support_of(graph, chance.best_moves(graph, solved.value)))
     else:
         opponent = None if vs in ("self", "random", "adversary") else csr(
@@ -585,7 +585,7 @@ def run(db: sqlite_utils.Database, game: str, name: str, options: dict[str, Any]
         due = commits.due()                     # a commit's curve point shows the strength reached then
         point = None
         if solved is not None and (on_curve or due and schedule.affordable()):   # chance: by expectimax, cycles too
-            from learners import chance
+            from educable.learners import chance
             with schedule.judging():
                 point = chance.checkpoint(graph, greedy_choices(graph, net, feats), len(winners), solved)
         elif graph.acyclic() and (on_curve or due and schedule.affordable()):    # repeating positions: no judgement
@@ -844,7 +844,7 @@ def run_tiles(db: sqlite_utils.Database, game: str, name: str, options: dict[str
     games a worker (Rounds).  The curve (the report's): every fortieth of the run, the mean score and
     the share of games reaching each of TILES; each commit stores the same of the games since the
     last one (the page's live curve)."""
-    from bridge import tiles
+    from educable.bridge import tiles
     if vs != "self":
         raise BadInput(f"{game} is a game of score (one player): the agent plays it alone (leave out --vs)")
     if until_perfect:
@@ -936,7 +936,7 @@ def evaluate_tiles(db: sqlite_utils.Database, game: str, shown: str, name: str, 
     games played in learners/tiles.py's kernel by its values, ``depth`` moves deep (2: expectimax over
     the new tiles, the agent valuing the horizon); the mean score with a 95% interval, the lowest and
     highest, and the share of games whose highest tile reached each tile from 256 up."""
-    from bridge import tiles
+    from educable.bridge import tiles
     row = store.get_agent(db, name)
     assert row is not None  # noqa: S101  (narrows a type for mypy; commands.tile_player found it)
     net, opts = net_from_row(db, row)

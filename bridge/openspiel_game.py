@@ -15,9 +15,9 @@ from typing import Any
 
 import numpy as np
 
-from bridge import field, games
-from bridge.engine import BadInput, engine, quote
-from bridge.pettingzoo_env import need
+from educable.bridge import field, games
+from educable.bridge.engine import BadInput, engine, quote
+from educable.bridge.pettingzoo_env import need
 
 EXTRA = "openspiel"
 LONGEST = 10**6         # the length OpenSpiel is told of a game whose graph has cycles or does not fit

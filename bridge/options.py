@@ -4,8 +4,8 @@ from __future__ import annotations
 from dataclasses import fields
 from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
-from bridge.engine import BadInput
-from kb import store
+from educable.bridge.engine import BadInput
+from educable.kb import store
 
 if TYPE_CHECKING:
     import sqlite_utils  # in annotations only: kb.db imports it when a database is opened

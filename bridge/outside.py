@@ -19,13 +19,13 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from bridge.errors import BadInput
+from educable.bridge.errors import BadInput
 
 if TYPE_CHECKING:        # the command line asks allow_loading of every command: this module stays light until used
 
-    from bridge import games
-    from learners import exact
-    from learners.graph import StateGraph
+    from educable.bridge import games
+    from educable.learners import exact
+    from educable.learners.graph import StateGraph
 
 Policy = Callable[[dict[str, Any]], Any]
 NAMED = re.compile(r"(?P<source>[^:]+\.py|[A-Za-z_][\w.]*):(?P<attribute>[A-Za-z_]\w*)")
@@ -126,7 +126,7 @@ def observation(game: str, key: str, mover: str, legal: list[str],
                 seen: list[int] | tuple[int, ...] | None = None) -> dict[str, Any]:
     """What a policy sees: the environment's observation of the state ``key`` for ``mover`` and the
     position's text beside it."""
-    from bridge import field
+    from educable.bridge import field
     return {**field.observation(game, key, mover, legal, seen), "position": key}
 
 
@@ -134,7 +134,7 @@ def chosen(name: str, game: str, obs: dict[str, Any], legal: list[str], where: s
     """The move policy ``name`` chooses given ``obs``; BadInput when it answers no legal action."""
     import numpy as np
 
-    from bridge import field
+    from educable.bridge import field
     moves = field.actions(game)
     try:
         action = policy(name)(obs)
@@ -154,7 +154,7 @@ def chosen(name: str, game: str, obs: dict[str, Any], legal: list[str], where: s
 
 def choose(name: str, state: games.State) -> str:
     """The move ``name`` plays in ``state``."""
-    from bridge import games
+    from educable.bridge import games
     legal = [m for m, _ in games.moves(state)]
     return chosen(name, state.game, observation(state.game, state.key, state.mover, legal), legal, repr(state.key))
 
@@ -162,9 +162,9 @@ def choose(name: str, state: games.State) -> str:
 def support(graph: StateGraph, name: str) -> exact.Support:
     """The move ``name`` chooses in every state of ``graph`` where a player moves: the policy asked
     once a state, which exact judgement then follows."""
-    from bridge import field, games
-    from learners import exact
-    from learners.graph import CHANCE
+    from educable.bridge import field, games
+    from educable.learners import exact
+    from educable.learners.graph import CHANCE
     # every state's cells in one batch where cells/4 can be asked of any node (no chance nodes)
     cells = games.board_cells(graph) if field.planes(graph.game) is not None and not graph.has_chance else None
     table: list[list[str]] = []

@@ -17,7 +17,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from bridge.engine import BadInput
+from educable.bridge.engine import BadInput
 
 NAME = "perfect"                     # best score: the quickest win, and a loss delayed longest (GBG's AB-DL)
 RANDOM_ONCE_LOST = "perfect-random"   # the best value, at random among moves of it (GBG's AB): once lost, any move

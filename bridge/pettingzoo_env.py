@@ -17,8 +17,8 @@ from typing import Any
 
 import numpy as np
 
-from bridge import field, games
-from bridge.engine import BadInput
+from educable.bridge import field, games
+from educable.bridge.engine import BadInput
 
 EXTRA = "field"
 
@@ -130,7 +130,7 @@ def aec_env(game: str, render_mode: str | None = None, max_positions: int | None
 
         def step(self, action: Any) -> None:
             if not self.agents:
-                from bridge.errors import Error
+                from educable.bridge.errors import Error
                 raise Error("the game is over and every player has left: reset() starts another")
             if self.terminations[self.agent_selection] or self.truncations[self.agent_selection]:
                 self._was_dead_step(action)
@@ -176,9 +176,9 @@ def gym_env(game: str, opponent: str = "random", side: str | None = None, db: An
     gymnasium = need("gymnasium")
     import random
 
-    from bridge import agents
-    from bridge.judge import chooser_for
-    from kb.db import open_kb
+    from educable.bridge import agents
+    from educable.bridge.judge import chooser_for
+    from educable.kb.db import open_kb
 
     class EducableGym(gymnasium.Env):      # type: ignore[name-defined]  # made on demand, as above
         metadata = {"render_modes": ["ansi"], "render_fps": 1}

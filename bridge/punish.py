@@ -12,12 +12,12 @@ from collections.abc import Callable
 from dataclasses import asdict, dataclass
 from typing import TYPE_CHECKING, Any
 
-from bridge import games
-from bridge.engine import ROWS_PER_CALL, BadInput, engine, quote
-from bridge.options import existing_agent
-from kb import store
-from learners.options import declared, option
-from learners.training import Commits, TrainingRun
+from educable.bridge import games
+from educable.bridge.engine import ROWS_PER_CALL, BadInput, engine, quote
+from educable.bridge.options import existing_agent
+from educable.kb import store
+from educable.learners.options import declared, option
+from educable.learners.training import Commits, TrainingRun
 
 if TYPE_CHECKING:
     import sqlite_utils  # in annotations only: kb.db imports it when a database is opened

@@ -12,17 +12,17 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from bridge import games, graphs
-from bridge.compile import TooLarge
-from bridge.engine import ROWS_PER_CALL, BadInput, engine, quote
-from bridge.options import checked, existing_agent
-from bridge.wording import score_result
-from kb import store
-from learners import exact
-from learners.graph import DRAW, StateGraph
-from learners.options import declared, run_option
-from learners.qlearn import LazyStates, QOptions, QTable, grow_table, train
-from learners.training import Commits, Curve, TrainingRun
+from educable.bridge import games, graphs
+from educable.bridge.compile import TooLarge
+from educable.bridge.engine import ROWS_PER_CALL, BadInput, engine, quote
+from educable.bridge.options import checked, existing_agent
+from educable.bridge.wording import score_result
+from educable.kb import store
+from educable.learners import exact
+from educable.learners.graph import CUT, DRAW, StateGraph
+from educable.learners.options import declared, run_option
+from educable.learners.qlearn import LazyStates, QOptions, QTable, grow_table, train
+from educable.learners.training import Commits, Curve, TrainingRun
 
 if TYPE_CHECKING:
     import sqlite_utils  # in annotations only: kb.db imports it when a database is opened
@@ -163,7 +163,7 @@ def run(db: sqlite_utils.Database, game: str, name: str, options: dict[str, Any]
             raise BadInput(f"{game} is a game of chance: Q-learning trains there against self, random or minimax") from None
         if graph.scored and vs != "self":
             raise BadInput(f"{game} is a game of score (one player): the agent plays it alone (leave out --vs)") from None
-        from learners import chance
+        from educable.learners import chance
         solved = chance.solve(graph)
     except TooLarge:
         graph = None
@@ -191,7 +191,7 @@ def run(db: sqlite_utils.Database, game: str, name: str, options: dict[str, Any]
     players = graph.players
     learner_sides = [[0]] if graph.scored else sides_of(vs, side)
     if solved is not None:
-        from learners import chance
+        from educable.learners import chance
         opponent = None if vs == "self" else exact.all_moves(graph) if vs == "random" else (
             exact.support_of(graph, chance.best_moves(graph, solved.value)))
     else:
@@ -214,7 +214,7 @@ def run(db: sqlite_utils.Database, game: str, name: str, options: dict[str, Any]
         if not (last or schedule.due(done)):      # between the curve's points: only a chance to commit
             return False
         if solved is not None:          # a game of chance: judged by expectimax, its cycles included
-            from learners import chance
+            from educable.learners import chance
             with schedule.judging():
                 if graph.scored:
                     point = chance.score_checkpoint(graph, table.greedy_choices(), done, solved)
@@ -268,7 +268,7 @@ def finished_run(db: sqlite_utils.Database, name: str, game: str, opts: QOptions
     if scores is not None:
         results = [score_result(x) for x in scores]
     else:
-        results = ["draw" if w == 2 else players[w] for w in raw]
+        results = ["draw" if w == 2 else "cut" if w == CUT else players[w] for w in raw]
     sides = [[players[p] for p in learner_sides[i % len(learner_sides)]] for i in range(len(raw))]
 
     def save(record: dict) -> None:

@@ -20,16 +20,16 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from bridge import cluster, files
-from bridge.engine import BadInput, engine
-from bridge.limits import RACE_MAX_BOARDS, RACE_MAX_SEED, RACE_MAX_TURNS, RACE_SEED_STRIDE
-from kb import store
-from kb.db import transaction
-from learners.race import players
-from learners.race.sim import PlayerError, Race, Result
-from learners.race.spec import RaceSpec
-from learners.race.track import generate
-from learners.training import Stopped
+from educable.bridge import cluster, files
+from educable.bridge.engine import BadInput, engine
+from educable.bridge.limits import RACE_MAX_BOARDS, RACE_MAX_SEED, RACE_MAX_TURNS, RACE_SEED_STRIDE
+from educable.kb import store
+from educable.kb.db import transaction
+from educable.learners.race import players
+from educable.learners.race.sim import PlayerError, Race, Result
+from educable.learners.race.spec import RaceSpec
+from educable.learners.race.track import generate
+from educable.learners.training import Stopped
 
 if TYPE_CHECKING:
     import sqlite_utils  # in annotations only: kb.db imports it when a database is opened
@@ -250,7 +250,7 @@ def show(seed: int, png: str | None, turn: int = 0, player: str = "colorscore", 
          frames: int = 25) -> dict[str, Any]:
     """Draw the board of ``seed`` (a board seed) with ``player``'s specimens after ``turn`` turns (``png``),
     and/or a GIF of turns 0..``turn`` in ``frames`` evenly spaced frames."""
-    from learners.race.picture import track_gif, track_png
+    from educable.learners.race.picture import track_gif, track_png
 
     the_spec = spec()
     if png is None and gif is None:

@@ -6,7 +6,7 @@ import importlib
 from types import ModuleType
 
 # Learner name -> its module, for the learners whose agents play alone (a table or weights).
-LEARNERS: dict[str, str] = {"punish": "bridge.punish", "qlearn": "bridge.qlearn", "ntuple": "bridge.ntuple"}
+LEARNERS: dict[str, str] = {"punish": "educable.bridge.punish", "qlearn": "educable.bridge.qlearn", "ntuple": "educable.bridge.ntuple"}
 RULE_SETS = ("ga", "rules")     # populations of rule sets (bridge/ga.py): evolved, or imported from a file
 # What `train --learner` accepts, each with what it is (its options are declared in its module: OPTIONS).
 TRAINABLE: dict[str, str] = {
@@ -33,7 +33,7 @@ SCORE_SCALE = "the points the move is expected to bring: its own, and those afte
 
 def learner_module(learner: str) -> ModuleType:
     """The module of a learner named in LEARNERS, RULE_SETS or TRAINABLE, imported on first use."""
-    return importlib.import_module("bridge.ga" if learner in RULE_SETS else LEARNERS[learner])
+    return importlib.import_module("educable.bridge.ga" if learner in RULE_SETS else LEARNERS[learner])
 
 
 def plays_games(learner: str) -> bool:

@@ -10,9 +10,9 @@ from __future__ import annotations
 import json
 from typing import TYPE_CHECKING, Any
 
-from bridge import commands, games
-from bridge.engine import BadInput
-from kb import store
+from educable.bridge import commands, games
+from educable.bridge.engine import BadInput
+from educable.kb import store
 
 if TYPE_CHECKING:
     import sqlite_utils

@@ -9,10 +9,10 @@ from __future__ import annotations
 import random
 from typing import TYPE_CHECKING
 
-from bridge import agents, games, judge
-from bridge.engine import BadInput
-from bridge.wording import score_result
-from kb import store
+from educable.bridge import agents, games, judge
+from educable.bridge.engine import BadInput
+from educable.bridge.wording import score_result
+from educable.kb import store
 
 if TYPE_CHECKING:
     import sqlite_utils  # in annotations only: kb.db imports it when a database is opened

@@ -21,11 +21,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from bridge import cluster, registry
-from bridge.engine import BadInput
-from kb import store
-from kb.db import transaction
-from learners.training import Stopped
+from educable.bridge import cluster, registry
+from educable.bridge.engine import BadInput
+from educable.kb import store
+from educable.kb.db import transaction
+from educable.learners.training import Stopped
 
 if TYPE_CHECKING:
     import sqlite_utils  # in annotations only: kb.db imports it when a database is opened
@@ -98,8 +98,8 @@ def run_train(game: str, request: dict[str, Any], seed: int) -> dict[str, Any]:
     """One training run of a sweep, in a fresh knowledge base, in this process: the library's
     training (commands.train_agent) with the setting's checked options (``request``: learner,
     given, n_games, vs, side); its report as `train --json` prints it."""
-    from bridge import commands
-    from kb.db import open_kb
+    from educable.bridge import commands
+    from educable.kb.db import open_kb
 
     with tempfile.TemporaryDirectory() as tmp:
         try:
@@ -303,7 +303,7 @@ def train_plan(db: sqlite_utils.Database, sweep_id: int, game: str, runs: list[t
 def race_plan(db: sqlite_utils.Database, sweep_id: int, names: list[str], boards: int, seed: int,
               n_turns: int) -> Plan:
     """The (player, board) races of a race sweep not stored yet."""
-    from bridge import race
+    from educable.bridge import race
 
     the_spec = race.spec()
     board_seeds = race.board_seeds(seed, boards)
@@ -346,7 +346,7 @@ def summaries(db: sqlite_utils.Database) -> list[dict[str, Any]]:
     """Every stored sweep, newest first, with the centre of each setting's runs so far and its 95%
     interval: the median for a train sweep, the geometric mean of the scores for a race (as the
     sweep's own table gives them; a run that gave no measure counts as infinite)."""
-    from learners.sampling import geomean_interval, median_interval
+    from educable.learners.sampling import geomean_interval, median_interval
     out = []
     rows = db.conn.execute("SELECT id, command, measure, status, started FROM sweeps ORDER BY id DESC").fetchall()
     for sweep_id, command, measure_name, status, started in rows:
@@ -374,8 +374,8 @@ def curves(db: sqlite_utils.Database, sweep_id: int, points: int = 60) -> list[d
     """Each setting of a train sweep as a learning curve over its seeds: at up to ``points`` marks
     (games played), the median share of games lost since the mark before (in self-play, lost by one
     of the agent's sides) and its 95% interval over the seeds (median_interval, as the table's)."""
-    from learners.sampling import median_interval
-    from learners.training import WINDOW
+    from educable.learners.sampling import median_interval
+    from educable.learners.training import WINDOW
     runs: dict[str, list[list[int]]] = {}
     for setting, result in db.conn.execute("SELECT setting, result FROM sweep_runs WHERE sweep = ? ORDER BY seed",
                                            (sweep_id,)):

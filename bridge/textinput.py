@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from bridge.errors import BadInput
+from educable.bridge.errors import BadInput
 
 
 def check_text(name: str, value: Any) -> None:

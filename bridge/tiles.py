@@ -17,10 +17,10 @@ from functools import lru_cache
 
 import numpy as np
 
-from bridge import games
-from bridge.engine import engine, quote
-from bridge.errors import BadInput
-from learners.tiles import BEYOND, DIRECTIONS, NEW_TILE_WEIGHTS, LineTables, direction_lines, slide_board
+from educable.bridge import games
+from educable.bridge.engine import engine, quote
+from educable.bridge.errors import BadInput
+from educable.learners.tiles import BEYOND, DIRECTIONS, NEW_TILE_WEIGHTS, LineTables, direction_lines, slide_board
 
 MAX_CODES = 1 << 20       # line contents a direction's table may hold (values ** line length)
 PAGE = 2048               # boards asked of Prolog in one query

@@ -18,10 +18,10 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from bridge import agents, commands, games
-from bridge.engine import BadInput
-from kb import store
-from kb.db import transaction
+from educable.bridge import agents, commands, games
+from educable.bridge.engine import BadInput
+from educable.kb import store
+from educable.kb.db import transaction
 
 if TYPE_CHECKING:
     import sqlite_utils

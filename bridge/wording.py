@@ -1,5 +1,7 @@
 """Words for people: the one place counts are written with their noun."""
 
+from educable.learners.training import ENDLESS_PLIES
+
 
 def plural(n: int, noun: str) -> str:
     """'1 position', '2 positions', '1,500 positions', '2 symmetry classes'."""
@@ -29,7 +31,9 @@ def results_words(data: dict) -> str:
     (the last at which game); in self-play every win is a loss of the agent's other side."""
     if "mean_score" in data:
         return f"scores: {data['mean_score']:.3f} on average over the run's games"
-    tally = ", ".join(f"drawn {v}" if k == "draw" else f"{k} won {v}" for k, v in sorted(data["results"].items()))
+    tally = ", ".join(f"drawn {v}" if k == "draw" else
+                      f"{v} never ended (cut after {ENDLESS_PLIES:,} moves and learned from as draws)" if k == "cut" else
+                      f"{k} won {v}" for k, v in sorted(data["results"].items()))
     last = "" if data["last_loss"] is None else f", the last at game {data['last_loss']:,}"
     if data["vs"] == "self":
         if data["last_loss"] is None:

@@ -13,7 +13,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from kb.schema import MIGRATIONS, VERSION
+from educable.kb.schema import MIGRATIONS, VERSION
 
 DEFAULT_PATH = "educable.db"
 SQLITE_MAGIC = b"SQLite format 3\x00"

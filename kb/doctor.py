@@ -14,10 +14,10 @@ from collections.abc import Callable, Collection
 from dataclasses import dataclass
 from pathlib import Path
 
-from kb import store
-from kb.db import KBError, describe, read_only_uri
-from kb.schema import MIGRATIONS, VERSION
-from kb.store import finite_number, json_object, sql_text
+from educable.kb import store
+from educable.kb.db import KBError, describe, read_only_uri
+from educable.kb.schema import MIGRATIONS, VERSION
+from educable.kb.store import finite_number, json_object, sql_text
 
 
 @dataclass

@@ -14,8 +14,8 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from kb.db import KBError, transaction
-from learners.graph import CHANCE, DRAW, ONGOING, SCORED, StateGraph
+from educable.kb.db import KBError, transaction
+from educable.learners.graph import CHANCE, DRAW, ONGOING, SCORED, StateGraph
 
 if TYPE_CHECKING:
     import sqlite_utils  # in annotations only: kb.db imports it when a database is opened
@@ -247,7 +247,7 @@ def has_chance_graph(db: sqlite_utils.Database, game: str, rules_hash: str) -> b
 def _read_chance(graph: StateGraph, blob: bytes, solution: str) -> None:
     """The chance arrays and solution save_chance_graph stored, onto ``graph`` (ValueError and the like
     for a damaged row)."""
-    from learners.chance import ChanceSolution
+    from educable.learners.chance import ChanceSolution
     with zipfile.ZipFile(io.BytesIO(blob)) as packed:      # as np.savez writes it: stored, not compressed
         if any(m.compress_type != zipfile.ZIP_STORED or m.file_size > len(blob) for m in packed.infolist()):
             raise ValueError("chance_data is not as educable writes it")

@@ -37,9 +37,9 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from learners.errors import Unsolvable
-from learners.graph import CHANCE, DRAW, ONGOING, StateGraph
-from learners.jit import njit
+from educable.learners.errors import Unsolvable
+from educable.learners.graph import CHANCE, DRAW, ONGOING, StateGraph
+from educable.learners.jit import njit
 
 TOLERANCE = 1e-13           # value iteration's stopping change (and, on a part too large to solve, its error bound)
 MAX_SWEEPS = 1_000_000      # of one part left to value iteration: past it, the part cannot settle

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from learners.graph import DRAW, ONGOING, StateGraph, ranges
+from educable.learners.graph import DRAW, ONGOING, StateGraph, ranges
 
 Support = list[list[int]]
 Chosen = np.ndarray          # bool, one entry an edge: the edges a player may choose, each once

@@ -15,10 +15,10 @@ from dataclasses import asdict, dataclass, field
 
 import numpy as np
 
-from learners.ga_exact import ExactJudge
-from learners.graph import DRAW
-from learners.options import option
-from learners.rulespace import RuleSpace
+from educable.learners.ga_exact import ExactJudge
+from educable.learners.graph import DRAW
+from educable.learners.options import option
+from educable.learners.rulespace import RuleSpace
 
 # Which ranks breed and which are replaced: (best fraction, worst fraction that also breeds).
 SELECTIONS = {"half": (0.5, 0.0), "top10": (0.1, 0.0), "top20": (0.2, 0.0), "top40-worst10": (0.4, 0.1)}

@@ -21,9 +21,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from learners.graph import DRAW, ONGOING
-from learners.jit import njit
-from learners.rulespace import CHUNK, RuleSpace
+from educable.learners.graph import DRAW, ONGOING
+from educable.learners.jit import njit
+from educable.learners.rulespace import CHUNK, RuleSpace
 
 
 @dataclass

@@ -16,6 +16,7 @@ import numpy as np
 
 ONGOING = -1
 DRAW = 2
+CUT = 3        # a game in training still going after ENDLESS_PLIES moves: learned from as a draw, reported cut
 CHANCE = 3          # the mover of a chance node (rules/graph.pl's code for `chance`)
 SCORED = 4          # the result of a game of score's end (its points are in ``StateGraph.score``)
 

@@ -54,10 +54,10 @@ from dataclasses import asdict, dataclass, field
 
 import numpy as np
 
-from learners.graph import CHANCE
-from learners.jit import njit
-from learners.options import option
-from learners.training import ENDLESS_PLIES
+from educable.learners.graph import CHANCE
+from educable.learners.jit import njit
+from educable.learners.options import option
+from educable.learners.training import ENDLESS_PLIES
 
 MAX_TUPLES = 1000            # tuples of one agent (--tuples, --tuples-file)
 MAX_LENGTH = 16             # cells of one tuple

@@ -71,10 +71,10 @@ from dataclasses import asdict, dataclass
 
 import numpy as np
 
-from learners import exact
-from learners.graph import CHANCE, DRAW, StateGraph
-from learners.options import option
-from learners.training import ENDLESS_PLIES
+from educable.learners import exact
+from educable.learners.graph import CHANCE, CUT, DRAW, StateGraph
+from educable.learners.options import option
+from educable.learners.training import ENDLESS_PLIES
 
 WIN, LOSS, DRAW_REWARD = 1.0, -1.0, 0.0
 UPDATES = ("assign", "average", "lookahead", "negamax", "bounds", "expected")
@@ -431,7 +431,7 @@ def train(table: QTable, learner_sides: Sequence[Sequence[int]], opponent: list[
 
     The other side plays uniformly within ``opponent`` (a support, e.g. all
     moves or the minimax moves; None with ``lazy``: uniformly among the legal
-    moves).  Returns each game's winner index (0, 1) or DRAW.
+    moves).  Returns each game's winner index (0, 1), DRAW, or CUT (still going after ENDLESS_PLIES moves).
     ``checkpoint(games_done)`` runs every ``checkpoint_every`` games and may
     return True to stop early; with ``lazy`` it runs after every batch of
     expansions instead (with the games finished so far, whose learning the
@@ -647,7 +647,8 @@ def train(table: QTable, learner_sides: Sequence[Sequence[int]], opponent: list[
                         update(*pending[p], reward, -1)  # type: ignore[misc, call-arg]  # set before the game reaches here
                 break
             plies += 1
-            if plies > ENDLESS_PLIES:          # a game still going is scored a draw
+            if plies > ENDLESS_PLIES:          # a game still going: learned from as a draw, reported cut
+                result = CUT
                 break
             p = mover[s]
             if p not in sides:
@@ -780,7 +781,7 @@ def _self_play_in_kernel(table: QTable, n_games: int, seed: int, progress: Calla
                          checkpoint: Callable[[int], bool] | None, checkpoint_every: int) -> list[int]:
     """train's self-play with the sampled update on a compiled game of chance, played by
     learners/qlearn_kernel.py into the table's own arrays; progress and checkpoints as train's."""
-    from learners.qlearn_kernel import SelfPlay
+    from educable.learners.qlearn_kernel import SelfPlay
     o = table.options
     eps0 = o.epsilon or 0.0
     eps_end = eps0 if o.epsilon_end is None else o.epsilon_end

@@ -18,9 +18,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from learners.graph import CHANCE, StateGraph
-from learners.jit import njit
-from learners.training import ENDLESS_PLIES
+from educable.learners.graph import CHANCE, CUT, StateGraph
+from educable.learners.jit import njit
+from educable.learners.training import ENDLESS_PLIES
 
 
 @njit(cache=True)
@@ -73,7 +73,7 @@ def _ahead(y, p, gamma, start, action, mover, winner, terminal, q):
 def _play(first, count, n_games, eps0, eps_end, gamma, fixed_alpha, expected, start, target, action, mover,
           winner, terminal, prob, cumulative, q, n, results, made_s, made_e, made_y):
     """Games ``first`` .. ``first + count - 1`` of a run of ``n_games`` (for the epsilon schedule),
-    each self-play; winners into ``results`` (2 a draw, as learners.graph.DRAW).  ``fixed_alpha``
+    each self-play; winners into ``results`` (2 a draw, as learners.graph.DRAW; CUT a game cut off).  ``fixed_alpha``
     below 0: the rate 1/n.  ``expected``: a move into a chance node is updated towards the mean over
     the node's outcomes, weighted by their probabilities, instead of towards the one drawn."""
     for i in range(first, first + count):
@@ -106,7 +106,7 @@ def _play(first, count, n_games, eps0, eps_end, gamma, fixed_alpha, expected, st
             made_s[moves], made_e[moves], made_y[moves] = s, e, y
             moves += 1
             s = y
-        results[i - first] = result
+        results[i - first] = CUT if result == 2 and moves >= ENDLESS_PLIES and not terminal[s] else result
         for m in range(moves - 1, -1, -1):
             s, e, y = made_s[m], made_e[m], made_y[m]
             p = mover[s]

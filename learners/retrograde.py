@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from learners.graph import DRAW, ONGOING, StateGraph
+from educable.learners.graph import DRAW, ONGOING, StateGraph
 
 UNSETTLED = -2
 

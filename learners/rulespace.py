@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from learners.graph import ONGOING, StateGraph
+from educable.learners.graph import ONGOING, StateGraph
 
 STANDARD = ".mt"            # the text of values 0..2 (empty, mine, theirs)
 DIGITS = "0123456789"       # the text of values 0..9 in games with more than three

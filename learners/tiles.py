@@ -28,7 +28,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from learners.jit import njit
+from educable.learners.jit import njit
 
 DIRECTIONS = ("up", "down", "left", "right")
 BEYOND = -1          # a line whose slide makes a tile past the agent's cell values

@@ -30,7 +30,8 @@ def signalled() -> bool:
 def summarise(results: list[str], agent_sides: list[list[str]]) -> dict:
     """Losses, last loss and the learning curve of a run.
 
-    ``results[i]`` is game i's result (a player or ``draw``); ``agent_sides[i]``
+    ``results[i]`` is game i's result (a player, ``draw``, or ``cut``: still going after
+    ENDLESS_PLIES moves, a draw to the learner); ``agent_sides[i]``
     the sides the learning agent played in game i (both sides in self-play,
     where every decisive game is one of its sides losing).  Game numbers
     start at 1; the curve is losses per WINDOW games.  A game of score's
@@ -42,7 +43,8 @@ def summarise(results: list[str], agent_sides: list[list[str]]) -> dict:
                 "mean_score": sum(scores) / len(scores),
                 "score_curve": [round(sum(scores[i:i + WINDOW]) / len(scores[i:i + WINDOW]), 4)
                                 for i in range(0, len(scores), WINDOW)], "results": {}}
-    lost = [r != "draw" and (r not in sides or len(sides) == 2) for r, sides in zip(results, agent_sides, strict=True)]
+    lost = [r not in ("draw", "cut") and (r not in sides or len(sides) == 2)
+            for r, sides in zip(results, agent_sides, strict=True)]
     last = max((i + 1 for i, x in enumerate(lost) if x), default=None)
     curve = [sum(lost[i:i + WINDOW]) for i in range(0, len(lost), WINDOW)]
     counts: dict[str, int] = {}

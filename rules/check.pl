@@ -87,26 +87,27 @@ check_game(Game, Options, Report) :-
     report(Game, Report).
 
 %!  unplayable(+Game, -Why:string) is semidet.
-%   Game cannot be played at all: its file gives no clause for a predicate
-%   the protocol requires (but over/4: such a game never ends), or its players/2 or initial/3 fails or breaks
-%   the protocol (two players, names not reserved, one ground start); Why
-%   is the first problem, "pred: message".
-unplayable(Game, Why) :-
-    findall(Name, ( required(N/A),
-                    \+ memberchk(N/A, [players/2, initial/3, over/4]),    % the first two: below; without
-                    \+ has_clause(Game, N/A),                             % over/4 a game plays on (cut)
-                    format(atom(Name), "~w/~w", [N, A]) ), Missing),
-    Missing \== [],
-    !,
-    atomic_list_concat(Missing, ', ', Names),
-    ( Missing = [_] -> Them = it ; Them = them ),
-    format(string(Why), "its file gives no clause for ~w (the protocol requires ~w)", [Names, Them]).
+%   Game cannot be played at all: its players/2 or initial/3 is missing,
+%   fails or breaks the protocol (two players, names not reserved, one
+%   ground start), or its file gives no clause for another predicate the
+%   protocol requires (but over/4: such a game plays on, and is cut); Why
+%   is the first problem, "pred: message", or the predicates missing.
 unplayable(Game, Why) :-
     reset,
     (   check_players(Game), check_initial(Game, _, _) -> true ; true ),     % each call under its limit
     found(_, problem, Pred, _, Msg, _),
     !,
     format(string(Why), "~w: ~w", [Pred, Msg]).
+unplayable(Game, Why) :-
+    findall(Name, ( required(N/A),
+                    \+ memberchk(N/A, [players/2, initial/3, over/4]),    % the first two: above
+                    \+ has_clause(Game, N/A),
+                    format(atom(Name), "~w/~w", [N, A]) ), Missing),
+    Missing \== [],
+    !,
+    atomic_list_concat(Missing, ', ', Names),
+    ( Missing = [_] -> Them = it ; Them = them ),
+    format(string(Why), "its file gives no clause for ~w (the protocol requires ~w)", [Names, Them]).
 
 reset :-
     retractall(found(_, _, _, _, _, _)),
@@ -629,7 +630,7 @@ check_cells(Game, P, M, T) :-
         ;   nb_getval(check_cell_values, Values), integer(Values), member(C, Cells), C >= Values
         ->  format(string(Msg), "cells/4 gives the value ~q, past cell_values/2's ~q (values 0 to ~d)", [C, Values, Values - 1]),
             problem(Game, cells, cell_values/2, T, Msg)
-        ;   member(C, Cells), C > 2
+        ;   nb_getval(check_cell_values, none), member(C, Cells), C > 2    % (cell_values/2 says they go higher)
         ->  format(string(Msg), "cells/4 gives the value ~q: fine for rule sets, but Q-learning's --table full needs cells of 0 (empty), 1 (the mover's) or 2 (the opponent's)", [C]),
             warning(Game, cell_values, cells/4, T, Msg)
         ;   true

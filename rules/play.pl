@@ -307,7 +307,9 @@ points_along([Move|Moves], Game, Pos, Mover, Sum0, Sum) :-
 %!  play_results(+Game, +ChooserSets:list, +Games, -Results:list) is det.
 %   Play Games games, game I with the chooser set number I mod length of
 %   ChooserSets (so [[x-A, o-B], [x-B, o-A]] alternates sides); choosers
-%   that learn do so after every game.  Results lists each game's result.
+%   that learn do so after every game.  Results lists each game's result,
+%   `cut` for a game still going after endless_plies/1 moves (a draw to
+%   the learners).
 %   Uses the random generator as it stands (seed it first).
 play_results(Game, Sets, Games, Results) :-
     length(Sets, K),
@@ -317,6 +319,8 @@ results_(I, N, _, _, _, []) :- I >= N, !.
 results_(I, N, K, Sets, Game, [R|Rs]) :-
     J is I mod K,
     nth0(J, Sets, Choosers),
-    play_game(Game, Choosers, R, _, _),
+    play_game(Game, Choosers, R0, _, Moves),
+    endless_plies(Max),
+    (   R0 == draw, length(Moves, Max) -> R = cut ; R = R0 ),     % learned from as a draw, reported cut
     I1 is I + 1,
     results_(I1, N, K, Sets, Game, Rs).

@@ -13,8 +13,8 @@ from pathlib import Path
 
 import numpy as np
 
-from bridge import ga as ga_bridge
-from learners import exact
+from educable.bridge import ga as ga_bridge
+from educable.learners import exact
 
 OUT = Path(__file__).resolve().parent.parent / "examples" / "never_lose_as_x.pl"
 

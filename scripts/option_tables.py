@@ -13,8 +13,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from bridge import registry  # noqa: E402
-from learners.options import table  # noqa: E402
+from educable.bridge import registry  # noqa: E402
+from educable.learners.options import table  # noqa: E402
 
 PAGE = ROOT / "docs" / "learners.md"
 BLOCK = re.compile(r"(<!-- options: (\w+) -->\n)(.*?)(<!-- end options -->)", re.S)

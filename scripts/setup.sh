@@ -65,15 +65,18 @@ if [ ! -f "$stamp" ] || [ pyproject.toml -nt "$stamp" ]; then
   # a user whose environment sets PYTHONDONTWRITEBYTECODE (else every command compiles them anew),
   # and of the test suite's libraries, which its first processes would each compile at once.
   # (In the background, beside the rest of the set-up; waited for at its end.)
-  .venv/bin/python -c "import cli, bridge.commands, sqlite_utils, distributed, matplotlib.pyplot, web.app, PIL
+  .venv/bin/python -c "import educable.cli, educable.bridge.commands, sqlite_utils, distributed, matplotlib.pyplot, educable.web.app, PIL
 import pytest, xdist, hypothesis, playwright.sync_api, pettingzoo, gymnasium, pyspiel, httpx, starlette.testclient" \
     >.venv/imports.log 2>&1 &
   importing=$!
   touch "$stamp"
 fi
 
+# mypy checks the package under the name it is installed as (pyproject.toml's [tool.mypy]).
+[ -L .venv/typecheck/educable ] || { mkdir -p .venv/typecheck && ln -sfn ../.. .venv/typecheck/educable; }
+
 # educable's own modules compiled too (only what changed since; quiet): every command imports them.
-.venv/bin/python -m compileall -q -j 0 cli.py educable.py bridge kb learners web >/dev/null
+.venv/bin/python -m compileall -q -j 0 cli.py __init__.py __main__.py bridge kb learners web >/dev/null
 
 # SWI-Prolog's quick-load files of educable's rules (rules/*.qlf): Prolog loads an up-to-date .qlf
 # in place of its .pl, which starts every command about 70 ms sooner (an edited .pl is newer than
@@ -100,6 +103,12 @@ fi
 # ran several at once). Made again when a module of learners/ or scripts/warm_numba.py changed; two
 # processes side by side, about 20 s. If it fails, commands compile as they need, as before.
 numba_stamp=.venv/.educable-numba
+if [ -f "$numba_stamp" ] && [ pyproject.toml -nt "$numba_stamp" ]; then
+  # the package's layout may have changed: a cached loop names the module it was compiled in
+  # (learners.race.core, then educable.learners.race.core), and numba would load the stale one
+  find bridge learners -path '*/__pycache__/*' \( -name '*.nbi' -o -name '*.nbc' \) -delete
+  rm -f "$numba_stamp"
+fi
 if [ ! -f "$numba_stamp" ] || [ -n "$(find learners scripts/warm_numba.py -name '*.py' -newer "$numba_stamp")" ]; then
   echo "setup: compiling the race's and learners' loops into numba's cache…"
   if { .venv/bin/python scripts/warm_numba.py race & race=$!;

@@ -28,10 +28,10 @@ def race(players: tuple[str, ...] = ("colorscore", "random")) -> None:
     """The race's loop with each of ``players``' compiled kernels, and a Python player's turn."""
     import numpy as np
 
-    from bridge.race import race_boards, spec
-    from learners.race.players import batch
-    from learners.race.sim import Race
-    from learners.race.track import generate
+    from educable.bridge.race import race_boards, spec
+    from educable.learners.race.players import batch
+    from educable.learners.race.sim import Race
+    from educable.learners.race.track import generate
     for name in players:                       # the loop, and each compiled player's kernel
         race_boards([1], name, spec(), 3)
 
@@ -44,7 +44,7 @@ def race(players: tuple[str, ...] = ("colorscore", "random")) -> None:
 def believers() -> None:
     """The believer in the race, and one of its moves asked from Python (in a process of its own):
     the slowest kernels to compile, apart from the others so that set-up compiles them side by side."""
-    from bridge.race import race_boards, spec
+    from educable.bridge.race import race_boards, spec
     subprocess.run([sys.executable, __file__, "believer"], check=True)     # noqa: S603  (this script itself)
     race_boards([1], "believer", spec(), 3)
 
@@ -54,7 +54,7 @@ def believer_from_python() -> None:
     race's own typed call, and saves only what a process compiles (so in a process of its own)."""
     import numpy as np
 
-    from learners.race import believer
+    from educable.learners.race import believer
     features = np.zeros(believer.FEATURES, dtype=np.int64)
     believer.beliefs(np.zeros(100, dtype=np.uint8), features)
     believer.believer_move(np.zeros((5, 5), dtype=np.int8), features, 0.5, 0.5)
@@ -64,7 +64,7 @@ def learners() -> None:
     """The genetic learner's exact fitness, the n-tuple learner on a graph and lazily, and a game of
     chance solved (its value iteration over the cyclic parts of Pig's graph) and learned by Q-learning's
     self-play (learners/qlearn_kernel.py)."""
-    from cli import main as educable
+    from educable.cli import main as educable
 
     with tempfile.TemporaryDirectory() as folder, contextlib.redirect_stdout(io.StringIO()):
         # first: the engine loads the games' folders when it starts, with the first command

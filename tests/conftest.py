@@ -50,13 +50,13 @@ def db_path(tmp_path, monkeypatch):
 
 @pytest.fixture
 def kb(db_path):
-    from kb.db import open_kb
+    from educable.kb.db import open_kb
     return open_kb(db_path)
 
 
 @pytest.fixture(scope="session")
 def graphs():
-    from bridge import graphs
+    from educable.bridge import graphs
     return {g: graphs.state_graph(None, g) for g in ("tictactoe", "hexapawn")}
 
 
@@ -88,7 +88,8 @@ def kb_dump(path) -> list[str]:
 def cli(*args, input=None):
     """Run the command line in-process (click's runner)."""
     from click.testing import CliRunner
-    from cli import main
+
+    from educable.cli import main
     return CliRunner().invoke(main, list(args), input=input)
 
 
@@ -122,8 +123,9 @@ def assert_adversary_remembers(game: str, ref, me: str, victim_side: str, option
     least ``at_least`` of them) equals a fresh search over the reference ``ref`` that asks the
     victim only for its current candidates."""
     import pytest
-    from bridge import punish
-    from bridge.engine import engine, quote
+
+    from educable.bridge import punish
+    from educable.bridge.engine import engine, quote
     from reference_games import best_reply_chances
 
     g = quote(game)

@@ -19,8 +19,8 @@ RULES = str(ROOT / "examples" / "never_lose_as_x.pl")
 def test_a_save_by_another_learner_is_refused_inside_its_transaction(kb, db_path):
     """The race's second writer, without the race: a rules agent exists (made after the n-tuple run
     checked the name), and the n-tuple run's save of the same name is refused, writing nothing."""
-    from kb import store
-    from kb.db import KBError
+    from educable.kb import store
+    from educable.kb.db import KBError
     store.save_rule_sets(kb, "wz", "tictactoe", "rules", {}, [(0.0, 0, [("m........", "5", 1, 1.0)])], 0)
     before = kb_dump(db_path)
     with pytest.raises(KBError, match="made meanwhile by learner 'rules'"):

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from bridge.engine import BadInput, PrologError, RuleFileError, engine, quote
+from educable.bridge.engine import BadInput, PrologError, RuleFileError, engine, quote
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -41,7 +41,7 @@ def test_quoting_keeps_user_text_inert():
     nasty = "a'), halt, ('"
     assert engine().call(f"Out = {quote(nasty)}") == nasty
     with pytest.raises(BadInput):
-        from bridge import games
+        from educable.bridge import games
         games.parse("tictactoe", nasty)
 
 
@@ -67,9 +67,9 @@ def test_one_broken_game_file_leaves_the_other_games_working(tmp_path):
     code = textwrap.dedent(f"""
         import json, sys; sys.path.insert(0, {str(ROOT)!r})
         from pathlib import Path
-        import bridge.engine as e
+        import educable.bridge.engine as e
         e._ENGINE = e.Engine(Path({str(rules)!r}))
-        from bridge import games
+        from educable.bridge import games
         print(json.dumps({{"broken": e._ENGINE.broken, "warnings": e._ENGINE.warnings, "games": games.games()}}))
         try:
             games.check_game("broken")
@@ -86,7 +86,7 @@ def test_one_broken_game_file_leaves_the_other_games_working(tmp_path):
     assert second.startswith("game 'broken': rules/games/broken.pl did not load: ") and "syntax error" in second
 
 def test_an_incomplete_game_is_listed_as_broken_not_a_traceback(tmp_path):
-    from bridge import commands
+    from educable.bridge import commands
     half = tmp_path / "halfgame.pl"
     half.write_text(":- module(halfgame, []).\ngame:game(halfgame).\ngame:players(halfgame, [a, b]).\n")
     engine().load_game(half)
@@ -148,7 +148,7 @@ def test_where_swipl_lives_is_asked_once_and_a_users_setting_is_kept(tmp_path):
            "EDUCABLE_CACHE": str(tmp_path / "cache")}
     for name in ("LIBSWIPL_PATH", "SWI_HOME_DIR"):
         env.pop(name, None)
-    show = "from bridge.engine import engine; engine(); import os; print(os.environ['LIBSWIPL_PATH']); " \
+    show = "from educable.bridge.engine import engine; engine(); import os; print(os.environ['LIBSWIPL_PATH']); " \
            "print(open('/proc/self/maps').read())"
 
     def run(extra=None):
@@ -172,7 +172,7 @@ def test_where_swipl_lives_is_asked_once_and_a_users_setting_is_kept(tmp_path):
     assert asked() == 2
     dump = subprocess.run([real, "--dump-runtime-variables"], capture_output=True, text=True).stdout
     home = next(line.split("=", 1)[1].strip('";') for line in dump.splitlines() if line.startswith("PLBASE="))
-    r = subprocess.run([sys.executable, "-c", "from bridge.engine import engine; engine(); import os; "
+    r = subprocess.run([sys.executable, "-c", "from educable.bridge.engine import engine; engine(); import os; "
                         "print(os.environ['SWI_HOME_DIR'], os.environ.get('LIBSWIPL_PATH'))"],
                        capture_output=True, text=True, cwd=ROOT, env={**env, "SWI_HOME_DIR": home}, timeout=120)
     assert r.returncode == 0 and r.stdout.split() == [home, "None"], r.stdout + r.stderr
@@ -184,7 +184,7 @@ def test_a_process_memory_stays_flat_over_many_prolog_calls():
     of its own, by its resident memory after 5,000 calls and after 30,000 more (a test of growth,
     not of time; bench/bench_foundation.py runs a million)."""
     code = textwrap.dedent("""
-        from bridge.engine import engine
+        from educable.bridge.engine import engine
         e = engine()
         def resident():
             return int(open('/proc/self/statm').read().split()[1]) * 4096

@@ -241,7 +241,7 @@ def strong_parts_by_reachability(n, edges):
 
 @pytest.mark.parametrize("seed", range(6))
 def test_strong_parts_are_found_and_ordered_successors_first(seed):
-    from learners.chance import _strong_parts
+    from educable.learners.chance import _strong_parts
     rng = np.random.default_rng(seed)
     n = 40
     edges = sorted({(int(a), int(b)) for a, b in rng.integers(0, n, size=(70, 2))})

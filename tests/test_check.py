@@ -233,7 +233,7 @@ def test_a_rule_that_never_ends_is_reported_not_waited_for(tmp_path):
     path = planted(tmp_path, "game:legal(hexapawn, W-B, black, From-To) :-\n    member(From, B),",
                    "game:legal(hexapawn, W-B, black, From-To) :-\n    ( W == [1,3,5] -> repeat, fail ; true ),\n"
                    "    member(From, B),")
-    script = ("import json, sys; from pathlib import Path; from bridge.engine import engine_with_only; "
+    script = ("import json, sys; from pathlib import Path; from educable.bridge.engine import engine_with_only; "
               "print(json.dumps(engine_with_only(Path(sys.argv[1])).call("
               "'check:check_game(hexapawn, [inferences(2000000)], Out)')))")
     p = subprocess.run([sys.executable, "-c", script, str(path)], capture_output=True, text=True, cwd=ROOT, timeout=120)

@@ -7,11 +7,12 @@ from pathlib import Path
 
 import pytest
 
-
 ROOT = Path(__file__).resolve().parent.parent
 
 
-from conftest import EDUCABLE, cli as run, cli_json as run_json
+from conftest import EDUCABLE
+from conftest import cli as run
+from conftest import cli_json as run_json
 
 
 def test_games_lists_both_seed_games(db_path):
@@ -102,7 +103,7 @@ def test_play_scripted_against_minimax_is_stored(db_path):
     assert "bad tic-tac-toe move" in r.output
     assert "illegal move 5" in r.output
     assert "game over" in r.output and "you win" not in r.output
-    from kb.db import open_kb
+    from educable.kb.db import open_kb
     row = open_kb(db_path).execute("SELECT first, second, result, moves FROM matches WHERE source='play'").fetchone()
     assert row[0] == "human" and row[1] == "minimax" and row[2] in ("o", "draw")
     assert json.loads(row[3])[0] == "5"
@@ -111,7 +112,7 @@ def test_play_scripted_against_minimax_is_stored(db_path):
 def test_play_end_of_input_abandons_cleanly(db_path):
     r = run("play", "hexapawn", "--opponent", "random", "--as", "black", "--seed", "2", input="")
     assert r.exit_code == 0 and "abandoned" in r.output
-    from kb.db import open_kb
+    from educable.kb.db import open_kb
     row = open_kb(db_path).execute("SELECT first, second, result FROM matches").fetchone()
     assert row == ("random", "human", None)
 
@@ -151,8 +152,9 @@ def test_moves_written_alike_are_one_move_of_the_stored_graph(tmp_path):
     """count3 with every move made twice, as add(K, left) and add(K, right), both written K: the
     solved graph lists each move text once, and the start (count 0) has four edges, two written 1
     leading to count 1 and two written 2 leading to count 2 (by hand)."""
-    import numpy as np
     import sqlite3
+
+    import numpy as np
     text = (ROOT / "tests" / "data" / "count3.pl").read_text().replace("count3", "twice3")
     for old, new in (("game:legal(twice3, N, _, K) :- member(K, [1, 2]), N + K =< 3.",
                       "game:legal(twice3, N, _, add(K, S)) :- member(K, [1, 2]), N + K =< 3, member(S, [left, right])."),
@@ -187,7 +189,7 @@ def test_cli_starts_without_the_heavy_libraries():
     """`import cli` (all `educable --help` needs) loads none of numba, dask, matplotlib, sqlite-utils
     or numpy; `show` loads numpy but still no numba, dask or matplotlib."""
     probe = ("import sys; sys.argv = ['educable'] + sys.argv[1:]\n"
-             "import cli\n"
+             "from educable import cli\n"
              "if len(sys.argv) > 1:\n"
              "    try: cli.main()\n"
              "    except SystemExit: pass\n"

@@ -14,8 +14,8 @@ from click.testing import CliRunner
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from cli import main
 from conftest import kb_dump
+from educable.cli import main
 
 GAMES = ["tictactoe", "hexapawn", "nim(1,3,5)", "connect(3,4,3)", "connect(4,7,6)", "chess", "connect(9,1,1)",
          "hexapawn(", "", "tictactoe'), halt, ('"]

@@ -206,7 +206,7 @@ def test_a_local_clusters_workers_keep_glibcs_adaptive_malloc():
     mmap threshold off: Connect Four's self-play there mapped and zeroed its large arrays afresh
     every step, about 13% slower (bench/results/c4_workers.json). The local cluster's workers start
     without it."""
-    from bridge import cluster
+    from educable.bridge import cluster
     with cluster.client(1) as c:
         seen = c.run(lambda: os.environ.get("MALLOC_TRIM_THRESHOLD_"))
     assert list(seen.values()) == [os.environ.get("MALLOC_TRIM_THRESHOLD_")] == [None]
@@ -218,7 +218,7 @@ def test_a_round_going_on_when_a_run_ends_is_cancelled_and_leaves_no_net_on_the_
     task of the ended run sets up after the end (a long-lived worker would otherwise keep 220 MB a run)."""
     from distributed import Client
 
-    from bridge import ntuple
+    from educable.bridge import ntuple
     monkeypatch.setattr(ntuple, "ROUND_GAMES", 32)
     address, _ = scheduler
     net, opts, _ = ntuple.start(kb, "r", "connect(4,7,6)", {"tuples": 4, "length": 3}, 1)
@@ -260,7 +260,7 @@ def test_rounds_find_the_workers_when_the_clients_cached_identity_lists_none(sch
     zero. A round asks the scheduler for its workers, and is placed on both whatever that cache says."""
     from distributed import Client
 
-    from bridge import ntuple
+    from educable.bridge import ntuple
     monkeypatch.setattr(ntuple, "ROUND_GAMES", 32)
     address, _ = scheduler
     net, opts, _ = ntuple.start(kb, "r", "connect(4,7,6)", {"tuples": 4, "length": 3}, 1)
@@ -280,8 +280,8 @@ def test_a_round_the_workers_cannot_play_is_one_line_naming_the_troubled_workers
     the commits are kept."""
     from distributed import Client
 
-    from bridge import cluster, ntuple
-    from bridge.engine import BadInput
+    from educable.bridge import cluster, ntuple
+    from educable.bridge.engine import BadInput
     monkeypatch.setattr(ntuple, "ROUND_GAMES", 32)
     address, _ = scheduler
     net, opts, _ = ntuple.start(kb, "r", "connect(4,7,6)", {"tuples": 4, "length": 3}, 1)

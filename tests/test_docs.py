@@ -41,7 +41,7 @@ def commands(group=None, prefix=()):
     """Every command path of the CLI, subcommands of groups included."""
     import click
 
-    from cli import main
+    from educable.cli import main
     group = group or main
     for name, cmd in group.commands.items():
         yield (*prefix, name)
@@ -74,7 +74,7 @@ def test_the_manuals_option_tables_are_the_learners_declarations():
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "scripts"))
     import option_tables
 
-    from bridge import registry
+    from educable.bridge import registry
     text = option_tables.PAGE.read_text()
     assert sorted(re.findall(r"<!-- options: (\w+) -->", text)) == sorted(registry.TRAINABLE)
     assert option_tables.current(text) == text, "run scripts/option_tables.py"

@@ -2,7 +2,7 @@
 
 import pytest
 
-from learners import exact
+from educable.learners import exact
 from reference_games import GAMES, random_play_probabilities
 
 
@@ -112,8 +112,8 @@ def test_agents_that_choose_alike_in_symmetric_positions_are_judged_on_the_class
     shutil.copy(whole, classes)
     with sqlite3.connect(classes) as conn:              # the agents stay, the graphs go
         conn.executescript("DELETE FROM graphs; DELETE FROM games; DELETE FROM positions;")
-    from bridge import agents, graphs
-    from kb.db import open_kb
+    from educable.bridge import agents, graphs
+    from educable.kb.db import open_kb
     kb = open_kb(whole)
     every = graphs.state_graph(kb, "tictactoe")                   # judged on every position, for reference
 
@@ -160,8 +160,8 @@ def test_solve_compiles_the_classes_only_and_judging_random_play_uses_them(tmp_p
     play exactly then runs on them, with the probabilities of random play on every position (from
     the reference written in the tests), and only an agent that may play symmetric positions
     differently makes the graph of every position."""
-    from bridge import commands
-    from kb.db import open_kb
+    from educable.bridge import commands
+    from educable.kb.db import open_kb
     from reference_families import in_a_row
     game = "connect(3,4,3)"
     db = open_kb(tmp_path / "kb.db")

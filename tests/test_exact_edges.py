@@ -164,7 +164,7 @@ def random_game(seed: int):
     player's), 3 chance nodes (2 or 3 outcomes, weights from 1 to 10^k), 3 ends (a win each, a draw)."""
     import numpy as np
 
-    from learners.graph import CHANCE, DRAW, ONGOING, StateGraph
+    from educable.learners.graph import CHANCE, DRAW, ONGOING, StateGraph
     rng = np.random.default_rng(seed)
     players, chances, ends = 6, 3, 3
     n = players + chances + ends
@@ -207,7 +207,7 @@ def brute_force_value(graph, exact) -> Fraction:
     value (a line that never ends worth 0), each pair solved as a linear system in fractions."""
     import itertools
 
-    from learners.graph import CHANCE, ONGOING
+    from educable.learners.graph import CHANCE, ONGOING
     n = graph.size
     choosers = [v for v in range(n) if graph.winner[v] == ONGOING and graph.mover[v] != CHANCE]
     first = [v for v in choosers if graph.mover[v] == 0]
@@ -248,7 +248,7 @@ def brute_force_can_draw(graph) -> bool:
     """A set play can stay in for ever, by trying every set of the positions not over."""
     import itertools
 
-    from learners.graph import CHANCE, DRAW, ONGOING
+    from educable.learners.graph import CHANCE, DRAW, ONGOING
     if (graph.winner == DRAW).any():
         return True
     live = [v for v in range(graph.size) if graph.winner[v] == ONGOING]
@@ -264,14 +264,14 @@ def brute_force_can_draw(graph) -> bool:
 
 @pytest.mark.parametrize("seed", range(24))
 def test_random_games_with_cycles_solve_to_their_brute_force_value(seed):
-    from learners import chance
+    from educable.learners import chance
     graph, exact = random_game(seed)
     assert chance.solve(graph).value[0] == pytest.approx(float(brute_force_value(graph, exact)), abs=1e-12)
 
 
 @pytest.mark.parametrize("seed", range(24))
 def test_whether_a_game_can_be_kept_from_ending_is_found_as_by_trying_every_set(seed):
-    from learners import chance
+    from educable.learners import chance
     graph, _ = random_game(seed)
     graph.winner[-1] = 0                    # no drawn end: only play that never ends can draw
     assert chance.can_draw(graph) == brute_force_can_draw(graph)
@@ -374,7 +374,7 @@ def test_pigs_environment_is_built_without_its_state_graph(tmp_path):
     position text read apart here: the viewer's score, the opponent's, the turn total, whose turn."""
     code = r"""
 import sys, numpy as np
-from bridge import graphs
+from educable.bridge import graphs
 def refused(*a, **k):
     raise AssertionError("the state graph was enumerated")
 graphs.state_graph = refused
@@ -411,3 +411,15 @@ def test_query_says_what_it_is_doing_while_it_works(tmp_path):
     assert r.returncode == 0, r.stderr
     assert "querying tictactoe(5,5,5): still working; enumerating the game below the position" in r.stderr, r.stderr
     assert "too large to solve: searching 5 plies deep" in r.stderr and "within 5 plies (depth-limited" in r.stdout
+
+
+@pytest.mark.parametrize("learner", ["punish", "qlearn"])
+def test_a_training_whose_games_never_end_says_they_were_cut(tmp_path, learner):
+    """Games of training still going after 2,000 moves are learned from as draws and reported as cut
+    (they were reported "drawn"), and the judgement after the run names its stage."""
+    (tmp_path / "loop.pl").write_text(LOOP)
+    r = educable(tmp_path, "train", "loop", "--agent", "a", "--learner", learner, "--games", "3", "--json")
+    assert r.returncode == 0, r.stderr
+    assert json.loads(r.stdout)["results"] == {"cut": 3}
+    r = educable(tmp_path, "train", "loop", "--agent", "b", "--learner", learner, "--games", "2")
+    assert "results: 2 never ended (cut after 2,000 moves and learned from as draws)" in r.stdout, r.stdout

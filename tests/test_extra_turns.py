@@ -8,12 +8,12 @@ from functools import lru_cache
 
 import pytest
 
-from bridge import games
-from bridge.engine import engine, quote
-from bridge.session import PlaySession
 from conftest import assert_adversary_remembers, cli_json
-from kb import store
-from kb.db import open_kb
+from educable.bridge import games
+from educable.bridge.engine import engine, quote
+from educable.bridge.session import PlaySession
+from educable.kb import store
+from educable.kb.db import open_kb
 from reference_families import boxes
 from reference_games import reachable, solve
 

@@ -9,11 +9,10 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from reference_games import GAMES, reachable, solve
 
 import educable
-
 from conftest import EDUCABLE
+from reference_games import GAMES, reachable, solve
 
 ROOT = Path(__file__).resolve().parent.parent
 EXE = EDUCABLE          # the fork server's client (tests/zygote.py)

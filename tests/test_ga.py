@@ -8,11 +8,12 @@ import numpy as np
 import pytest
 from click.testing import CliRunner
 
-from bridge import agents, ga as ga_bridge, games, graphs
-from cli import main
 from conftest import kb_dump
-from learners import exact, ga
-from learners.ga import GAOptions, Population
+from educable.bridge import agents, games, graphs
+from educable.bridge import ga as ga_bridge
+from educable.cli import main
+from educable.learners import exact, ga
+from educable.learners.ga import GAOptions, Population
 from reference_games import TTT, reachable, solve
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -74,7 +75,7 @@ def test_prolog_agent_chooses_as_the_seed_says_on_every_state(kb):
     # many conditions with wildcards so that B, C and D all have ties somewhere
     rules = random_rule_rows(rng, 60) + [("***/*.*/***", "5", 2, 0), ("***/*.*/***", "5", 2, 0),
                                          ("*.*/***/***", "2", 2, 0)]
-    from kb import store
+    from educable.kb import store
     store.save_rule_sets(kb, "ref", "tictactoe", "rules", {}, [(0.0, 0, rules)], 0)
     table = games.policy_table(graphs.state_graph(None, "tictactoe"), agents.chooser(kb, "tictactoe", "ref"))
     graph = graphs.state_graph(None, "tictactoe")
@@ -333,7 +334,7 @@ def test_export_import_round_trip_plays_the_same(db_path, tmp_path):
     out = tmp_path / "g3.pl"
     assert run("rules", "export", "g#3", str(out)).exit_code == 0
     assert run("rules", "import", str(out), "--agent", "copy").exit_code == 0
-    from kb.db import open_kb
+    from educable.kb.db import open_kb
     db = open_kb(db_path)
     a = games.policy_table(graphs.state_graph(None, "tictactoe"), agents.chooser(db, "tictactoe", "g#3"))
     b = games.policy_table(graphs.state_graph(None, "tictactoe"), agents.chooser(db, "tictactoe", "copy"))
@@ -344,7 +345,7 @@ def test_hand_edit_changes_play(db_path, tmp_path):
     f = tmp_path / "mine.pl"
     f.write_text("rule_set(tictactoe).\nrule('mm./***/***', '3', 3, 0).\n")
     assert run("rules", "import", str(f), "--agent", "finisher").exit_code == 0
-    from kb.db import open_kb
+    from educable.kb.db import open_kb
     state = games.parse("tictactoe", "xx./oo./...")
     ch = agents.chooser(open_kb(db_path), "tictactoe", "finisher")
     assert {games.choose(state, ch) for _ in range(10)} == {"3"}
@@ -448,7 +449,7 @@ def test_a_turn_rule_for_the_other_side_never_fires(db_path, tmp_path):
     path = tmp_path / "r.pl"
     path.write_text(HEXAPAWN_RULE.format(layout="rule_layout(drawn).\n", cond="black:ttt/.../mmm"))
     assert run("rules", "import", str(path), "--agent", "never").exit_code == 0
-    from kb.db import open_kb
+    from educable.kb.db import open_kb
     table = games.policy_table(graphs.state_graph(None, "hexapawn"), agents.chooser(open_kb(db_path), "hexapawn", "never"))
     start = graphs.state_graph(None, "hexapawn").index["123-789 w"]
     assert sorted(table[start]) == ["1-4", "2-5", "3-6"]           # the rule is black's: white moves at random

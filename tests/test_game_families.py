@@ -3,7 +3,7 @@ gravity, dots and boxes, where a player moves again) against independent referen
 against facts from the literature (position counts, Bouton's theorem)."""
 import pytest
 
-from bridge import games, graphs
+from educable.bridge import games, graphs
 from reference_families import boxes, hexapawn, in_a_row, nim, nim_first_player_wins
 from reference_games import assert_graph_matches, reachable, solve
 
@@ -87,7 +87,7 @@ def test_class_keys_and_learner_cells_match_the_reference(game):
     with gravity 3 for an empty cell a piece can drop into), on every reachable state: the
     connect family computes both on bitboards (on a board wider than high, so that rows and
     columns cannot be confused; 4 rows as well took 10 s more)."""
-    from bridge.engine import engine, quote
+    from educable.bridge.engine import engine, quote
     ref = CASES[game]
     states = reachable(ref)
     keys = sorted(states)

@@ -18,8 +18,8 @@ EXE = EDUCABLE          # the fork server's client (tests/zygote.py)
 # Run in a fresh process with the GDL folder added (the engine loads game folders once, at start).
 COMPARE = r'''
 import json, re, sys
-from bridge import graphs
-from learners.graph import DRAW, ONGOING
+from educable.bridge import graphs
+from educable.learners.graph import DRAW, ONGOING
 
 gdl_game, native_game, to_native, move_to_native = sys.argv[1:5]
 to_native = eval(to_native); move_to_native = eval(move_to_native) if move_to_native != "None" else None

@@ -59,7 +59,7 @@ def run(folder: Path, *args: str) -> subprocess.CompletedProcess:
 # In one process: every command that loads and plays the game, then whether pwned/1 exists anywhere.
 PLAY = r'''
 import sys
-from bridge import engine, graphs, games
+from educable.bridge import engine, graphs, games
 
 e = engine.engine()
 try:                      # a built-in call makes its rule false, which may leave no playable game: refused

@@ -6,6 +6,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGES = ("bridge", "kb", "learners", "web")
+CLI = "educable.cli"
 
 
 def modules() -> dict[str, Path]:
@@ -13,12 +14,12 @@ def modules() -> dict[str, Path]:
     for package in PACKAGES:
         for path in (ROOT / package).rglob("*.py"):
             parts = path.relative_to(ROOT).with_suffix("").parts
-            out[".".join(parts[:-1] if parts[-1] == "__init__" else parts)] = path
+            out["educable." + ".".join(parts[:-1] if parts[-1] == "__init__" else parts)] = path
     return out
 
 
 def imported(name: str, path: Path, known: set[str]) -> set[str]:
-    """The modules of ``known`` (and cli) that ``path`` imports anywhere in it."""
+    """The modules of ``known`` (and educable.cli) that ``path`` imports anywhere in it."""
     package = name if path.name == "__init__.py" else name.rpartition(".")[0]
     found: set[str] = set()
     for node in ast.walk(ast.parse(path.read_text(), str(path))):
@@ -31,7 +32,7 @@ def imported(name: str, path: Path, known: set[str]) -> set[str]:
                 base = ".".join(up + ([base] if base else []))
             found.add(base)
             found.update(f"{base}.{alias.name}" for alias in node.names)
-    return {m for m in found if (m in known or m == "cli") and m != name}
+    return {m for m in found if (m in known or m == CLI) and m != name}
 
 
 def cycles(graph: dict[str, set[str]]) -> list[list[str]]:
@@ -76,7 +77,7 @@ def test_cycles_finds_a_cycle_and_nothing_else():
 
 def test_nothing_below_the_command_line_imports_it():
     mods = modules()
-    users = [name for name, path in mods.items() if "cli" in imported(name, path, set(mods))]
+    users = [name for name, path in mods.items() if CLI in imported(name, path, set(mods))]
     assert users == [], f"these import cli.py: {users}"
 
 

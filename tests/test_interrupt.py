@@ -110,7 +110,7 @@ def test_a_slow_commit_spaces_the_next_ones():
     """A commit rewrites all that was learned; one that took 3 s makes the next due 57 s later
     (nineteen times as long), not 2 s (so a large table is not rewritten for much of a run); quick
     ones stay 2 s apart."""
-    from learners.training import Commits
+    from educable.learners.training import Commits
     now = [0.0]
     commits = Commits(every=2.0)
     commits._clock = lambda: now[0]
@@ -135,7 +135,7 @@ def test_a_stop_during_a_commit_takes_effect_once_the_commit_is_marked(sig):
     """A stop that arrives while a commit is being saved waits until the save is done and marked,
     then stops the run: what the run reports kept is what was saved (a stop between the save and
     its mark reported nothing kept while the knowledge base held the games)."""
-    from learners.training import Commits
+    from educable.learners.training import Commits
     saved = []
     commits = Commits()
 

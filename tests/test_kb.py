@@ -4,9 +4,9 @@ import sqlite3
 
 import pytest
 
-from kb import store
-from kb.db import KBError, open_kb, transaction
-from kb.schema import VERSION
+from educable.kb import store
+from educable.kb.db import KBError, open_kb, transaction
+from educable.kb.schema import VERSION
 
 
 def test_fresh_file_gets_current_schema(db_path):
@@ -65,7 +65,7 @@ def test_locked_database_is_one_line(tmp_path):
     other = sqlite3.connect(p, isolation_level=None)
     other.execute("BEGIN EXCLUSIVE")
     try:
-        import kb.db as kbdb
+        import educable.kb.db as kbdb
         with pytest.raises(sqlite3.OperationalError) as info:
             db.conn.execute("PRAGMA busy_timeout = 50")
             with transaction(db):
@@ -112,7 +112,7 @@ def test_a_graph_kept_for_judging_only_is_packed_and_loads_back(kb, graphs):
 
 def test_a_knowledge_base_from_before_bounds_is_migrated_and_its_values_kept(tmp_path):
     """A file at schema 5 (before Q-learning bounds) gains the two columns, empty, and keeps its rows."""
-    from kb.schema import MIGRATIONS
+    from educable.kb.schema import MIGRATIONS
     p = tmp_path / "old.db"
     conn = sqlite3.connect(p)
     for number in range(5):
@@ -134,8 +134,8 @@ def test_a_process_that_fills_several_knowledge_bases_compiles_a_game_once(tmp_p
     stored in the next without compiling again (hexapawn: 135 positions, a win for black), but not
     past a smaller --max-positions, not for a command that must store nothing, and not once the
     game's rules have changed."""
-    from bridge import graphs
-    from bridge.compile import TooLarge
+    from educable.bridge import graphs
+    from educable.bridge.compile import TooLarge
     monkeypatch.setattr(graphs, "_CACHE", {})
     monkeypatch.setattr(graphs, "_COMPILED", {})
     compiled = []

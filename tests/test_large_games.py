@@ -3,9 +3,10 @@ too large to enumerate (search opponents, sampled eval, depth-limited query, tra
 
 import pytest
 
-from bridge import limits
-from bridge import graphs
-from conftest import cli as run, cli_json as run_json, kb_dump
+from conftest import cli as run
+from conftest import cli_json as run_json
+from conftest import kb_dump
+from educable.bridge import graphs, limits
 
 C4 = "connect(4,7,6)"
 
@@ -70,8 +71,8 @@ def test_search_opponents_take_a_win_and_block_a_loss(db_path, chooser):
     # x to move with three in the bottom row: column 4 wins at once
     win = "......./......./......./......./ooo..../xxx...."
     # (o to move would answer x's threat in column 4)
-    from bridge import agents, games
-    from kb.db import open_kb
+    from educable.bridge import agents, games
+    from educable.kb.db import open_kb
     term = agents.chooser(open_kb(db_path), C4, chooser)
     games.seed_random(1)
     assert games.choose(games.parse(C4, win), term) == "4"
@@ -107,7 +108,7 @@ def test_mcts_beats_random_at_connect_four_with_intervals(db_path):
 
 # ------------------------------------------------------ depth-limited query
 def test_query_of_a_huge_game_is_a_labelled_depth_limited_search(kb, monkeypatch):
-    from bridge import commands, perfect
+    from educable.bridge import commands, perfect
     position = "......./......./......./......./ooo..../xxx...."
     q = commands.query(kb, C4, position)                 # the perfect player installed: its values
     assert q["exact_source"] == "the perfect player (bitbully)" and q["exact"] == "x"
@@ -155,8 +156,9 @@ def test_qlearn_trains_on_states_it_meets_expanded_in_batches(db_path):
 def test_lazy_expansion_meets_exactly_the_states_of_a_compiled_graph(db_path):
     """On a game small enough to compile, the lazily grown graph agrees with the compiled one
     on every state it met: same mover, result and moves."""
-    from bridge import games as games_mod, qlearn as q_bridge
-    from learners.qlearn import LazyStates
+    from educable.bridge import games as games_mod
+    from educable.bridge import qlearn as q_bridge
+    from educable.learners.qlearn import LazyStates
     full = graphs.state_graph(None, "connect(3,4,4)")
     lazy = LazyStates(games_mod.initial("connect(3,4,4)").key, q_bridge.expander("connect(3,4,4)", full.players))
     frontier = [0]
@@ -177,10 +179,10 @@ def test_lazy_expansion_meets_exactly_the_states_of_a_compiled_graph(db_path):
 def test_agents_move_in_and_out_of_prolog_in_pages(db_path, monkeypatch, learner):
     """A large agent is loaded and saved in pages of ROWS_PER_CALL rows; pages of 7 rows give
     the same agent as one page would."""
-    from bridge import agents, punish, qlearn
-    from bridge.engine import engine, quote
-    from kb import store
-    from kb.db import open_kb
+    from educable.bridge import agents, punish, qlearn
+    from educable.bridge.engine import engine, quote
+    from educable.kb import store
+    from educable.kb.db import open_kb
     run_json("train", "tictactoe", "--learner", learner, "--agent", "a", "--games", "200", "--vs", "random")
     kb = open_kb(db_path)
     stored = store.load_values(kb, "a")
@@ -201,7 +203,7 @@ def test_agents_move_in_and_out_of_prolog_in_pages(db_path, monkeypatch, learner
 
 
 def test_demo_solves_the_shipped_games_and_shows_a_huge_one(kb):
-    from bridge import demo
+    from educable.bridge import demo
     lines = list(demo.solve_all(kb)) + list(demo.too_large(kb))
     text = "\n".join(lines)
     assert "connect(3,4,4)   41,750 positions" in text and "x wins" in text
@@ -220,7 +222,7 @@ def test_a_stated_size_refuses_what_needs_every_position_but_lets_a_folded_solve
     but its 8 symmetries bring the solved graph under it (so solve is not refused at once, and
     eval --exact of random would judge on the classes); under a limit of 1,000,000 the classes are
     past it too, and exact judgement is refused at once with the plain reason."""
-    from kb.db import open_kb
+    from educable.kb.db import open_kb
     open_kb(db_path)
     before = kb_dump(db_path)
     refused(run("eval", "tictactoe(4,4,4)", "random", "--exact", "--max-positions", "1000000"),

@@ -12,7 +12,8 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from conftest import EDUCABLE, REAL_EDUCABLE, cli, interruptible, kb_dump, one_line
 
@@ -53,8 +54,8 @@ LEGAL = "game:legal(pile, Stones, _, Take) :-"
 def test_a_typed_whole_number_is_ascii_digits_in_range_or_one_refusal(text):
     """Any text at all: the number it plainly is (ASCII digits, in range), or BadInput; never
     ValueError (int('²') raised one: an internal error) and never a number read from other digits."""
-    from bridge.engine import BadInput
-    from bridge.textinput import whole_number
+    from educable.bridge.engine import BadInput
+    from educable.bridge.textinput import whole_number
     plain = text.isascii() and text.isdigit() and 1 <= int(text) <= 1000
     try:
         got = whole_number(text, "mcts:N", 1, 1000)
@@ -186,7 +187,7 @@ def test_ctrl_c_on_a_race_on_two_workers_is_one_line(tmp_path):
 def test_ctrl_c_reaching_a_raw_prolog_query_is_an_interrupt_not_an_error():
     """A stop that lands in a goal run outside bridge_call (loading a file, say) came back from
     pyswip as its own error naming educable_interrupted: an internal error."""
-    from bridge.engine import engine
+    from educable.bridge.engine import engine
     eng = engine()
     with pytest.raises(KeyboardInterrupt):
         eng._query("throw(educable_interrupted)")
@@ -207,7 +208,7 @@ def test_doctor_checks_an_immutable_file_without_writing(tmp_path):
 
 
 def test_the_read_only_uri_is_immutable_where_the_file_cannot_be_written(tmp_path, monkeypatch):
-    from kb import db as kb_db
+    from educable.kb import db as kb_db
     path = tmp_path / "kb.db"
     path.write_bytes(b"")
     assert kb_db.read_only_uri(path).endswith("?mode=ro")
@@ -231,7 +232,7 @@ def test_doctor_on_a_locked_sound_file_says_locked_not_damaged(tmp_path):
 def test_a_repair_that_sqlite_rolled_back_itself_reports_the_real_error(tmp_path, monkeypatch):
     """On a full disk SQLite ends the transaction itself; the repair's own ROLLBACK then said
     'cannot rollback - no transaction is active' instead of the disk error."""
-    from kb import doctor
+    from educable.kb import doctor
 
     class FullDisk:
         in_transaction = False
@@ -367,8 +368,8 @@ def box_sides(rows: int, cols: int, box: int) -> set[int]:
 @given(st.sets(st.integers(1, 12)), st.lists(st.sampled_from("ab."), min_size=4, max_size=4))
 @settings(max_examples=60, deadline=None)
 def test_a_dots_and_boxes_position_is_taken_only_when_every_owned_box_is_closed(lines, owners):
-    from bridge import games
-    from bridge.engine import BadInput
+    from educable.bridge import games
+    from educable.bridge.engine import BadInput
     possible = all((o != ".") == (box_sides(2, 2, b + 1) <= lines) for b, o in enumerate(owners))
     text = f"{','.join(map(str, sorted(lines))) or '-'} {''.join(owners)} a"
     try:

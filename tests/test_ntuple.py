@@ -6,12 +6,12 @@ import sqlite3
 
 import numpy as np
 import pytest
-from conftest import ROOT, cli, cli_json, kb_dump
 
-from bridge import agents, commands, games, ntuple
-from kb import store
-from learners import exact
-from learners.ntuple import derive_permutations, random_walk_tuples
+from conftest import ROOT, cli, cli_json, kb_dump
+from educable.bridge import agents, commands, games, ntuple
+from educable.kb import store
+from educable.learners import exact
+from educable.learners.ntuple import derive_permutations, random_walk_tuples
 
 
 def dihedral_3x3() -> list[list[int]]:
@@ -316,7 +316,7 @@ def test_an_agent_values_the_horizon_of_alphabeta(kb):
     as x on tic-tac-toe led by a trained agent and not led by a liar; a search that sees every game
     to its end (hexapawn lasts at most 12 plies) is perfect whatever values the horizon, which it
     never reaches."""
-    from bridge import graphs as graph_store
+    from educable.bridge import graphs as graph_store
     trained_and_liar(kb, "hexapawn", 100, "hp", "hpliar")
     graph = graph_store.state_graph(kb, "hexapawn", None)
     for name in ("hp", "hpliar"):
@@ -357,7 +357,7 @@ def test_self_play_on_two_dask_workers_that_keep_the_net_equals_merging_rounds_h
     here from the same start, round by round: both workers play a round from the same weights, a
     weight one worker changed takes its change, one both changed the mean of the two (not their
     sum), and the next round starts from that.  After the first round only sparse changes travel."""
-    from learners.ntuple import NTupleNet
+    from educable.learners.ntuple import NTupleNet
     monkeypatch.setattr(ntuple, "ROUND_GAMES", 64)
     opts = {"tuples": 6, "length": 4}
     r = commands.train(kb, "connect(4,7,6)", "ntuple", "w", 256, "self", "both", 5, opts, workers=2)
@@ -401,6 +401,7 @@ def test_connect_four_tuple_cells_mark_the_empty_cells_a_piece_drops_into_next(k
     """tuple_cells/4 of connect(4,7,6) on positions of random games of an independent reference:
     1 the viewer's, 2 the other's, 3 an empty cell on the floor or on a piece, 0 any other empty."""
     import random
+
     from reference_families import in_a_row
     ref = in_a_row(4, 7, 6, True)
     rng = random.Random(3)
@@ -442,7 +443,7 @@ def reference_td_with_coherence(w, tcn, tca, rows, gains, target, step, lam, bet
 
 
 def test_temporal_coherence_scales_each_weights_step_as_written():
-    from learners.ntuple import _td
+    from educable.learners.ntuple import _td
     rng = np.random.default_rng(0)
     w = rng.normal(0, 0.3, 12)
     tcn = rng.normal(0, 1, 12)
@@ -497,7 +498,8 @@ def test_gbgs_connect_four_tuple_set_is_shipped_in_our_cell_numbers():
     """learners/tuples/connect4_gbg70.txt: 70 tuples of 8 distinct cells of the 42; GBG's first and
     last tuples (its numbering: column * 6 + row from the bottom) read back as GBG's cells."""
     from pathlib import Path
-    from bridge.ntuple import read_tuples
+
+    from educable.bridge.ntuple import read_tuples
     tuples = read_tuples(str(Path(__file__).resolve().parent.parent / "learners" / "tuples" / "connect4_gbg70.txt"))
     assert len(tuples) == 70 and all(len(set(t)) == 8 and all(1 <= c <= 42 for c in t) for t in tuples)
 
@@ -547,6 +549,7 @@ def test_a_batch_step_packs_every_successors_cells_as_the_reference_sees_them(kb
     move through random games: each successor's cells (tuple_code/4 packed 2 bits a cell, or the
     cells packed 6 bits a cell), its outcome for the mover, and the mover, unpacked by the bridge."""
     import random
+
     from reference_families import in_a_row
     ref = in_a_row(n, w, h, True)
     rng = random.Random(5)
@@ -578,6 +581,7 @@ def test_a_batch_step_keeps_the_turn_where_a_box_is_completed(kb):
     """Dots and boxes (a player who completes a box moves again, next_mover/5) through the batch step,
     against the independent reference: the mover, the successors and their outcomes at every step."""
     import random
+
     from reference_families import boxes
     ref, game = boxes(2, 2), "boxes(2,2)"
     n_cells = ntuple.engine().call(f"game:initial({ntuple.quote(game)}, P, M), "
@@ -618,7 +622,8 @@ def toy_graph(edges: dict[int, list[int]], winner: list[int], mover: list[int]):
 def toy_train(graph, n_games: int, **options) -> tuple[np.ndarray, np.ndarray]:
     """Self-play on a toy graph with one weight a state: (the weights, each game's winner)."""
     from types import SimpleNamespace
-    from learners.ntuple import NTupleOptions, train_on_graph
+
+    from educable.learners.ntuple import NTupleOptions, train_on_graph
     start, target, winner, mover, feats = graph
     net = SimpleNamespace(weights=np.zeros(len(winner)), tc_n=np.zeros(1), tc_a=np.zeros(1))
     opts = NTupleOptions(alpha=0.5, alpha_end=0.5, **options).check()
@@ -656,7 +661,7 @@ def test_a_random_opening_is_taken_as_the_start_position():
 
 
 def test_lockstep_games_take_random_openings_and_skip_learning_on_exploring_moves():
-    from learners.ntuple import NTupleNet, NTupleOptions, Lockstep, ONGOING_CODE
+    from educable.learners.ntuple import ONGOING_CODE, Lockstep, NTupleNet, NTupleOptions
     games = 400
     net = NTupleNet([[0], [1]], [[0, 1]], 3, 2)
     movers, active, learn = np.zeros(games, dtype=np.int64), np.ones(games, dtype=bool), np.full(games, 3)
@@ -749,7 +754,8 @@ def test_the_puct_wrapper_visits_as_a_reference_search_written_here(kb, game, ga
     positions of a random game (dots and boxes: a player who closes a box moves again, so the
     sign does not simply alternate)."""
     import random
-    from bridge.engine import engine, quote
+
+    from educable.bridge.engine import engine, quote
     assert cli("train", game, "--learner", "ntuple", "--agent", "pz", "--games", str(games_trained)).exit_code == 0
     agents.chooser(kb, game, "mcts:5+pz")             # loads the agent into Prolog
     g = quote(game)
@@ -792,7 +798,7 @@ def test_connect_four_fixed_positions_are_measured_as_the_agent_plays_them(kb):
     """The strength curve's measure on Connect Four (FixedPositions, in numpy) picks, in every fixed
     position where the agent's best move is unique, the move Prolog's own n-tuple chooser scores
     best; the accuracy it stores with each commit is read back by `runs`."""
-    from bridge.engine import engine, quote
+    from educable.bridge.engine import engine, quote
     r = commands.train(kb, "connect(4,7,6)", "ntuple", "c4m", 1500, "self", "both", 2, {"tuples": 12, "length": 4})
     assert r["strength"] and r["strength"][-1]["games"] == 1500
     fixed = ntuple.FixedPositions("connect(4,7,6)")

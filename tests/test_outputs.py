@@ -8,6 +8,7 @@ import sqlite3
 from pathlib import Path
 
 import pytest
+
 from conftest import cli, kb_dump, one_line
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -5,11 +5,11 @@ import functools
 import random
 
 import pytest
-from conftest import cli
 
-from bridge import commands, games, graphs, judge, perfect
-from kb import store
-from bridge.session import PlaySession
+from conftest import cli
+from educable.bridge import commands, games, graphs, judge, perfect
+from educable.bridge.session import PlaySession
+from educable.kb import store
 
 C4 = "connect(4,7,6)"
 
@@ -168,7 +168,8 @@ def test_judge_writes_where_games_were_given_away_as_a_starts_file(db_path, tmp_
     move named there lowers its value (bitbully asked directly); train's --starts-file reader takes it."""
     import json
     import re
-    from bridge import ntuple
+
+    from educable.bridge import ntuple
     path = tmp_path / "lost.txt"
     out = cli("judge", C4, "random", "--games", "2", "--openings", "0", "--per-opening", "1",
               "--starts-out", str(path), "--json")
@@ -209,7 +210,7 @@ def test_perfect_random_plays_any_move_once_lost_and_perfect_delays(kb):
 def test_the_perfect_reply_reads_the_position_not_the_moves_sent_with_it(kb):
     """POST /api/move with a position and no moves: the perfect player answered as if the board were
     empty (it read the moves); now it plays a move of best score in the position itself."""
-    from bridge import session
+    from educable.bridge import session
     moves = list("44455")
     state = games.initial(C4)
     for m in moves:

@@ -4,11 +4,11 @@ import json
 import pytest
 from click.testing import CliRunner
 
-from bridge import commands, games, punish
-from bridge.engine import BadInput, engine, quote
-from cli import main
-from reference_games import HEX, hex_key
 from conftest import assert_adversary_remembers, kb_dump
+from educable.bridge import commands, games, punish
+from educable.bridge.engine import BadInput, engine, quote
+from educable.cli import main
+from reference_games import HEX, hex_key
 
 PLAIN = {"cascade": False, "fold": False}
 
@@ -104,7 +104,7 @@ def test_a_full_key_cache_is_emptied_without_changing_what_is_learned(tmp_path):
     """The agent remembers states' keys and successors in a trie that is emptied when full; a
     cache of 40 keys (emptied every few moves, also while one state's successors are being
     keyed) learns exactly what the default cache learns from the same games."""
-    from kb.db import open_kb
+    from educable.kb.db import open_kb
 
     def learned(cache):
         engine().call(f"retractall(punish:key_cache(_)), assertz(punish:key_cache({cache})), Out = true")
@@ -120,8 +120,8 @@ def test_a_full_key_cache_is_emptied_without_changing_what_is_learned(tmp_path):
 
 
 def test_keeps_learning_across_runs_and_same_seed_same_run(tmp_path):
-    from kb.db import open_kb
-    from kb import store
+    from educable.kb import store
+    from educable.kb.db import open_kb
     runs = []
     for d in ("a", "b"):
         db = open_kb(tmp_path / f"{d}.db")
@@ -179,7 +179,7 @@ def test_agent_of_another_learner_is_refused(kb):
 def test_values_stored_before_extra_turns_load_for_the_player_who_moved(kb):
     """Rows written before a value named its player (move column '') are read as the values of the
     player not to move in the position, as they were then; saving writes that player's name."""
-    from kb import store
+    from educable.kb import store
     r = CliRunner().invoke(main, ["train", "hexapawn", "--learner", "punish", "--agent", "old", "--games", "30",
                                   "--seed", "1"])
     assert r.exit_code == 0, r.output

@@ -3,13 +3,13 @@
 import pytest
 from click.testing import CliRunner
 
-from bridge import agents, commands, games
-from kb import store
-from cli import main
-from learners import exact
-from learners.qlearn import QOptions, QTable, train
-from conftest import kb_dump
 import reference_games
+from conftest import kb_dump
+from educable.bridge import agents, commands, games
+from educable.cli import main
+from educable.kb import store
+from educable.learners import exact
+from educable.learners.qlearn import QOptions, QTable, train
 
 
 def one_game(graph, **kw):
@@ -93,8 +93,8 @@ def test_self_play_until_perfect_and_prolog_plays_what_python_learned(kb, graphs
     assert r["exact"]["as_second"]["guaranteed"] == "draw" and r["exact"]["as_second"]["perfect"]
     # the Prolog agent's candidates equal the learner's greedy choices everywhere
     g = graphs["tictactoe"]
-    from kb import store
-    from bridge.qlearn import make_table, options_from
+    from educable.bridge.qlearn import make_table, options_from
+    from educable.kb import store
     table = make_table(g, options_from(store.get_agent(kb, "q")["params"]))
     table.restore(store.load_values(kb, "q", bounds=True))
     by_prolog = exact.support_from_moves(g, games.policy_table(g, agents.chooser(kb, "tictactoe", "q")))
@@ -166,8 +166,9 @@ def test_interrupted_run_keeps_the_last_committed_table(kb, db_path):
 
 def test_q_support_on_the_graph_is_the_prolog_agents_play(kb):
     """eval --exact reads a Q agent's play off the graph; it must be what the Prolog agent plays."""
-    from bridge import agents, graphs, qlearn as q_bridge
-    from learners import exact as exact_mod
+    from educable.bridge import agents, graphs
+    from educable.bridge import qlearn as q_bridge
+    from educable.learners import exact as exact_mod
     commands.train(kb, "tictactoe", "qlearn", "qs", 300, "random", "both", 4, {})
     graph = graphs.state_graph(kb, "tictactoe")
     row = store.get_agent(kb, "qs")
@@ -190,7 +191,7 @@ def ttt_class(board: str) -> str:
 
 
 def test_folded_table_has_one_row_per_class_and_one_column_per_class_of_afterstate(graphs):
-    from bridge.qlearn import make_table
+    from educable.bridge.qlearn import make_table
     g = graphs["tictactoe"]
     table = make_table(g, QOptions(fold=True).check())
     states = reference_games.reachable(reference_games.TTT)
@@ -206,7 +207,7 @@ def test_folded_table_has_one_row_per_class_and_one_column_per_class_of_aftersta
 
 
 def test_hexapawn_folds_by_its_mirror(graphs):
-    from bridge.qlearn import make_table
+    from educable.bridge.qlearn import make_table
     g = graphs["hexapawn"]
     table = make_table(g, QOptions(fold=True).check())
     states = reference_games.reachable(reference_games.HEX)
@@ -243,7 +244,7 @@ def test_bounds_on_hexapawn_and_the_prolog_agent_plays_as_the_table(kb, graphs):
 def test_learned_bounds_hold_the_exact_value_between_them(kb, graphs):
     """Every entry learned so far, mid-training: lower bound <= the solved value <= upper bound
     (the reference's own solver), and an entry whose bounds met is that value."""
-    from bridge.qlearn import make_table, options_from
+    from educable.bridge.qlearn import make_table, options_from
     commands.train(kb, "tictactoe", "qlearn", "mid", 60, "self", "both", 5, {})
     g = graphs["tictactoe"]
     table = make_table(g, options_from(store.get_agent(kb, "mid")["params"]))
@@ -297,9 +298,9 @@ def test_a_folded_table_trains_on_the_classes_when_every_position_is_past_the_li
     assert on_classes["folded"] is True
     assert runner.invoke(main, ["eval", "tictactoe", "qf", "--vs", "random", "--games", "20"]).exit_code == 0
     shutil.copy(db, judge)
-    from bridge import agents, graphs
-    from kb.db import open_kb
-    from learners import exact
+    from educable.bridge import agents, graphs
+    from educable.kb.db import open_kb
+    from educable.learners import exact
     kb = open_kb(judge)
     every = graphs.state_graph(kb, "tictactoe")               # every position, with no limit
     mine = agents.support(kb, every, "qf")
@@ -314,7 +315,7 @@ def test_a_run_is_judged_about_forty_times_and_until_perfect_at_most_500_games_a
     """The strength curve's spacing (docs/learners.md): about 40 exact judgements a run, at least 25
     games apart, a multiple of 500 past 500 (a run may commit every 500 games), and with
     --until-perfect at most 500 apart."""
-    from learners.training import checkpoint_every
+    from educable.learners.training import checkpoint_every
     assert [checkpoint_every(n) for n in (10, 1000, 2000, 30_000, 100_000)] == [25, 25, 50, 500, 2500]
     assert [checkpoint_every(n, until_perfect=True) for n in (1000, 100_000)] == [25, 500]
 
@@ -324,7 +325,7 @@ def test_the_curves_judgements_keep_within_a_twentieth_of_the_run_on_any_clock()
     rather than spend more than 5% of its time judging; a slow run takes every point; the last game
     is always judged, and --until-perfect judges on every point (it stops at the first perfect one).
     A clock made here stands for the machine: each game and each judgement advance it."""
-    from learners.training import Curve
+    from educable.learners.training import Curve
 
     def run(n_games, game_s, judge_s, until_perfect=False, guess=None):      # the guess: no less than a judgement
         now = [0.0]

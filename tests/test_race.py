@@ -8,12 +8,12 @@ import numpy as np
 import pytest
 from click.testing import CliRunner
 
-from bridge import race as race_bridge
-from cli import main
-from learners.race import believer, players
-from learners.race.sim import Race
-from learners.race.spec import RaceSpec
-from learners.race.track import DEAD, EMPTY, GOAL, TELEPORTER, TRAP, WALL, generate
+from educable.bridge import race as race_bridge
+from educable.cli import main
+from educable.learners.race import believer, players
+from educable.learners.race.sim import Race
+from educable.learners.race.spec import RaceSpec
+from educable.learners.race.track import DEAD, EMPTY, GOAL, TELEPORTER, TRAP, WALL, generate
 
 SPEC = RaceSpec()
 
@@ -115,7 +115,7 @@ def open_track(seed=0, spec=SPEC):
     t = generate(seed, spec)
     t.kind[:] = EMPTY
     t.deadly[:] = False
-    from learners.race.track import _enter_map, _start_rows
+    from educable.learners.race.track import _enter_map, _start_rows
     t.enter, t.wall = _enter_map(spec, t.colour, t.kind, t.offset, t.deadly)
     t.starts = _start_rows(spec, t.enter, t.wall)
     return t
@@ -513,7 +513,7 @@ def test_spec_comes_from_prolog():
 
 
 def test_built_in_players_answer_to_the_challenges_names_in_any_case():
-    from learners.race import players
+    from educable.learners.race import players
     assert players.builtin_name("ColorScorePlayer") == "colorscore"      # the challenge's own name
     assert players.builtin_name("COLORSCORE") == "colorscore"
     assert players.builtin_name("Believer") == "believer"

@@ -1,7 +1,8 @@
 """The Prolog rules against an independent reference on every reachable state."""
 import pytest
 
-from bridge import games, graphs as graphs_mod
+from educable.bridge import games
+from educable.bridge import graphs as graphs_mod
 from reference_games import GAMES, assert_graph_matches, solve
 
 FACTS = {

@@ -234,7 +234,7 @@ def test_a_game_of_score_is_played_alone_and_stored_with_the_score_its_moves_mad
     assert p.stdout.rstrip().endswith(f"game over: you scored {total}")
     # the page's replay: each of the person's moves valued by its expected points (the reference's), the
     # points given away where another move expected more; chance's tiles drawn, not valued
-    probe = ("import json; from kb.db import open_kb; from bridge import replay\n"
+    probe = ("import json; from educable.kb.db import open_kb; from educable.bridge import replay\n"
              f"print(json.dumps(replay.replay(open_kb({str(tmp_path / 'kb.db')!r}), 1)))")
     out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=300, cwd=ROOT,
                          env={**os.environ, "EDUCABLE_GAMES": str(ROOT / "examples" / "chance")})

@@ -100,7 +100,7 @@ def test_a_training_that_compiles_the_graph_first_says_so(kb, learner, monkeypat
     """Q-learning on pig(100,6) compiled its graph for two minutes saying "0 of N done". Its progress
     now names the compilation with the positions found so far (tic-tac-toe has 5,478: a count found
     apart, in tests/reference_games.py), and the stage ends before the first game is counted."""
-    from bridge import commands, graphs
+    from educable.bridge import commands, graphs
     monkeypatch.setattr(graphs, "_CACHE", {})          # compiled here, not taken from an earlier test's
     monkeypatch.setattr(graphs, "_COMPILED", {})
     calls = []
@@ -164,7 +164,7 @@ def test_check_says_it_is_working_while_its_one_long_query_runs(tmp_path):
 
 STOP_IN_A_CALLBACK = """
 import ctypes, os, signal, sys, threading, time
-import cli
+from educable import cli
 cli.stop_on_sigterm()
 threading.Timer(0.2, os.kill, args=(os.getpid(), signal.SIGTERM)).start()
 ctypes.CFUNCTYPE(None)(lambda: time.sleep(0.6))()    # the stop arrives here: raised in a C callback, dropped

@@ -6,8 +6,8 @@ import sqlite3
 import pytest
 from click.testing import CliRunner
 
-from learners.sampling import geomean_interval, median_interval
-from cli import main
+from educable.cli import main
+from educable.learners.sampling import geomean_interval, median_interval
 
 PUNISH = ["hexapawn", "--learner", "punish", "--vs", "adversary", "--as", "second", "--games", "30"]
 
@@ -161,6 +161,7 @@ def test_resuming_a_hand_edited_sweep_is_one_line_naming_the_row(db_path, sql, w
     """sweep resume of a sweep whose stored grid, seeds or JSON was edited: one line, exit 2, no write
     (it was an internal error)."""
     import sqlite3
+
     from conftest import cli, kb_dump
     r = cli("sweep", "train", "hexapawn", "--learner", "punish", "--games", "5", "--grid", "reward=0,1",
             "--seeds", "1", "--workers", "1")

@@ -1,9 +1,10 @@
 """The text form of positions and moves: round trips and clear errors."""
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from bridge import games
-from bridge.engine import BadInput
+from educable.bridge import games
+from educable.bridge.engine import BadInput
 
 
 @pytest.mark.parametrize("game", ["tictactoe", "hexapawn"])

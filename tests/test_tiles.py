@@ -28,9 +28,9 @@ def run_json(*args, db, games_dir=ROOT / "examples" / "chance") -> dict:
 def tables_2x3():
     """2048(2,3)'s line tables as bridge/tiles.py reads them from rules/games/2048.pl (in a process
     of their own: the example games stay out of this one's Prolog)."""
-    from learners.tiles import LineTables
+    from educable.learners.tiles import LineTables
     env = {**os.environ, "EDUCABLE_GAMES": str(ROOT / "examples" / "chance")}
-    code = ("import json; from bridge import tiles; t = tiles.tables_for('2048(2,3)', 8); "
+    code = ("import json; from educable.bridge import tiles; t = tiles.tables_for('2048(2,3)', 8); "
             "print(json.dumps([t.rows, t.columns, t.values, t.lines.tolist(), t.slid.tolist(), t.points.tolist()]))")
     p = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, cwd=ROOT, timeout=120)
     assert p.returncode == 0, p.stderr
@@ -58,7 +58,7 @@ def test_the_line_tables_slide_as_cirulli_wrote(tables_2x3):
 
 
 def test_whole_boards_move_as_the_reference(tables_2x3):
-    from learners.tiles import DIRECTIONS, slide_board
+    from educable.learners.tiles import DIRECTIONS, slide_board
     rng = random.Random(5)
     for _ in range(300):
         board = tuple(rng.choice([0, 0, 1, 1, 2, 3, 4]) for _ in range(6))
@@ -159,7 +159,7 @@ def test_temporal_coherence_slows_a_weight_pushed_back_and_forth():
     """Beal and Smith's temporal coherence, as Jaśkowski learned 2048: a weight's step is |N|/A times the
     change asked, N the sum of the changes asked of it so far and A the sum of their sizes (all of it
     before any)."""
-    from learners import tiles
+    from educable.learners import tiles
     board = np.array([1, 0, 0, 0], dtype=np.int64)
     tuples, offsets, perms = np.array([[0]]), np.array([0]), np.array([[0, 1, 2, 3]])
     w, n, a, dirty = np.zeros(4), np.zeros(4), np.zeros(4), np.zeros(4, dtype=np.uint8)

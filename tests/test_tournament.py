@@ -6,9 +6,9 @@ import sqlite3
 
 import numpy as np
 import pytest
-from conftest import cli, cli_json, kb_dump
 
-from bridge.tournament import ratings
+from conftest import cli, cli_json, kb_dump
+from educable.bridge.tournament import ratings
 
 
 @pytest.mark.parametrize("share", [0.5, 0.6, 0.75, 0.9])

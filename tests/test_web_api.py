@@ -12,6 +12,7 @@ import threading
 from pathlib import Path
 
 import pytest
+
 from conftest import EDUCABLE, http, kb_dump
 
 EXE = EDUCABLE          # the fork server's client (tests/zygote.py)

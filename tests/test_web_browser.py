@@ -279,8 +279,8 @@ def test_a_tournament_by_clicks_shows_the_table_tournament_json_stored(db_path, 
 def test_a_stored_game_is_replayed_with_its_mistake_marked(db_path, served, page):
     """x takes a corner, o answers on an edge (a draw thrown to a loss: the exact solver says only
     the centre holds), then the game goes on: the replay marks that move and only that one."""
-    from kb.db import open_kb
-    from kb import store
+    from educable.kb import store
+    from educable.kb.db import open_kb
     db = open_kb(db_path)
     match = store.record_match(db, "tictactoe", "me", "you", ["1", "2", "5", "3", "9"], "x", "play")
     s = served()
@@ -362,7 +362,7 @@ def test_dots_and_boxes_is_drawn_as_dots_lines_and_boxes_and_played_by_clicking_
 def test_a_sweeps_settings_are_drawn_as_curves_with_their_intervals(db_path, served, page):
     """Two settings of three seeds each, stored as a sweep stores them: each is drawn as its median
     line (from 100% lost to 0%, the seeds agreeing at the start) with its interval shaded."""
-    from kb.db import open_kb
+    from educable.kb.db import open_kb
     db = open_kb(db_path)
     with db.conn:
         db.conn.execute("INSERT INTO sweeps (id, command, args, grid, seeds, measure, status, started) "

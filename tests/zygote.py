@@ -97,22 +97,23 @@ def serve(path: str, parent: int) -> None:
     import numpy  # noqa: F401
     sys.argv = ["educable"]
     base_path = [p for p in sys.path[1:] if p != _ROOT]    # without this script's folder and the project's
-    import cli
     import numba
+
+    from educable import cli
     numba.njit(lambda x: x + 1)(1)              # numba's compiler tables loaded once, here
     import sqlite_utils  # noqa: F401            (imported by every command that opens a knowledge base: 60 ms)
     import uvicorn  # noqa: F401                 (these two by every `serve`: 0.15 s)
-    import web.app  # noqa: F401
-    import bridge
-    import learners
+
+    import educable.web.app  # noqa: F401
+    from educable import bridge, learners
     for package in (bridge, learners):          # the modules commands import as they need them (0.9 s here)
         for module in pkgutil.iter_modules(package.__path__):
             importlib.import_module(f"{package.__name__}.{module.name}")
-    from learners import jit
+    from educable.learners import jit
     with contextlib.suppress(Exception):        # numba's cache as setup filled it; else commands load it as they need
         jit.load_cached()
     if os.fork() == 0:                          # the warm server: SWI-Prolog started too
-        from bridge import engine
+        from educable.bridge import engine
         engine.locate_swipl()                   # pyswip's variables, as a command would set them
         accepts = _prolog_as_started(set(engine.SWIPL_PLACES))
         engine.start_ahead()

@@ -25,11 +25,11 @@ from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
-from bridge.textinput import is_whole_number
-from web.engine import EngineThread, SolverProcess, user_errors
-from web.jobs import Jobs
-from web.searches import SEARCH_SECONDS, Searches
-from web.trust import TOKEN_HEADER, Boundary, HostGuard
+from educable.bridge.textinput import is_whole_number
+from educable.web.engine import EngineThread, SolverProcess, user_errors
+from educable.web.jobs import Jobs
+from educable.web.searches import SEARCH_SECONDS, Searches
+from educable.web.trust import TOKEN_HEADER, Boundary, HostGuard
 
 HERE = Path(__file__).resolve().parent
 TEMPLATES = jinja2.Environment(loader=jinja2.FileSystemLoader(HERE / "templates"), autoescape=True)
@@ -59,7 +59,7 @@ def api(handler: Callable[[Request], Awaitable[Any]]) -> Callable[[Request], Awa
         except user_errors() as exc:
             return JSONResponse({"error": one_line(exc)}, status_code=400)
         except sqlite3.DatabaseError as exc:
-            from kb.db import describe
+            from educable.kb.db import describe
             return JSONResponse({"error": describe(exc, request.app.state.engine.db_path)}, status_code=503)
         except Exception as exc:                        # a bug: one line, and the server goes on
             return JSONResponse({"error": f"internal error: {type(exc).__name__}: {one_line(exc)}"}, status_code=500)
@@ -89,7 +89,7 @@ def _html(template: str, data: dict, status: int = 200) -> HTMLResponse:
 
 def check_typed(name: str, value: str) -> None:
     """A text the page sent: valid UTF-8 without control characters, else 400 in one line."""
-    from bridge.textinput import check_text
+    from educable.bridge.textinput import check_text
     try:
         check_text(name, value)
     except user_errors() as exc:
@@ -169,7 +169,7 @@ def field(body: dict, name: str, kind: type, default: Any = None) -> Any:
 # ---------------------------------------------------------------------------- the library, on the engine thread
 
 def _home(db: Any) -> dict:
-    from bridge import commands
+    from educable.bridge import commands
     agents = commands.list_agents(db)
     judged = commands.last_judgements(db)
     for a in agents:
@@ -179,8 +179,8 @@ def _home(db: Any) -> dict:
 
 
 def _view(db: Any, game: str, position: str | None, agents: list[str]) -> dict:
-    from bridge import boards, commands
-    from bridge.errors import BadInput
+    from educable.bridge import boards, commands
+    from educable.bridge.errors import BadInput
     board = boards.board_view(game, position)
     query = None
     if board["result"] is None:
@@ -193,20 +193,20 @@ def _view(db: Any, game: str, position: str | None, agents: list[str]) -> dict:
 
 
 def _play_page(db: Any, game: str | None) -> dict:
-    from bridge import commands
-    from kb import store
+    from educable.bridge import commands
+    from educable.kb import store
     games_list = [g for g in commands.list_games(db) if "broken" not in g]
     names = [g["game"] for g in games_list]
     chosen = game if game is not None else (names[0] if names else None)
     players = next((g["players"] for g in games_list if g["game"] == chosen), None)
     if chosen is not None and players is None:
-        from bridge import games as games_mod
+        from educable.bridge import games as games_mod
         games_mod.check_game(chosen)                    # the one line: unknown game, or why it is broken
         players = games_mod.players(chosen)             # a family's member (pig(12,6)): listed as chosen
         names = [*names, chosen]
-    from bridge import outside
+    from educable.bridge import outside
     learned = [a["name"] for a in store.list_agents(db, chosen)] if chosen else []
-    from bridge import boards
+    from educable.bridge import boards
     setup = chosen is not None and boards.can_set_up(chosen)
     return {"games": names, "game": chosen, "players": players or [], "learned": learned, "setup": setup,
             "outside": outside.registered()}       # the Python policies `serve --player` gave, offered as opponents
@@ -229,7 +229,7 @@ async def play(request: Request) -> dict:
 
 
 async def runs_page(request: Request) -> dict:
-    from bridge import commands
+    from educable.bridge import commands
     return {"runs": await request.app.state.engine.run(commands.list_runs, None, db=True)}
 
 
@@ -238,18 +238,18 @@ async def run_page(request: Request) -> dict:
     if run_id is not None:
         stored_id(run_id, "run")
     agent, started = text_param(request, "agent", run_id is None), text_param(request, "started", run_id is None)
-    from bridge import commands
+    from educable.bridge import commands
     detail = await request.app.state.engine.run(commands.run_detail, run_id, agent, started, db=True)
     return {"run": detail}
 
 
 async def sweeps_page(request: Request) -> dict:
-    from bridge import sweep
+    from educable.bridge import sweep
     return {"sweeps": await request.app.state.engine.run(sweep.summaries, db=True)}
 
 
 def _lab(db: Any) -> dict:
-    from bridge import commands, tournament
+    from educable.bridge import commands, tournament
     games_list = [g["game"] for g in commands.list_games(db) if "broken" not in g]
     return {"games": games_list, "learners": commands.learner_options(), "tournaments": tournament.stored(db, 10)}
 
@@ -258,7 +258,7 @@ def server_settings(db_path: Path) -> dict[str, str]:
     """What a job started from the page uses of this server's own settings (shown on the lab page)."""
     import os
 
-    from bridge.engine import GAMES_ENV
+    from educable.bridge.engine import GAMES_ENV
     scheduler = os.environ.get("EDUCABLE_SCHEDULER")
     return {"db": str(db_path), "games_dirs": os.environ.get(GAMES_ENV) or "rules/games/ only",
             "scheduler": f"scheduler {scheduler} (EDUCABLE_SCHEDULER)" if scheduler else "a local cluster when workers > 1"}
@@ -270,7 +270,7 @@ async def lab_page(request: Request) -> dict:
 
 
 async def api_learners(request: Request) -> Any:
-    from bridge import commands
+    from educable.bridge import commands
     return await request.app.state.engine.run(commands.learner_options)
 
 
@@ -280,7 +280,7 @@ async def api_jobs(request: Request) -> Any:
 
 async def api_start_job(request: Request) -> Any:
     """A training run or a tournament, started as a process of its own (web/jobs.py)."""
-    from bridge import commands
+    from educable.bridge import commands
     body = await json_body(request)
     kind = field(body, "kind", str)
     game = field(body, "game", str)
@@ -324,7 +324,7 @@ async def api_stop_job(request: Request) -> Any:
 
 
 async def api_tournaments(request: Request) -> Any:
-    from bridge import tournament
+    from educable.bridge import tournament
     return await request.app.state.engine.run(tournament.stored, 20, db=True)
 
 
@@ -336,48 +336,48 @@ def match_param(request: Request) -> int:
 
 
 async def replay_page(request: Request) -> dict:
-    from bridge import replay
+    from educable.bridge import replay
     return {"replay": await request.app.state.engine.run(replay.replay, match_param(request), db=True)}
 
 
 async def api_replay(request: Request) -> Any:
-    from bridge import replay
+    from educable.bridge import replay
     return await request.app.state.engine.run(replay.replay, match_param(request), db=True)
 
 
 async def matches_page(request: Request) -> dict:
-    from bridge import replay
+    from educable.bridge import replay
     return {"matches": await request.app.state.engine.run(replay.recent_matches, db=True)}
 
 
 async def api_matches(request: Request) -> Any:
-    from bridge import replay
+    from educable.bridge import replay
     return await request.app.state.engine.run(replay.recent_matches, db=True)
 
 
 async def api_sweeps(request: Request) -> Any:
-    from bridge import sweep
+    from educable.bridge import sweep
     return await request.app.state.engine.run(sweep.summaries, db=True)
 
 
 async def api_games(request: Request) -> Any:
-    from bridge import commands
+    from educable.bridge import commands
     return await request.app.state.engine.run(commands.list_games, db=True)
 
 
 async def api_agents(request: Request) -> Any:
-    from bridge import commands
+    from educable.bridge import commands
     return await request.app.state.engine.run(commands.list_agents, text_param(request, "game", False), db=True)
 
 
 async def api_query(request: Request) -> Any:
-    from bridge import commands
+    from educable.bridge import commands
     game, position = text_param(request, "game"), text_param(request, "position")
     depth = request.query_params.get("depth", "5")
     if not is_whole_number(depth):
         raise Refused(400, "depth must be a whole number of plies from 1 to 12")
     agents = request.query_params.getlist("agent")
-    from bridge import perfect
+    from educable.bridge import perfect
     if game != perfect.GAME:                # a search below the position: in the search process, bounded
         return await searched(request, "query", game, position, int(depth), agents)
     await solved_first(request, game, position)
@@ -387,7 +387,7 @@ async def api_query(request: Request) -> Any:
 async def searched(request: Request, task: str, *args: Any) -> Any:
     """``task`` of web/searches.py in the search process: a search holds up no other request, and one
     past its bound is stopped and refused in one line (503)."""
-    from web.searches import SearchRefused
+    from educable.web.searches import SearchRefused
     try:
         return await request.app.state.searches.run(task, *args)
     except SearchRefused as exc:
@@ -395,7 +395,7 @@ async def searched(request: Request, task: str, *args: Any) -> Any:
 
 
 def _open_key(game: str, position: str) -> str | None:
-    from bridge import games
+    from educable.bridge import games
     state = games.parse(game, position)
     return state.key if games.result(state) is None else None
 
@@ -404,7 +404,7 @@ async def solved_first(request: Request, game: str | None, position: str | None)
     """On Connect Four, the perfect player's values of ``position`` worked out in the solver's process
     before the engine thread is asked (which then finds them remembered): a long search holds up no
     other request.  Anything wrong with the position is left for the engine's own answer to say."""
-    from bridge import perfect
+    from educable.bridge import perfect
     if game != perfect.GAME or not position or not perfect.available():
         return
     try:
@@ -424,7 +424,7 @@ async def api_view(request: Request) -> Any:
 
 async def api_setup(request: Request) -> Any:
     """The board clicked together on the play page, read by the game's own rules (one line if it cannot happen)."""
-    from bridge import boards
+    from educable.bridge import boards
     game, mover = text_param(request, "game"), text_param(request, "mover")
     text = text_param(request, "cells") or ""
     if not all(part.strip() in ("0", "1", "2") for part in text.split(",")):
@@ -434,14 +434,14 @@ async def api_setup(request: Request) -> Any:
 
 
 async def api_move(request: Request) -> Any:
-    from bridge import session
+    from educable.bridge import session
     body = await json_body(request)
     moves = field(body, "moves", list, [])
     if not all(isinstance(m, str) for m in moves):
         raise Refused(400, "field 'moves' must be a list of move texts")
     seed = field(body, "seed", int, 0)
     game, position, opponent = field(body, "game", str), field(body, "position", str), field(body, "opponent", str)
-    from bridge import outside, perfect
+    from educable.bridge import outside, perfect
     if opponent.lower() in perfect.PLAYERS:
         await solved_first(request, game, position)
     elif not outside.named(opponent):      # a Python policy of --player lives in this process only
@@ -450,7 +450,7 @@ async def api_move(request: Request) -> Any:
 
 
 async def api_finish(request: Request) -> Any:
-    from bridge import session
+    from educable.bridge import session
     body = await json_body(request)
     moves = field(body, "moves", list, [])
     if not all(isinstance(m, str) for m in moves):
@@ -461,18 +461,18 @@ async def api_finish(request: Request) -> Any:
 
 
 async def api_runs(request: Request) -> Any:
-    from bridge import commands
+    from educable.bridge import commands
     return await request.app.state.engine.run(commands.list_runs, text_param(request, "agent", False), db=True)
 
 
 async def api_run(request: Request) -> Any:
-    from bridge import commands
+    from educable.bridge import commands
     return await request.app.state.engine.run(commands.run_detail, stored_id(request.path_params["run_id"], "run"),
                                               db=True)
 
 
 async def api_curve(request: Request) -> Any:
-    from bridge import commands
+    from educable.bridge import commands
     return await request.app.state.engine.run(commands.run_detail, None, text_param(request, "agent"),
                                               text_param(request, "started"), db=True)
 

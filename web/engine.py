@@ -17,9 +17,9 @@ from typing import Any
 
 def user_errors() -> tuple[type[BaseException], ...]:
     """The refusals a request can cause, which the page answers with their one line (a 4xx)."""
-    from bridge.engine import BadInput, ResourceLimit, RuleFileError
-    from kb.db import KBError
-    from learners.errors import Unsolvable
+    from educable.bridge.engine import BadInput, ResourceLimit, RuleFileError
+    from educable.kb.db import KBError
+    from educable.learners.errors import Unsolvable
     return BadInput, KBError, RuleFileError, ResourceLimit, LookupError, Unsolvable
 
 
@@ -32,10 +32,10 @@ class EngineThread:
         self._local = threading.local()
 
     def _db(self) -> Any:
-        from kb.db import open_kb
+        from educable.kb.db import open_kb
         db = getattr(self._local, "db", None)
         if db is None:
-            from bridge import agents
+            from educable.bridge import agents
             agents.keep_loaded()                           # a served agent stays in Prolog until its row changes
             db = self._local.db = open_kb(self.db_path)      # in WAL since `serve` started (cli.py)
         return db
@@ -66,7 +66,7 @@ class SolverProcess:
         import multiprocessing
         from concurrent.futures import ProcessPoolExecutor
 
-        from bridge import perfect
+        from educable.bridge import perfect
         if self._pool is None:
             self._pool = ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("spawn"))
         return await asyncio.get_running_loop().run_in_executor(self._pool, perfect.position_values, key)

@@ -25,12 +25,12 @@ class SearchRefused(Exception):
 
 
 def _move(db: Any, *args: Any) -> Any:
-    from bridge import session
+    from educable.bridge import session
     return session.reply(db, *args)
 
 
 def _query(db: Any, *args: Any) -> Any:
-    from bridge import commands
+    from educable.bridge import commands
     return commands.query(db, *args)
 
 
@@ -42,8 +42,8 @@ def _serve(conn: Connection, db_path: str) -> None:
     ("ok", answer), ("refused", one line) for a user's error, or ("error", one line)."""
     import signal
     signal.signal(signal.SIGINT, signal.SIG_IGN)         # Ctrl-C reaches the server, which ends this child
-    from bridge import agents, games
-    from web.engine import user_errors
+    from educable.bridge import agents, games
+    from educable.web.engine import user_errors
     refusals = user_errors()
     games.games()                                        # Prolog started, the game files loaded
     agents.keep_loaded()
@@ -56,7 +56,7 @@ def _serve(conn: Connection, db_path: str) -> None:
             return
         try:
             if db is None:
-                from kb.db import open_kb
+                from educable.kb.db import open_kb
                 db = open_kb(Path(db_path))
             conn.send(("ok", TASKS[task](db, *args)))
         except refusals as exc:
@@ -105,7 +105,7 @@ class Searches:
     async def run(self, task: str, *args: Any) -> Any:
         """``task`` (a name of TASKS) with ``args`` in the child: its answer; a user's error raised as
         BadInput with the child's line; SearchRefused past the bound (the child is ended)."""
-        from bridge.errors import BadInput
+        from educable.bridge.errors import BadInput
         async with self._lock:
             conn = await self._started()
             conn.send((task, args))

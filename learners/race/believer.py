@@ -43,7 +43,7 @@ from __future__ import annotations
 import numba
 import numpy as np
 
-from learners.race.players import Kernel, genome_field
+from educable.learners.race.players import Kernel, genome_field
 
 BELIEVE_EMPTY, BELIEVE_WALL, BELIEVE_TRAP, BELIEVE_TELEPORTER = range(4)
 COLOUR_BITS, JUMPS_AT, EXPLORE_AT = 5, 80, 96

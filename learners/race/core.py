@@ -25,7 +25,7 @@ import numba
 import numpy as np
 from numba import types
 
-from learners.race.rand import turn_key, uniform
+from educable.learners.race.rand import turn_key, uniform
 
 BOARD, SERIAL, GID, X, Y, AGE, GOALS = range(7)
 NCOL = 7

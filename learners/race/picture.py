@@ -10,7 +10,7 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 
-from learners.race.track import EMPTY, KIND_NAMES, TELEPORTER, TRAP, WALL, Track  # noqa: E402
+from educable.learners.race.track import EMPTY, KIND_NAMES, TELEPORTER, TRAP, WALL, Track  # noqa: E402
 
 SHADES = {EMPTY: "#f4f1e8", TELEPORTER: "#9ec5ff", TRAP: "#ffd28a", WALL: "#3a3a3a"}
 

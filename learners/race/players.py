@@ -126,9 +126,9 @@ color_score = Kernel(color_score_move, colour_scores, 16,
 random_forward = Kernel(random_forward_move, no_features, 1, "Straight ahead or diagonally, at random.")
 
 
-BUILTIN = {"colorscore": "learners.race.players:color_score",     # built-in names and where they live
-           "believer": "learners.race.believer:believer",
-           "random": "learners.race.players:random_forward"}
+BUILTIN = {"colorscore": "educable.learners.race.players:color_score",     # built-in names and where they live
+           "believer": "educable.learners.race.believer:believer",
+           "random": "educable.learners.race.players:random_forward"}
 
 
 def per_specimen(fn: Callable) -> Callable:

@@ -22,10 +22,10 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from learners.race import core, players
-from learners.race.core import AGE, BOARD, GID, GOALS, SERIAL, X, Y
-from learners.race.track import Track
-from learners.training import signalled
+from educable.learners.race import core, players
+from educable.learners.race.core import AGE, BOARD, GID, GOALS, SERIAL, X, Y
+from educable.learners.race.track import Track
+from educable.learners.training import signalled
 
 Player = Callable[[np.ndarray, np.ndarray, np.ndarray], np.ndarray]
 

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from learners.race.spec import RaceSpec
+from educable.learners.race.spec import RaceSpec
 
 EMPTY, TELEPORTER, TRAP, WALL = 0, 1, 2, 3
 KIND_NAMES = ("empty", "teleporter", "trap", "wall")
