@@ -571,9 +571,9 @@ def show(game: str, position: str | None, as_json: bool) -> None:
       educable show tictactoe 'x.o/.x./...'
       educable show hexapawn '13-789 b'
     """
-    from educable.bridge import commands
+    from educable.bridge import games      # not commands: drawing a board needs neither numpy nor a database
 
-    data = commands.show(game, position)
+    data = games.show(game, position)
     if as_json:
         return emit_json(data)
     click.echo("\n".join(data["board"]))

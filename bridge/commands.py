@@ -157,13 +157,6 @@ def ensure_graph(db: sqlite_utils.Database, game: str, what: str = "judging exac
     return graphs.state_graph(db, game, limit=limit, progress=progress, what=what)
 
 
-def show(game: str, position: str | None) -> dict[str, Any]:
-    """A state drawn as a board."""
-    state = games.parse(game, position) if position is not None else games.initial(game)
-    return {"game": game, "position": state.key, "to_move": state.mover, "board": games.board(state),
-            "result": games.result(state)}
-
-
 CHANCE_DEPTH = 3       # of the players' moves, where query searches a game of chance by expectimax
 QUICK_CHANCE_DEPTH = 2  # ... on the page (2048 on 4x4: a quarter of a second a position, 40 s at 3)
 QUERY_AGENTS = 4       # agents whose values query shows when none is named: the game's most recent

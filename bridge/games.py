@@ -9,13 +9,16 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
-
-import numpy as np
+from typing import TYPE_CHECKING, Any
 
 from educable.bridge.engine import BadInput, engine, quote
 from educable.bridge.errors import UnknownGame
 from educable.bridge.registry import SCORE_LEARNERS
-from educable.learners.graph import StateGraph
+
+if TYPE_CHECKING:              # numpy and the graphs only in annotations: `show` and `play` start without them
+    import numpy as np
+
+    from educable.learners.graph import StateGraph
 
 
 @dataclass(frozen=True)
@@ -171,6 +174,7 @@ def canonical_keys(game: str, keys: list[str]) -> list[str]:
 
 def board_cells(graph: StateGraph) -> np.ndarray:
     """(states, cells): every state of ``graph`` as its mover sees it (cells/4: 0 empty, 1 own, 2 theirs)."""
+    import numpy as np
     return np.array(_batched(f"graph:keys_cells({quote(graph.game)}, {{keys}}, Out)", graph.keys), dtype=np.int8)
 
 
@@ -272,3 +276,10 @@ def search_results(state: State, depth: int) -> tuple[str, dict[str, tuple[str, 
     results = {r for r, _ in moves.values()}
     overall = state.mover if state.mover in results else other if results == {other} else "unknown"
     return overall, moves
+
+
+def show(game: str, position: str | None) -> dict[str, Any]:
+    """A state drawn as a board (``educable show``): the start where ``position`` is None."""
+    state = parse(game, position) if position is not None else initial(game)
+    return {"game": game, "position": state.key, "to_move": state.mover, "board": board(state),
+            "result": result(state)}

@@ -187,7 +187,7 @@ HEAVY = ("numba", "dask", "distributed", "matplotlib", "sqlite_utils", "numpy")
 
 def test_cli_starts_without_the_heavy_libraries():
     """`import cli` (all `educable --help` needs) loads none of numba, dask, matplotlib, sqlite-utils
-    or numpy; `show` loads numpy but still no numba, dask or matplotlib."""
+    or numpy, nor does `show`; `games` opens the knowledge base but loads no numba, dask or matplotlib."""
     probe = ("import sys; sys.argv = ['educable'] + sys.argv[1:]\n"
              "from educable import cli\n"
              "if len(sys.argv) > 1:\n"
@@ -198,8 +198,10 @@ def test_cli_starts_without_the_heavy_libraries():
     assert alone.stdout.split("\n")[-2] == ""
     show = subprocess.run([sys.executable, "-c", probe, "show", "tictactoe"], capture_output=True, text=True,
                           cwd=ROOT)
-    loaded = set(show.stdout.split("\n")[-2].split(","))
-    assert "numpy" in loaded and not loaded & {"numba", "dask", "distributed", "matplotlib"}
+    assert show.stdout.split("\n")[-2] == "", show.stdout      # drawing a board: no numpy, no database either
+    games = subprocess.run([sys.executable, "-c", probe, "games"], capture_output=True, text=True, cwd=ROOT)
+    loaded = set(games.stdout.split("\n")[-2].split(","))
+    assert "sqlite_utils" in loaded and not loaded & {"numba", "dask", "distributed", "matplotlib"}
 
 
 def test_long_work_says_so_every_few_seconds_when_stderr_is_no_terminal(db_path):

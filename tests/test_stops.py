@@ -106,12 +106,15 @@ def test_a_training_that_compiles_the_graph_first_says_so(kb, learner, monkeypat
     calls = []
     commands.train(kb, "tictactoe", learner, "a", 30, "self", "both", 1, {},
                    progress=lambda n, stage=None: calls.append((n, stage)))
-    staged = [stage for n, stage in calls if stage]
+    ended = calls.index((0, ""))
+    staged = [stage for n, stage in calls[:ended] if stage]
     found = [int(re.fullmatch(r"compiling the state graph: ([\d,]+) positions found, [\d,]+ MB", s).group(1)
                  .replace(",", "")) for s in staged]
     assert found and found == sorted(found) and found[-1] == 5478, calls
-    ended = calls.index((0, ""))
     assert all(n == 0 for n, _ in calls[:ended]) and sum(n for n, _ in calls[ended:]) == 30, calls
+    # the exact judgement after the games names its own stage, if it compiles anything
+    after = [stage for _, stage in calls[ended:] if stage]
+    assert all(stage.startswith("judging it exactly: compiling the state graph: ") for stage in after), after
 
 
 LONG = {   # a command that runs for minutes, as a person would start it
