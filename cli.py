@@ -571,7 +571,7 @@ def show(game: str, position: str | None, as_json: bool) -> None:
       educable show tictactoe 'x.o/.x./...'
       educable show hexapawn '13-789 b'
     """
-    from educable.bridge import games      # not commands: drawing a board needs neither numpy nor a database
+    from educable.bridge import games  # not commands: drawing a board needs neither numpy nor a database
 
     data = games.show(game, position)
     if as_json:
