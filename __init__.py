@@ -87,9 +87,9 @@ def load_games(path: str | os.PathLike) -> list[str]:
 def games(db: str | os.PathLike | None = None) -> list[dict[str, Any]]:
     """Every game the game files name (shipped and loaded), with players, start and whether solved in
     ``db``, and each other family member ``db`` holds solved (``educable games --json``)."""
-    from educable.bridge import commands
+    from educable.bridge import catalog
     from educable.kb.db import open_kb
-    return _checked(lambda: commands.list_games(open_kb(db) if db is not None else None))
+    return _checked(lambda: catalog.list_games(open_kb(db) if db is not None else None))
 
 
 class Game:

@@ -465,9 +465,9 @@ def games_cmd(db_path: str, as_json: bool) -> None:
     Example:
       educable games --json
     """
-    from educable.bridge import commands
+    from educable.bridge import catalog  # not commands: listing the games needs no numpy nor solver
 
-    rows = commands.list_games(open_kb(db_path))
+    rows = catalog.list_games(open_kb(db_path))
     if as_json:
         return emit_json(rows)
     width = max((len(r["game"]) for r in rows), default=0)

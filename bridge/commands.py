@@ -16,7 +16,7 @@ from educable.bridge import agents, games, graphs, limits, outside, perfect, reg
 from educable.bridge import compile as compile_mod
 from educable.bridge import judge as judging
 from educable.bridge.compile import ProgressFn as CompileProgressFn
-from educable.bridge.engine import BadInput, PrologError, engine
+from educable.bridge.engine import BadInput
 from educable.kb import store
 from educable.learners import exact, training
 from educable.learners.graph import CHANCE, CyclicGraph, StateGraph
@@ -29,48 +29,6 @@ if TYPE_CHECKING:
 # progress(n) after n more steps (games, cycles, positions); progress(0, stage) names a stage of no
 # steps (a training compiling its game's graph first), progress(0, "") ends it
 ProgressFn = Callable[..., None]
-
-
-def list_games(db: sqlite_utils.Database | None = None) -> list[dict[str, Any]]:
-    """Every game the game files name (rules/games/ and the user's folders) with its players and, if
-    solved, its stored summary; then each other member of a family (connect(3,5,4), pig(12,6)) the
-    knowledge base holds solved from these rule files.  A game file that did not load, or a game that
-    cannot start, is listed with ``broken`` saying why."""
-    out = [game_row(db, g) for g in games.games()]
-    listed = {row["game"] for row in out}
-    for g in store.solved_game_names(db) if db is not None else []:
-        if g in listed:
-            continue
-        try:                        # a row's name: listed only if these rule files still define that game
-            games.check_game(g)
-        except (BadInput, LookupError, PrologError):
-            continue
-        row = game_row(db, g)
-        if row.get("solved"):       # (solved from other rule files: stale, not listed)
-            out.append(row)
-    for path, message in engine().broken.items():
-        out.append({"game": Path(path).stem, "file": path, "broken": message})
-    return out
-
-
-def game_row(db: sqlite_utils.Database | None, g: str) -> dict[str, Any]:
-    """``games``'s row of one game: its players and start and, if solved, the stored summary; or
-    ``broken`` saying why it cannot start."""
-    why = games.unplayable(g)
-    if why is not None:
-        return {"game": g, "broken": f"{why} (educable check '{g}' says more)"}
-    try:
-        row: dict[str, Any] = {"game": g, "players": games.players(g), "initial": games.initial(g).key}
-    except (LookupError, BadInput, PrologError) as exc:
-        return {"game": g, "broken": f"its players/2 or initial/3 is missing or fails ({exc})"}
-    summary = store.game_summary(db, g, graphs.rules_hash(g)) if db is not None else None
-    chanced = store.stored_chance_summary(db, g, graphs.rules_hash(g)) if db is not None and summary is None else None
-    row["solved"] = summary is not None or chanced is not None
-    if summary:
-        row.update({k: summary[k] for k in ("positions", "terminal", "classes", "winner")})
-    if chanced:                 # a game of chance or of score: its value, not a winner
-        row.update(chanced, classes=None, winner=None)
-    return row
 
 
 DEFAULT_DEPTH = 5      # plies of query's alpha-beta search when a position is too large to solve

@@ -6,12 +6,13 @@ interactive play and queries; training uses the state graph (bridge/graphs.py).
 """
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from educable.bridge.engine import BadInput, engine, quote
+from educable.bridge.engine import RULES_DIR, BadInput, engine, quote
 from educable.bridge.errors import UnknownGame
 from educable.bridge.registry import SCORE_LEARNERS
 
@@ -19,6 +20,24 @@ if TYPE_CHECKING:              # numpy and the graphs only in annotations: `show
     import numpy as np
 
     from educable.learners.graph import StateGraph
+
+
+GRAPH_FORMAT = "2"      # bump when compilation changes what a stored graph holds
+
+
+@cache
+def rules_hash(game: str) -> str:
+    """A hash of the files that define ``game``'s rules (its own file, a GDL game's sheet, and the
+    protocol) and of the stored graphs' format: a stored graph or solution is used only with the
+    rules it came from.  Read once per process (every graph lookup asks for it)."""
+    g = quote(check_game(game))
+    files = engine().call(
+        f"findall(F, ((game:protocol_clause(players({g}, _), Body, R), catch(Body, _, fail), "
+        f"clause_property(R, file(F))) ; gdl:gdl_file({g}, F)), Out)")
+    digest = hashlib.sha256(GRAPH_FORMAT.encode())
+    for path in sorted(set(files)) + [str(RULES_DIR / "game.pl")]:
+        digest.update(Path(path).read_bytes())
+    return digest.hexdigest()
 
 
 @dataclass(frozen=True)

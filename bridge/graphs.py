@@ -15,17 +15,14 @@ at most once for all the knowledge bases it fills (a sweep's runs).
 """
 from __future__ import annotations
 
-import hashlib
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from functools import cache
-from pathlib import Path
 from typing import TYPE_CHECKING
 
 from educable.bridge import games
 from educable.bridge.compile import ProgressFn, TooLarge, compile_graph, symmetry_count, too_large
-from educable.bridge.engine import RULES_DIR, BadInput, engine, quote
+from educable.bridge.engine import BadInput
 from educable.bridge.limits import max_positions
 from educable.kb import store
 from educable.learners import chance, retrograde
@@ -34,25 +31,10 @@ from educable.learners.graph import StateGraph
 if TYPE_CHECKING:
     import sqlite_utils  # in annotations only: kb.db imports it when a database is opened
 
-GRAPH_FORMAT = "2"      # bump when compilation changes what a stored graph holds
 _CACHE: dict[tuple, tuple[str, StateGraph]] = {}
 # The graphs this process compiled, by game and folding, with the rules hash and the seconds it took:
 # a process that fills several knowledge bases (a sweep's runs, each in a fresh one) compiles a game once.
 _COMPILED: dict[tuple[str, bool], tuple[str, StateGraph, float]] = {}
-
-
-@cache
-def rules_hash(game: str) -> str:
-    """A hash of the files that define ``game``'s rules (its own file, a GDL game's sheet, and the
-    protocol); read once per process (every graph lookup asks for it)."""
-    game = quote(games.check_game(game))
-    files = engine().call(
-        f"findall(F, ((game:protocol_clause(players({game}, _), Body, R), catch(Body, _, fail), "
-        f"clause_property(R, file(F))) ; gdl:gdl_file({game}, F)), Out)")
-    digest = hashlib.sha256(GRAPH_FORMAT.encode())
-    for path in sorted(set(files)) + [str(RULES_DIR / "game.pl")]:
-        digest.update(Path(path).read_bytes())
-    return digest.hexdigest()
 
 
 def has_symmetry(game: str) -> bool:
@@ -72,7 +54,7 @@ def _graph(db: sqlite_utils.Database | None, game: str, folded: bool, what: str,
     still be refused must leave the knowledge base as it was)."""
     games.check_game(game)
     key = _key(db, game, folded)
-    digest = rules_hash(game)
+    digest = games.rules_hash(game)
     cached = _CACHE.get(key)
     if cached is not None and cached[0] == digest:
         refuse_chance(cached[1], from_kb=db is not None)
@@ -145,7 +127,7 @@ def state_graph(db: sqlite_utils.Database | None, game: str, limit: int | None =
 
 def is_solved(db: sqlite_utils.Database, game: str) -> bool:
     """Whether the knowledge base holds the game's solved graph for its current rule files."""
-    return store.game_summary(db, game, rules_hash(game)) is not None
+    return store.game_summary(db, game, games.rules_hash(game)) is not None
 
 
 def exact_results(db: sqlite_utils.Database, game: str, keys: list[str]) -> dict[str, str] | None:
@@ -162,7 +144,7 @@ def exact_results(db: sqlite_utils.Database, game: str, keys: list[str]) -> dict
 def stored_chance_graph(db: sqlite_utils.Database, game: str) -> StateGraph | None:
     """The graph of every state of a game of chance or of score, solved, as the knowledge base holds
     it for the current rule files (read once a process); None when it holds none."""
-    digest = rules_hash(game)
+    digest = games.rules_hash(game)
     key = _key(db, game, False)
     cached = _CACHE.get(key)
     if cached is None or cached[0] != digest:

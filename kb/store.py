@@ -12,12 +12,11 @@ from collections.abc import Iterable
 from datetime import datetime, timezone
 from typing import TYPE_CHECKING, Any
 
-import numpy as np
-
 from educable.kb.db import KBError, transaction
 from educable.learners.graph import CHANCE, DRAW, ONGOING, SCORED, StateGraph
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:                   # numpy imported where arrays are made: listing games needs none
+    import numpy as np
     import sqlite_utils  # in annotations only: kb.db imports it when a database is opened
 
 BUILTIN_AGENTS = ("random", "minimax")
@@ -49,6 +48,7 @@ def save_graph(db: sqlite_utils.Database, graph: StateGraph, rules_hash: str, se
     With ``summary`` it is the game's solved graph: the games row gets its
     counts and winner.  Returns the game's summary.
     """
+    import numpy as np
     folded = int(graph.folded)
     players = graph.players
     mover, winner, value, orbit = (a.tolist() for a in (graph.mover, graph.winner, graph.value, graph.orbit))
@@ -114,6 +114,7 @@ def graph_row_readable(conn: Any, game: str, folded: int) -> bool:
 
 def _consistent(graph: StateGraph) -> bool:
     """The arrays of a graph read back fit together (a hand-edited row may not)."""
+    import numpy as np
     n, e = graph.size, len(graph.target)
     edges = (len(graph.start) == n + 1 and int(graph.start[0]) == 0 and int(graph.start[-1]) == e
              and bool((np.diff(graph.start) >= 0).all()) and len(graph.move) == e
@@ -133,10 +134,12 @@ def _consistent(graph: StateGraph) -> bool:
 
 
 def _finite(array: np.ndarray, length: int) -> bool:
+    import numpy as np
     return len(array) == length and bool(np.isfinite(array).all())
 
 
 def _graph_from_row(row: Any, game: str, players: list[str], folded: bool, db: sqlite_utils.Database) -> StateGraph:
+    import numpy as np
     pidx = {p: i for i, p in enumerate(players)}
     if row[5] is not None:
         keys = row[5].decode().split("\n")
@@ -171,6 +174,7 @@ def save_chance_graph(db: sqlite_utils.Database, graph: StateGraph, rules_hash: 
     """Replace the stored graph of a game of chance or of score with ``graph`` and its solution
     (``graph.solution``, learners.chance.solve's): nodes packed, the chance arrays as an .npz.  Keys
     with a line break in them cannot be packed: such a graph is not stored (solved again when asked)."""
+    import numpy as np
     if any("\n" in k for k in graph.keys):
         return
     buffer = io.BytesIO()
@@ -247,6 +251,8 @@ def has_chance_graph(db: sqlite_utils.Database, game: str, rules_hash: str) -> b
 def _read_chance(graph: StateGraph, blob: bytes, solution: str) -> None:
     """The chance arrays and solution save_chance_graph stored, onto ``graph`` (ValueError and the like
     for a damaged row)."""
+    import numpy as np
+
     from educable.learners.chance import ChanceSolution
     with zipfile.ZipFile(io.BytesIO(blob)) as packed:      # as np.savez writes it: stored, not compressed
         if any(m.compress_type != zipfile.ZIP_STORED or m.file_size > len(blob) for m in packed.infolist()):

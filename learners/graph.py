@@ -10,9 +10,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import numpy as np
+if TYPE_CHECKING:                   # numpy imported where arrays are made: listing games needs none
+    import numpy as np
 
 ONGOING = -1
 DRAW = 2
@@ -105,6 +106,7 @@ class StateGraph:
     @cached_property
     def source(self) -> np.ndarray:
         """Each edge's state (the one whose move it is)."""
+        import numpy as np
         return np.repeat(np.arange(self.size), np.diff(self.start))
 
     @cached_property
@@ -129,6 +131,7 @@ class StateGraph:
         Raises CyclicGraph if the graph has a cycle (exact evaluation then
         needs another method).
         """
+        import numpy as np
         if self._order is None:
             self._order = np.concatenate(self.levels()).tolist()
         return self._order
@@ -157,6 +160,7 @@ class StateGraph:
 
     def _peel(self) -> list[np.ndarray]:
         """Kahn's algorithm a layer at a time: the states whose moves all lead into earlier layers."""
+        import numpy as np
         n = self.size
         left = np.diff(self.start).astype(np.int64)          # each state's moves into states not yet layered
         by_target = np.argsort(self.target, kind="stable")
@@ -178,6 +182,7 @@ class StateGraph:
 
 def ranges(ptr: np.ndarray, nodes: np.ndarray) -> np.ndarray:
     """The indices ``ptr[s]:ptr[s+1]`` of every state ``s`` in ``nodes``, concatenated in order."""
+    import numpy as np
     lens = ptr[nodes + 1] - ptr[nodes]
     total = int(lens.sum())
     first = np.cumsum(lens) - lens                           # where each state's run begins in the result

@@ -86,12 +86,12 @@ def test_one_broken_game_file_leaves_the_other_games_working(tmp_path):
     assert second.startswith("game 'broken': rules/games/broken.pl did not load: ") and "syntax error" in second
 
 def test_an_incomplete_game_is_listed_as_broken_not_a_traceback(tmp_path):
-    from educable.bridge import commands
+    from educable.bridge import catalog
     half = tmp_path / "halfgame.pl"
     half.write_text(":- module(halfgame, []).\ngame:game(halfgame).\ngame:players(halfgame, [a, b]).\n")
     engine().load_game(half)
     try:
-        rows = {r["game"]: r for r in commands.list_games()}
+        rows = {r["game"]: r for r in catalog.list_games()}
         assert "initial/3" in rows["halfgame"]["broken"]
         assert "broken" not in rows["tictactoe"]
     finally:

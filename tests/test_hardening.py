@@ -87,12 +87,12 @@ def test_bytes_that_are_not_utf8_are_one_line():
 
 
 def test_an_unexpected_error_is_one_line_and_debug_shows_the_traceback(db_path, monkeypatch):
-    from educable.bridge import commands
+    from educable.bridge import catalog
     monkeypatch.setenv("EDUCABLE_DEBUG", "")          # restored after the test, whatever --debug sets
 
     def broken(*a, **k):
         raise RuntimeError("a bug")
-    monkeypatch.setattr(commands, "list_games", broken)
+    monkeypatch.setattr(catalog, "list_games", broken)
     one_line(run("games"), 1, "internal error: RuntimeError: a bug", "--debug")
     r = run("--debug", "games")
     assert r.exit_code == 1 and isinstance(r.exception, RuntimeError)

@@ -134,7 +134,7 @@ def test_a_process_that_fills_several_knowledge_bases_compiles_a_game_once(tmp_p
     stored in the next without compiling again (hexapawn: 135 positions, a win for black), but not
     past a smaller --max-positions, not for a command that must store nothing, and not once the
     game's rules have changed."""
-    from educable.bridge import graphs
+    from educable.bridge import games, graphs
     from educable.bridge.compile import TooLarge
     monkeypatch.setattr(graphs, "_CACHE", {})
     monkeypatch.setattr(graphs, "_COMPILED", {})
@@ -145,14 +145,14 @@ def test_a_process_that_fills_several_knowledge_bases_compiles_a_game_once(tmp_p
     a = graphs.state_graph(first, "hexapawn")
     b = graphs.state_graph(second, "hexapawn")
     assert compiled == ["hexapawn"] and a.positions == b.positions == 135
-    back = store.load_graph(second, "hexapawn", b.players, False, graphs.rules_hash("hexapawn"))
+    back = store.load_graph(second, "hexapawn", b.players, False, games.rules_hash("hexapawn"))
     assert back is not None and back.keys == a.keys and (back.value == a.value).all()
     assert a.keys[0] == "123-789 w" and a.value[0] < 0         # white, to move first, loses
     with pytest.raises(TooLarge):                               # compiled again, and refused on the way
         graphs.state_graph(third, "hexapawn", limit=100)
     assert graphs.state_graph(third, "hexapawn", keep=False).positions == 135
-    assert store.load_graph(third, "hexapawn", b.players, False, graphs.rules_hash("hexapawn")) is None
+    assert store.load_graph(third, "hexapawn", b.players, False, games.rules_hash("hexapawn")) is None
     assert compiled == ["hexapawn"] * 2
-    monkeypatch.setattr(graphs, "rules_hash", lambda game: "the file was edited")
+    monkeypatch.setattr(games, "rules_hash", lambda game: "the file was edited")
     graphs.state_graph(third, "hexapawn")
     assert compiled == ["hexapawn"] * 3

@@ -6,7 +6,7 @@ import pytest
 from conftest import cli as run
 from conftest import cli_json as run_json
 from conftest import kb_dump
-from educable.bridge import graphs, limits
+from educable.bridge import games, graphs, limits
 
 C4 = "connect(4,7,6)"
 
@@ -59,10 +59,10 @@ def test_a_solved_game_is_read_back_not_compiled(db_path, monkeypatch):
     e = run_json("eval", "connect(3,4,4)", "random", "--exact")
     assert e["as_first"]["guaranteed"] == "loss"          # random can always be beaten
     # a changed game file makes the stored graph stale: it is rebuilt
-    monkeypatch.setattr(graphs, "rules_hash", lambda game: "another version of the file")
+    monkeypatch.setattr(games, "rules_hash", lambda game: "another version of the file")
     graphs._CACHE.clear()
     with pytest.raises(AssertionError, match="compiled again"):
-        graphs.solved_graph(__import__("kb.db", fromlist=["open_kb"]).open_kb(db_path), "connect(3,4,4)")
+        graphs.solved_graph(__import__("educable.kb.db", fromlist=["open_kb"]).open_kb(db_path), "connect(3,4,4)")
 
 
 # ------------------------------------------------------- search opponents

@@ -169,13 +169,13 @@ def field(body: dict, name: str, kind: type, default: Any = None) -> Any:
 # ---------------------------------------------------------------------------- the library, on the engine thread
 
 def _home(db: Any) -> dict:
-    from educable.bridge import commands
+    from educable.bridge import catalog, commands
     agents = commands.list_agents(db)
     judged = commands.last_judgements(db)
     for a in agents:
         a["judgement"] = judged.get(a["name"])
         a["options"] = commands.option_summary(a)
-    return {"games": commands.list_games(db), "agents": agents, "runs": commands.list_runs(db)[:RUNS_ON_HOME]}
+    return {"games": catalog.list_games(db), "agents": agents, "runs": commands.list_runs(db)[:RUNS_ON_HOME]}
 
 
 def _view(db: Any, game: str, position: str | None, agents: list[str]) -> dict:
@@ -193,9 +193,9 @@ def _view(db: Any, game: str, position: str | None, agents: list[str]) -> dict:
 
 
 def _play_page(db: Any, game: str | None) -> dict:
-    from educable.bridge import commands
+    from educable.bridge import catalog
     from educable.kb import store
-    games_list = [g for g in commands.list_games(db) if "broken" not in g]
+    games_list = [g for g in catalog.list_games(db) if "broken" not in g]
     names = [g["game"] for g in games_list]
     chosen = game if game is not None else (names[0] if names else None)
     players = next((g["players"] for g in games_list if g["game"] == chosen), None)
@@ -249,8 +249,8 @@ async def sweeps_page(request: Request) -> dict:
 
 
 def _lab(db: Any) -> dict:
-    from educable.bridge import commands, tournament
-    games_list = [g["game"] for g in commands.list_games(db) if "broken" not in g]
+    from educable.bridge import catalog, commands, tournament
+    games_list = [g["game"] for g in catalog.list_games(db) if "broken" not in g]
     return {"games": games_list, "learners": commands.learner_options(), "tournaments": tournament.stored(db, 10)}
 
 
@@ -361,8 +361,8 @@ async def api_sweeps(request: Request) -> Any:
 
 
 async def api_games(request: Request) -> Any:
-    from educable.bridge import commands
-    return await request.app.state.engine.run(commands.list_games, db=True)
+    from educable.bridge import catalog
+    return await request.app.state.engine.run(catalog.list_games, db=True)
 
 
 async def api_agents(request: Request) -> Any:
