@@ -227,29 +227,37 @@ index_lines(Move, R, C, Lines) :-
 
 reverse_of(L, R) :- reverse(L, R).
 
-rows(R, C, Cells, Rows) :-
-    length(Rows, R),
-    maplist(length_is(C), Rows),
-    append(Rows, Cells).
-
 length_is(N, L) :- length(L, N).
 
 replace([_|T], 1, E, [E|T]) :- !.
 replace([H|T], N, E, [H|T1]) :- N1 is N - 1, replace(T, N1, E, T1).
 
+%   The text is joined in one atomic_list_concat/2 of the tiles' texts and
+%   the separators (an environment's step writes one a move).
 game:position_text(G, pos(Cells), Mover, Text) :-
-    params(G, R, C),
-    rows(R, C, Cells, Rows),
-    maplist(row_text, Rows, Texts),
-    atomic_list_concat(Texts, /, Board),
-    (   Mover == chance -> atom_concat(Board, ' tile', Text) ; Text = Board ).
+    params(G, _, C),
+    board_parts(Cells, 1, C, Parts),
+    (   Mover == chance -> append(Parts, [' tile'], All) ; All = Parts ),
+    atomic_list_concat(All, Text).
 
-row_text(Row, Text) :-
-    maplist(tile_text, Row, Ts),
-    atomic_list_concat(Ts, ',', Text).
+board_parts([E], _, _, [T]) :- !, tile_text(E, T).
+board_parts([E|Es], I, C, [T, Sep|Parts]) :-
+    tile_text(E, T),
+    (   I =:= C -> Sep = /, I1 = 1 ; Sep = ',', I1 is I + 1 ),
+    board_parts(Es, I1, C, Parts).
 
-tile_text(0, '.') :- !.
-tile_text(E, T) :- V is 1 << E, atom_number(T, V).
+rows(R, C, Cells, Rows) :-
+    length(Rows, R),
+    maplist(length_is(C), Rows),
+    append(Rows, Cells).
+
+%   A tile's text: '.' for an empty cell, else its value (the powers a
+%   board can hold listed once, first-argument indexed).
+tile_text(E, T) :- ( tile_atom(E, T0) -> T = T0 ; V is 1 << E, atom_number(T, V) ).
+
+:- dynamic tile_atom/2.
+:- initialization(( assertz(tile_atom(0, '.')),
+                    forall(between(1, 65, E), ( V is 1 << E, atom_number(A, V), assertz(tile_atom(E, A)) )) )).
 
 game:parse_position(G, Text, pos(Cells), Mover) :-
     params(G, R, C),
@@ -289,6 +297,9 @@ parse_tile(Largest, T, E) :-
     atom_number(T, V), integer(V), V >= 2, V =< Largest,
     E is msb(V), V =:= 1 << E.
 
+game:parse_move(G, Text, Move) :-
+    atom(Text), memberchk(Text, [up, down, left, right]), params(G, _, _), !,   % as the moves' texts: at once
+    Move = Text.
 game:parse_move(G, Text, Move) :-
     params(G, R, C),
     atom_string(A, Text),
