@@ -32,7 +32,7 @@ from educable.bridge.wording import score_result
 from educable.kb import store
 from educable.learners import exact
 from educable.learners import tiles as tile_games
-from educable.learners.graph import CHANCE, ONGOING, StateGraph
+from educable.learners.graph import CHANCE, CUT, ONGOING, StateGraph
 from educable.learners.ntuple import (
     DEFAULT_TABLE,
     MAX_LENGTH,
@@ -269,13 +269,16 @@ def save(db: sqlite_utils.Database, name: str, game: str, net: NTupleNet, opts: 
     store.save_ntuple(db, name, game, NAME, params, net.tuples, weight_rows(net), games_added, run, point)
 
 
+CUT_CODE = -8      # a lazily expanded game still going after ENDLESS_PLIES plies (ONGOING_CODE is -9)
+
+
 def curve_point(started: str, winners: list[int], masks: list[int], strength: dict | None = None) -> store.CurvePoint:
     """The run's learning curve so far: (started, games, lost, draws, strength), a game lost when its
     winner (player index, 2 a draw) is not a side the agent played (in self-play, every decisive
     game); ``strength`` what the agent has reached (exact_strength, FixedPositions.strength)."""
     w = np.asarray(winners, dtype=np.int64)
     mask = np.asarray(masks, dtype=np.int64)[np.arange(len(w)) % len(masks)]
-    decisive = w != 2
+    decisive = (w != 2) & (w != CUT)                                    # a game cut off counts as a draw
     theirs = ((mask >> np.where(decisive, w, 0)) & 1) == 0          # the winner is not the agent's side
     lost = decisive & ((mask == 3) | theirs)
     return started, len(w), int(lost.sum()), int((~decisive).sum()), strength
@@ -628,7 +631,7 @@ def finished(db: sqlite_utils.Database, name: str, game: str, net: NTupleNet, op
              commits: Commits, strength: dict | None = None) -> TrainingRun:
     """A run's report from its games' winners, with the save that stores the net (and its last curve
     point, with the ``strength`` the agent reached)."""
-    results = ["draw" if w == 2 else players[w] for w in winners]
+    results = ["draw" if w == 2 else "cut" if w == CUT else players[w] for w in winners]
     sides = [[players[p] for p in (0, 1) if masks[i % len(masks)] >> p & 1] for i in range(len(winners))]
 
     def save_run(record: dict) -> None:
@@ -663,8 +666,8 @@ def play_batch(game: str, net: NTupleNet, lock: Lockstep, batch: int, first: int
         active = movers >= 0
         if not active.any():
             break
-        if queries > ENDLESS_PLIES:                 # the games still going are scored draws
-            result[active] = 0
+        if queries > ENDLESS_PLIES:                 # the games still going: learned from as draws, reported cut
+            result[active] = CUT_CODE
             break
         cells = unpack(out["codes"], net.n_cells, bits)
         with cell_values_checked():
@@ -674,7 +677,8 @@ def play_batch(game: str, net: NTupleNet, lock: Lockstep, batch: int, first: int
         for i in np.nonzero(ended != ONGOING_CODE)[0].tolist():
             result[i], mover_at_end[i] = ended[i], movers[i]
         choices = [int(c) if a else -1 for c, a in zip(choice.tolist(), active.tolist(), strict=True)]
-    winners = [2 if r == 0 else m if r == 1 else 1 - m for r, m in zip(result.tolist(), mover_at_end.tolist(), strict=True)]
+    winners = [CUT if r == CUT_CODE else 2 if r == 0 else m if r == 1 else 1 - m
+               for r, m in zip(result.tolist(), mover_at_end.tolist(), strict=True)]
     return winners, queries
 
 

@@ -54,7 +54,7 @@ from dataclasses import asdict, dataclass, field
 
 import numpy as np
 
-from educable.learners.graph import CHANCE
+from educable.learners.graph import CHANCE, CUT
 from educable.learners.jit import njit
 from educable.learners.options import option
 from educable.learners.training import ENDLESS_PLIES
@@ -479,10 +479,11 @@ def _graph_games(start, target, winner, mover, feats, w, tcn, tca, n_games, seed
                     e = e0 + np.random.randint(e1 - e0)
                 t = target[e]
             s = t
-        results[g] = winner[s] if winner[s] != -1 else 2
+        res = winner[s] if winner[s] != -1 else 2          # a game still going at max_plies: learned as a draw
+        results[g] = res if winner[s] != -1 else CUT       # ... and reported cut
         for p in range(2):
             if count[p] > 0:
-                r = 0.0 if results[g] == 2 else (1.0 if results[g] == p else -1.0)
+                r = 0.0 if res == 2 else (1.0 if res == p else -1.0)
                 _td(w, tcn, tca, hist[p], hist_g[p], count[p], newest[p], r, step, lam, unmarked)
     return results
 
