@@ -50,21 +50,37 @@ def natural(text: str) -> list:
     return [int(part) if part.isdigit() else part for part in re.split(r"(\d+)", text)]
 
 
+FIELD_POSITIONS = 100_000     # the state graph an environment enumerates by default (a few seconds at most)
+
+
 def fitted_graph(game: str, limit: int | None = None) -> StateGraph:
-    """The game's graph of every state (chance nodes and games of score included); TooLarge past
-    the limit."""
+    """The game's graph of every state (chance nodes and games of score included), for an environment
+    of a game that does not number its moves itself (actions/2) or has no cells; TooLarge past
+    ``limit`` (FIELD_POSITIONS unless given: a game larger than that needs actions/2 and cells/4, or a
+    larger max_positions, which the refusal says)."""
     try:
-        return graphs.state_graph(None, game, limit, what="numbering its moves needs every position "
-                                                          "(or the game's actions/2)")
+        return graphs.state_graph(None, game, FIELD_POSITIONS if limit is None else limit,
+                                  what="an environment of it numbers its moves and states over every position "
+                                       "(the game's actions/2 and cells/4 spare that; max_positions= raises the limit)")
     except graphs.ChanceGame as chance_game:
         return chance_game.graph
 
 
-@cache
+_ACTIONS: dict[str, tuple[str, ...]] = {}       # by game: the limit a first call gave is kept with the result
+_NUMBERING: dict[str, dict[str, int]] = {}
+
+
 def actions(game: str, limit: int | None = None) -> tuple[str, ...]:
     """Every move a player can make in ``game``, each once, in a fixed order: action ``i`` is the
     ``i``-th.  The game's actions/2 where it declares them, else its graph's moves (chance's
-    outcomes left out) in the order of their texts."""
+    outcomes left out) in the order of their texts (``limit`` positions at most: FIELD_POSITIONS
+    unless given).  Worked out once a game."""
+    if game not in _ACTIONS:
+        _ACTIONS[game] = _actions(game, limit)
+    return _ACTIONS[game]
+
+
+def _actions(game: str, limit: int | None) -> tuple[str, ...]:
     declared = _declared(game, "actions")
     if declared is not None:
         return declared
@@ -106,10 +122,12 @@ def action_index(game: str) -> dict[str, int]:
     return {m: i for i, m in enumerate(actions(game))}
 
 
-@cache
 def numbering(game: str, limit: int | None = None) -> dict[str, int]:
-    """Each state's number in the state graph: how a game without cells/4 is observed."""
-    return {k: i for i, k in enumerate(fitted_graph(game, limit).keys)}
+    """Each state's number in the state graph: how a game without cells/4 is observed (worked out
+    once a game, ``limit`` as for actions)."""
+    if game not in _NUMBERING:
+        _NUMBERING[game] = {k: i for i, k in enumerate(fitted_graph(game, limit).keys)}
+    return _NUMBERING[game]
 
 
 def observation(game: str, key: str, viewer: str, legal: Iterable[str],
@@ -130,8 +148,10 @@ def observation(game: str, key: str, viewer: str, legal: Iterable[str],
 
 def forget() -> None:
     """Forget what was worked out of the games (a game file was loaded since)."""
-    for remembered in (actions, chance_actions, action_index, numbering, start, step, planes):
+    for remembered in (chance_actions, action_index, start, step, planes):
         remembered.cache_clear()
+    _ACTIONS.clear()
+    _NUMBERING.clear()
     engine().call("nb_setval(play_env_last, none), Out = true")     # the state env_position/4 remembers
 
 

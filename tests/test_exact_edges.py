@@ -423,3 +423,28 @@ def test_a_training_whose_games_never_end_says_they_were_cut(tmp_path, learner):
     assert json.loads(r.stdout)["results"] == {"cut": 3}
     r = educable(tmp_path, "train", "loop", "--agent", "b", "--learner", learner, "--games", "2")
     assert "results: 2 never ended (cut after 2,000 moves and learned from as draws)" in r.stdout, r.stdout
+
+
+COUNT = """
+:- module(count, []).
+%   Two players count up by one or two to a million: half a million positions and more, no actions/2.
+game:game(count).
+game:players(count, [a, b]).
+game:initial(count, 0, a).
+game:legal(count, N, _, K) :- member(K, [1, 2]), N + K =< 1000000.
+game:next(count, N, _, K, N1) :- N1 is N + K.
+game:over(count, 1000000, M, M).
+""" + TEXT_FORMS.replace("GAME", "count")
+
+
+def test_an_environment_of_a_large_game_without_actions_is_refused_past_a_small_graph(tmp_path):
+    """Without actions/2 an environment numbers the moves over the state graph: past 100,000 positions
+    (unless max_positions says more) it is refused in one line that names actions/2, instead of
+    enumerating toward the 5,000,000 of the commands' limit for minutes."""
+    (tmp_path / "count.pl").write_text(COUNT)
+    code = ("import sys, educable\neducable.load_games(sys.argv[1])\ntry:\n    educable.env('count')\n"
+            "except educable.Error as e:\n    print(e)\n")
+    r = subprocess.run([sys.executable, "-c", code, str(tmp_path / "count.pl")], capture_output=True, text=True,
+                       timeout=300)
+    assert r.returncode == 0, r.stderr
+    assert "count is too large" in r.stdout and "actions/2" in r.stdout and "limit of 100,000" in r.stdout, r.stdout
