@@ -50,6 +50,7 @@ def natural(text: str) -> list:
     return [int(part) if part.isdigit() else part for part in re.split(r"(\d+)", text)]
 
 
+MAX_CELL_VALUES = 10_000     # cell_values/2's largest (as rules/check.pl holds it)
 FIELD_POSITIONS = 100_000     # the state graph an environment enumerates by default (a few seconds at most)
 
 
@@ -245,9 +246,12 @@ def planes(game: str, limit: int | None = None) -> Planes | None:
         return None
     columns = games.layout(game)
     shape = (len(found) // columns[0], columns[0]) if columns and len(found) % columns[0] == 0 else (len(found),)
-    values = engine().call(f"( catch(game:cell_values({quote(game)}, V), _, fail), integer(V) -> Out = V ; Out = null )")
+    values = engine().call(f"( catch(game:cell_values({quote(game)}, V), _, fail) -> term_to_atom(V, Out) ; Out = null )")
     if values is not None:              # declared (check holds the cells to it): no graph, no playouts
-        return Planes(shape, max(1, values - 1))
+        if not values.isdigit() or not 1 <= int(values) <= MAX_CELL_VALUES:
+            raise BadInput(f"cell_values/2 of {game} gives {values[:40]}: an observation holds a plane a value, "
+                           f"so want a whole number from 1 to {MAX_CELL_VALUES:,} (educable check {game} says more)")
+        return Planes(shape, max(1, int(values) - 1))
     return Planes(shape, max(2, _largest_cell(game, limit)))
 
 

@@ -448,3 +448,17 @@ def test_an_environment_of_a_large_game_without_actions_is_refused_past_a_small_
                        timeout=300)
     assert r.returncode == 0, r.stderr
     assert "count is too large" in r.stdout and "actions/2" in r.stdout and "limit of 100,000" in r.stdout, r.stdout
+
+
+@pytest.mark.parametrize("values", ["1000000000", "2.5", "-3"])
+def test_an_environment_refuses_cell_values_it_cannot_hold(tmp_path, values):
+    """cell_values/2 sizes an observation's planes: a billion (a plane a value) or a value that is no
+    whole number is refused in one line, not allocated."""
+    (tmp_path / "celled.pl").write_text(LOOP.replace("loop", "celled") + "game:cells(celled, here, _, [0, 1]).\n"
+                                        f"game:cell_values(celled, {values}).\n")
+    code = ("import sys, educable\neducable.load_games(sys.argv[1])\ntry:\n    educable.env('celled')\n"
+            "except educable.Error as e:\n    print(e)\n")
+    r = subprocess.run([sys.executable, "-c", code, str(tmp_path / "celled.pl")], capture_output=True, text=True,
+                       timeout=120)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.startswith(f"cell_values/2 of celled gives {values}: ") and "from 1 to 10,000" in r.stdout, r.stdout
