@@ -12,6 +12,7 @@ outcomes' exact weights, so that a seed gives the same game.
 """
 from __future__ import annotations
 
+import os
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -21,6 +22,7 @@ import numpy as np
 
 from educable.bridge import games, graphs
 from educable.bridge.engine import BadInput, engine, quote
+from educable.bridge.limits import ENV_MAX, max_positions
 from educable.learners.graph import CHANCE as CHANCE_NODE  # a chance node's mover in a state graph
 from educable.learners.graph import StateGraph
 
@@ -57,8 +59,10 @@ FIELD_POSITIONS = 100_000     # the state graph an environment enumerates by def
 def fitted_graph(game: str, limit: int | None = None) -> StateGraph:
     """The game's graph of every state (chance nodes and games of score included), for an environment
     of a game that does not number its moves itself (actions/2) or has no cells; TooLarge past
-    ``limit`` (FIELD_POSITIONS unless given: a game larger than that needs actions/2 and cells/4, or a
-    larger max_positions, which the refusal says)."""
+    ``limit`` (FIELD_POSITIONS unless given or set in $EDUCABLE_MAX_POSITIONS: a game larger than that
+    needs actions/2 and cells/4, or a larger max_positions, which the refusal says)."""
+    if limit is None and os.environ.get(ENV_MAX):       # the commands' own setting, where one is made
+        limit = max_positions()
     try:
         return graphs.state_graph(None, game, FIELD_POSITIONS if limit is None else limit,
                                   what="an environment of it numbers its moves and states over every position "
