@@ -13,7 +13,7 @@ import re
 from types import ModuleType
 from typing import TYPE_CHECKING
 
-from educable.bridge import field, games, graphs, outside, perfect
+from educable.bridge import field, games, graphs, limits, outside, perfect
 from educable.bridge.compile import TooLarge, known_lower_bound
 from educable.bridge.engine import BadInput, engine, quote
 from educable.bridge.registry import LEARNERS, RULE_SETS, learner_module
@@ -171,7 +171,7 @@ def check_agent(db: sqlite_utils.Database, game: str, name: str) -> dict | None:
         return None
     if outside.named(name):
         outside.policy(name)                    # loaded (or refused) now, before any game is played
-        field.actions(game)                     # its moves numbered, as the policy's actions are
+        field.actions(game, limits.max_positions())    # its moves numbered (the commands' limit), as its actions are
         return None
     if search_chooser(name) is not None:
         guide = search_guide(name)

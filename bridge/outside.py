@@ -134,8 +134,8 @@ def chosen(name: str, game: str, obs: dict[str, Any], legal: list[str], where: s
     """The move policy ``name`` chooses given ``obs``; BadInput when it answers no legal action."""
     import numpy as np
 
-    from educable.bridge import field
-    moves = field.actions(game)
+    from educable.bridge import field, limits
+    moves = field.actions(game, limits.max_positions())     # a command's limit, as check_agent numbered them
     try:
         action = policy(name)(obs)
     except BadInput:
