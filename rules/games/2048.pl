@@ -256,7 +256,8 @@ rows(R, C, Cells, Rows) :-
 tile_text(E, T) :- ( tile_atom(E, T0) -> T = T0 ; V is 1 << E, atom_number(T, V) ).
 
 :- dynamic tile_atom/2.
-:- initialization(( assertz(tile_atom(0, '.')),
+:- initialization(( retractall(tile_atom(_, _)),          % (the file loaded again: listed once still)
+                    assertz(tile_atom(0, '.')),
                     forall(between(1, 65, E), ( V is 1 << E, atom_number(A, V), assertz(tile_atom(E, A)) )) )).
 
 game:parse_position(G, Text, pos(Cells), Mover) :-
