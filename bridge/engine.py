@@ -58,16 +58,6 @@ ABORTED = "a rule called abort (a game file may not abort educable; the command 
 
 
 _JSON = json.JSONDecoder(strict=False)     # answers are JSON whose strings may hold control characters
-_GOAL_TEXT = _QUERY_FLAGS = _TEXT = _QUOTED = 0     # pyswip's flags, set when the engine starts (_flags)
-
-
-def _flags(pl: Any) -> None:
-    """The C interface's flags a call uses, read once from pyswip."""
-    global _GOAL_TEXT, _QUERY_FLAGS, _TEXT, _QUOTED
-    _GOAL_TEXT = pl.PL_STRING | pl.REP_UTF8
-    _QUERY_FLAGS = pl.PL_Q_NODEBUG | pl.PL_Q_CATCH_EXCEPTION
-    _TEXT = pl.CVT_ATOM | pl.CVT_STRING | pl.BUF_DISCARDABLE | pl.REP_UTF8
-    _QUOTED = pl.CVT_WRITEQ | pl.BUF_DISCARDABLE | pl.REP_UTF8
 
 
 class Aborted(Exception):
@@ -99,8 +89,11 @@ class Engine:
 
         self._prolog = Prolog()
         self._lib = _lib
-        self._pl = pl
-        _flags(pl)
+        self._pl = pl                           # the C interface, and the flags a call uses, read once
+        self._goal_text = pl.PL_STRING | pl.REP_UTF8
+        self._query_flags = pl.PL_Q_NODEBUG | pl.PL_Q_CATCH_EXCEPTION
+        self._text_flags = pl.CVT_ATOM | pl.CVT_STRING | pl.BUF_DISCARDABLE | pl.REP_UTF8
+        self._quoted_flags = pl.CVT_WRITEQ | pl.BUF_DISCARDABLE | pl.REP_UTF8
         self._thread = _lib.PL_thread_self()      # Prolog's id of the thread that runs every goal
         self._guarded = False                   # rules/guard.pl's limits are in place
         self._running = False                   # a query is running (interrupt() may stop it) ...
@@ -262,8 +255,8 @@ class Engine:
         try:
             fid = pl.PL_open_foreign_frame()
             args = pl.PL_new_term_refs(3)
-            pl.PL_put_chars(args, _GOAL_TEXT, -1, goal.encode("utf-8"))
-            qid = pl.PL_open_query(None, _QUERY_FLAGS, self._bridge_run, args)
+            pl.PL_put_chars(args, self._goal_text, -1, goal.encode("utf-8"))
+            qid = pl.PL_open_query(None, self._query_flags, self._bridge_run, args)
             try:
                 if pl.PL_next_solution(qid):
                     return self._chars(args + 1), self._chars(args + 2)
@@ -291,7 +284,7 @@ class Engine:
     def _chars(self, term: int, quoted: bool = False) -> str:
         """The text of an atom or string term (any term, written, if ``quoted``), NULs included."""
         length, chars = ctypes.c_size_t(), ctypes.c_char_p()
-        if not self._get_nchars(term, ctypes.byref(length), ctypes.byref(chars), _QUOTED if quoted else _TEXT):
+        if not self._get_nchars(term, ctypes.byref(length), ctypes.byref(chars), self._quoted_flags if quoted else self._text_flags):
             return ""
         return ctypes.string_at(chars, length.value).decode("utf-8")
 

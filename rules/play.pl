@@ -243,18 +243,9 @@ game(Game, Choosers, Pos, Mover, Left, History, Result, Final, [Move|Moves]) :-
 %   game still going after endless_plies/1 moves (scored a draw) is `cut`.
 play_series(Game, Choosers, Games, Seed, json(Counts)) :-
     set_random(seed(Seed)),
-    endless_plies(Max),
-    series_results(Games, Game, Choosers, Max, Results),
+    play_results(Game, [Choosers], Games, Results),
     msort(Results, Sorted),
     clumped(Sorted, Counts).
-
-%   Fails as play_game/5 does where a game cannot be played to its end.
-series_results(0, _, _, _, []) :- !.
-series_results(N, Game, Choosers, Max, [R|Rs]) :-
-    play_game(Game, Choosers, R0, _, Moves),
-    (   R0 == draw, length(Moves, Max) -> R = cut ; R = R0 ),
-    N1 is N - 1,
-    series_results(N1, Game, Choosers, Max, Rs).
 
 %!  play_scores(+Game, +Choosers, +Games, +Seed, +MaxMoves, -TotalsAndCut:list) is det.
 %   Play Games games of a game of score (one player, e.g. [player-random])

@@ -62,8 +62,7 @@ game:initial(G, pos(Cells), chance) :-
 
 game:legal(G, pos(Cells), player, Move) :-
     params(G, R, C),
-    slides(R, C, Cells, Slides),
-    member(Move-(Cells1-_), Slides),
+    slide(R, C, Cells, Move, Cells1, _),
     Cells1 \== Cells.
 %   Every move the player can ever make, numbered in this order by the
 %   environments of the field (educable.env, gym_env, openspiel_game):
@@ -84,8 +83,7 @@ game:chance_weight(G, _, tile(4, _), 1) :- params(G, _, _).
 
 game:next(G, pos(Cells), player, Move, pos(Cells1)) :-
     params(G, R, C),
-    slides(R, C, Cells, Slides),
-    (   var(Move) -> member(Move-(Cells1-_), Slides) ; memberchk(Move-(Cells1-_), Slides) ).
+    slide(R, C, Cells, Move, Cells1, _).
 game:next(G, pos(Cells), chance, tile(V, Cell), pos(Cells1)) :-
     params(G, _, _),
     ( V =:= 2 -> E = 1 ; E = 2 ),
@@ -111,8 +109,7 @@ tiles_below([C|Cs], Limit, N0, N) :-
 
 game:points(G, pos(Cells), player, Move, Points) :-
     params(G, R, C),
-    slides(R, C, Cells, Slides),
-    (   var(Move) -> member(Move-(_-Points), Slides) ; memberchk(Move-(_-Points), Slides) ).
+    slide(R, C, Cells, Move, _, Points).
 
 %   The board's symmetries: its mirror images (and on a square board its
 %   turns and diagonal mirrors); the rules slide alike in every one.
@@ -146,8 +143,14 @@ source(thv, R1, C1, Y, X, SY, SX) :- SY is R1 - X, SX is C1 - Y.
 
 game:over(G, pos(Cells), player, score(0)) :-
     params(G, R, C),
+    \+ ( slide(R, C, Cells, _, Cells1, _), Cells1 \== Cells ).
+
+%   slide(+Rows, +Columns, +Cells, ?Move, -Cells1, -Points): the board after
+%   sliding toward Move's side, and the merged values added up (each of the
+%   four in turn where Move is unbound).
+slide(R, C, Cells, Move, Cells1, Points) :-
     slides(R, C, Cells, Slides),
-    \+ ( member(_-(Cells1-_), Slides), Cells1 \== Cells ).
+    (   var(Move) -> member(Move-(Cells1-Points), Slides) ; memberchk(Move-(Cells1-Points), Slides) ).
 
 %   slides(+Rows, +Columns, +Cells, -Slides): Move-(Cells1-Points) for the
 %   four slides of a board.  A step asks them of one board many times (is
