@@ -52,7 +52,7 @@ from educable.learners.ntuple import (
 )
 from educable.learners.options import declared, run_option
 from educable.learners.tiles import LineTables
-from educable.learners.training import ENDLESS_PLIES, Commits, Curve, TrainingRun
+from educable.learners.training import ENDLESS_PLIES, Commits, Curve, TrainingRun, result_name
 
 if TYPE_CHECKING:
     import sqlite_utils  # in annotations only: kb.db imports it when a database is opened
@@ -631,7 +631,7 @@ def finished(db: sqlite_utils.Database, name: str, game: str, net: NTupleNet, op
              commits: Commits, strength: dict | None = None) -> TrainingRun:
     """A run's report from its games' winners, with the save that stores the net (and its last curve
     point, with the ``strength`` the agent reached)."""
-    results = ["draw" if w == 2 else "cut" if w == CUT else players[w] for w in winners]
+    results = [result_name(w, players) for w in winners]
     sides = [[players[p] for p in (0, 1) if masks[i % len(masks)] >> p & 1] for i in range(len(winners))]
 
     def save_run(record: dict) -> None:

@@ -19,7 +19,9 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from educable.bridge import perfect
 from educable.bridge.errors import BadInput
+from educable.kb import store
 
 if TYPE_CHECKING:        # the command line asks allow_loading of every command: this module stays light until used
 
@@ -56,7 +58,7 @@ def registered() -> list[str]:
     return sorted(_policies)
 
 
-BUILT_IN = ("random", "minimax", "human", "self", "perfect", "perfect-random")
+BUILT_IN = (*store.BUILTIN_AGENTS, "human", "self", *perfect.PLAYERS)     # names every command reads as its own
 
 
 def register(name: str, policy: Any) -> str:

@@ -19,10 +19,10 @@ from educable.bridge.options import checked, existing_agent
 from educable.bridge.wording import score_result
 from educable.kb import store
 from educable.learners import exact
-from educable.learners.graph import CUT, DRAW, StateGraph
+from educable.learners.graph import DRAW, StateGraph
 from educable.learners.options import declared, run_option
 from educable.learners.qlearn import LazyStates, QOptions, QTable, grow_table, train
-from educable.learners.training import Commits, Curve, TrainingRun
+from educable.learners.training import Commits, Curve, TrainingRun, result_name
 
 if TYPE_CHECKING:
     import sqlite_utils  # in annotations only: kb.db imports it when a database is opened
@@ -268,7 +268,7 @@ def finished_run(db: sqlite_utils.Database, name: str, game: str, opts: QOptions
     if scores is not None:
         results = [score_result(x) for x in scores]
     else:
-        results = ["draw" if w == 2 else "cut" if w == CUT else players[w] for w in raw]
+        results = [result_name(w, players) for w in raw]
     sides = [[players[p] for p in learner_sides[i % len(learner_sides)]] for i in range(len(raw))]
 
     def save(record: dict) -> None:

@@ -8,6 +8,8 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 
+from educable.learners.graph import CUT, DRAW
+
 WINDOW = 10
 ENDLESS_PLIES = 2000    # moves after which a game in training is scored a draw (rules/game.pl's endless_plies/1)
 
@@ -25,6 +27,12 @@ def signalled() -> bool:
     """Whether a stopping signal reached this process: a KeyboardInterrupt without one is a bug
     of the code that raised it (a race player's, say), not the user's Ctrl-C."""
     return bool(_SIGNALLED)
+
+
+def result_name(winner: int, players: list[str]) -> str:
+    """A game's result as a run reports it, from a learner's winner code: a player (its index),
+    ``draw`` (DRAW) or ``cut`` (CUT: still going after ENDLESS_PLIES moves, learned from as a draw)."""
+    return "draw" if winner == DRAW else "cut" if winner == CUT else players[winner]
 
 
 def summarise(results: list[str], agent_sides: list[list[str]]) -> dict:

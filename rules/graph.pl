@@ -172,7 +172,7 @@ outcome_successor(Via, Game, Fold, Trie, MoveTrie, P, M, Mv, MI, I) :-
     (   via_step(Via, Game, P, M, Mv, P1, M1)
     ->  true
     ;   position_text(Game, P, M, PT),
-        ( catch(move_text(Game, Mv, MT), _, fail) -> true ; format(atom(MT), "~q", [Mv]) ),
+        outcome_text(Game, Mv, MT),
         format(string(Msg), "next/5 fails for chance's outcome ~w at ~w: every outcome legal/4 gives must lead somewhere (educable check says where)", [MT, PT]),
         bad_input(Msg)
     ),
@@ -180,13 +180,17 @@ outcome_successor(Via, Game, Fold, Trie, MoveTrie, P, M, Mv, MI, I) :-
     representative(Fold, Game, P1, R1, Images),
     node_id(Trie, Fold, M1, R1, Images, I).
 
+%   An outcome as a message names it: its move text, else the term.
+outcome_text(Game, Mv, Text) :-
+    (   catch(move_text(Game, Mv, T), _, fail) -> Text = T ; format(atom(Text), "~q", [Mv]) ).
+
 %   Each of a chance node's outcomes once: one given twice would be counted
 %   twice (twice its weight), which check reports and solve refuses.
 outcomes_once(Game, P, M, Outcomes) :-
     msort(Outcomes, Sorted),
     (   append(_, [X, Y|_], Sorted), X =@= Y
     ->  position_text(Game, P, M, PT),
-        ( catch(move_text(Game, X, MT), _, fail) -> true ; format(atom(MT), "~q", [X]) ),
+        outcome_text(Game, X, MT),
         format(string(Msg), "legal/4 gives chance's outcome ~w twice at ~w: each outcome once, with its weight (chance_weight/4)", [MT, PT]),
         bad_input(Msg)
     ;   true
