@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     import sqlite_utils
 
+
 def __getattr__(name: str) -> Any:
     """``educable.__version__``, read from the installed metadata when first asked (importing
     importlib.metadata at every ``import educable`` would cost more than the rest of it)."""
