@@ -20,8 +20,10 @@ def max_positions(value: int | str | None = None) -> int:
         source = ENV_MAX
         if not value:                   # unset, or set to nothing: the default
             return DEFAULT_MAX_POSITIONS
-    if isinstance(value, int):
+    if isinstance(value, int) and not isinstance(value, bool):
         value = str(value)
+    elif not isinstance(value, str):          # the library's max_positions=: 2.5, True, a list ... (not a count)
+        value = repr(value)
     lo, hi = LIMIT_RANGE
     return whole_number(value.strip(), source, lo, hi, "positions")
 

@@ -462,3 +462,14 @@ def test_an_environment_refuses_cell_values_it_cannot_hold(tmp_path, values):
                        timeout=120)
     assert r.returncode == 0, r.stderr
     assert r.stdout.startswith(f"cell_values/2 of celled gives {values}: ") and "from 1 to 10,000" in r.stdout, r.stdout
+
+
+def test_an_environments_max_positions_that_is_no_count_is_refused_in_one_line(tmp_path):
+    """max_positions= of the library is held as --max-positions is: 2.5 (an AttributeError before),
+    True, a non-ASCII number, an option-like text and a huge number each give educable.Error."""
+    code = ("import educable\nfor v in (2.5, True, '\\u0661\\u0660\\u0660', '--db x', 10**30):\n    try:\n"
+            "        educable.env('tictactoe', max_positions=v)\n        print('built')\n"
+            "    except educable.Error as e:\n        print('refused' if 'whole number of positions' in str(e) else e)\n")
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.split() == ["refused"] * 5, r.stdout
