@@ -617,6 +617,8 @@ def query(game: str, position: str, depth: int, agent_names: tuple[str, ...], db
         data = commands.query(open_kb(db_path), game, position, depth, list(agent_names), progress=progress)
     if as_json:
         return emit_json(data)
+    if "information_set" in data:
+        return print_information_set(data)
     click.echo("\n".join(data["board"]))
     click.echo(f"position {data['position']}  (canonical {data['canonical']})")
     if data["result"]:
@@ -720,6 +722,8 @@ def solve(game: str, max_positions: str | None, db_path: str, as_json: bool) -> 
         data = commands.solve(db, game, limit, bar)
     if as_json:
         return emit_json(data)
+    if data.get("hidden"):
+        return print_equilibrium(game, data)
     classes = f", {data['classes']:,} up to symmetry" if data["classes"] else ""
     chance = f", {data['chance_nodes']:,} of them chance nodes" if "chance_nodes" in data else ""
     click.echo(f"{game}: {data['positions']:,} reachable positions{chance}, {data['terminal']:,} terminal{classes}")
@@ -851,6 +855,8 @@ def eval_cmd(game: str, agent: str, vs: str | None, exact: bool, n_games: int, s
             data = commands.evaluate_series(db, game, agent, vs, n_games, seed, progress, max_moves)
     if as_json:
         return emit_json(data)
+    if data.get("hidden"):
+        return print_exploitability(data)
     if data.get("score") and not exact:
         low, high = data["interval95"]
         click.echo(f"{game}: {agent} scores {data['mean_score']:.3f} on average over {n_games} games, seed {seed} "
@@ -956,6 +962,8 @@ def judge(game: str, agent: str, n_games: int, seed: int, openings: int, per_ope
         data["starts_out"] = {"file": starts_out, "positions": write_starts(starts_out, b["mistakes"], origin)}
     if as_json:
         return emit_json(data)
+    if data.get("hidden"):
+        return print_exploitability(data)
     click.echo(f"{game}: {agent} judged against the perfect player (seed {seed})")
     click.echo("  move accuracy (a move of the best value):")
     for vs, a in data["accuracy"].items():
@@ -998,6 +1006,50 @@ def _echo_mistakes(mistakes: list[dict]) -> None:
                    f"against {' and '.join(m['against'])}")
     if len(mistakes) > MISTAKES_SHOWN:
         click.echo(f"    and {len(mistakes) - MISTAKES_SHOWN} more positions (--json lists them all)")
+
+
+def print_equilibrium(game: str, data: dict[str, Any]) -> None:
+    """solve's lines for a game of hidden information."""
+    first, second = data["players"]
+    click.echo(f"{game}: {data['positions']:,} positions, {data['information_sets']:,} information sets "
+               "(hidden information: each player sees its own view)")
+    click.echo(f"equilibrium by {data['method']}: {first}'s value {data['value']:+.9f} ({second}'s "
+               f"{-data['value']:+.9f}), exploitability {data['exploitability']:.2e}")
+    how = "read from the knowledge base" if data["stored"] else "solved and stored"
+    click.echo(f"{how} in {data['seconds']:.3f} s")
+
+
+def print_information_set(data: dict[str, Any]) -> None:
+    """query's lines at an information set of a game of hidden information."""
+    seen = "" if data["from"] == "view" else f" (from the {data['from']})"
+    click.echo(f"{data['player']} sees {data['information_set']!r}{seen}")
+    click.echo(f"equilibrium ({data['method']}; the game's value {data['value']:+.6f} for the first player):")
+    click.echo(f"  {'move':<8} {'probability':>11}  {'value':>10}")
+    for m in data["moves"]:
+        value = "unreached" if m["value"] is None else f"{m['value']:+.6f}"
+        click.echo(f"  {m['move']:<8} {m['probability']:>11.6f}  {value:>10}")
+    click.echo("  (a move's value: its player's expected payoff once the set is reached and the move made, "
+               "both playing the equilibrium)")
+
+
+def print_exploitability(data: dict[str, Any]) -> None:
+    """eval --exact's and judge's lines on a game of hidden information."""
+    game, agent = data["game"], data["agent"]
+    if "vs" in data:
+        click.echo(f"{game}: {agent} vs {data['vs']}, expected payoffs (exact):")
+        for side in ("as_first", "as_second"):
+            click.echo(f"  {side.replace('_', ' ')} ({data[side]['player']}): {data[side]['expected']:+.9f}")
+        return
+    click.echo(f"{game}: {agent}'s exploitability {data['exploitability']:.9f} (NashConv {data['nash_conv']:.9f}; "
+               f"OpenSpiel's definition)")
+    for side in ("as_first", "as_second"):
+        g = data[side]
+        click.echo(f"  {side.replace('_', ' ')} ({g['player']}): {g['guaranteed']:+.9f} against a best response; "
+                   f"the game's value {g['value']:+.9f}, {g['given_away']:.9f} given away")
+    if data["best_response_gains"]:
+        click.echo(f"  where a best response to {agent} gains most over equilibrium play (chance and {agent} weighing):")
+        for g in data["best_response_gains"]:
+            click.echo(f"    {g['player']} at {g['information_set']!r}: {g['gain']:+.6f} by {g['best_move']}")
 
 
 class TrainCommand(click.Command):
@@ -1124,6 +1176,11 @@ def train(ctx: click.Context, game: str, learner: str, agent: str, seed: int, pl
     n_games, vs, side = chosen.pop("n_games", 0), chosen.pop("vs", "self"), chosen.pop("side", "both")
     limit = limits.max_positions(max_positions)
     db = open_kb(db_path)
+    if learner in registry.ITERATING:
+        with Progress(chosen["iterations"], f"CFR+ on {agent}", as_json) as progress:
+            data = commands.train_agent(db, game, learner, agent, seed, given_options(ctx, chosen), progress=progress,
+                                        limit=limit)
+        return print_cfr_run(data, plot_path, as_json)
     if not registry.plays_games(learner):
         with Progress(chosen["cycles"], f"evolving {agent}", as_json) as progress:
             data = commands.train_agent(db, game, learner, agent, seed, given_options(ctx, chosen), progress=progress,
@@ -1188,6 +1245,25 @@ def train(ctx: click.Context, game: str, learner: str, agent: str, seed: int, pl
         click.echo(f"  exactly, {side_name.replace('_', ' ')}: {guarantee_words(data['exact'][side_name])}")
     if plot_path:
         click.echo(f"  learning curve saved to {plot_path}")
+
+
+def print_cfr_run(data: dict[str, Any], plot_path: str | None, as_json: bool) -> None:
+    """train's lines for the cfr learner: its iterations, its exploitability now and along the way."""
+    if plot_path:
+        from educable.bridge import files
+        from educable.learners.plot import exploitability_png
+        files.write_whole(plot_path, lambda path: exploitability_png(path, data["curve"],
+                                                                     f"{data['game']}: {data['agent']} (cfr)"))
+        data["plot"] = plot_path
+    if as_json:
+        return emit_json(data)
+    click.echo(f"{data['agent']} (cfr, {data['game']}): {data['iterations']:,} iterations of CFR+ in "
+               f"{data['seconds']:.2f} s ({data['total_iterations']:,} in all) over {data['information_sets']:,} "
+               "information sets")
+    click.echo(f"exploitability {data['exploitability']:.3e}; {data['players'][0]}'s expected payoff in self-play "
+               f"{data['value']:+.6f}")
+    shown = data["curve"][:: max(1, len(data["curve"]) // 5)]
+    click.echo("curve: " + ", ".join(f"{c['iterations']:,}: {c['exploitability']:.2e}" for c in shown))
 
 
 def print_rule_sets(game: str, agent: str, cycles: int, data: dict[str, Any], plot_path: str | None,

@@ -44,6 +44,9 @@ def solve(db: sqlite_utils.Database, game: str, limit: int | None = None,
     judgement of an agent that may play symmetric positions differently,
     training on the graph).
     """
+    if games.is_hidden(game):
+        from educable.bridge import hidden
+        return hidden.solve(db, game, limit, progress)
     t0 = time.perf_counter()
     try:
         graph, seconds = graphs.solved_graph(db, game, limit, progress)
@@ -147,6 +150,10 @@ def query(db: sqlite_utils.Database, game: str, position: str, depth: int = DEFA
 
     if not 1 <= depth <= 12:
         raise BadInput(f"--depth must be from 1 to 12 plies (got {depth})")
+    if games.is_hidden(game):
+        from educable.bridge import hidden
+        with graphs.compiling_as_stage(progress, "solving: ") as compiling:
+            return hidden.query(db, game, position, progress=compiling)
     state = games.parse(game, position)
     over = games.result(state)
     successors = games.moves(state)
@@ -392,6 +399,8 @@ def train_agent(db: sqlite_utils.Database, game: str, learner: str, agent: str, 
         raise BadInput(f"unknown learner '{learner}' (known: {', '.join(registry.TRAINABLE)})")
     if learner not in registry.SCORE_LEARNERS:
         games.two_players(game)             # a game of score: refused in one line
+    if games.is_hidden(game) and learner not in registry.ITERATING:
+        raise BadInput(games.hidden_refusal(game, f"the {learner} learner sees every card; train --learner cfr"))
     module = registry.learner_module(learner)
     declared = {o.name: o for o in module.OPTIONS}
     foreign = [k for k in given if k not in declared]
@@ -399,6 +408,10 @@ def train_agent(db: sqlite_utils.Database, game: str, learner: str, agent: str, 
         raise BadInput(f"--{foreign[0].replace('_', '-')} is not an option of the {learner} learner")
     options = {k: v for k, v in given.items() if not declared[k].run}
     run = {o.name: given.get(o.name, o.default) for o in module.OPTIONS if o.run}
+    if learner in registry.ITERATING:
+        agents.check_name(agent)
+        return module.train(db, game, agent, run["iterations"], options, progress, run["judge_every"], run["target"],
+                            limit)
     if not registry.plays_games(learner):
         agents.check_name(agent)
         return module.train(db, game, agent, run["cycles"], seed, options, progress, run["judge_every"])
@@ -463,7 +476,11 @@ def judge(db: sqlite_utils.Database, game: str, agent: str, n_games: int, seed: 
     """Judge AGENT against the perfect Connect Four player (bridge/perfect.py): move accuracy in
     games and on the fixed set of positions, results from the start and from every opening of one
     and two moves, and with ``per_opening`` that many games from each opening against both perfect
-    players (perfect, perfect-random)."""
+    players (perfect, perfect-random).  A game of hidden information: the agent's exploitability
+    (bridge/hidden.judge)."""
+    if games.is_hidden(game):
+        from educable.bridge import hidden
+        return hidden.judge(db, game, agent)
     perfect.check(game)
     if n_games < 2:
         raise BadInput("--games must be at least 2 (the agent's side alternates)")
@@ -491,6 +508,9 @@ def evaluate_exact(db: sqlite_utils.Database, game: str, agent: str, vs: str | N
     responder.  With ``vs``: the exact win/draw/loss probabilities of the pairing.
     Unjudgeable for a game whose positions can repeat.
     """
+    if games.is_hidden(game):
+        from educable.bridge import hidden
+        return hidden.judge(db, game, agent, limit, progress, vs)
     try:
         return _evaluate_exact(db, game, agent, vs, limit, progress)
     except graphs.ChanceGame as chance_game:

@@ -85,6 +85,7 @@ def compile_graph(game: str, players: list[str], fold: bool, limit: int, what: s
     weights: list[str | int] = []      # each move of a chance node's weight, in order: a whole number or 'N/D'
     points: list[str] = []             # a game of score: 'N/D' for each move, and for each end
     scores: list[str] = []
+    views: list[str] = []              # a game of hidden information: each node's mover's view ('' elsewhere)
     parts: dict[str, list[np.ndarray]] = {k: [] for k in ("mover", "winner", "orbit", "count", "target", "move")}
     expanded, found = 0, 1
     try:
@@ -102,6 +103,7 @@ def compile_graph(game: str, players: list[str], fold: bool, limit: int, what: s
             weights += nodes["weights"]
             points += nodes["points"]
             scores += nodes["scores"]
+            views += nodes["views"]
             expanded = to
             if progress:
                 progress(CompileProgress(found, expanded, time.perf_counter() - t0, rss_mb()))
@@ -123,8 +125,11 @@ def compile_graph(game: str, players: list[str], fold: bool, limit: int, what: s
         graph.prob = chance_probabilities(cat["mover"], starts, weights)
     if len(players) == 1:
         graph.reward = exact_numbers(points)
+    if len(players) == 1 or scores:       # one player's score, or the first player's payoff(N) of two
         graph.score = np.zeros(len(keys), dtype=np.float64)
         graph.score[cat["winner"] == SCORED] = exact_numbers(scores)
+    if views:
+        graph.views = views
     return graph
 
 

@@ -98,6 +98,22 @@ def is_score_game(game: str) -> bool:
     return len(players(game)) == 1
 
 
+@cache
+def is_hidden(game: str) -> bool:
+    """Whether ``game`` is a game of hidden information: its file says what each player sees (sees/4)."""
+    return bool(engine().call(f"( game:declares({quote(check_game(game))}, sees) -> Out = true ; Out = false )"))
+
+
+HIDDEN_COMMANDS = "solve, query, eval --exact, judge and the cfr learner"
+
+
+def hidden_refusal(game: str, what: str) -> str:
+    """The one line for a command or player that does not know games of hidden information: ``what``
+    names it ("minimax sees every card")."""
+    return (f"{game} is a game of hidden information: {HIDDEN_COMMANDS} know it ({what}; "
+            "docs/hidden.md says what works)")
+
+
 def two_players(game: str) -> tuple[str, str]:
     """The two players in turn order; BadInput in one line for a game of score (one player), which
     tournaments and most learners do not know yet."""

@@ -53,6 +53,8 @@ def _graph(db: sqlite_utils.Database | None, game: str, folded: bool, what: str,
     ``keep=False``: a graph compiled now is neither stored nor remembered (a command that may
     still be refused must leave the knowledge base as it was)."""
     games.check_game(game)
+    if games.is_hidden(game):                # its tree and information sets: bridge/hidden.py
+        raise BadInput(games.hidden_refusal(game, f"{what}, seeing every card"))
     key = _key(db, game, folded)
     digest = games.rules_hash(game)
     cached = _CACHE.get(key)

@@ -256,6 +256,36 @@ MIGRATIONS: list[str] = [
                                                       -- and value by expectimax (for the first player, or the score)
     ALTER TABLE graphs ADD COLUMN solution TEXT;      -- NULL, or JSON: how the values were found (parts, sweeps, tolerance)
     """,
+    # 14: games of hidden information: an equilibrium of each, its every information set's strategy
+    """
+    CREATE TABLE equilibria (
+        game              TEXT PRIMARY KEY,
+        rules_hash        TEXT NOT NULL,        -- of the rule files it was found from
+        players           TEXT NOT NULL,        -- JSON list, the first moves first
+        positions         INTEGER NOT NULL,     -- of the game's tree
+        information_sets  INTEGER NOT NULL,     -- both players' together
+        value             REAL NOT NULL,        -- the first player's expected payoff in the equilibrium
+        exploitability    REAL NOT NULL,        -- of the strategies stored (OpenSpiel's: NashConv / 2)
+        method            TEXT NOT NULL,        -- 'sequence-form LP' or 'CFR+ (N iterations)'
+        seconds           REAL NOT NULL,
+        solved_at         TEXT NOT NULL
+    );
+    CREATE TABLE equilibrium_moves (
+        game              TEXT NOT NULL REFERENCES equilibria(game) ON DELETE CASCADE,
+        player            TEXT NOT NULL,
+        information_set   TEXT NOT NULL,        -- the player's view (sees/4)
+        move              TEXT NOT NULL,
+        probability       REAL NOT NULL,
+        value             REAL,                 -- for the player, given the set is reached; NULL where it never is
+        PRIMARY KEY (game, player, information_set, move)
+    );
+    CREATE TABLE cfr_tables (                   -- a `cfr` agent's CFR+ state, so that a later run continues it
+        agent             TEXT PRIMARY KEY REFERENCES agents(name) ON DELETE CASCADE,
+        rules_hash        TEXT NOT NULL,
+        iterations        INTEGER NOT NULL,
+        data              BLOB NOT NULL         -- .npz: each slot's regret and strategy sum
+    );
+    """,
 ]
 
 VERSION = len(MIGRATIONS)

@@ -52,6 +52,7 @@ class StateGraph:
     reward: np.ndarray | None = field(default=None, repr=False)  # a game of score: each edge's points
     score: np.ndarray | None = field(default=None, repr=False)   # a game of score: each end's points (0 elsewhere)
     solution: Any = field(default=None, repr=False)   # a game of chance or of score: learners.chance.solve's, once found
+    views: list[str] | None = field(default=None, repr=False)   # hidden information: each node's mover's view ('' none)
     _order: list[int] | None = field(init=False, repr=False, default=None)
     _levels: list[np.ndarray] | None = field(init=False, repr=False, default=None)
     _cycle: CyclicGraph | None = field(init=False, repr=False, default=None)
@@ -64,6 +65,11 @@ class StateGraph:
     def has_chance(self) -> bool:
         """Whether some node is a chance node (its edges carry probabilities)."""
         return self.prob is not None
+
+    @property
+    def hidden(self) -> bool:
+        """Whether this is a game of hidden information (its file gives sees/4: each node has its mover's view)."""
+        return self.views is not None
 
     @property
     def scored(self) -> bool:

@@ -47,6 +47,22 @@ def strength_png(path: str | Path, points: list[tuple[int, float]], title: str, 
     return path
 
 
+def exploitability_png(path: str | Path, curve: list[dict[str, float]], title: str) -> Path:
+    """Plot a CFR run's exploitability after each number of iterations, both axes logarithmic."""
+    fig, ax = plt.subplots(figsize=(7, 4), dpi=110)
+    points = [(c["iterations"], c["exploitability"]) for c in curve if c["exploitability"] > 0]
+    ax.loglog([n for n, _ in points], [e for _, e in points], marker="o", markersize=3, linewidth=1.4)
+    ax.set_title(title)
+    ax.set_xlabel("iterations")
+    ax.set_ylabel("exploitability (NashConv / 2)")
+    ax.grid(alpha=0.3, which="both")
+    fig.tight_layout()
+    path = Path(path)
+    fig.savefig(path)
+    plt.close(fig)
+    return path
+
+
 def intervals_png(path: str | Path, groups: dict[str, list[float]], centres: dict[str, tuple[float, float, float]],
                   title: str, ylabel: str) -> Path:
     """Each group's values as points, its centre (a median, a geometric mean) with its 95% interval."""

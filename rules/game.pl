@@ -28,6 +28,7 @@
             setup_text/4,           % +Game, +Cells, +Mover, -Text
             drawn_as/2,             % +Game, -Drawing
             cell_values/2,          % +Game, -Values
+            sees/4,                 % +Game, +Pos, +Player, -View
             rows_text/5,            % +Cells, +Columns, +Order, +Marks, -Text
             tuple_cells/4,          % +Game, +Pos, +Mover, -Cells
             tuple_code/4,           % +Game, +Pos, +Mover, -Code
@@ -155,6 +156,16 @@
 %   environment of the field sizes its observation by it, one plane a
 %   value, without enumerating the state graph.  Optional: without it,
 %   the largest value of the state graph where it fits.
+%!  sees(+Game, +Pos, +Player, -View:atom) is det.
+%   Games of hidden information (Kuhn poker, Leduc hold'em, Liar's Dice):
+%   View is what Player sees in Pos: its own cards or dice, the public
+%   ones and the moves it was shown ('K pb').  A player's information set
+%   is its view, so the view recalls everything the player saw and did
+%   (perfect recall, which check verifies, as it verifies that a player's
+%   legal moves depend on its view alone).  Such a game is two-player and
+%   zero-sum: it ends with a winner, a draw, or payoff(N) (N to the first
+%   player from the second).  Optional: without it every player sees the
+%   whole position.
 %!  actions(+Game, -Moves:list) is det.
 %   Every move a player can ever make, each once, in a fixed order: the
 %   numbers outside libraries give moves (PettingZoo's and OpenSpiel's
@@ -193,7 +204,7 @@ indexed(line/2).            indexed(size_at_least/2).   indexed(layout/3).
 indexed(next_mover/5).      indexed(tuple_cells/4).     indexed(tuple_code/4).
 indexed(setup_text/4).      indexed(drawn_as/2).        indexed(chance_weight/4).
 indexed(points/5).          indexed(actions/2).         indexed(chance_actions/2).
-indexed(cell_values/2).
+indexed(cell_values/2).     indexed(sees/4).
 
 %   Routed calls, for a hot loop (compiling a state graph) that decides once
 %   a state how its calls reach the game: file(File) calls that file's
@@ -410,7 +421,8 @@ image(Game, Pos, Pos1) :-
 
 %!  declares(+Game, +What) is semidet.
 %   Game's file defines the optional part What: cells (cells/4),
-%   tuple_cells, tuple_code, setup_text or next_mover (a player may move again).  Asked of
+%   tuple_cells, tuple_code, setup_text, sees (hidden information) or
+%   next_mover (a player may move again).  Asked of
 %   the game itself, at its start (a clause of another game's family may
 %   match any name).
 declares(Game, cells) :- initial(Game, P, M), catch(cells(Game, P, M, _), _, fail), !.
@@ -419,6 +431,9 @@ declares(Game, tuple_code) :- initial(Game, P, M), catch(tuple_code(Game, P, M, 
 declares(Game, setup_text) :-
     initial(Game, P, M), players(Game, [First|_]),
     catch(( cells(Game, P, First, Cells), setup_text(Game, Cells, M, _) ), _, fail), !.
+declares(Game, sees) :-
+    initial(Game, P, _), players(Game, [First|_]),
+    catch(sees(Game, P, First, _), _, fail), !.
 declares(Game, next_mover) :-          % a clause in Game's file (any file's, for a name no game/1 answers)
     owner(Game, File),
     (   var(File)

@@ -73,28 +73,33 @@ graph_close :-
 %   order; then, for every move of a chance node (mover 3) in order, its
 %   weight (a whole number, or 'N/D').  In a game of score (one player,
 %   whose ends have the result code 4), every move's points and every end's
-%   score, as 'N/D'.  Found is the number of nodes found so far.  Numbers,
+%   score, as 'N/D'; in a game of hidden information (sees/4) every end's
+%   payoff(N) as 'N/D' (code 4, as a score), and every node's view: the
+%   mover's, or '' where chance moves or the game is over.  Found is the
+%   number of nodes found so far.  Numbers,
 %   not names, so that the batch reaches Python as plain lists of numbers.
 graph_batch(From, To, json([keys-Keys, movers-Movers, results-Results, orbits-Orbits,
                             counts-Counts, moves-MoveIds, targets-Targets, new_moves-NewMoves,
-                            weights-Weights, points-Points, scores-Scores]), Found) :-
+                            weights-Weights, points-Points, scores-Scores, views-Views]), Found) :-
     compiling(Game, Fold, Trie, MoveTrie),
     players(Game, Players),
     ( Players = [_] -> Scored = true ; Scored = false ),
+    ( declares(Game, sees) -> Hidden = true ; Hidden = false ),
     Last is To - 1,
-    findall(n(K, MC, RC, O, C, Ms, Ts)-x(Ws, Ps, Ss),
+    findall(n(K, MC, RC, O, C, Ms, Ts)-x(Ws, Ps, Ss, Vs),
             ( between(From, Last, Id),
               pending(Trie, Id, P, M, O),
               guarded_step(Game, expand(Game, Scored, Fold, Trie, MoveTrie, P, M, K, R, C, Ms, Ts, Ws, Ps)),
               mover_code(Players, M, MC),
               result_code(Players, R, RC),
-              end_score(Scored, Game, P, M, R, Ss) ),
+              end_score(Scored, Game, P, M, R, Ss),
+              node_view(Hidden, Game, P, M, R, Vs) ),
             NodesExtras),
     pairs_keys_values(NodesExtras, Nodes, Extras),
     unzip(Nodes, Keys, Movers, Results, Orbits, Counts, MsList, TsList),
     append(MsList, MoveIds),
     append(TsList, Targets),
-    extras(Extras, Weights, Points, Scores),
+    extras(Extras, Weights, Points, Scores, Views),
     findall(T, retract(new_move(_, T)), NewMoves),
     nb_getval(graph_found, Found).
 
@@ -114,13 +119,28 @@ end_score(true, Game, P, M, R, _) :-
     position_text(Game, P, M, PT),
     format(string(Msg), "over/4 gives ~q at ~w: a game of one player ends with score(N)", [R, PT]),
     bad_input(Msg).
+end_score(false, Game, P, M, payoff(N), [Text]) :- !,
+    exact_text(Game, P, M, over/4, N, Text).
 end_score(_, _, _, _, _, []).
 
-%   The nodes' weights, points and scores, each as one list (most are []).
-extras([], [], [], []).
-extras([x(Ws, Ps, Ss)|Xs], W, P, S) :-
-    append(Ws, W1, W), append(Ps, P1, P), append(Ss, S1, S),
-    extras(Xs, W1, P1, S1).
+%   A game of hidden information: the view of the player to move ([View]),
+%   or [''] where chance moves or the game is over; [] in any other game.
+node_view(false, _, _, _, _, []) :- !.
+node_view(true, Game, P, M, R, [View]) :-
+    (   ( R \== null ; chance_mover(M) )
+    ->  View = ''
+    ;   catch(sees(Game, P, M, V0), _, fail), atomic(V0)
+    ->  atom_string(View, V0)
+    ;   position_text(Game, P, M, PT),
+        format(string(Msg), "sees/4 gives no view (a text) for ~w at ~w: a game of hidden information says what each player sees everywhere it moves", [M, PT]),
+        bad_input(Msg)
+    ).
+
+%   The nodes' weights, points, scores and views, each as one list (most are []).
+extras([], [], [], [], []).
+extras([x(Ws, Ps, Ss, Vs)|Xs], W, P, S, V) :-
+    append(Ws, W1, W), append(Ps, P1, P), append(Ss, S1, S), append(Vs, V1, V),
+    extras(Xs, W1, P1, S1, V1).
 
 unzip([], [], [], [], [], [], [], []).
 unzip([n(K, M, R, O, C, Ms, Ts)|Ns], [K|Ks], [M|Mv], [R|Rs], [O|Os], [C|Cs], [Ms|Mss], [Ts|Tss]) :-
@@ -241,6 +261,7 @@ player_code(Players, Name, What, Code) :-
 result_code(_, null, -1) :- !.
 result_code(_, draw, 2) :- !.
 result_code([_], score(_), 4) :- !.
+result_code([_, _], payoff(_), 4) :- !.
 result_code(Players, Winner, Code) :-
     player_code(Players, Winner, 'over/4 gives the winner', Code).
 

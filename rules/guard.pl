@@ -54,6 +54,7 @@ guarded(board_lines/4).
 guarded(actions/2).
 guarded(chance_actions/2).
 guarded(cell_values/2).
+guarded(sees/4).
 
 :- dynamic trusted/2.            % trusted(Game, true/false): Game is one of rules/games/
 

@@ -2,7 +2,7 @@
 
 The rat race's loop and players (learners/race), the n-tuple learner (learners/ntuple.py), the
 exact-fitness genetic learner (learners/ga_exact.py), the solver of games of chance
-(learners/chance.py) and Q-learning's self-play on them (learners/qlearn_kernel.py) are numba functions kept in numba's cache, in the ``__pycache__`` folders
+(learners/chance.py), Q-learning's self-play on them (learners/qlearn_kernel.py) and CFR+ (learners/hidden.py) are numba functions kept in numba's cache, in the ``__pycache__`` folders
 beside their modules.  On a fresh clone that cache is empty, and every process that races or judges
 rule sets exactly or trains n-tuples compiles them again until one of them has written it: 7-10 s
 of CPU a race player,
@@ -70,6 +70,7 @@ def learners() -> None:
         # first: the engine loads the games' folders when it starts, with the first command
         run(educable, folder, "--games-dir", str(ROOT / "examples" / "chance"), "solve", "pig(6,6)")
         run(educable, folder, "train", "pig(6,6)", "--learner", "qlearn", "--agent", "q", "--games", "10")
+        run(educable, folder, "train", "kuhn", "--learner", "cfr", "--agent", "k", "--iterations", "2")
         for args in (["tictactoe", "--learner", "ga", "--agent", "g", "--cycles", "1", "--fitness", "exact"],
                      ["tictactoe", "--learner", "ntuple", "--agent", "n", "--games", "8"],          # on the graph
                      ["connect(4,7,6)", "--learner", "ntuple", "--agent", "c", "--games", "16", "--tuples", "2",

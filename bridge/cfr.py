@@ -1,0 +1,84 @@
+"""The `cfr` learner: CFR+ (Tammelin 2014; alternating updates, regret matching+, linear averaging)
+over the tree of a game of hidden information, its loop in numba (learners/hidden.py).
+
+The agent's knowledge is its average strategy, a probability for each move of each information set,
+stored as learned values (position ``PLAYER | VIEW``), and its CFR+ tables, so that a later run of the
+same agent continues where this one stopped.  Every ``--judge-every`` iterations the run measures its
+exploitability exactly and stores it as a point of its curve; ``--target`` stops it once reached.
+"""
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from educable.bridge import games, hidden
+from educable.bridge.engine import BadInput
+from educable.kb import equilibria
+from educable.kb.store import get_agent, now
+from educable.learners.options import run_option
+
+if TYPE_CHECKING:
+    import sqlite_utils
+
+NAME = "cfr"
+OPTIONS = (
+    run_option("iterations", int, 1000, "CFR+ iterations to run (each updates both players once).", NAME,
+               low=1, high=10_000_000),
+    run_option("judge_every", int, None, "Measure the exploitability exactly every N iterations, a point of the "
+               "curve (default: iterations/20, at least 1).", NAME, low=1, high=10_000_000),
+    run_option("target", float, None, "Stop once the exploitability is at most this (default: run every "
+               "iteration).", NAME, low=0.0),
+)
+
+
+def train(db: sqlite_utils.Database, game: str, agent: str, iterations: int, options: dict[str, Any],
+          progress: Callable[..., None] | None = None, judge_every: int | None = None,
+          target: float | None = None, limit: int | None = None) -> dict[str, Any]:
+    """Run CFR+ for ``iterations`` on AGENT (made, or continued from its stored tables) and store it."""
+    from educable.learners import hidden as algo
+
+    if not games.is_hidden(game):
+        raise BadInput(f"the cfr learner is for games of hidden information (a file with sees/4: kuhn, leduc, "
+                       f"liars_dice); {game} shows every player the whole position: solve it, or train qlearn")
+    if options:
+        raise BadInput(f"--{next(iter(options)).replace('_', '-')} is not an option of the cfr learner")
+    row = get_agent(db, agent)
+    if row is not None and (row["learner"], row["game"]) != (NAME, game):
+        raise BadInput(f"agent '{agent}' is a {row['learner']} agent of {row['game']}; choose another name")
+    if progress:
+        progress(0, "compiling the game's tree")
+    found = hidden.tree(game, limit)
+    if progress:
+        progress(0, "")
+    digest = games.rules_hash(game)
+    state = algo.CFRState.fresh(found)
+    kept = equilibria.load_cfr(db, agent, digest, found.slots) if row is not None else None
+    if kept is not None:
+        state.regret, state.total, state.iterations = kept
+    first = state.iterations
+    every = judge_every or max(1, iterations // 20)
+    points: list[tuple[int, float]] = []
+    started = now()
+    t0 = time.perf_counter()
+
+    def report(s: algo.CFRState) -> bool:
+        e = algo.exploitability(found, s.average(found))[0]
+        if progress:
+            progress(s.iterations - (points[-1][0] if points else first), f"exploitability {e:.3g}")
+        points.append((s.iterations, e))
+        return target is not None and e <= target
+    algo.cfr_plus(found, state, iterations, every=every, report=report)
+    seconds = time.perf_counter() - t0
+    strategy = state.average(found)
+    players = found.graph.players
+    rows = [(f"{p} | {view}", move, prob) for p, view, move, prob, _ in hidden.strategy_rows(found, strategy)]
+    exploit = points[-1][1]
+    run = {"games": state.iterations - first, "seconds": round(seconds, 4), "started": started,
+           "results": {"iterations": state.iterations, "exploitability": exploit}}
+    equilibria.save_cfr(db, agent, game, {}, digest, rows, state.regret, state.total, state.iterations, run, points)
+    return {"agent": agent, "game": game, "learner": NAME, "iterations": state.iterations - first,
+            "total_iterations": state.iterations, "exploitability": exploit,
+            "value": algo.expected_payoff(found, strategy), "players": players,
+            "curve": [{"iterations": n, "exploitability": e} for n, e in points], "seconds": round(seconds, 4),
+            "information_sets": found.sets}
