@@ -167,6 +167,9 @@ def load(db: sqlite_utils.Database, row: dict) -> None:
 def check_agent(db: sqlite_utils.Database, game: str, name: str) -> dict | None:
     """BadInput unless ``name`` can play ``game``; the stored agent's row, or None for a built-in or
     a search opponent.  Checks only and loads nothing, so a command can refuse before any work."""
+    if games.is_hidden(game):
+        raise BadInput(games.hidden_refusal(game, "play, sampled eval and tournaments would show the players every "
+                                                  "card: they do not play it yet"))
     if name in store.BUILTIN_AGENTS:
         return None
     if outside.named(name):

@@ -90,6 +90,10 @@ def check_game(game: str, limit: int, playouts: int, seed: int) -> dict[str, Any
         cycles = cycles_note(game, result["positions"], result["file"])
         if cycles is not None:
             result["warnings"].append(cycles)
+        if games.is_hidden(game):
+            kind, note = hidden_note(game, result["positions"], result["file"])
+            if note is not None:
+                result[kind].append(note)
     for note in result["problems"] + result["warnings"] + result["advice"]:
         note["where"] = relative_paths(note["where"])
         if isinstance(note.get("message"), str):
@@ -122,6 +126,34 @@ def cycles_note(game: str, positions: int, where: str) -> dict[str, Any] | None:
                "exact judgement without chance refuses them")
     return {"kind": "cycles", "predicate": "next/5", "where": where,
             "position": graph.keys[int(order[part_start[largest]])], "message": message, "count": 1}
+
+
+def hidden_note(game: str, positions: int, where: str) -> tuple[str, dict[str, Any] | None]:
+    """A game of hidden information whose every position was checked, against its rules: a problem
+    where a player's moves depend on what it cannot see or its view forgets (learners/hidden.py says
+    which two positions), a warning where a player's view tells every position apart (a view that
+    leaks what should be hidden, such as the other's card)."""
+    from educable.bridge.compile import TooLarge, compile_graph
+    from educable.learners.hidden import NotHiddenGame, info_game
+    try:
+        graph = compile_graph(game, games.players(game), False, positions + 1, "checking hidden information")
+    except (TooLarge, BadInput):
+        return "warnings", None
+    try:
+        found = info_game(graph)
+    except NotHiddenGame as exc:
+        return "problems", {"kind": "hidden", "predicate": "sees/4", "where": where, "position": None,
+                            "message": str(exc).removeprefix(f"{game}: "), "count": 1}
+    import numpy as np
+    sizes = np.bincount(found.node_set[found.node_set >= 0], minlength=found.sets)
+    for p, name in enumerate(graph.players):
+        mine = sizes[found.player == p]
+        chance_before = bool((graph.mover == 3).any())
+        if chance_before and len(mine) and (mine == 1).all():
+            return "warnings", {"kind": "hidden", "predicate": "sees/4", "where": where, "position": None,
+                                "message": f"{name}'s view tells every position apart: it sees everything chance "
+                                           "dealt (does sees/4 leak what the other holds?)", "count": 1}
+    return "warnings", None
 
 
 def note_line(note: dict[str, Any], label: str = "") -> str:

@@ -86,6 +86,9 @@ def actions(game: str, limit: int | None = None) -> tuple[str, ...]:
 
 
 def _actions(game: str, limit: int | None) -> tuple[str, ...]:
+    if games.is_hidden(game):
+        raise BadInput(games.hidden_refusal(game, "an environment of the field would show each player the whole "
+                                                  "position: each player's own view comes later"))
     declared = _declared(game, "actions")
     if declared is not None:
         return declared

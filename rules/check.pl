@@ -425,11 +425,14 @@ check_over(Game, P, M, T, Result) :-
         ;   Rs = [R], Ps = [_], R = score(N), ( integer(N) ; rational(N) )
         ->  Result = R,
             check_points_range(Game, T, over/4, N)
+        ;   Rs = [R], Ps = [_, _], R = payoff(N), ( integer(N) ; rational(N) )     % zero-sum: N to the first
+        ->  Result = R,
+            check_points_range(Game, T, over/4, N)
         ;   Ps = [_]
         ->  format(string(Msg), "over/4 must give one result in a game of score, score(N) with N an integer or rational; it gives ~q", [Rs0]),
             problem(Game, over_result, over/4, T, Msg),
             Rs = [Result|_]
-        ;   format(string(Msg), "over/4 must give one result, a player or draw; it gives ~q", [Rs0]),
+        ;   format(string(Msg), "over/4 must give one result, a player, draw or payoff(N) (N, an integer or rational, to the first player from the second); it gives ~q", [Rs0]),
             problem(Game, over_result, over/4, T, Msg),
             Rs = [Result|_]
         )

@@ -39,8 +39,9 @@ rank(k, 3).
 
 game:legal(kuhn, kuhn(-, -, []), chance, C) :- card(C).
 game:legal(kuhn, kuhn(C1, -, []), chance, C) :- C1 \== (-), card(C), C \== C1.
-game:legal(kuhn, kuhn(_, C2, _), Mover, Move) :-
+game:legal(kuhn, kuhn(_, C2, Ms), Mover, Move) :-
     C2 \== (-), Mover \== chance,
+    \+ ending(Ms, _),
     ( Move = pass ; Move = bet ).
 
 game:next(kuhn, kuhn(-, -, []), chance, C, kuhn(C, -, [])).
@@ -140,15 +141,20 @@ game:parse_move(kuhn, Text, Move) :-
     normalize_space(atom(N), A),
     downcase_atom(N, L),
     (   memberchk(L-Move, [pass-pass, p-pass, check-pass, fold-pass, bet-bet, b-bet, call-bet,
-                           j-j, q-q, k-k])
+                           jack-j, queen-q, king-k])
     ->  true
     ;   game:shown(Text, Q),
-        format(atom(M), "bad kuhn move ~w: want pass or bet (chance deals J, Q or K)", [Q]),
+        format(atom(M), "bad kuhn move ~w: want pass or bet (chance deals Jack, Queen or King)", [Q]),
         game:bad_input(M)
     ).
 
+%   Chance's deals are named in full ('Q' alone would be play's quit).
 game:move_text(kuhn, Move, Text) :-
-    (   card_text(Move, T), Move \== (-) -> Text = T ; Text = Move ).
+    (   card_name(Move, T) -> Text = T ; Text = Move ).
+
+card_name(j, 'Jack').
+card_name(q, 'Queen').
+card_name(k, 'King').
 
 game:board_lines(kuhn, kuhn(C1, C2, Ms), _, [L1, L2]) :-
     card_text(C1, T1), card_text(C2, T2),

@@ -81,6 +81,7 @@ game:legal(leduc, leduc(C1, C2, -, R1, _), chance, C) :-
 game:legal(leduc, Pos, Mover, Move) :-
     Mover \== chance,
     Pos = leduc(_, _, _, R1, R2),
+    \+ game:over(leduc, Pos, Mover, _),
     current_round(Pos, Moves),
     stakes(R1, R2, S1, S2),
     ( Mover == p1 -> Mine = S1, Theirs = S2 ; Mine = S2, Theirs = S1 ),

@@ -70,6 +70,7 @@ game:legal(G, Pos, chance, Face) :-
 game:legal(G, liar(D1, D2, Moves), Mover, Move) :-
     Mover \== chance,
     params(G, Dice, Faces),
+    \+ last(Moves, liar),
     (   last_bid(Moves, Last) -> true ; Last = none ),
     Most is 2 * Dice,
     (   between(1, Most, Q), between(1, Faces, F),

@@ -1,0 +1,248 @@
+"""Games of hidden information against facts computed apart: Kuhn poker's value -1/18 (Kuhn 1950),
+the uniform policy's exploitability 0.458333 (OpenSpiel's definition), and OpenSpiel itself, run
+here: the shipped Kuhn, Leduc and Liar's Dice play state for state as its kuhn_poker, leduc_poker
+and liars_dice, and educable's exploitability of a policy equals ``pyspiel.exploitability``'s."""
+import json
+import sqlite3
+import subprocess
+from fractions import Fraction
+
+import pytest
+
+from conftest import EDUCABLE, cli, cli_json, one_line
+
+pyspiel = pytest.importorskip("pyspiel")
+
+KUHN_VALUE = Fraction(-1, 18)
+
+
+def openspiel_name(game: str) -> tuple[str, dict]:
+    return {"kuhn": ("kuhn_poker", {}), "leduc": ("leduc_poker", {}),
+            "liars_dice(1,3)": ("liars_dice", {"numdice": 1, "dice_sides": 3})}[game]
+
+
+def walk_both(game: str):
+    """Walk educable's tree of ``game`` and OpenSpiel's game in step, asserting at every state the same
+    mover, the same moves (numbered by actions/2 and chance_actions/2), the same chance probabilities
+    and the same returns; yields (our node, OpenSpiel state) pairs of every decision node."""
+    from educable.bridge import field, hidden
+
+    found = hidden.tree(game)
+    g = found.graph
+    actions = field._declared(game, "actions")
+    outcomes = field._declared(game, "chance_actions")
+    name, params = openspiel_name(game)
+    spiel = pyspiel.load_game(name, params)
+    stack = [(0, spiel.new_initial_state())]
+    while stack:
+        h, s = stack.pop()
+        edges = {g.moves[int(g.move[e])]: e for e in g.edges(h)}
+        if s.is_terminal():
+            assert not edges, g.keys[h]
+            assert found.payoff[h] == pytest.approx(s.returns()[0], abs=1e-12), g.keys[h]
+            continue
+        if s.is_chance_node():
+            assert g.mover[h] == 3, g.keys[h]
+            chances = dict(s.chance_outcomes())
+            assert sorted(edges) == sorted(outcomes[a] for a in chances), g.keys[h]
+            for a, p in chances.items():
+                e = edges[outcomes[a]]
+                assert g.prob[e] == pytest.approx(p, abs=1e-15)
+                stack.append((int(g.target[e]), s.child(a)))
+            continue
+        assert int(g.mover[h]) == s.current_player(), g.keys[h]
+        assert sorted(edges) == sorted(actions[a] for a in s.legal_actions()), g.keys[h]
+        yield h, s
+        for a in s.legal_actions():
+            stack.append((int(g.target[edges[actions[a]]]), s.child(a)))
+
+
+@pytest.mark.parametrize("game", ["kuhn", "leduc", "liars_dice(1,3)"])
+def test_the_shipped_games_play_as_openspiels_and_their_information_sets_are_its(game):
+    from educable.bridge import hidden
+
+    found = hidden.tree(game)
+    ours_by_theirs: dict[str, int] = {}
+    for h, s in walk_both(game):
+        mine = int(found.node_set[h])
+        theirs = s.information_state_string()
+        assert ours_by_theirs.setdefault(theirs, mine) == mine, (found.graph.keys[h], theirs)
+    assert len(ours_by_theirs) == found.sets             # one to one: the same partition into information sets
+    assert len(set(ours_by_theirs.values())) == found.sets
+
+
+def tabular(game: str, strategy):
+    """An OpenSpiel TabularPolicy playing educable's ``strategy`` (a probability a slot)."""
+    from open_spiel.python import policy as policy_lib
+
+    from educable.bridge import field, hidden
+    found = hidden.tree(game)
+    actions = field._declared(game, "actions")
+    name, params = openspiel_name(game)
+    table = policy_lib.TabularPolicy(pyspiel.load_game(name, params))
+    for h, s in walk_both(game):
+        i = int(found.node_set[h])
+        row = table.policy_for_key(s.information_state_string())
+        for a in s.legal_actions():
+            row[a] = strategy[int(found.slot0[i]) + found.moves[i].index(actions[a])]
+    return table
+
+
+@pytest.mark.parametrize("game", ["kuhn", "leduc"])
+def test_exploitability_of_three_policies_equals_openspiels(game):
+    from open_spiel.python.algorithms import exploitability as openspiel_exploitability
+
+    from educable.bridge import hidden
+    from educable.learners import hidden as algo
+    found = hidden.tree(game)
+    uniform = found.uniform()
+    always_call = uniform.copy()
+    for i in range(found.sets):
+        moves = found.moves[i]
+        keep = "call" if "call" in moves else "bet" if "bet" in moves else moves[0]
+        always_call[found.slot0[i]:found.slot0[i] + len(moves)] = [1.0 if m == keep else 0.0 for m in moves]
+    cfr = algo.cfr_plus(found, algo.CFRState.fresh(found), 100).average(found)
+    name, params = openspiel_name(game)
+    spiel = pyspiel.load_game(name, params)
+    for strategy in (uniform, always_call, cfr):
+        ours = algo.exploitability(found, strategy)[0]
+        theirs = openspiel_exploitability.exploitability(spiel, tabular(game, strategy))
+        assert ours == pytest.approx(theirs, abs=1e-9)
+
+
+def test_kuhn_solves_to_minus_one_eighteenth_and_random_is_exploitable_by_0_458333(db_path):
+    data = cli_json("solve", "kuhn")
+    assert abs(data["value"] - float(KUHN_VALUE)) < 1e-9
+    assert data["exploitability"] < 1e-9 and data["information_sets"] == 12
+    judged = cli_json("eval", "kuhn", "random", "--exact")
+    assert judged["exploitability"] == pytest.approx(11 / 24, abs=1e-12)       # 0.458333...
+    assert judged["nash_conv"] == pytest.approx(11 / 12, abs=1e-12)
+    # a best response to random: p1 gains 1/2 - (-1/18)..., each side's guarantee and the value add up
+    assert judged["as_first"]["guaranteed"] + judged["as_second"]["guaranteed"] == pytest.approx(-11 / 12, abs=1e-12)
+    assert cli_json("eval", "kuhn", "equilibrium", "--exact")["exploitability"] < 1e-9
+
+
+def test_query_gives_every_move_its_equilibrium_probability_and_value(db_path):
+    data = cli_json("query", "kuhn", "K pb")            # p1 holds the king, passed, p2 bet: always call
+    assert data["player"] == "p1"
+    moves = {m["move"]: m for m in data["moves"]}
+    assert moves["bet"]["probability"] == pytest.approx(1.0) and moves["bet"]["value"] == pytest.approx(2.0)
+    assert moves["pass"]["value"] == pytest.approx(-1.0)
+    by_position = cli_json("query", "kuhn", "J K pb")    # a position: its mover's view
+    assert by_position["information_set"] == "J pb" and by_position["player"] == "p1"
+    one_line(cli("query", "kuhn", "K Z pb"), 2, "no information set")
+
+
+def test_the_cfr_learner_converges_and_continues_where_it_stopped(db_path):
+    first = cli_json("train", "kuhn", "--learner", "cfr", "--agent", "c", "--iterations", "500")
+    assert first["exploitability"] < 2e-3
+    more = cli_json("train", "kuhn", "--learner", "cfr", "--agent", "c", "--iterations", "1500")
+    assert more["total_iterations"] == 2000 and more["exploitability"] < first["exploitability"]
+    assert abs(more["value"] - float(KUHN_VALUE)) < 1e-3
+    judged = cli_json("eval", "kuhn", "c", "--exact")
+    assert judged["exploitability"] == pytest.approx(more["exploitability"], abs=1e-12)
+    points = sqlite3.connect(db_path).execute("SELECT games, strength FROM curve_points WHERE agent = 'c'").fetchall()
+    assert len(points) >= 20 and all("exploitability" in json.loads(s) for _, s in points)
+
+
+def test_a_strategy_row_edited_by_hand_is_one_line_and_changes_nothing(db_path):
+    cli_json("train", "kuhn", "--learner", "cfr", "--agent", "c", "--iterations", "50")
+    cli_json("solve", "kuhn")
+    with sqlite3.connect(db_path) as conn:
+        conn.execute("UPDATE learned_values SET value = 3 WHERE agent = 'c' AND position = 'p1 | K' AND move = 'bet'")
+        conn.execute("UPDATE equilibrium_moves SET probability = 0.7 WHERE information_set = 'Q p' AND move = 'bet'")
+    before = sqlite3.connect(db_path).execute("SELECT count(*), sum(value) FROM learned_values").fetchone()
+    one_line(cli("eval", "kuhn", "c", "--exact"), 2, "'K'", "probability")
+    one_line(cli("query", "kuhn", "Q p"), 2, "adding up to")
+    assert sqlite3.connect(db_path).execute("SELECT count(*), sum(value) FROM learned_values").fetchone() == before
+
+
+@pytest.mark.parametrize("args", [
+    ("train", "kuhn", "--learner", "qlearn", "--agent", "q"),
+    ("train", "kuhn", "--learner", "ntuple", "--agent", "n"),
+    ("train", "kuhn", "--learner", "punish", "--agent", "p"),
+    ("train", "kuhn", "--learner", "ga", "--agent", "g", "--cycles", "1"),
+    ("eval", "kuhn", "random", "--vs", "random", "--games", "10"),
+    ("eval", "kuhn", "minimax", "--exact"),
+    ("train", "tictactoe", "--learner", "cfr", "--agent", "c"),
+])
+def test_what_does_not_know_hidden_information_refuses_in_one_line(db_path, args):
+    r = cli(*args)
+    one_line(r, 2)
+    assert "hidden information" in r.output or "no agent" in r.output
+
+
+LEAKY = """
+:- module(leaky, []).
+game:game(leaky).
+game:players(leaky, [p1, p2]).
+game:initial(leaky, deal, chance).
+game:legal(leaky, deal, chance, C) :- member(C, [lo, hi]).
+game:legal(leaky, card(C), p1, M) :- MOVES.
+game:legal(leaky, card(C, M1), p2, M) :- member(M, [fold, call]), M1 \\== none.
+game:next(leaky, deal, chance, C, card(C)).
+game:next(leaky, card(C), p1, M, card(C, M)).
+game:next(leaky, card(C, M1), p2, M, done(C, M1, M)).
+game:next_mover(leaky, _, _, card(_), p1) :- !.
+game:next_mover(leaky, _, _, card(_, _), p2) :- !.
+game:next_mover(leaky, _, _, _, p1).
+game:over(leaky, done(C, M1, M2), _, payoff(N)) :-
+    ( M2 == fold -> N = 1 ; M1 == check -> N = 0 ; C == hi -> N = 2 ; N = -2 ).
+game:sees(leaky, P, Player, View) :- SEES.
+game:position_text(leaky, P, _, T) :- term_to_atom(P, T).
+game:parse_position(leaky, T, P, M) :- term_to_atom(P, T), ( P = card(_) -> M = p1 ; P = card(_, _) -> M = p2 ; P = deal -> M = chance ; M = p1 ).
+game:parse_move(leaky, T, T).
+game:move_text(leaky, M, M).
+game:board_lines(leaky, P, _, [S]) :- term_to_atom(P, S).
+"""
+def no_equilibrium(db_path) -> bool:
+    """Whether the knowledge base holds no equilibrium (or was never made)."""
+    if not db_path.exists():
+        return True
+    tables = {t for (t,) in sqlite3.connect(db_path).execute("SELECT name FROM sqlite_master")}
+    return "equilibria" not in tables or not sqlite3.connect(db_path).execute("SELECT 1 FROM equilibria").fetchone()
+
+
+def educable(folder, *args):
+    """A command with --games-dir FOLDER, in a process of its own, as click's runner's result reads."""
+    r = subprocess.run([EDUCABLE, "--games-dir", str(folder), *args], capture_output=True, text=True, timeout=120)
+    return type("Result", (), {"exit_code": r.returncode, "output": r.stdout + r.stderr})()
+
+
+BLIND_P1 = "( P = card(_) -> View = '-' ; P = card(_, M) -> View = M ; View = '-' )"
+
+
+def test_moves_that_depend_on_a_card_the_player_cannot_see_are_named_in_one_line(tmp_path, db_path):
+    folder = tmp_path / "games"
+    folder.mkdir()
+    (folder / "leaky.pl").write_text(LEAKY.replace("MOVES", "( C == hi -> member(M, [check, bet]) ; M = check )")
+                                     .replace("SEES", BLIND_P1))
+    one_line(educable(folder, "solve", "leaky"), 2, "p1 cannot tell", "legal moves differ", "card(lo)", "card(hi)")
+    assert no_equilibrium(db_path)
+
+
+def kuhn_copy(tmp_path, sees: str):
+    """A folder holding Kuhn poker as `kuhnx`, its sees/4 replaced by ``sees``."""
+    from educable.bridge.files import RULES_DIR
+    text = (RULES_DIR / "games" / "kuhn.pl").read_text().replace("kuhn", "kuhnx")
+    start = text.index("game:sees(kuhnx")
+    end = text.index("\n\n", start)
+    folder = tmp_path / "games"
+    folder.mkdir()
+    (folder / "kuhnx.pl").write_text(text[:start] + sees + text[end:])
+    return folder
+
+
+def test_a_view_that_forgets_what_its_player_did_is_named_in_one_line(tmp_path, db_path):
+    folder = kuhn_copy(tmp_path, "game:sees(kuhnx, kuhnx(C1, C2, _), Player, View) :-\n"
+                                 "    ( Player == p1 -> C = C1 ; C = C2 ), card_text(C, View).")
+    one_line(educable(folder, "solve", "kuhnx"), 2, "p1 forgets")
+    assert no_equilibrium(db_path)
+
+
+def test_a_view_that_leaks_the_others_card_is_a_warning_of_check(tmp_path, db_path):
+    folder = kuhn_copy(tmp_path, "game:sees(kuhnx, kuhnx(C1, C2, Ms), _, View) :-\n"
+                                 "    term_to_atom(C1-C2-Ms, View).")
+    r = educable(folder, "check", "kuhnx")
+    assert r.exit_code == 0 and "p1's view tells every position apart" in r.output, r.output
+    assert "sound" in r.output
