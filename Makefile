@@ -18,9 +18,10 @@ demo: setup
 test: setup
 	@$(VENV)/bin/ruff check --quiet cli.py __init__.py __main__.py bridge kb learners web
 	@# mypy (one core, about 10 s from cold) checks while the test processes start; either failing fails
-	@# the target. Three test processes on two cores: many tests wait on servers, timers and subprocesses
+	@# the target. Four test processes on two cores: many tests wait on servers, timers and subprocesses
+	@# (the suite took 392 s with three, 357 s with four on an idle machine)
 	@$(VENV)/bin/mypy --no-error-summary & mypy=$$!; \
-	$(PY) -m pytest -q -n 3 --dist worksteal --durations=15; tests=$$?; \
+	$(PY) -m pytest -q -n 4 --dist worksteal --durations=15; tests=$$?; \
 	wait $$mypy && exit $$tests
 
 bench: setup

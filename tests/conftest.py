@@ -34,6 +34,17 @@ EDUCABLE = zygote.client_in(FORK_FOLDER)
 REAL_EDUCABLE = str(Path(sys.executable).parent / "educable")      # for the tests that send signals
 
 
+# The modules whose tests take longest (pytest --durations) run first: xdist hands each worker a run of the
+# collection and idle workers take tests from the others' ends, so a 40 s test met last would run alone.
+FIRST = ("test_docs.py", "test_tiles.py", "test_ntuple.py", "test_perfect.py", "test_wheel.py", "test_einstein.py",
+         "test_exact_edges.py", "test_exact.py", "test_hidden.py", "test_web_browser.py", "test_cluster.py")
+
+
+def pytest_collection_modifyitems(config, items):
+    rank = {name: i for i, name in enumerate(FIRST)}
+    items.sort(key=lambda item: rank.get(item.path.name, len(FIRST)))      # stable: within a module as written
+
+
 def pytest_configure(config):
     controller = not hasattr(config, "workerinput") and getattr(config.option, "numprocesses", None)
     if not controller and not os.environ.get("EDUCABLE_TEST_REAL_STARTS"):
