@@ -413,6 +413,8 @@ def main(ctx: click.Context, debug: bool, games_dirs: tuple[str, ...]) -> None:
         outside.allow_loading()
     if games_dirs:
         os.environ[GAMES_ENV] = os.pathsep.join([*games_dirs, *filter(None, [os.environ.get(GAMES_ENV)])])
+    from educable.kb import db as kb_db
+    kb_db.LEAN_IMPORT = True            # this process is the command's: sqlite-utils without numpy's types
 
 
 @main.command()
@@ -475,8 +477,10 @@ def games_cmd(db_path: str, as_json: bool) -> None:
         if "broken" in r:
             click.echo(f"{r['game']:<{width}}  BROKEN: {r['broken']}")
             continue
-        solved = (f"solved: {r['positions']:,} positions, {r['terminal']:,} terminal, {solved_outcome(r)}"
-                  if r["solved"] else "not solved yet")
+        solved = ("not solved yet" if not r["solved"] else
+                  f"solved: {r['positions']:,} positions, {r['information_sets']:,} information sets, "
+                  f"{r['players'][0]}'s value {r['value']:+.6f} (an equilibrium)" if r.get("hidden") else
+                  f"solved: {r['positions']:,} positions, {r['terminal']:,} terminal, {solved_outcome(r)}")
         click.echo(f"{r['game']:<{width}}  players {'/'.join(r['players'])}  start {r['initial']!r}  {solved}")
 
 

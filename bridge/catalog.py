@@ -22,7 +22,9 @@ def list_games(db: sqlite_utils.Database | None = None) -> list[dict[str, Any]]:
     solved, its stored summary; then each other member of a family (connect(3,5,4), pig(12,6)) the
     knowledge base holds solved from these rule files.  A game file that did not load, or a game that
     cannot start, is listed with ``broken`` saying why."""
-    out = [game_row(db, g) for g in games.games()]
+    names = games.games()
+    facts = games.catalog(names)
+    out = [game_row(db, g, facts.get(g)) for g in names]
     listed = {row["game"] for row in out}
     for g in store.solved_game_names(db) if db is not None else []:
         if g in listed:
@@ -39,18 +41,30 @@ def list_games(db: sqlite_utils.Database | None = None) -> list[dict[str, Any]]:
     return out
 
 
-def game_row(db: sqlite_utils.Database | None, g: str) -> dict[str, Any]:
-    """``games``'s row of one game: its players and start and, if solved, the stored summary; or
-    ``broken`` saying why it cannot start."""
-    why = games.unplayable(g)
-    if why is not None:
-        return {"game": g, "broken": f"{why} (educable check '{g}' says more)"}
+def game_row(db: sqlite_utils.Database | None, g: str, facts: dict[str, Any] | None = None) -> dict[str, Any]:
+    """``games``'s row of one game: its players and start and, if solved, the stored summary (of a game
+    of hidden information, its equilibrium's value); or ``broken`` saying why it cannot start.
+    ``facts``: games.catalog's of it, where asked already."""
+    if facts is None:
+        why = games.unplayable(g)
+        facts = {"unplayable": why} if why is not None else {}
+    if "unplayable" in facts:
+        return {"game": g, "broken": f"{facts['unplayable']} (educable check '{g}' says more)"}
     try:
-        row: dict[str, Any] = {"game": g, "players": games.players(g), "initial": games.initial(g).key}
+        row: dict[str, Any] = {"game": g, "players": facts.get("players") or games.players(g),
+                               "initial": facts.get("initial") or games.initial(g).key}
     except (LookupError, BadInput, PrologError) as exc:
         return {"game": g, "broken": f"its players/2 or initial/3 is missing or fails ({exc})"}
-    summary = store.game_summary(db, g, games.rules_hash(g)) if db is not None else None
-    chanced = store.stored_chance_summary(db, g, games.rules_hash(g)) if db is not None and summary is None else None
+    digest = games.rules_hash(g) if db is not None else ""
+    summary = store.game_summary(db, g, digest) if db is not None else None
+    chanced = store.stored_chance_summary(db, g, digest) if db is not None and summary is None else None
+    if db is not None and summary is None and chanced is None:
+        from educable.kb.equilibria import equilibrium_summary
+        balanced = equilibrium_summary(db, g, digest)
+        if balanced is not None:
+            row.update(solved=True, hidden=True, positions=balanced["positions"], classes=None, winner=None,
+                       information_sets=balanced["information_sets"], value=balanced["value"])
+            return row
     row["solved"] = summary is not None or chanced is not None
     if summary:
         row.update({k: summary[k] for k in ("positions", "terminal", "classes", "winner")})

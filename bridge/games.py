@@ -25,19 +25,57 @@ if TYPE_CHECKING:              # numpy and the graphs only in annotations: `show
 GRAPH_FORMAT = "2"      # bump when compilation changes what a stored graph holds
 
 
-@cache
+_HASHES: dict[str, str] = {}
+
+
 def rules_hash(game: str) -> str:
     """A hash of the files that define ``game``'s rules (its own file, a GDL game's sheet, and the
     protocol) and of the stored graphs' format: a stored graph or solution is used only with the
     rules it came from.  Read once per process (every graph lookup asks for it)."""
-    g = quote(check_game(game))
-    files = engine().call(
-        f"findall(F, ((game:protocol_clause(players({g}, _), Body, R), catch(Body, _, fail), "
-        f"clause_property(R, file(F))) ; gdl:gdl_file({g}, F)), Out)")
+    if game not in _HASHES:
+        g = quote(check_game(game))
+        _HASHES[game] = _digest(engine().call(f"findall(F, {_rule_file(g)}, Out)"))
+    return _HASHES[game]
+
+
+def _rule_file(g: str) -> str:
+    """A Prolog goal binding F to each file that defines the game quoted ``g``."""
+    return (f"((game:protocol_clause(players({g}, _), Body, R), catch(Body, _, fail), "
+            f"clause_property(R, file(F))) ; gdl:gdl_file({g}, F))")
+
+
+def _digest(files: list[str]) -> str:
     digest = hashlib.sha256(GRAPH_FORMAT.encode())
     for path in sorted(set(files)) + [str(RULES_DIR / "game.pl")]:
-        digest.update(Path(path).read_bytes())
+        digest.update(_file_bytes(path))
     return digest.hexdigest()
+
+
+@cache
+def _file_bytes(path: str) -> bytes:
+    return Path(path).read_bytes()
+
+
+def catalog(names: list[str]) -> dict[str, dict[str, Any]]:
+    """For each game of ``names``, in one query: why it cannot be played (``unplayable``, as
+    unplayable/1 says; or ``fails``: its players/2 or initial/3 fails or throws), else its players
+    and start; its rules' hash remembered as rules_hash finds it (`educable games` asked five queries
+    a game)."""
+    listed = "[" + ", ".join(quote(n) for n in names) + "]"
+    rows = engine().call(
+        f"findall([G, W, Ps, K, Fs], ( member(G, {listed}), "
+        f"( catch(check:unplayable(G, Why0), E0, term_to_atom(E0, Why0)) -> W = [unplayable, Why0], Ps = null, "
+        f"K = null, Fs = [] ; catch(( game:players(G, Ps), game:initial(G, P, M), game:position_text(G, P, M, K) ), "
+        f"_, fail) -> W = null, findall(F, {_rule_file('G')}, Fs) ; W = [fails, ''], Ps = null, K = null, Fs = [] ) "
+        f"), Out)")
+    out: dict[str, dict[str, Any]] = {}
+    for g, why, players_, key, files in rows:
+        if why is not None:
+            out[g] = {why[0]: why[1]}
+            continue
+        _HASHES.setdefault(g, _digest(files))
+        out[g] = {"players": players_, "initial": key}
+    return out
 
 
 @dataclass(frozen=True)

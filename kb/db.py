@@ -11,7 +11,7 @@ import sqlite3
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from educable.kb.schema import MIGRATIONS, VERSION
 
@@ -56,7 +56,7 @@ def open_kb(path: str | os.PathLike | None = None) -> sqlite_utils.Database:
     try:
         conn = sqlite3.connect(p, timeout=5.0, isolation_level=None)
         conn.execute("PRAGMA foreign_keys = ON")
-        import sqlite_utils  # here, not at the top: a command that opens no database does not pay for it
+        sqlite_utils = import_sqlite_utils()
 
         # execute_plugins=False: no sqlite-utils plugin a user installed runs on educable's database,
         # and opening it skips the scan of every installed package's entry points (40 ms a command)
@@ -65,6 +65,34 @@ def open_kb(path: str | os.PathLike | None = None) -> sqlite_utils.Database:
     except sqlite3.DatabaseError as exc:
         raise KBError(describe(exc, p)) from None
     return db
+
+
+LEAN_IMPORT = False     # set by the command line (cli.main): see import_sqlite_utils
+
+
+def import_sqlite_utils() -> Any:
+    """sqlite_utils, imported here and not at the top: a command that opens no database does not pay
+    for it.  sqlite-utils imports numpy (and pandas, where installed) only to name their types in its
+    table API, which educable never uses (every read and write is SQL through ``db.execute``,
+    ``db.query`` and ``db.conn``).  A command of the command line (LEAN_IMPORT) that has not needed
+    numpy yet imports it without them: `educable games` took 0.1 s longer for numpy alone.  The
+    library leaves sqlite-utils whole, for the user's own use of it in the same process."""
+    import sys
+    if "sqlite_utils" in sys.modules or not LEAN_IMPORT or "numpy" in sys.modules:
+        import sqlite_utils
+        return sqlite_utils
+    hidden = {name: sys.modules.get(name) for name in ("numpy", "pandas")}
+    try:
+        for name in hidden:
+            sys.modules[name] = None            # type: ignore[assignment]  # import of it raises ImportError
+        import sqlite_utils
+    finally:
+        for name, module in hidden.items():
+            if module is None:
+                sys.modules.pop(name, None)
+            else:
+                sys.modules[name] = module
+    return sqlite_utils
 
 
 def file_of(db: sqlite_utils.Database) -> str:
@@ -111,7 +139,7 @@ def _immutable(path: Path) -> bool:
 def open_kb_read_only(path: str | os.PathLike | None = None) -> sqlite_utils.Database:
     """Open an existing knowledge base for reading only (``doctor``): nothing is migrated or written,
     so a read-only or immutable file can be checked.  KBError in one line when it cannot be read."""
-    import sqlite_utils
+    sqlite_utils = import_sqlite_utils()
 
     p = resolve_path(path)
     try:

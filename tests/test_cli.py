@@ -201,7 +201,27 @@ def test_cli_starts_without_the_heavy_libraries():
     assert show.stdout.split("\n")[-2] == "", show.stdout      # drawing a board: no numpy, no database either
     games = subprocess.run([sys.executable, "-c", probe, "games"], capture_output=True, text=True, cwd=ROOT)
     loaded = set(games.stdout.split("\n")[-2].split(","))
-    assert "sqlite_utils" in loaded and not loaded & {"numba", "dask", "distributed", "matplotlib"}
+    assert "sqlite_utils" in loaded and not loaded & {"numba", "dask", "distributed", "matplotlib", "numpy"}
+
+
+def test_a_command_opens_the_knowledge_base_without_numpy_and_the_library_keeps_sqlite_utils_whole(tmp_path):
+    """The command line imports sqlite-utils without numpy's types (its table API, which educable never
+    uses, is all they serve): reads and writes work, and numpy is not loaded for them.  The library, in
+    the user's own process, leaves sqlite-utils whole (its numpy types mapped) for the user's use."""
+    probe = ("import sys\n"
+             "from educable.kb import db\n"
+             "db.LEAN_IMPORT = sys.argv[1] == 'lean'\n"
+             "kb = db.open_kb(sys.argv[2])\n"
+             "kb.execute(\"INSERT INTO agents (name, game, learner, created) VALUES ('a', 'g', 'qlearn', 'now')\")\n"
+             "rows = [r['name'] for r in kb.query('SELECT name FROM agents')]\n"
+             "import sqlite_utils.db as su\n"
+             "print(rows, 'numpy' in sys.modules, su.np is not None)")
+    lean = subprocess.run([sys.executable, "-c", probe, "lean", str(tmp_path / "a.db")], capture_output=True,
+                          text=True, cwd=ROOT, check=True)
+    assert lean.stdout.split() == ["['a']", "False", "False"], lean.stdout
+    whole = subprocess.run([sys.executable, "-c", probe, "library", str(tmp_path / "b.db")], capture_output=True,
+                           text=True, cwd=ROOT, check=True)
+    assert whole.stdout.split() == ["['a']", "True", "True"], whole.stdout
 
 
 def test_long_work_says_so_every_few_seconds_when_stderr_is_no_terminal(db_path):
