@@ -1245,7 +1245,15 @@ def train(ctx: click.Context, game: str, learner: str, agent: str, seed: int, pl
         x = data["exact"]
         click.echo(f"  exactly: expects a score of {x['expected_score']:.6f}" + (", as best play does" if x["perfect"] else
                                                                              f" (best play: {x['best_expected_score']:.6f})"))
-    for side_name in ("as_first", "as_second") if data["exact"] is not None and "as_first" in data["exact"] else ():
+    elif "exploitability" in data["exact"]:          # a game of hidden information: its greedy play judged
+        x = data["exact"]
+        click.echo(f"  exactly: exploitability {x['exploitability']:.6f} (its greedy play; an equilibrium's is 0)")
+        for side_name in ("as_first", "as_second"):
+            g = x[side_name]
+            click.echo(f"  {side_name.replace('_', ' ')} ({g['player']}): {g['guaranteed']:+.6f} against a best "
+                       f"response, the game's value {g['value']:+.6f}")
+    for side_name in ("as_first", "as_second") if data["exact"] is not None and "as_first" in data["exact"] \
+            and "exploitability" not in data["exact"] else ():
         click.echo(f"  exactly, {side_name.replace('_', ' ')}: {guarantee_words(data['exact'][side_name])}")
     if plot_path:
         click.echo(f"  learning curve saved to {plot_path}")

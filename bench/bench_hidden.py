@@ -5,6 +5,7 @@
   CFR+ on Liar's Dice) against what OpenSpiel's C++ CFRPlusSolver converges to here.
 - Exploitability of three policies (uniform, always call, educable's CFR+ after 100 iterations):
   educable's against ``pyspiel.exploitability`` of the same policy.
+- Q-learning on views (Kuhn, 100,000 self-play games, five seeds): its exploitability beside CFR's.
 - Time to an exploitability: `educable train leduc --learner cfr --target E` (the whole command,
   compiling the game included, in a process of its own) against OpenSpiel's CFRPlusSolver (its
   iterations only; the exploitability checks between them not counted), both on one core.
@@ -111,6 +112,18 @@ def main() -> None:
               f"{ours['exploitability']:.2e}; OpenSpiel {os_done:,} iterations, reached {os_reached:.2e}", flush=True)
         line(f"leduc: whole command to exploitability {target:g}", ours_time, "s", os_time,
              "OpenSpiel's CFRPlusSolver iterations")
+    with tempfile.TemporaryDirectory() as tmp:
+        reached = []
+        for seed in range(5):               # Q-learning on views: how far a table of views falls short
+            out = subprocess.run([EXE, "train", "kuhn", "--learner", "qlearn", "--agent", f"q{seed}", "--games",
+                                  "100000", "--seed", str(seed), "--json", "--db", str(Path(tmp) / "kb.db")],
+                                 check=True, capture_output=True, text=True)
+            reached.append(json.loads(out.stdout)["exact"]["exploitability"])
+        cfr = subprocess.run([EXE, "train", "kuhn", "--learner", "cfr", "--agent", "c", "--iterations", "1000",
+                              "--json", "--db", str(Path(tmp) / "kb.db")], check=True, capture_output=True, text=True)
+        print("kuhn: qlearn on views, 100,000 self-play games, seeds 0-4: exploitability "
+              + ", ".join(f"{e:.4f}" for e in reached) + f"; cfr after 1,000 iterations: "
+              f"{json.loads(cfr.stdout)['exploitability']:.2e}", flush=True)
     if args.quick:
         return
     ours_time, ours = educable_to("liars_dice", 2e-3, 2_000, 25)

@@ -376,7 +376,8 @@ def train(db: sqlite_utils.Database, game: str, learner: str, agent: str, n_game
         with graphs.compiling_as_stage(progress, "judging it exactly: ") as stage:    # not "N of N done" for minutes
             judged = evaluate_exact(db, game, agent, limit=limit, progress=stage)
         out["exact"] = {k: v for k, v in judged.items()
-                        if k in ("as_first", "as_second", "folded", "expected_score", "best_expected_score", "perfect")}
+                        if k in ("as_first", "as_second", "folded", "expected_score", "best_expected_score", "perfect",
+                                 "exploitability")}
     except (compile_mod.TooLarge, Unjudgeable) as exc:
         out["exact"] = None
         out["exact_skipped"] = f"no exact judgement: {exc}"
@@ -399,8 +400,9 @@ def train_agent(db: sqlite_utils.Database, game: str, learner: str, agent: str, 
         raise BadInput(f"unknown learner '{learner}' (known: {', '.join(registry.TRAINABLE)})")
     if learner not in registry.SCORE_LEARNERS:
         games.two_players(game)             # a game of score: refused in one line
-    if games.is_hidden(game) and learner not in registry.ITERATING:
-        raise BadInput(games.hidden_refusal(game, f"the {learner} learner sees every card; train --learner cfr"))
+    if games.is_hidden(game) and learner not in (*registry.ITERATING, *registry.VIEW_LEARNERS):
+        raise BadInput(games.hidden_refusal(game, f"the {learner} learner sees every card; train --learner cfr "
+                                                  "or qlearn"))
     module = registry.learner_module(learner)
     declared = {o.name: o for o in module.OPTIONS}
     foreign = [k for k in given if k not in declared]

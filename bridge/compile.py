@@ -122,7 +122,7 @@ def compile_graph(game: str, players: list[str], fold: bool, limit: int, what: s
     graph = StateGraph(game, list(players), keys, cat["mover"], cat["winner"], starts, cat["target"],
                        cat["move"].astype(np.int32), moves, cat["orbit"].astype(np.int64), fold)
     if (cat["mover"] == CHANCE).any():
-        graph.prob = chance_probabilities(cat["mover"], starts, weights)
+        graph.prob = chance_probabilities(cat["mover"], starts, weights, keys)
     if len(players) == 1:
         graph.reward = exact_numbers(points)
     if len(players) == 1 or scores:       # one player's score, or the first player's payoff(N) of two
@@ -152,7 +152,25 @@ SCORE_RANGE = "points past the float range: educable counts a game's points as f
 # (rules/play.pl's play_scores/6 refuses a sampled game's total in these words, check.pl a game's points)
 
 
-def chance_probabilities(mover: np.ndarray, starts: np.ndarray, weights: list[str | int]) -> np.ndarray:
+def _fractions_add_up(chance: np.ndarray, starts: np.ndarray, weights: list[str | int], keys: list[str] | None) -> None:
+    """BadInput naming the first chance node whose weights, some written as fractions (rationals), do
+    not add up to exactly 1 (as check reports it; they were made to by dividing by their total before)."""
+    at = 0
+    for node in chance.tolist():
+        count = int(starts[node + 1] - starts[node])
+        mine = weights[at:at + count]
+        at += count
+        if any(isinstance(w, str) for w in mine):
+            total = sum(exact_fraction(w) for w in mine)
+            if total != 1:
+                where = f" at {keys[node]!r}" if keys is not None else ""
+                raise BadInput(f"the chance weights{where} add up to {total.numerator}r{total.denominator}: written "
+                               "as fractions (rationals) they "
+                               "must add up to exactly 1 (educable check says where)")
+
+
+def chance_probabilities(mover: np.ndarray, starts: np.ndarray, weights: list[str | int],
+                         keys: list[str] | None = None) -> np.ndarray:
     """Each edge's probability: 1 for a player's move; for a chance node's outcome, its weight over
     the node's total.  The weights are brought to one denominator and added as whole numbers, so the
     total is exact and each probability is one division."""
@@ -172,6 +190,8 @@ def chance_probabilities(mover: np.ndarray, starts: np.ndarray, weights: list[st
         common = math.lcm(*(f.denominator for f in distinct.values()))
         whole = {x: f.numerator * (common // f.denominator) for x, f in distinct.items()}
         largest = max(whole.values())
+    if whole:                           # where a node's weights are written as fractions, they add up to 1 exactly
+        _fractions_add_up(chance, starts, weights, keys)
     if largest * int(np.diff(starts).max()) >= 2**62:
         raise BadInput("the chance weights are too large to add up exactly (a weight of "
                        f"{len(str(largest))} digits"

@@ -86,9 +86,6 @@ def actions(game: str, limit: int | None = None) -> tuple[str, ...]:
 
 
 def _actions(game: str, limit: int | None) -> tuple[str, ...]:
-    if games.is_hidden(game):
-        raise BadInput(games.hidden_refusal(game, "an environment of the field would show each player the whole "
-                                                  "position: each player's own view comes later"))
     declared = _declared(game, "actions")
     if declared is not None:
         return declared
@@ -203,6 +200,12 @@ def at(game: str, key: str) -> Step:
 def _step(fields: list) -> Step:
     key, mover, result, moves, weights, points, end, seen = fields
     return Step(key, mover, result, tuple(moves), tuple(weights), points, end, tuple(tuple(c) for c in seen))
+
+
+def view(game: str, key: str, viewer: str) -> str:
+    """What ``viewer`` sees in the state ``key`` of a game of hidden information (sees/4)."""
+    g = quote(game)
+    return engine().call(f"game:parse_position({g}, {quote(key)}, P, _), game:sees({g}, P, {quote(viewer)}, Out)")
 
 
 def cells(game: str, key: str, viewer: str) -> list[int] | None:

@@ -166,6 +166,8 @@ def strategy_of(db: sqlite_utils.Database, game: str, agent: str, found: InfoGam
         if row is None or row["game"] != game:
             raise BadInput(f"no agent '{agent}' for {game} (a game of hidden information: random, equilibrium, "
                            "or an agent of the cfr learner)")
+        if row["learner"] == "qlearn":          # its greedy play: the moves of the highest Q alike
+            return _greedy_of(db, agent, found, strategy)
         if row["learner"] != "cfr":
             raise BadInput(games.hidden_refusal(game, f"agent {agent!r} of the {row['learner']} learner sees every card"))
         table = equilibria.strategy_rows(db, agent)
@@ -220,7 +222,23 @@ def judge(db: sqlite_utils.Database, game: str, agent: str, limit: int | None = 
     sides = {}
     for side, me, guard in (("as_first", 0, -br[1].value), ("as_second", 1, -br[0].value)):
         best = value if me == 0 else -value
-        sides[side] = {"player": players[me], "guaranteed": guard, "value": best, "given_away": best - guard}
+        sides[side] = {"player": players[me], "guaranteed": guard, "value": best,
+                       "given_away": max(0.0, best - guard)}       # (never below the value but by rounding)
     return {"game": game, "agent": agent, "hidden": True, "exploitability": exploit, "nash_conv": 2 * exploit,
             "value": value, **sides, "expected_vs_itself": hidden.expected_payoff(found, strategy),
             "best_response_gains": gains[:TOP_GAINS]}
+
+
+def _greedy_of(db: sqlite_utils.Database, agent: str, found: InfoGame, strategy: np.ndarray) -> np.ndarray:
+    """A Q-learning agent's greedy strategy on views (uniform where it stored nothing)."""
+    from educable.kb.store import load_values
+    from educable.learners.hidden import greedy
+
+    q = np.zeros(found.slots)
+    players = found.graph.players
+    for position, move, value, _ in load_values(db, agent):
+        player, _, view = str(position).partition(" | ")
+        i = found.set_of(players.index(player), view) if player in players else None
+        if i is not None and move in found.moves[i]:
+            q[int(found.slot0[i]) + found.moves[i].index(move)] = float(value)
+    return greedy(found, q)

@@ -5,6 +5,8 @@ Actions are the game's numbered moves (bridge/field.py); chance's outcomes are n
 the order of their texts, each with its exact probability.  ``str(state)`` is the position's text
 form (mover included), which identifies a state as OpenSpiel's value iteration expects.  Returns:
 +1/-1 to the winner and the loser, 0 each for a draw; in a game of score (one player), the points.
+A game of hidden information (sees/4) is an imperfect-information game: a player's information
+state string is its view, so OpenSpiel's CFR and exploitability run on it; its payoff(N) is N and -N.
 OpenSpiel is the optional extra ``openspiel`` (``pip install 'educable[openspiel]'``).
 """
 from __future__ import annotations
@@ -44,10 +46,14 @@ def openspiel_game(game: str, max_positions: int | None = None) -> Any:
     index = field.action_index(game)
     players = games.players(game)
     scored = len(players) == 1
+    hidden = games.is_hidden(game)          # each player's information state is its view (sees/4)
     graph = None
     declared_chance = field.chance_actions(game)
-    planes = field.planes(game, max_positions)
-    if not field.numbered_apart(game) or planes is None:     # else numbered and observed without the graph
+    if hidden and (declared_chance is None or not field.numbered_apart(game)):
+        raise BadInput(f"{game} is a game of hidden information: OpenSpiel needs its actions/2 and chance_actions/2 "
+                       "(its graph is not numbered for it)")
+    planes = None if hidden else field.planes(game, max_positions)
+    if not hidden and (not field.numbered_apart(game) or planes is None):     # else numbered and observed without the graph
         try:
             graph = field.fitted_graph(game, max_positions)
         except BadInput:
@@ -68,16 +74,17 @@ def openspiel_game(game: str, max_positions: int | None = None) -> Any:
     game_type = GT(
         short_name=short_name(game), long_name=f"educable {game}", dynamics=GT.Dynamics.SEQUENTIAL,
         chance_mode=GT.ChanceMode.EXPLICIT_STOCHASTIC if has_chance else GT.ChanceMode.DETERMINISTIC,
-        information=GT.Information.PERFECT_INFORMATION,
+        information=GT.Information.IMPERFECT_INFORMATION if hidden else GT.Information.PERFECT_INFORMATION,
         utility=GT.Utility.GENERAL_SUM if scored else GT.Utility.ZERO_SUM,
         reward_model=GT.RewardModel.REWARDS if scored else GT.RewardModel.TERMINAL,
         max_num_players=len(players), min_num_players=len(players),
         provides_information_state_string=True, provides_information_state_tensor=False,
-        provides_observation_string=True, provides_observation_tensor=True, parameter_specification={})
+        provides_observation_string=True, provides_observation_tensor=not hidden, parameter_specification={})
     longest = _longest(graph) if graph is not None and not has_chance else LONGEST
+    bound = float(LONGEST) if scored or hidden else 1.0         # a payoff(N) may be any number of chips
     info = pyspiel.GameInfo(
         num_distinct_actions=len(moves), max_chance_outcomes=len(chance_moves), num_players=len(players),
-        min_utility=-1.0 if not scored else -float(LONGEST), max_utility=1.0 if not scored else float(LONGEST),
+        min_utility=-bound, max_utility=bound,
         utility_sum=None if scored else 0.0, max_game_length=longest)
 
     class EducableState(pyspiel.State):      # type: ignore[name-defined]  # pyspiel is optional
@@ -126,16 +133,21 @@ def openspiel_game(game: str, max_positions: int | None = None) -> Any:
                 return list(self.scores)
             if self.at.result is None or self.at.result == "draw":
                 return [0.0, 0.0]
+            if self.at.result == "payoff":          # hidden information: N chips to the first player
+                return [self.at.end_points, -self.at.end_points]
             return [1.0 if p == self.at.result else -1.0 for p in players]
 
         def rewards(self) -> list[float]:
             return self.last_points if scored else self.returns() if self.is_terminal() else [0.0] * len(players)
 
         def information_state_string(self, player: int | None = None) -> str:
+            if hidden:          # what the player sees, which recalls all it saw and did (check holds it to that)
+                who = self.current_player() if player is None else player
+                return field.view(game, self.at.key, players[max(who, 0)])
             return self.at.key
 
         def observation_string(self, player: int | None = None) -> str:
-            return self.at.key
+            return self.information_state_string(player)
 
         def __str__(self) -> str:
             return self.at.key
@@ -157,7 +169,7 @@ def openspiel_game(game: str, max_positions: int | None = None) -> Any:
             return KeyObserver()
 
     numbered = None if planes is not None or graph is None else field.numbering(game, max_positions)
-    if planes is None and numbered is None:
+    if planes is None and numbered is None and not hidden:
         raise BadInput(f"{game} has no cells/4 and is too large for its state graph: OpenSpiel's observations "
                        "need one or the other")
     shape = (*planes.shape, planes.values) if planes is not None else (len(numbered or ()),)
@@ -178,7 +190,7 @@ def openspiel_game(game: str, max_positions: int | None = None) -> Any:
                 self.tensor[(numbered or {})[state.at.key]] = 1
 
         def string_from(self, state: EducableState, player: int) -> str:
-            return state.at.key
+            return state.information_state_string(player)
 
     if short_name(game) not in pyspiel.registered_names():
         pyspiel.register_game(game_type, EducableGame)

@@ -54,6 +54,9 @@ class _Board:
     """What both environments share: the game, its numbered moves, the state and how it is observed."""
 
     def __init__(self, game: str, limit: int | None) -> None:
+        if games.is_hidden(game):
+            raise BadInput(games.hidden_refusal(game, "PettingZoo's and Gymnasium's environments would show each "
+                                                      "player the whole position: openspiel_game gives each its view"))
         self.game = games.check_game(game)
         self.players = games.players(game)
         self.scored = len(self.players) == 1

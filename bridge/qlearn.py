@@ -142,6 +142,9 @@ def run(db: sqlite_utils.Database, game: str, name: str, options: dict[str, Any]
     """Train a Q-learning agent on the state graph (expanded lazily when the game is past the
     position ``limit``); see commands.train.  ``commits`` says when to store the table mid-run."""
     commits = commits or Commits()
+    if games.is_hidden(game):               # its state is a player's view: bridge/views_qlearn.py
+        from educable.bridge import views_qlearn
+        return views_qlearn.run(db, game, name, options, vs, side, n_games, seed, progress)
     if vs == "adversary":
         raise BadInput("--vs adversary is for the punish and ntuple learners; use self, random, minimax or an agent")
     opts, row = start(db, name, game, options)

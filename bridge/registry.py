@@ -9,6 +9,7 @@ from types import ModuleType
 LEARNERS: dict[str, str] = {"punish": "educable.bridge.punish", "qlearn": "educable.bridge.qlearn", "ntuple": "educable.bridge.ntuple"}
 RULE_SETS = ("ga", "rules")     # populations of rule sets (bridge/ga.py): evolved, or imported from a file
 ITERATING = ("cfr",)            # learners that walk a game's tree (bridge/cfr.py): iterations, not games
+VIEW_LEARNERS = ("qlearn",)     # learners that play games of hidden information from each player's view
 # What `train --learner` accepts, each with what it is (its options are declared in its module: OPTIONS).
 TRAINABLE: dict[str, str] = {
     "punish": "the six-pawns practical after Gardner's HER, in Prolog",

@@ -522,3 +522,86 @@ def cfr_plus_iterations(start, target, mover, edge_slot, chance_prob, payoff, sl
                     total[s] += t * own[s]
                     r = regret[s] + gain[s]
                     regret[s] = r if r > 0.0 else 0.0
+
+
+# --- Q-learning on information sets ----------------------------------------------------------------
+
+def greedy(game: InfoGame, q: np.ndarray) -> np.ndarray:
+    """The strategy that plays, in each information set, the moves of the highest Q alike."""
+    out = np.zeros(game.slots, dtype=np.float64)
+    for i in range(game.sets):
+        a, k = int(game.slot0[i]), len(game.moves[i])
+        best = q[a:a + k] >= q[a:a + k].max() - 1e-12
+        out[a:a + k] = best / best.sum()
+    return out
+
+
+@njit(cache=True)
+def q_views_games(start, target, mover, edge_slot, chance_prob, payoff, node_set, slot0, nmoves, slot_set, q, visits,
+                  games, seed, alpha, eps_start, eps_end, gamma, learns, random_other):  # pragma: no cover  (numba)
+    """``games`` games of Q-learning on information sets (each player's state is its view): chance
+    draws its outcomes by their probabilities, a learning player moves epsilon-greedily on Q
+    (epsilon linear from ``eps_start`` to ``eps_end``), a player who does not learn (``learns``) at
+    random when ``random_other``; after each game every learning player's moves are backed up from
+    the last: Q := Q + a (target - Q), the target its payoff after its last move and gamma times the
+    best Q of its next information set before it (a: ``alpha``, or 1/n where alpha is 0).  Returns
+    each game's payoff to the first player."""
+    np.random.seed(seed)
+    out = np.empty(games)
+    trail = np.empty((2, 256), dtype=np.int64)
+    for g in range(games):
+        eps = eps_start + (eps_end - eps_start) * g / max(1, games - 1)
+        length = np.zeros(2, dtype=np.int64)
+        h = 0
+        while start[h] < start[h + 1]:
+            a = start[h]
+            b = start[h + 1]
+            if mover[h] == 3:
+                u = np.random.random()
+                e = a
+                acc = chance_prob[a]
+                while acc < u and e < b - 1:
+                    e += 1
+                    acc += chance_prob[e]
+            else:
+                p = mover[h]
+                if (learns[p] and np.random.random() < eps) or (not learns[p] and random_other):
+                    e = a + np.random.randint(b - a)
+                elif learns[p] or not random_other:
+                    best = -1e300
+                    ties = 0
+                    e = a
+                    for f in range(a, b):
+                        v = q[edge_slot[f]]
+                        if v > best + 1e-12:
+                            best = v
+                            e = f
+                            ties = 1
+                        elif v > best - 1e-12:
+                            ties += 1
+                            if np.random.randint(ties) == 0:
+                                e = f
+                if length[p] < 256:
+                    trail[p, length[p]] = edge_slot[e]
+                    length[p] += 1
+            h = target[e]
+        out[g] = payoff[h]
+        for p in range(2):
+            if not learns[p]:
+                continue
+            r = payoff[h] if p == 0 else -payoff[h]
+            for k in range(length[p] - 1, -1, -1):
+                s = trail[p, k]
+                if k == length[p] - 1:
+                    goal = r
+                else:
+                    i = slot_set[trail[p, k + 1]]
+                    top = -1e300
+                    for t in range(slot0[i], slot0[i] + nmoves[i]):
+                        if q[t] > top:
+                            top = q[t]
+                    goal = gamma * top
+                visits[s] += 1
+                step = alpha if alpha > 0.0 else 1.0 / visits[s]
+                q[s] += step * (goal - q[s])
+    return out

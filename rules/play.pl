@@ -197,7 +197,9 @@ env_state(Game, Pos, Mover, Points, [Key, Mover, Result, Texts, Weights, Pts, En
     nb_setval(play_env_last, last(Game, Key, Pos, Mover)),
     (   over(Game, Pos, Mover, R)
     ->  Texts = [], Weights = [],
-        ( R = score(N) -> Result = score, End is float(N) ; Result = R, End = 0.0 )
+        ( R = score(N) -> Result = score, End is float(N)
+        ; R = payoff(N) -> Result = payoff, End is float(N)       % hidden information: N to the first player
+        ; Result = R, End = 0.0 )
     ;   Result = null, End = 0.0,
         findall(M, legal(Game, Pos, Mover, M), Moves),
         findall(T, ( member(M, Moves), move_text(Game, M, T) ), Texts),

@@ -219,6 +219,8 @@ def test_a_float_weight_is_refused_and_check_names_bad_weights(tmp_path):
     (tmp_path / "coin.pl").write_text(COIN.replace("W1", "1r2").replace("W2", "1r3"))
     r = educable("check", str(tmp_path / "coin.pl"), games_dir=tmp_path)
     assert "add up to 5r6" in r.stdout and "exactly 1" in r.stdout, r.stdout
+    r = educable("solve", "coin", games_dir=tmp_path, db=tmp_path / "kb.db")    # solve refuses what check reports
+    assert r.returncode == 2 and "add up to 5r6" in r.stderr and len(r.stderr.splitlines()) == 1, r.stderr
 
 
 def test_commands_that_assume_no_chance_refuse_a_game_of_chance_in_one_line(tmp_path):

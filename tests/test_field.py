@@ -357,7 +357,8 @@ def test_a_python_policy_on_a_game_of_chance_is_judged_exactly_as_a_reference_ju
     assert not got["as_first"]["perfect"]
 
 
-@pytest.mark.parametrize("game", ["2048(1,2)", "2048(2,2)", "2048", "pig(12,6)", "einstein(3)"])
+@pytest.mark.parametrize("game", ["2048(1,2)", "2048(2,2)", "2048", "pig(12,6)", "einstein(3)", "kuhn", "leduc",
+                                  "liars_dice(1,3)"])
 def test_openspiels_random_simulation_passes_on_the_shipped_games_of_chance_and_of_score(game):
     """pyspiel.random_sim_test failed on 2048(1,2) and 2048(2,2) (the points of a move were read after
     the tile's chance step had reset them); 2048 on 4x4 and EinStein on 5x5 are built from their

@@ -158,7 +158,8 @@ def test_a_strategy_row_edited_by_hand_is_one_line_and_changes_nothing(db_path):
 
 
 @pytest.mark.parametrize("args", [
-    ("train", "kuhn", "--learner", "qlearn", "--agent", "q"),
+    ("train", "kuhn", "--learner", "qlearn", "--agent", "q", "--vs", "minimax"),
+    ("train", "kuhn", "--learner", "qlearn", "--agent", "q", "--update", "bounds"),
     ("train", "kuhn", "--learner", "ntuple", "--agent", "n"),
     ("train", "kuhn", "--learner", "punish", "--agent", "p"),
     ("train", "kuhn", "--learner", "ga", "--agent", "g", "--cycles", "1"),
@@ -246,3 +247,61 @@ def test_a_view_that_leaks_the_others_card_is_a_warning_of_check(tmp_path, db_pa
     r = educable(folder, "check", "kuhnx")
     assert r.exit_code == 0 and "p1's view tells every position apart" in r.output, r.output
     assert "sound" in r.output
+
+
+def test_a_deal_whose_weights_do_not_add_up_to_one_is_refused_in_one_line(tmp_path, db_path):
+    folder = kuhn_copy(tmp_path, "game:sees(kuhnx, kuhnx(C1, C2, Ms), Player, View) :-\n"
+                                 "    ( Player == p1 -> C = C1 ; C = C2 ), card_text(C, CT), moves_text(Ms, MT),\n"
+                                 "    atomic_list_concat([CT, MT], ' ', View).\n"
+                                 "game:chance_weight(kuhnx, kuhnx(-, -, []), _, 1r2).")
+    one_line(educable(folder, "solve", "kuhnx"), 2, "add up to 3r2", "'- - -'")
+    assert no_equilibrium(db_path)
+    r = educable(folder, "check", "kuhnx")
+    assert r.exit_code == 1 and "add up to 3r2" in r.output, r.output
+
+
+def test_q_learning_on_views_learns_the_sure_values_and_falls_short_of_an_equilibrium(db_path):
+    """Q-learning's state is the player's view.  Facts of Kuhn poker: holding the king after a pass
+    and a bet, calling always wins the pot of 2 and folding loses the ante; and no player who never
+    mixes is at equilibrium (the second player's equilibrium bluffs with the jack one time in three,
+    Kuhn 1950), so greedy play keeps an exploitability above 0."""
+    data = cli_json("train", "kuhn", "--learner", "qlearn", "--agent", "q", "--games", "20000", "--seed", "3")
+    assert data["exact"]["exploitability"] > 0.01
+    values = {(p, m): (v, n) for p, m, v, n in sqlite3.connect(db_path).execute(
+        "SELECT position, move, value, visits FROM learned_values WHERE agent = 'q'")}
+    assert values[("p1 | K pb", "bet")][0] == pytest.approx(2.0) and values[("p1 | K pb", "bet")][1] > 0
+    assert values[("p1 | K pb", "pass")][0] == pytest.approx(-1.0)
+    judged = cli_json("eval", "kuhn", "q", "--exact")
+    assert judged["exploitability"] == pytest.approx(data["exact"]["exploitability"], abs=1e-12)
+    again = cli_json("train", "kuhn", "--learner", "qlearn", "--agent", "q", "--games", "1000")
+    visits = sqlite3.connect(db_path).execute("SELECT sum(visits) FROM learned_values WHERE agent = 'q'").fetchone()[0]
+    assert again["games"] == 1000 and visits > sum(n for _, n in values.values())
+
+
+def test_openspiels_own_cfr_runs_on_educables_kuhn_and_both_exploitabilities_agree():
+    """educable.openspiel_game gives each player its view as OpenSpiel's information state: OpenSpiel's
+    Python CFR+ runs on the Prolog game, and the exploitability OpenSpiel computes there equals
+    educable's of the same policy, and OpenSpiel's on its own kuhn_poker."""
+    from open_spiel.python.algorithms import cfr
+    from open_spiel.python.algorithms import exploitability as openspiel_exploitability
+
+    import educable
+    from educable.bridge import field, hidden
+    from educable.learners import hidden as algo
+    spiel = educable.openspiel_game("kuhn")
+    assert spiel.get_type().information == pyspiel.GameType.Information.IMPERFECT_INFORMATION
+    solver = cfr.CFRPlusSolver(spiel)
+    for _ in range(20):
+        solver.evaluate_and_update_policy()
+    average = solver.average_policy()
+    theirs = openspiel_exploitability.exploitability(spiel, average)
+    found = hidden.tree("kuhn")
+    actions = field._declared("kuhn", "actions")
+    strategy = found.uniform()
+    for i in range(found.sets):
+        row = average.policy_for_key(found.key[i])
+        for j, move in enumerate(found.moves[i]):
+            strategy[found.slot0[i] + j] = row[actions.index(move)]
+    assert algo.exploitability(found, strategy)[0] == pytest.approx(theirs, abs=1e-9)
+    native = openspiel_exploitability.exploitability(pyspiel.load_game("kuhn_poker"), tabular("kuhn", strategy))
+    assert native == pytest.approx(theirs, abs=1e-9) and theirs > 1e-4
