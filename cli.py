@@ -778,10 +778,17 @@ def play(game: str, opponent: str, side: str | None, seed: int | None, db_path: 
       educable play hexapawn --opponent random --seed 3
       educable play '2048(2,2)'    (a game of score: you play alone)
     """
+    from educable.bridge import games as games_mod
     from educable.bridge.session import PlaySession
 
-    session = PlaySession(open_kb(db_path), game, opponent, side, seed if seed is not None else random.randrange(2**31))
-    if session.alone and click.get_current_context().get_parameter_source("opponent") != click.core.ParameterSource.DEFAULT:
+    chosen_seed = seed if seed is not None else random.randrange(2**31)
+    defaulted = click.get_current_context().get_parameter_source("opponent") == click.core.ParameterSource.DEFAULT
+    if games_mod.is_hidden(game):
+        from educable.bridge.hidden_play import HiddenSession
+        opponent = "equilibrium" if defaulted else opponent         # best play where players cannot see everything
+        return play_hidden(HiddenSession(open_kb(db_path), game, opponent, side, chosen_seed), opponent)
+    session = PlaySession(open_kb(db_path), game, opponent, side, chosen_seed)
+    if session.alone and not defaulted:
         raise BadInput(f"{game} is a game of one player: nobody plays against you (leave out --opponent)")
     against = "alone" if session.alone else f"{session.human} against {opponent}"
     click.echo(f"{game}: you play {against}. Type a move, '?' for the legal moves, 'q' to stop.")
@@ -817,6 +824,50 @@ def play(game: str, opponent: str, side: str | None, seed: int | None, db_path: 
         click.echo("game over: draw")
     else:
         click.echo(f"game over: {session.result} wins — " + ("you win!" if session.result == session.human else f"{opponent} wins"))
+
+
+def play_hidden(session: Any, opponent: str) -> None:
+    """`play` on a game of hidden information: the person sees only their view; at the end the whole
+    position, the payoff, each of their decisions against the equilibrium and the agent's exploitability."""
+    click.echo(f"{session.game}: you play {session.human} against {opponent}, who sees only its own view as you see "
+               "yours. Type a move, '?' for the legal moves, 'q' to stop.")
+    try:
+        while session.result is None:
+            click.echo("\n".join(session.board()))
+            if session.human_to_move:
+                text = click.prompt(f"your move ({session.human})", prompt_suffix="> ", default="", show_default=False)
+                if text.strip() in ("q", "quit", "exit"):
+                    raise EOFError
+                if text.strip() in ("?", "help", ""):
+                    click.echo("legal moves: " + " ".join(session.legal_moves()))
+                    continue
+                try:
+                    session.human_move(text)
+                except BadInput as exc:
+                    click.echo(f"{exc}; legal moves: {' '.join(session.legal_moves())}")
+            else:
+                click.echo(f"{opponent} plays {session.computer_move()}")
+    except (EOFError, KeyboardInterrupt, click.Abort):
+        session.finish()
+        click.echo("\ngame abandoned (stored without a result)")
+        return
+    session.finish()
+    click.echo("\n".join(session.board()))
+    review = session.review()
+    payoff = session.payoff if session.human == session.players[0] else -session.payoff
+    click.echo(f"game over: you {'win' if payoff > 0 else 'lose' if payoff < 0 else 'draw'} {abs(payoff):g}")
+    if review["decisions"] is None:
+        click.echo(f"(no review: {review['why']})")
+        return
+    for d in review["decisions"]:
+        if d["value"] is None:
+            click.echo(f"  at {d['view']!r} you played {d['move']}: a set the equilibrium never reaches")
+            continue
+        best = "" if d["best"] is None or d["value"] >= d["best"] - 1e-9 else \
+            f" (the equilibrium's best move is worth {d['best']:+.4f})"
+        click.echo(f"  at {d['view']!r} you played {d['move']}: worth {d['value']:+.4f} against the equilibrium{best}")
+    click.echo(f"your side's value with best play {review['value']:+.6f}; {opponent}'s exploitability "
+               f"{review['exploitability']:.6f}")
 
 
 @main.command("eval")

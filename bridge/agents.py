@@ -168,8 +168,8 @@ def check_agent(db: sqlite_utils.Database, game: str, name: str) -> dict | None:
     """BadInput unless ``name`` can play ``game``; the stored agent's row, or None for a built-in or
     a search opponent.  Checks only and loads nothing, so a command can refuse before any work."""
     if games.is_hidden(game):
-        raise BadInput(games.hidden_refusal(game, "play, sampled eval and tournaments would show the players every "
-                                                  "card: they do not play it yet"))
+        raise BadInput(games.hidden_refusal(game, "sampled eval and tournaments would show the players every card: "
+                                                  "they do not play it yet; play and eval --exact do"))
     if name in store.BUILTIN_AGENTS:
         return None
     if outside.named(name):

@@ -142,7 +142,7 @@ def is_hidden(game: str) -> bool:
     return bool(engine().call(f"( game:declares({quote(check_game(game))}, sees) -> Out = true ; Out = false )"))
 
 
-HIDDEN_COMMANDS = "solve, query, eval --exact, judge, the cfr learner and qlearn (on views)"
+HIDDEN_COMMANDS = "solve, query, play, eval --exact, judge, the cfr learner and qlearn (on views)"
 
 
 def hidden_refusal(game: str, what: str) -> str:

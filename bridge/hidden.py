@@ -165,7 +165,7 @@ def strategy_of(db: sqlite_utils.Database, game: str, agent: str, found: InfoGam
         row = get_agent(db, agent)
         if row is None or row["game"] != game:
             raise BadInput(f"no agent '{agent}' for {game} (a game of hidden information: random, equilibrium, "
-                           "or an agent of the cfr learner)")
+                           "or an agent of the cfr or qlearn learner)")
         if row["learner"] == "qlearn":          # its greedy play: the moves of the highest Q alike
             return _greedy_of(db, agent, found, strategy)
         if row["learner"] != "cfr":

@@ -305,3 +305,25 @@ def test_openspiels_own_cfr_runs_on_educables_kuhn_and_both_exploitabilities_agr
     assert algo.exploitability(found, strategy)[0] == pytest.approx(theirs, abs=1e-9)
     native = openspiel_exploitability.exploitability(pyspiel.load_game("kuhn_poker"), tabular("kuhn", strategy))
     assert native == pytest.approx(theirs, abs=1e-9) and theirs > 1e-4
+
+
+def test_playing_poker_shows_only_your_own_card_until_the_end(db_path):
+    """`play` on Kuhn: before the end the person sees their view only (never the other's card, nor
+    chance's deal to it); at the end the whole position, the payoff and the review."""
+    from educable.bridge import games
+    for seed in range(6):
+        r = cli("play", "kuhn", "--seed", str(seed), "--as", "p2", input="pass\npass\npass\n")
+        assert r.exit_code == 0, r.output
+        playing, _, end = r.output.partition("game over")
+        shown = [line for line in playing.splitlines() if line.startswith("you (p2) see:")]
+        assert shown and all(len(line.split(": ")[1].split()[0]) == 1 for line in shown)
+        whole = [line for line in playing.splitlines() if line.startswith("p1 holds")]
+        assert len(whole) == 1                              # the whole position, once, when the game is over
+        mine = shown[0].split(": ")[1].split()[0]
+        theirs = whole[0].split("p1 holds ")[1].split(",")[0]
+        assert mine != theirs and theirs not in "".join(shown)     # the other's card appears only at the end
+        assert "Jack" not in playing and "Queen" not in playing and "King" not in playing    # chance's deals unseen
+        assert "exploitability 0.000000" in end
+    stored = sqlite3.connect(db_path).execute("SELECT count(*) FROM matches WHERE game = 'kuhn'").fetchone()[0]
+    assert stored == 6
+    assert games.is_hidden("kuhn")

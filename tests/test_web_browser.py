@@ -182,6 +182,7 @@ def open_live_run(s, page):
     assert running, "the training committed no curve point within two minutes"
     page.goto(s.url + "/runs")
     page.click("#runs a:text('live')")
+    page.wait_for_selector("#curve", timeout=60_000)    # the live page loaded (a check before it ran on /runs)
 
 
 def test_a_live_curve_gains_points_while_a_training_runs(db_path, served, page):
@@ -523,3 +524,31 @@ def test_ctrl_c_stops_the_server_while_a_search_runs(served):
     search.join(timeout=30)
     assert s.proc.returncode is not None
     assert "Traceback" not in s.proc.stderr.read()
+
+
+def test_a_hand_of_poker_by_clicks_shows_only_your_card_until_the_end(db_path, served, page):
+    """Kuhn poker on the page, against the equilibrium: while the hand goes on the page holds the
+    person's view only (their card and the moves: never the other's card, nor chance's deal); at the
+    end the whole position, the payoff, each decision against the equilibrium and the agent's
+    exploitability (0, the equilibrium's).  The hand is stored as a match."""
+    s = served()
+    for _ in range(3):
+        page.goto(f"{s.url}/play?game=kuhn&as=p2")
+        seen = []
+        while True:
+            page.wait_for_function("document.querySelectorAll('.handmove').length > 0 || "
+                                   "!document.getElementById('handend').hidden", timeout=60_000)
+            if not page.evaluate("document.getElementById('handend').hidden"):
+                break
+            seen.append(page.text_content("#hand"))
+            page.click(".handmove >> nth=0")               # pass (check or fold) whenever asked
+            page.wait_for_function(f"document.querySelectorAll('#handlog li').length > {len(seen)}", timeout=60_000)
+        mine = page.text_content("#handboard").split("p2 holds ")[1][0]
+        theirs = page.text_content("#handboard").split("p1 holds ")[1][0]
+        assert seen and all("holds" not in text for text in seen)
+        assert all(theirs not in text.split("you see:")[1].split("(")[0] or theirs == mine for text in seen)
+        assert not any(word in text for text in seen for word in ("Jack", "Queen", "King"))
+        review = page.text_content("#handreview")
+        assert "exploitability 0.000000" in review and ("against the equilibrium" in review or "never reaches" in review)
+    shot(page, "play-kuhn")
+    assert sqlite3.connect(db_path).execute("SELECT count(*) FROM matches WHERE game = 'kuhn'").fetchone()[0] == 3

@@ -208,8 +208,10 @@ def _play_page(db: Any, game: str | None) -> dict:
     learned = [a["name"] for a in store.list_agents(db, chosen)] if chosen else []
     from educable.bridge import boards
     setup = chosen is not None and boards.can_set_up(chosen)
+    from educable.bridge import games as games_mod
+    hidden = chosen is not None and games_mod.is_hidden(chosen)      # a hand: each side sees only its own view
     return {"games": names, "game": chosen, "players": players or [], "learned": learned, "setup": setup,
-            "outside": outside.registered()}       # the Python policies `serve --player` gave, offered as opponents
+            "outside": outside.registered(), "hidden": hidden}   # (outside: the Python policies `serve --player` gave)
 
 
 # ---------------------------------------------------------------------------- handlers
@@ -221,7 +223,7 @@ async def home(request: Request) -> dict:
 async def play(request: Request) -> dict:
     game = text_param(request, "game", required=False)
     data = await request.app.state.engine.run(_play_page, game, db=True)
-    opponent = text_param(request, "opponent", required=False) or "minimax"
+    opponent = text_param(request, "opponent", required=False) or ("equilibrium" if data["hidden"] else "minimax")
     human = text_param(request, "as", required=False) or (data["players"][0] if data["players"] else "")
     position = text_param(request, "position", required=False) or ""
     shown = request.query_params.getlist("agent")
@@ -449,6 +451,69 @@ async def api_move(request: Request) -> Any:
     return await request.app.state.engine.run(session.reply, game, position, opponent, moves, seed, db=True)
 
 
+HANDS = 32          # hands of hidden information the server keeps going at once (the oldest dropped past it)
+
+
+def _hand_new(db: Any, game: str, opponent: str, human: str | None, seed: int, keep: bool) -> tuple[Any, dict]:
+    from educable.bridge.hidden_play import HiddenSession
+    hand = HiddenSession(db, game, opponent, human, seed)
+    return hand, _hand_on(hand, None, keep)
+
+
+def _hand_on(hand: Any, move: str | None, keep: bool) -> dict:
+    """The person's move (if any), then the agent's until the person is to move or the hand is over:
+    what the person may see now (their view, the agent's moves), and at the end everything (the hand
+    stored as a match, and the equilibrium found for the review if need be, unless ``keep`` is False:
+    a read-only server)."""
+    if move is not None:
+        hand.human_move(move)
+    played = []
+    while hand.result is None and not hand.human_to_move:
+        played.append(hand.computer_move())
+    out: dict = {"game": hand.game, "human": hand.human, "opponent": hand.opponent, "played": played,
+                 "over": hand.result is not None}
+    if hand.result is None:
+        out.update(view=hand.view(), legal=hand.legal_moves())
+        return out
+    if keep:
+        hand.finish("serve")
+    mine = hand.payoff if hand.human == hand.players[0] else -hand.payoff
+    out.update(board=hand.board(), payoff=mine, review=hand.review(may_solve=keep))
+    return out
+
+
+async def api_hand(request: Request) -> Any:
+    """POST {game, opponent, as, seed}: a new hand of a game of hidden information against ``opponent``,
+    dealt on the server; the person sees only their view."""
+    import secrets
+    body = await json_body(request)
+    game, opponent = field(body, "game", str), field(body, "opponent", str)
+    human = body.get("as") if isinstance(body.get("as"), str) else None
+    hand, out = await request.app.state.engine.run(_hand_new, game, opponent, human, field(body, "seed", int, 0),
+                                                   not request.app.state.read_only, db=True)
+    hands = request.app.state.hands
+    key = secrets.token_urlsafe(12)
+    hands[key] = hand
+    while len(hands) > HANDS:
+        hands.pop(next(iter(hands)))
+    if out["over"]:
+        hands.pop(key, None)
+    return {"hand": key, **out}
+
+
+async def api_hand_move(request: Request) -> Any:
+    """POST {hand, move}: the person's move in a hand, then the agent's; what the person may see."""
+    body = await json_body(request)
+    key, move = field(body, "hand", str), field(body, "move", str)
+    hand = request.app.state.hands.get(key)
+    if hand is None:
+        raise Refused(404, "no such hand (over, or dropped for newer ones): deal a new one")
+    out = await request.app.state.engine.run(_hand_on, hand, move, not request.app.state.read_only)
+    if out["over"]:
+        request.app.state.hands.pop(key, None)
+    return {"hand": key, **out}
+
+
 async def api_finish(request: Request) -> Any:
     from educable.bridge import session
     body = await json_body(request)
@@ -521,6 +586,8 @@ def create_app(db_path: Path, read_only: bool = False, boundary: Boundary | None
         Route("/api/setup", api(api_setup)),
         Route("/api/move", api(api_move), methods=["POST"]),
         Route("/api/finish", api(api_finish), methods=["POST"]),
+        Route("/api/hand", api(api_hand), methods=["POST"]),
+        Route("/api/hand/move", api(api_hand_move), methods=["POST"]),
         Route("/api/runs", api(api_runs)),
         Route("/api/runs/{run_id:int}", api(api_run)),
         Route("/api/curve", api(api_curve)),
@@ -542,6 +609,7 @@ def create_app(db_path: Path, read_only: bool = False, boundary: Boundary | None
     app.state.boundary = boundary
     app.state.engine = EngineThread(db_path)
     app.state.read_only = read_only
+    app.state.hands = {}                # hands of hidden information going on: their key -> bridge/hidden_play.py
     app.state.jobs = jobs
     app.state.solver = SolverProcess()
     app.state.searches = Searches(db_path, search_seconds)
