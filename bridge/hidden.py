@@ -25,7 +25,8 @@ if TYPE_CHECKING:
 
     from educable.learners.hidden import InfoGame
 
-LP_SLOTS = 20_000          # both players' sequences: the linear program up to here (Leduc 2,184), CFR+ past it
+LP_SLOTS = 60_000          # both players' sequences: the linear program up to here (Leduc's 2,184: 0.24 s; Liar's
+#                            Dice's 49,140: 6 s), CFR+ past it
 CFR_TARGET = 1e-6          # the exploitability CFR+ solves to where the linear program is too large
 CFR_MOST = 20_000          # iterations CFR+ may take to reach it
 TOP_GAINS = 3              # information sets named where a best response gains most
@@ -152,6 +153,9 @@ def strategy_of(db: sqlite_utils.Database, game: str, agent: str, found: InfoGam
     strategy = found.uniform()
     if agent == "random":
         return strategy
+    from educable.bridge import outside
+    if outside.named(agent):
+        return _policy_strategy(game, agent, found, strategy)
     if agent == "equilibrium":
         solve(db, game)
         rows = db.conn.execute("SELECT player, information_set, move, probability FROM equilibrium_moves "
@@ -242,3 +246,47 @@ def _greedy_of(db: sqlite_utils.Database, agent: str, found: InfoGame, strategy:
         if i is not None and move in found.moves[i]:
             q[int(found.slot0[i]) + found.moves[i].index(move)] = float(value)
     return greedy(found, q)
+
+
+def _policy_strategy(game: str, agent: str, found: InfoGame, strategy: np.ndarray) -> np.ndarray:
+    """A policy from Python asked once an information set: it sees ``{"information_state": view,
+    "player", "legal": moves, "action_mask"}`` (actions numbered by actions/2, as openspiel_game's) and
+    answers an action's number, or probabilities (a sequence over every action, or a mapping from
+    action numbers): OpenSpiel's TabularPolicy of openspiel_game(GAME) is judged as it plays."""
+    import math
+
+    from educable.bridge import field, outside
+    actions = list(field.actions(game))
+    policy = outside.policy(agent)
+    players = found.graph.players
+    for i in range(found.sets):
+        moves = found.moves[i]
+        mask = np.zeros(len(actions), dtype=np.int8)
+        mask[[actions.index(m) for m in moves]] = 1
+        where = f"{players[int(found.player[i])]}'s information set {found.key[i]!r}"
+        try:
+            answer = policy({"information_state": found.key[i], "player": players[int(found.player[i])],
+                             "legal": list(moves), "action_mask": mask})
+        except BadInput:
+            raise
+        except Exception as exc:
+            raise BadInput(f"player '{agent}' failed at {where}: {type(exc).__name__}: {exc}") from None
+        probs = np.zeros(len(actions))
+        try:
+            if isinstance(answer, dict):
+                for k, v in answer.items():
+                    probs[int(k)] = float(v)
+            elif np.ndim(answer) == 0:
+                probs[int(answer)] = 1.0
+            else:
+                probs[:] = np.asarray(answer, dtype=np.float64).reshape(len(actions))
+        except (TypeError, ValueError, IndexError, OverflowError):
+            raise BadInput(f"player '{agent}' answered {str(answer)[:80]} at {where}: an action's number or "
+                           f"probabilities over the {len(actions)} actions") from None
+        if not np.isfinite(probs).all() or (probs < 0).any() or (probs[mask == 0] > 1e-12).any() \
+                or not math.isclose(float(probs.sum()), 1.0, abs_tol=1e-9):
+            raise BadInput(f"player '{agent}' answered {str(answer)[:80]} at {where}: probabilities of its legal "
+                           f"actions ({', '.join(str(actions.index(m)) for m in moves)}), adding up to 1")
+        a = int(found.slot0[i])
+        strategy[a:a + len(moves)] = [probs[actions.index(m)] for m in moves]
+    return strategy

@@ -84,6 +84,8 @@ def as_policy(thing: Any, name: str) -> Policy:
         return predict
     if hasattr(thing, "act"):
         return thing.act
+    if hasattr(thing, "policy_for_key"):        # OpenSpiel's TabularPolicy: its probabilities at the view
+        return lambda observation: thing.policy_for_key(observation["information_state"])
     if callable(thing):
         return thing
     raise BadInput(f"player {name}: {type(thing).__name__} is not a policy (a function of an observation, or an "

@@ -327,3 +327,35 @@ def test_playing_poker_shows_only_your_own_card_until_the_end(db_path):
     stored = sqlite3.connect(db_path).execute("SELECT count(*) FROM matches WHERE game = 'kuhn'").fetchone()[0]
     assert stored == 6
     assert games.is_hidden("kuhn")
+
+
+def test_any_policy_from_python_is_judged_exactly_and_openspiels_average_policy_as_it_plays(tmp_path):
+    """A function of the view (always bet with the king, else pass) is judged by educable as a
+    reference written here computes it; OpenSpiel's own average policy on openspiel_game('kuhn') is
+    judged as OpenSpiel judges it; a policy that answers an illegal action is one line."""
+    from open_spiel.python.algorithms import cfr
+    from open_spiel.python.algorithms import exploitability as openspiel_exploitability
+
+    import educable
+    kb = educable.KnowledgeBase(tmp_path / "kb.db")
+
+    def king_bets(obs):
+        return 1 if obs["information_state"].startswith("K") else 0      # actions: pass 0, bet 1
+
+    judged = kb.evaluate("kuhn", king_bets, exact=True)
+    # Worked out by hand.  As p1 it bets only the king, so a best-responding p2 folds to a bet (p1 wins
+    # 1) and bets after a pass, which p1 (no king) folds: 1/3 - 2/3 = -1/3.  As p2 it bets or calls
+    # only the king; p1's best: with the jack bet (-1/2: p2 folds the queen, calls the king), with the
+    # queen pass (0), with the king anything (+1): p1 gets 1/6.  Exploitability (1/3 + 1/6) / 2 = 1/4.
+    assert judged["as_first"]["guaranteed"] == pytest.approx(-1 / 3, abs=1e-12)
+    assert judged["as_second"]["guaranteed"] == pytest.approx(-1 / 6, abs=1e-12)
+    assert judged["exploitability"] == pytest.approx(1 / 4, abs=1e-12)
+    spiel = educable.openspiel_game("kuhn")
+    solver = cfr.CFRSolver(spiel)
+    for _ in range(5):
+        solver.evaluate_and_update_policy()
+    average = solver.average_policy()
+    theirs = openspiel_exploitability.exploitability(spiel, average)
+    assert kb.evaluate("kuhn", average, exact=True)["exploitability"] == pytest.approx(theirs, abs=1e-9)
+    with pytest.raises(educable.Error, match="probabilities of its legal"):
+        kb.evaluate("kuhn", lambda obs: [0.5, 0.6], exact=True)
