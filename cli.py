@@ -1731,8 +1731,9 @@ def gdl_import(file: str, name: str | None, folder: str | None, replace: bool, a
     """Check the GDL game FILE and put it into a games folder as NAME.kif.
 
     It is loaded and played at random 20 times first; a syntax error, an
-    unsupported construct, simultaneous moves, one role or more than two
-    are refused in one line and nothing is written.
+    unsupported construct, one role or more than two are refused in one
+    line and nothing is written.  A sheet with (sees ...) rules or moves
+    made at once (GDL-II) is a game of hidden information (docs/hidden.md).
 
     \b
     Examples:

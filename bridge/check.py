@@ -144,6 +144,8 @@ def hidden_note(game: str, positions: int, where: str) -> tuple[str, dict[str, A
     except NotHiddenGame as exc:
         return "problems", {"kind": "hidden", "predicate": "sees/4", "where": where, "position": None,
                             "message": str(exc).removeprefix(f"{game}: "), "count": 1}
+    if where.endswith(".kif"):                 # a GDL role sees what its (sees ...) rules say, by definition
+        return "warnings", None
     import numpy as np
     sizes = np.bincount(found.node_set[found.node_set >= 0], minlength=found.sets)
     for p, name in enumerate(graph.players):

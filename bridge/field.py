@@ -89,7 +89,11 @@ def _actions(game: str, limit: int | None) -> tuple[str, ...]:
     declared = _declared(game, "actions")
     if declared is not None:
         return declared
-    graph = fitted_graph(game, limit)
+    if games.is_hidden(game):              # a game of hidden information: its tree (the graph of histories)
+        from educable.bridge import hidden
+        graph = hidden.tree(game, limit).graph
+    else:
+        graph = fitted_graph(game, limit)
     seen: set[int] = set()
     for s in range(graph.size):
         if graph.mover[s] != CHANCE_NODE:

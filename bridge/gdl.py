@@ -1,7 +1,7 @@
 """``educable gdl import``: a GDL game (rules/gdl.pl) checked and put into a games folder.
 
 The file is loaded under its new name first, then played at random a few
-times (which is where simultaneous moves show), and only then copied, so a
+times (which is where a move no role can make shows), and only then copied, so a
 file that would not play is never put where every command loads it.
 """
 from __future__ import annotations

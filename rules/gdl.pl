@@ -15,12 +15,22 @@
     roles move every step and the role not on turn has one legal move (such
     as noop).  The side to move is the role with more than one legal move,
     or the one whose single move is not a pass (noop, or a move seen as the
-    other's only move while one role had a choice).  Simultaneous choices,
-    one role or more than two are refused with the reason.  GDL-II's
-    `random` role, a third, is chance: where it has a move to make and
-    neither player a choice, the state is a chance node whose outcomes are
-    random's legal moves, equally likely.  A (sees ...) rule (imperfect
-    information) is refused.
+    other's only move while one role had a choice).  One role or more than
+    two are refused with the reason.  GDL-II's `random` role, a third, is
+    chance: where it has a move to make and neither player a choice, the
+    state is a chance node whose outcomes are random's legal moves, equally
+    likely.
+
+    Hidden information (GDL-II, Thielscher 2010): a sheet with (sees ...)
+    rules, or whose roles choose at once (both have a choice in the same
+    step, as in Goofspiel), is a game of hidden information (game.pl's
+    sees/4).  Its position is the GDL state with, for each player, what it
+    has done and seen so far ('$seen'(Role, History)): its percepts are
+    what (sees Role P) says after each step, or, in a sheet without sees,
+    the other roles' moves (GDL without sees hides nothing but a move being
+    made at once).  Moves made at once are played one after the other: the
+    first role's choice waits in the position ('$chose'(Role, Move)) while
+    the second chooses without seeing it, then both are applied.
 
         ?- gdl_load('games/ttt.kif', ttt, Errors).
 */
@@ -32,6 +42,7 @@
 :- dynamic gdl_game/2.          % gdl_game(Name, Module)
 :- dynamic gdl_file/2.          % gdl_file(Name, File): where the game was read from
 :- dynamic pass_move/3.         % pass_move(Name, Role, Move): Role's move when not on turn
+:- dynamic hidden_sheet/1.      % hidden_sheet(Name): sees rules or moves made at once (hidden information)
 
 %!  gdl_load(+File, +Name, -Errors:list(string)) is det.
 %   Read the GDL game in File as the game Name; Errors (each "file:line:
@@ -89,6 +100,7 @@ unload(Name, Module) :-
     retractall(known_roles(Module, _)),
     retractall(known_marks(Name, _, _)),
     retractall(pass_move(Name, _, _)),
+    retractall(hidden_sheet(Name)),
     forget_board(Name),
     (   current_module(Module)
     ->  forall(( current_predicate(Module:P/A), functor(H, P, A),
@@ -319,6 +331,7 @@ protocol_keyword(legal, 2).
 protocol_keyword(next, 1).
 protocol_keyword(terminal, 0).
 protocol_keyword(goal, 2).
+protocol_keyword(sees, 2).
 
 % ---------------------------------------------------------------- the game
 
@@ -329,10 +342,6 @@ check_game(Name, Module) :-
     ;   N =:= 0 -> gdl_throw(1, "no role: a GDL game names its players with (role NAME)", [])
     ;   gdl_throw(1, "~d roles (~w): educable plays two-player games (and GDL-II's random role)", [N, Roles])
     ),
-    (   defines(Module, sees, 2)
-    ->  gdl_throw(1, "a (sees ...) rule: GDL-II's imperfect information is not supported (educable plays games whose state both players see; the random role is)", [])
-    ;   true
-    ),
     (   catch(initial_state(Module, S0), E, gdl_throw(1, "the init rules raise ~q", [E])), S0 \== []
     ->  true
     ;   gdl_throw(1, "no init fluents: the start is what (init ...) says", [])
@@ -341,6 +350,15 @@ check_game(Name, Module) :-
            (   P = F/A, current_predicate(Module:F/A) -> true
            ;   P = F/A, A0 is A - 2, gdl_throw(1, "no ~w/~d rule (every GDL game defines legal, next, terminal and goal)", [F, A0])
            )),
+    (   ( defines(Module, sees, 2) ; at_once_ahead(Name, Module, S0, 60) )
+    ->  assertz(hidden_sheet(Name)),
+        (   comes_back(Name, Module, S0, State)
+        ->  kif_text(State, Text),
+            gdl_throw(1, "a game of hidden information (its roles do not see everything) whose state ~w comes back along a line of play: each line is a position of its own here (what each player saw), so a line that may go on for ever makes an endless game; end every line (with a step counter, for instance)", [Text])
+        ;   true
+        )
+    ;   true
+    ),
     (   catch(mover(Name, Module, S0, _), educable_error(Msg), gdl_throw(1, "~w", [Msg]))
     ->  true
     ;   gdl_throw(1, "no role has a legal move at the start", [])
@@ -407,10 +425,10 @@ mover(Name, Module, S, Role) :-
     moves_of(Name, Module, S, B, MB),
     kind(Name, A, MA, KA),
     kind(Name, B, MB, KB),
-    (   KA == choice, KB == choice -> simultaneous(Name, S)
+    (   KA == choice, KB == choice -> at_once(Name, S, A, Role)
     ;   KA == choice -> Role = A, note_pass(Name, B, MB)
     ;   KB == choice -> Role = B, note_pass(Name, A, MA)
-    ;   KA == single, KB == single -> simultaneous(Name, S)
+    ;   KA == single, KB == single -> at_once(Name, S, A, Role)
     ;   KA == single -> Role = A
     ;   KB == single -> Role = B
     ;   KA == none, KB == pass -> Role = A
@@ -432,30 +450,175 @@ note_pass(_, _, _).
 is_pass(Name, Role, [Move]) :-
     (   Move == noop -> true ; pass_move(Name, Role, Move) ).
 
-simultaneous(Name, S) :-
-    kif_text(S, T),
-    format(atom(Msg), "GDL game ~w: both roles choose a move in ~w: simultaneous moves are not supported (educable plays turn-taking games)", [Name, T]),
-    game:bad_input(Msg).
+%   Both roles move in S: in a game of hidden information the first chooses
+%   first (the second will not see it); elsewhere the sheet is refused.
+at_once(Name, S, First, Role) :-
+    (   hidden_sheet(Name)
+    ->  Role = First
+    ;   kif_text(S, T),
+        format(atom(Msg), "GDL game ~w: both roles choose a move in ~w, which a walk from the start did not meet: a sheet whose roles choose at once plays as a game of hidden information when they do so within 60 steps of its start along the first moves, or when it has a (sees ...) rule", [Name, T]),
+        game:bad_input(Msg)
+    ).
+
+%   Along the first legal moves from S, within K steps, both roles have a
+%   move to make in the same step (which makes the sheet one of hidden
+%   information: each chooses without seeing the other's choice).
+at_once_ahead(Name, M, S, K) :-
+    K > 0,
+    \+ M:terminal(S, []),
+    players_of(M, [A, B]),
+    moves_of(Name, M, S, A, MA), kind(Name, A, MA, KA),
+    moves_of(Name, M, S, B, MB), kind(Name, B, MB, KB),
+    (   memberchk(KA-KB, [choice-choice, single-single])
+    ->  true
+    ;   (   KA == choice -> note_pass(Name, B, MB)          % as mover/4 learns a pass's name
+        ;   KB == choice -> note_pass(Name, A, MA)
+        ;   true
+        ),
+        roles(M, Roles),
+        once(( member(R, Roles), moves_of(Name, M, S, R, [_, _|_]) ; member(R, Roles), moves_of(Name, M, S, R, [_]) )),
+        findall(does(R1, Mv), ( member(R1, Roles), moves_of(Name, M, S, R1, [Mv|Ms]), ( R1 == R ; Ms == [] ) ), D),
+        length(Roles, N), length(D, N),
+        findall(F, M:next(F, S, D), Fs), sort(Fs, S1),
+        K1 is K - 1,
+        at_once_ahead(Name, M, S1, K1)
+    ).
 
 % The protocol, for every loaded GDL game.
 
 game:game(G) :- gdl_game(G, _).
 game:players(G, Players) :- gdl_game(G, M), players_of(M, Players).
-game:initial(G, S, Mover) :- gdl_game(G, M), initial_state(M, S), mover(G, M, S, Mover).
-game:legal(G, S, Mover, Move) :-
+game:initial(G, P, Mover) :-
+    gdl_game(G, M), initial_state(M, S),
+    (   hidden_sheet(G)
+    ->  players_of(M, Players),
+        findall('$seen'(R, nil), member(R, Players), Seen),
+        append(S, Seen, P0), sort(P0, P),
+        position_mover(G, M, P, Mover)
+    ;   P = S, mover(G, M, S, Mover)
+    ).
+game:legal(G, P, Mover, Move) :-
     gdl_game(G, M),
     role_of(Mover, Role),
+    plain(G, P, S),
     moves_of(G, M, S, Role, Moves),
     member(Move, Moves).
 game:next(G, S, Mover, Move, S1) :-
     gdl_game(G, M),
-    memo(G, next(S, Move), ( successor(G, M, S, Mover, Move, S0), state_mover(G, M, S0, M0) ), S0-M0, S1-M1),
+    (   hidden_sheet(G)
+    ->  hidden_next(G, M, S, Mover, Move, S1), position_mover(G, M, S1, M1)
+    ;   memo(G, next(S, Move), ( successor(G, M, S, Mover, Move, S0), state_mover(G, M, S0, M0) ), S0-M0, S1-M1)
+    ),
     b_setval(gdl_after, S1-M1).         % next_mover/5, asked next, reads it (saves a second lookup)
-game:over(G, S, _, Result) :-
+game:over(G, P, _, Result) :-
     gdl_game(G, M),
+    plain(G, P, S),
     memo(G, over(S), outcome(M, S, R0), R0, R),
     R \== none,
     Result = R.
+
+%   What Player has done and seen so far, oldest first: each step its move
+%   and what it saw then ('(choose 1) / noop sees (opened 3)').
+game:sees(G, P, Player, View) :-
+    gdl_game(G, _),
+    hidden_sheet(G),
+    memberchk('$seen'(Player, History), P),
+    history_steps(History, [], Steps),
+    (   Steps == [] -> View = '(nothing yet)' ; atomic_list_concat(Steps, ' / ', View) ).
+
+history_steps(nil, Steps, Steps).
+history_steps(s(Move, Percepts, Before), Acc, Steps) :-
+    kif_text(Move, MoveText),
+    (   Percepts == none
+    ->  Step = MoveText
+    ;   Percepts =.. [_|Ps], kif_text(Ps, Seen),
+        atomic_list_concat([MoveText, ' sees ', Seen], Step)
+    ),
+    history_steps(Before, [Step|Acc], Steps).
+
+%   The GDL state of a position: a game of hidden information keeps each
+%   player's history and a choice waiting for the other's beside it.
+plain(G, P, S) :-
+    (   hidden_sheet(G) -> exclude(kept_beside, P, S) ; S = P ).
+
+kept_beside('$seen'(_, _)).
+kept_beside('$chose'(_, _)).
+
+%   A GDL state that comes back along a line of play from S0 (every joint
+%   move taken), among the first 5,000 states; fails when none does.
+comes_back(G, M, S0, State) :-
+    trie_new(Colour),
+    flag(gdl_endless, _, 0),
+    catch(( endless_from(G, M, S0, Colour), fail ), gdl_comes_back(State), true).
+
+endless_from(G, M, S, Colour) :-
+    (   trie_lookup(Colour, S, C)
+    ->  (   C == grey -> throw(gdl_comes_back(S)) ; true )
+    ;   flag(gdl_endless, N, N + 1),
+        N < 5000,
+        trie_insert(Colour, S, grey),
+        (   M:terminal(S, [])
+        ->  true
+        ;   roles(M, Roles),
+            findall(S1, ( joint_move(G, M, S, Roles, D), findall(F, M:next(F, S, D), Fs), sort(Fs, S1) ), Ss0),
+            sort(Ss0, Ss),
+            forall(member(S1, Ss), endless_from(G, M, S1, Colour))
+        ),
+        trie_update(Colour, S, black)
+    ).
+
+joint_move(_, _, _, [], []).
+joint_move(G, M, S, [R|Rs], [does(R, Mv)|D]) :-
+    moves_of(G, M, S, R, Moves),
+    member(Mv, Moves),
+    joint_move(G, M, S, Rs, D).
+
+%   Who moves in a position of a game of hidden information: the second
+%   role while the first's choice waits, else who moves in its state.
+position_mover(G, M, P, Mover) :-
+    (   memberchk('$chose'(First, _), P)
+    ->  players_of(M, Players), member(Mover, Players), Mover \== First, !
+    ;   plain(G, P, S), state_mover(G, M, S, Mover)
+    ).
+
+%   A step of a game of hidden information: the first of two roles moving
+%   at once leaves its choice waiting; otherwise the joint move is applied
+%   and each player's history gains its move and what it saw.
+hidden_next(G, M, P, Mover, Move, P1) :-
+    plain(G, P, S),
+    (   Mover \== chance, \+ memberchk('$chose'(_, _), P), at_once_in(G, M, S)
+    ->  sort(['$chose'(Mover, Move)|P], P1)
+    ;   roles(M, Roles),
+        role_of(Mover, Moving),
+        findall(does(R, Mv), ( member(R, Roles),
+                               (   R == Moving -> Mv = Move
+                               ;   memberchk('$chose'(R, Mv0), P) -> Mv = Mv0
+                               ;   moves_of(G, M, S, R, [Mv])
+                               ) ), D),
+        memo(G, joint(S, D), ( findall(F, M:next(F, S, D), Fs), sort(Fs, S10) ), S10, S1),
+        players_of(M, Players),
+        findall('$seen'(R, s(Mv, Seen, H)),
+                ( member(R, Players), memberchk('$seen'(R, H), P),
+                  memberchk(does(R, Mv), D), percepts(M, S, D, R, Seen) ), Histories),
+        append(S1, Histories, P10),
+        sort(P10, P1)
+    ).
+
+at_once_in(G, M, S) :-
+    players_of(M, [A, B]),
+    moves_of(G, M, S, A, MA), kind(G, A, MA, KA),
+    moves_of(G, M, S, B, MB), kind(G, B, MB, KB),
+    memberchk(KA-KB, [choice-choice, single-single]).
+
+%   What R perceives after the joint move D in S: its (sees R P) facts, or
+%   in a sheet without sees rules the other roles' moves; `none` if nothing.
+percepts(M, S, D, R, Seen) :-
+    (   defines(M, sees, 2)
+    ->  findall(X, M:sees(R, X, S, D), Xs0)
+    ;   findall(does(R1, Mv), ( member(does(R1, Mv), D), R1 \== R, Mv \== noop ), Xs0)
+    ),
+    sort(Xs0, Xs),
+    (   Xs == [] -> Seen = none ; Seen =.. [p|Xs] ).
 
 successor(G, M, S, Mover, Move, S1) :-
     roles(M, Roles),
@@ -472,6 +635,8 @@ game:next_mover(G, _, _, S1, Mover) :-
     gdl_game(G, M),
     (   nb_current(gdl_after, S1x-M1), S1x == S1
     ->  Mover = M1
+    ;   hidden_sheet(G)
+    ->  position_mover(G, M, S1, Mover)
     ;   state_mover(G, M, S1, Mover)
     ).
 
@@ -521,7 +686,7 @@ game:parse_position(G, Text, S, Mover) :-
     ;   format(atom(Msg), "bad ~w position ~q: want its fluents in GDL, e.g. ~w", [G, Text, '(cell 1 1 b) (control xplayer)']),
         game:bad_input(Msg)
     ),
-    state_mover(G, M, S, Mover).
+    (   hidden_sheet(G) -> position_mover(G, M, S, Mover) ; state_mover(G, M, S, Mover) ).
 game:move_text(G, Move, Text) :- gdl_game(G, _), kif_text(Move, Text).
 game:parse_move(G, Text, Move) :-
     gdl_game(G, _),
@@ -529,8 +694,9 @@ game:parse_move(G, Text, Move) :-
     ;   format(atom(Msg), "bad ~w move ~q: want a GDL term, e.g. (mark 1 1)", [G, Text]),
         game:bad_input(Msg)
     ).
-game:board_lines(G, S, _, Lines) :-
+game:board_lines(G, P, _, Lines) :-
     gdl_game(G, _),
+    plain(G, P, S),
     (   board_grid(G, F, Xs, Ys) -> grid_lines(F, Xs, Ys, S, Lines)
     ;   maplist([Fl, L]>>kif_text(Fl, L), S, Lines)
     ).
@@ -539,6 +705,7 @@ game:board_lines(G, S, _, Lines) :-
 %   out (rules/gdl_board.pl), the identity first.
 game:symmetry(G, S, S1) :-
     gdl_game(G, _),
+    \+ hidden_sheet(G),
     board_symmetries(G, Ts),
     Ts \== [],
     (   S1 = S
@@ -552,6 +719,7 @@ game:symmetry(G, S, S1) :-
 %   cell.
 game:cells(G, S, Mover, Cells) :-
     gdl_game(G, M),
+    \+ hidden_sheet(G),
     board_grid(G, F, Xs, Ys),
     cell_marks(G, M, F, Blank, Marks),
     memberchk(Mover-Mine, Marks),

@@ -116,9 +116,6 @@ TWO_ROLES = "(role a) (role b)\n(init (control a))\n"
     ("solo", "(role a)\n(init (control a))\n", "1 roles"),
     ("unclosed", TWO_ROLES + "(<= (legal a noop)\n   (true (control a))\n", "unclosed.kif:3: '(' without its ')'"),
     ("stray", TWO_ROLES + "(legal a noop))\n", "stray.kif:3: unexpected ')'"),
-    ("both", TWO_ROLES + "(<= (legal ?r (go 1)) (role ?r))\n(<= (legal ?r (go 2)) (role ?r))\n"
-                         "(<= (next (control a)) (true (control a)))\n(<= terminal (true (done)))\n(goal a 50) (goal b 50)\n",
-     "simultaneous moves are not supported"),
     ("higher", TWO_ROLES + "(<= ((legal) a noop) (true (control a)))\n", "higher.kif:3: a list where a name was expected"),
 ])
 def test_what_educable_does_not_play_is_one_line_naming_the_reason(tmp_path, name, text, words):

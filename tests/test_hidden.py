@@ -6,6 +6,7 @@ import json
 import sqlite3
 import subprocess
 from fractions import Fraction
+from pathlib import Path
 
 import pytest
 
@@ -359,3 +360,129 @@ def test_any_policy_from_python_is_judged_exactly_and_openspiels_average_policy_
     assert kb.evaluate("kuhn", average, exact=True)["exploitability"] == pytest.approx(theirs, abs=1e-9)
     with pytest.raises(educable.Error, match="probabilities of its legal"):
         kb.evaluate("kuhn", lambda obs: [0.5, 0.6], exact=True)
+
+
+# ---------------------------------------------------------------- GDL-II: sees rules and moves made at once
+
+GDL_SHEETS = Path(__file__).resolve().parent.parent / "examples" / "gdl"
+
+
+def gdl_games(tmp_path, *names):
+    """A games folder holding the example sheets ``names`` (imported as a user would)."""
+    folder = tmp_path / "games"
+    folder.mkdir(exist_ok=True)
+    for name in names:
+        r = subprocess.run([EDUCABLE, "gdl", "import", str(GDL_SHEETS / f"{name}.kif"), "--into", str(folder)],
+                           capture_output=True, text=True, timeout=120)
+        assert r.returncode == 0, r.stderr
+    return folder
+
+
+def in_folder(folder, *args, db):
+    r = subprocess.run([EDUCABLE, "--games-dir", str(folder), *args, "--db", str(db)], capture_output=True,
+                       text=True, timeout=300)
+    return r
+
+
+def test_monty_hall_in_gdl_ii_is_solved_and_a_random_candidate_judged_as_worked_out_by_hand(tmp_path):
+    """Thielscher's Monty Hall sheet (examples/gdl/montyhall.kif; the host a player): switching wins
+    two games in three whatever the host does, so the candidate's value is 2/3 - 1/3 = 1/3.  A random
+    candidate (a door, then stay or switch alike) wins half its games: 0 against a best-responding host,
+    1/3 given away; a random host gives nothing away (every host leaves switching its 2/3), so random's
+    exploitability is (1/3 + 0) / 2 = 1/6."""
+    folder = gdl_games(tmp_path, "montyhall")
+    db = tmp_path / "kb.db"
+    r = in_folder(folder, "solve", "montyhall", "--json", db=db)
+    assert r.returncode == 0, r.stderr
+    assert json.loads(r.stdout)["value"] == pytest.approx(1 / 3, abs=1e-9)
+    r = in_folder(folder, "judge", "montyhall", "random", "--json", db=db)
+    assert r.returncode == 0, r.stderr
+    judged = json.loads(r.stdout)
+    assert judged["as_first"]["guaranteed"] == pytest.approx(0, abs=1e-9)
+    assert judged["as_second"]["guaranteed"] == pytest.approx(-1 / 3, abs=1e-9)
+    assert judged["exploitability"] == pytest.approx(1 / 6, abs=1e-9)
+    r = in_folder(folder, "query", "montyhall", "noop", db=db)     # the candidate's first choice: any door
+    assert r.returncode == 0 and "(choose 1)" in r.stdout and "+0.333333" in r.stdout, r.stdout + r.stderr
+
+
+GOOFSPIEL_POLICY = '''
+import re
+def bids(obs):
+    """A bid's weight: its card, and 3 more for the card equal to the prize turned up last."""
+    prize = int(re.findall(r"deal (\\d)", obs["information_state"])[-1])
+    legal = sorted(obs["legal"])
+    numbers = sorted(i for i, m in enumerate(obs["action_mask"]) if m)
+    cards = [int(m.strip("()").split()[1]) for m in legal]
+    weights = [c + 3 * (c == prize) for c in cards]
+    return {a: w / sum(weights) for a, w in zip(numbers, weights)}
+'''
+
+
+def openspiel_goofspiel_exploitability(weighted: bool) -> float:
+    """OpenSpiel's exploitability on its own goofspiel(num_cards=3) (prizes in random order, win/loss
+    returns), made turn-based, of the uniform policy or of the weighted one above, read from its
+    information state strings."""
+    import re
+
+    from open_spiel.python import policy as policy_lib
+    from open_spiel.python.algorithms import exploitability
+
+    game = pyspiel.load_game_as_turn_based("goofspiel", {"num_cards": 3})
+
+    class Weighted(policy_lib.Policy):
+        def action_probabilities(self, state, player_id=None):
+            player = state.current_player()
+            info = state.information_state_string(player)
+            prize = int(re.search(r"Point card sequence: ([\d ]*)", info).group(1).split()[-1])
+            legal = state.legal_actions()
+            weights = [a + 1 + 3 * (a + 1 == prize) for a in legal]          # action a bids card a + 1
+            return {a: w / sum(weights) for a, w in zip(legal, weights)}
+
+    chosen = Weighted(game, [0, 1]) if weighted else policy_lib.UniformRandomPolicy(game)
+    return exploitability.exploitability(game, chosen)
+
+
+def test_goofspiel_with_moves_made_at_once_is_judged_as_openspiel_judges_its_own(tmp_path):
+    """Goofspiel in plain GDL (both bid at once; examples/gdl/goofspiel.kif) against OpenSpiel's
+    goofspiel: the uniform policy's exploitability and a weighted policy's (a function of the view,
+    from Python) equal pyspiel's on its own game to 1e-9; the value is 0 (the game is symmetric)."""
+    folder = gdl_games(tmp_path, "goofspiel")
+    db = tmp_path / "kb.db"
+    r = in_folder(folder, "solve", "goofspiel", "--json", db=db)
+    assert r.returncode == 0, r.stderr
+    assert json.loads(r.stdout)["value"] == pytest.approx(0, abs=1e-9)
+    r = in_folder(folder, "judge", "goofspiel", "random", "--json", db=db)
+    assert r.returncode == 0, r.stderr
+    assert json.loads(r.stdout)["exploitability"] == pytest.approx(openspiel_goofspiel_exploitability(False), abs=1e-9)
+    (tmp_path / "bids.py").write_text(GOOFSPIEL_POLICY)
+    r = in_folder(folder, "judge", "goofspiel", f"{tmp_path / 'bids.py'}:bids", "--json", db=db)
+    assert r.returncode == 0, r.stderr
+    theirs = openspiel_goofspiel_exploitability(True)
+    assert theirs > 0.1 and json.loads(r.stdout)["exploitability"] == pytest.approx(theirs, abs=1e-9)
+
+
+ENDLESS = ("(role a) (role b)\n(init (control a))\n(<= (legal ?r (go 1)) (role ?r))\n(<= (legal ?r (go 2)) (role ?r))\n"
+           "(<= (next (control a)) (true (control a)))\n(<= terminal (true (done)))\n(goal a 50) (goal b 50)\n")
+LATE = ("(role a) (role b)\n(init (control a))\n(<= (legal a (go 1)) (true (control a)))\n"
+        "(<= (legal a (go 2)) (true (control a)))\n(<= (legal b noop) (true (control a)))\n"
+        "(<= (legal ?r (pick 1)) (role ?r) (true (control both)))\n(<= (legal ?r (pick 2)) (role ?r) (true (control both)))\n"
+        "(<= (next (control both)) (does a (go 2)))\n(<= (next done) (does a (go 1)))\n(<= (next done) (true (control both)))\n"
+        "(<= terminal (true done))\n(goal a 50) (goal b 50)\n")
+
+
+@pytest.mark.parametrize("name, text, words", [
+    ("endless", ENDLESS, "comes back along a line of play"),
+    ("late", LATE, "which a walk from the start did not meet"),
+])
+def test_a_sheet_whose_moves_at_once_cannot_be_solved_says_why_in_one_line(tmp_path, name, text, words):
+    """Both roles choose for ever: the tree never ends (solve says so, check warns); both choose only
+    off the first moves' line: the sheet was read as turn-taking, and solve names the rule."""
+    folder = tmp_path / "games"
+    folder.mkdir()
+    (folder / f"{name}.kif").write_text(text)
+    r = in_folder(folder, "solve", name, db=tmp_path / "kb.db")
+    assert r.returncode == 2 and words in r.stderr and len(r.stderr.strip().splitlines()) == 1, r.stderr
+    if name == "endless":
+        r = subprocess.run([EDUCABLE, "check", str(folder / f"{name}.kif")], capture_output=True, text=True,
+                           timeout=120)
+        assert words in r.stdout, r.stdout + r.stderr

@@ -428,8 +428,9 @@ def test_2048_is_drawn_as_tiles_played_by_the_arrow_keys_and_stored_with_its_sco
         if page.text_content("#status").startswith("game over"):
             break
         legal = page.evaluate("() => Array.from(document.querySelectorAll('.movebuttons button')).map(b => b.dataset.move)")
+        before = played(page)               # counted before the key: the move may be listed before it is read
         page.keyboard.press({"up": "ArrowUp", "down": "ArrowDown", "left": "ArrowLeft", "right": "ArrowRight"}[legal[k % len(legal)]])
-        wait_turn(page, played(page) + 1)
+        wait_turn(page, before + 1)
     page.wait_for_function("document.getElementById('teach').textContent.startsWith('stored as match')")
     shot(page, "2048")
     moves, result = sqlite3.connect(db_path).execute("SELECT moves, result FROM matches").fetchone()
