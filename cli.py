@@ -1320,7 +1320,8 @@ def print_cfr_run(data: dict[str, Any], plot_path: str | None, as_json: bool) ->
         data["plot"] = plot_path
     if as_json:
         return emit_json(data)
-    click.echo(f"{data['agent']} (cfr, {data['game']}): {data['iterations']:,} iterations of CFR+ in "
+    method = "external-sampling MCCFR" if data.get("sampling") == "external" else "CFR+"
+    click.echo(f"{data['agent']} (cfr, {data['game']}): {data['iterations']:,} iterations of {method} in "
                f"{data['seconds']:.2f} s ({data['total_iterations']:,} in all) over {data['information_sets']:,} "
                "information sets")
     click.echo(f"exploitability {data['exploitability']:.3e}; {data['players'][0]}'s expected payoff in self-play "

@@ -6,6 +6,8 @@
 - Exploitability of three policies (uniform, always call, educable's CFR+ after 100 iterations):
   educable's against ``pyspiel.exploitability`` of the same policy.
 - Q-learning on views (Kuhn, 100,000 self-play games, five seeds): its exploitability beside CFR's.
+- External-sampling Monte Carlo CFR on Leduc, 100,000 iterations: educable's numba loop against
+  OpenSpiel's C++ ExternalSamplingMCCFRSolver (iterations only, both), and the exploitability each reached.
 - Time to an exploitability: `educable train leduc --learner cfr --target E` (the whole command,
   compiling the game included, in a process of its own) against OpenSpiel's CFRPlusSolver (its
   iterations only; the exploitability checks between them not counted), both on one core.
@@ -112,6 +114,19 @@ def main() -> None:
               f"{ours['exploitability']:.2e}; OpenSpiel {os_done:,} iterations, reached {os_reached:.2e}", flush=True)
         line(f"leduc: whole command to exploitability {target:g}", ours_time, "s", os_time,
              "OpenSpiel's CFRPlusSolver iterations")
+    t0 = time.perf_counter()
+    sampled = algo.external_sampling(leduc, algo.CFRState.fresh(leduc), 100_000, seed=1)
+    ours_time = time.perf_counter() - t0
+    solver = pyspiel.ExternalSamplingMCCFRSolver(spiel, 1, pyspiel.MCCFRAverageType.SIMPLE)
+    t0 = time.perf_counter()
+    for _ in range(100_000):
+        solver.run_iteration()
+    os_time = time.perf_counter() - t0
+    print(f"leduc: external-sampling MCCFR, 100,000 iterations: educable reached "
+          f"{algo.exploitability(leduc, sampled.average(leduc))[0]:.4f}, OpenSpiel "
+          f"{pyspiel.exploitability(spiel, solver.average_policy()):.4f}", flush=True)
+    line("leduc: external-sampling MCCFR, 100,000 iterations", ours_time, "s", os_time,
+         "OpenSpiel's ExternalSamplingMCCFRSolver")
     with tempfile.TemporaryDirectory() as tmp:
         reached = []
         for seed in range(5):               # Q-learning on views: how far a table of views falls short

@@ -1,5 +1,7 @@
 """The `cfr` learner: CFR+ (Tammelin 2014; alternating updates, regret matching+, linear averaging)
-over the tree of a game of hidden information, its loop in numba (learners/hidden.py).
+over the tree of a game of hidden information, or external-sampling Monte Carlo CFR (Lanctot et al.
+2009; ``--sampling external``: a path's worth of the tree an iteration, for trees too large to walk
+each time), its loop in numba (learners/hidden.py).
 
 The agent's knowledge is its average strategy, a probability for each move of each information set,
 stored as learned values (position ``PLAYER | VIEW``), and its CFR+ tables, so that a later run of the
@@ -16,15 +18,19 @@ from educable.bridge import games, hidden
 from educable.bridge.engine import BadInput
 from educable.kb import equilibria
 from educable.kb.store import get_agent, now
-from educable.learners.options import run_option
+from educable.learners.options import Option, run_option
 
 if TYPE_CHECKING:
     import sqlite_utils
 
 NAME = "cfr"
+SAMPLINGS = ("full", "external")
 OPTIONS = (
-    run_option("iterations", int, 1000, "CFR+ iterations to run (each updates both players once).", NAME,
-               low=1, high=10_000_000),
+    Option("sampling", str, "full", "full: CFR+ walks the whole tree each iteration; external: Monte Carlo CFR "
+           "with external sampling (one move of chance and of the other player sampled where they move), for "
+           "trees too large to walk each iteration. Kept with the agent.", NAME, choices=SAMPLINGS),
+    run_option("iterations", int, 1000, "Iterations to run (each updates both players once).", NAME,
+               low=1, high=1_000_000_000),
     run_option("judge_every", int, None, "Measure the exploitability exactly every N iterations, a point of the "
                "curve (default: iterations/20, at least 1).", NAME, low=1, high=10_000_000),
     run_option("target", float, None, "Stop once the exploitability is at most this (default: run every "
@@ -34,18 +40,27 @@ OPTIONS = (
 
 def train(db: sqlite_utils.Database, game: str, agent: str, iterations: int, options: dict[str, Any],
           progress: Callable[..., None] | None = None, judge_every: int | None = None,
-          target: float | None = None, limit: int | None = None) -> dict[str, Any]:
-    """Run CFR+ for ``iterations`` on AGENT (made, or continued from its stored tables) and store it."""
+          target: float | None = None, limit: int | None = None, seed: int = 1) -> dict[str, Any]:
+    """Run CFR+ (or external-sampling MCCFR, ``options['sampling']``; its samples fixed by ``seed``)
+    for ``iterations`` on AGENT (made, or continued from its stored tables) and store it."""
     from educable.learners import hidden as algo
 
     if not games.is_hidden(game):
         raise BadInput(f"the cfr learner is for games of hidden information (a file with sees/4: kuhn, leduc, "
                        f"liars_dice); {game} shows every player the whole position: solve it, or train qlearn")
-    if options:
-        raise BadInput(f"--{next(iter(options)).replace('_', '-')} is not an option of the cfr learner")
+    foreign = [k for k in options if k != "sampling"]
+    if foreign:
+        raise BadInput(f"--{foreign[0].replace('_', '-')} is not an option of the cfr learner")
     row = get_agent(db, agent)
     if row is not None and (row["learner"], row["game"]) != (NAME, game):
         raise BadInput(f"agent '{agent}' is a {row['learner']} agent of {row['game']}; choose another name")
+    kept_sampling = (row["params"].get("sampling", "full") if row is not None else None)
+    sampling = options.get("sampling", kept_sampling or "full")
+    if sampling not in SAMPLINGS:
+        raise BadInput(f"--sampling {sampling!r}: one of {', '.join(SAMPLINGS)}")
+    if kept_sampling is not None and sampling != kept_sampling:
+        raise BadInput(f"agent '{agent}' learns with --sampling {kept_sampling} (its tables are of that method); "
+                       f"train another agent with --sampling {sampling}")
     if progress:
         progress(0, "compiling the game's tree")
     found = hidden.tree(game, limit)
@@ -62,23 +77,30 @@ def train(db: sqlite_utils.Database, game: str, agent: str, iterations: int, opt
     started = now()
     t0 = time.perf_counter()
 
+    def save(s: algo.CFRState, run: dict[str, Any] | None) -> None:
+        rows = [(f"{p} | {view}", move, prob) for p, view, move, prob, _ in hidden.strategy_rows(found, s.average(found))]
+        equilibria.save_cfr(db, agent, game, {"sampling": sampling}, digest, rows, s.regret, s.total, s.iterations,
+                            run, points, started)
+
     def report(s: algo.CFRState) -> bool:
         e = algo.exploitability(found, s.average(found))[0]
         if progress:
             progress(s.iterations - (points[-1][0] if points else first), f"exploitability {e:.3g}")
         points.append((s.iterations, e))
+        save(s, None)                   # a commit: the page draws the curve live, a stopped run keeps it
         return target is not None and e <= target
-    algo.cfr_plus(found, state, iterations, every=every, report=report)
+    if sampling == "external":
+        algo.external_sampling(found, state, iterations, seed, every=every, report=report)
+    else:
+        algo.cfr_plus(found, state, iterations, every=every, report=report)
     seconds = time.perf_counter() - t0
     strategy = state.average(found)
     players = found.graph.players
-    rows = [(f"{p} | {view}", move, prob) for p, view, move, prob, _ in hidden.strategy_rows(found, strategy)]
     exploit = points[-1][1]
-    run = {"games": state.iterations - first, "seconds": round(seconds, 4), "started": started,
-           "results": {"iterations": state.iterations, "exploitability": exploit}}
-    equilibria.save_cfr(db, agent, game, {}, digest, rows, state.regret, state.total, state.iterations, run, points)
+    save(state, {"games": state.iterations - first, "seconds": round(seconds, 4), "started": started,
+                 "results": {"iterations": state.iterations, "exploitability": exploit}})
     return {"agent": agent, "game": game, "learner": NAME, "iterations": state.iterations - first,
             "total_iterations": state.iterations, "exploitability": exploit,
             "value": algo.expected_payoff(found, strategy), "players": players,
             "curve": [{"iterations": n, "exploitability": e} for n, e in points], "seconds": round(seconds, 4),
-            "information_sets": found.sets}
+            "information_sets": found.sets, "sampling": sampling}

@@ -413,7 +413,7 @@ def train_agent(db: sqlite_utils.Database, game: str, learner: str, agent: str, 
     if learner in registry.ITERATING:
         agents.check_name(agent)
         return module.train(db, game, agent, run["iterations"], options, progress, run["judge_every"], run["target"],
-                            limit)
+                            limit, seed)
     if not registry.plays_games(learner):
         agents.check_name(agent)
         return module.train(db, game, agent, run["cycles"], seed, options, progress, run["judge_every"])

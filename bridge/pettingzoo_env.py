@@ -9,6 +9,13 @@ Rewards: +1 the winner, -1 the loser, 0 a draw; in a game of score (one player),
 and the end's.  Chance moves are drawn inside a step, from the generator that ``reset(seed=...)``
 seeds.  A game without cells/4 is observed as the number of its state in the state graph.
 
+A game of hidden information (sees/4: Kuhn, Leduc, Liar's Dice, GDL-II sheets) shows each player
+only its own view: its observation is the number of its information set (1, 2, ... over the game's
+tree, a player's own numbering; 0 where it has no move to make), ``infos[agent]["view"]`` the view's
+text, and the rewards the end's payoff (``payoff(N)``: N to the first player, -N to the second).
+The Gymnasium environment refuses such a game: its opponent would have to choose from a view of its
+own (``train --learner cfr`` does that).
+
 PettingZoo and Gymnasium are the optional extra ``field`` (``pip install 'educable[field]'``).
 """
 from __future__ import annotations
@@ -32,12 +39,16 @@ def need(module: str, extra: str = EXTRA) -> Any:
         raise BadInput(f"this needs {module.split('.')[0]}, an optional library: pip install 'educable[{extra}]'") from None
 
 
-def _spaces(game: str, limit: int | None) -> tuple[tuple[str, ...], field.Planes | None, Any, Any]:
-    """The actions, the planes (None: states observed by their number), the action and the observation spaces."""
+def _spaces(game: str, limit: int | None, sets: int | None = None) -> tuple[tuple[str, ...], field.Planes | None, Any, Any]:
+    """The actions, the planes (None: states observed by their number or, in a game of hidden
+    information, by the number of the viewer's information set, at most ``sets``), the action and the
+    observation spaces."""
     spaces = need("gymnasium.spaces")
     moves = field.actions(game, limit)
-    planes = field.planes(game, limit)
-    if planes is None:
+    planes = None if sets is not None else field.planes(game, limit)
+    if sets is not None:
+        board = spaces.Box(low=0, high=sets, shape=(1,), dtype=np.int64)
+    elif planes is None:
         board = spaces.Box(low=0, high=len(field.numbering(game, limit)) - 1, shape=(1,), dtype=np.int64)
     else:
         board = spaces.Box(low=0, high=1, shape=(*planes.shape, planes.values), dtype=np.int8)
@@ -53,14 +64,23 @@ def _base() -> type:
 class _Board:
     """What both environments share: the game, its numbered moves, the state and how it is observed."""
 
-    def __init__(self, game: str, limit: int | None) -> None:
-        if games.is_hidden(game):
-            raise BadInput(games.hidden_refusal(game, "PettingZoo's and Gymnasium's environments would show each "
-                                                      "player the whole position: openspiel_game gives each its view"))
+    def __init__(self, game: str, limit: int | None, views: bool = True) -> None:
+        self.hidden = games.is_hidden(game)
+        if self.hidden and not views:
+            raise BadInput(games.hidden_refusal(game, "Gymnasium's environment would have its opponent choose from the "
+                                                      "whole position: educable.env gives each player its own view"))
         self.game = games.check_game(game)
         self.players = games.players(game)
         self.scored = len(self.players) == 1
-        self.moves, self.planes, self.action_space_, self.observation_space_ = _spaces(game, limit)
+        self.set_numbers: list[dict[str, int]] = []          # a game of hidden information: each player's views
+        if self.hidden:
+            from educable.bridge import hidden
+            found = hidden.tree(game, limit)
+            for p in range(len(self.players)):
+                mine = [k for k, who in zip(found.key, found.player.tolist(), strict=True) if who == p]
+                self.set_numbers.append({v: n for n, v in enumerate(mine, start=1)})
+        most = max((len(n) for n in self.set_numbers), default=0) if self.hidden else None
+        self.moves, self.planes, self.action_space_, self.observation_space_ = _spaces(game, limit, most)
         self.index = field.action_index(game)
         self.numbered_apart = field.numbered_apart(game)
         self.state = field.start(game)
@@ -69,7 +89,20 @@ class _Board:
         """What ``viewer`` sees (the cells the last step brought back; legal moves only if it is to move)."""
         s = self.state
         legal = s.moves if to_move and s.result is None else ()
+        if self.hidden:
+            mask = np.zeros(len(self.moves), dtype=np.int8)
+            mask[[self.index[m] for m in legal]] = 1
+            number = self.set_numbers[self.players.index(viewer)].get(self.view(viewer), 0) if legal else 0
+            return {"observation": np.array([number], dtype=np.int64), "action_mask": mask}
         return field.observation(self.game, s.key, viewer, legal, s.seen[self.players.index(viewer)] if s.seen else None)
+
+    def view(self, viewer: str) -> str:
+        """What ``viewer`` sees now, in a game of hidden information."""
+        return field.view(self.game, self.state.key, viewer)
+
+    def views(self) -> dict[str, dict[str, str]]:
+        """Each player's infos: its view where the game hides information, else nothing."""
+        return {p: ({"view": self.view(p)} if self.hidden else {}) for p in self.players}
 
     def play(self, action: Any, rng: np.random.Generator) -> float:
         """Play legal action number ``action`` for the player to move, then chance; the points scored."""
@@ -128,7 +161,7 @@ def aec_env(game: str, render_mode: str | None = None, max_positions: int | None
             self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
             self.terminations = dict.fromkeys(self.agents, False)
             self.truncations = dict.fromkeys(self.agents, False)
-            self.infos: dict[str, dict] = {a: {} for a in self.agents}
+            self.infos: dict[str, dict] = b.views()
             self.agent_selection = b.state.mover if b.state.result is None else self.agents[0]
 
         def step(self, action: Any) -> None:
@@ -149,10 +182,15 @@ def aec_env(game: str, render_mode: str | None = None, max_positions: int | None
                 self._accumulate_rewards()
                 return
             points = b.play(action, self.np_random)
+            if b.hidden:
+                self.infos = b.views()
             if b.scored:
                 self.rewards[agent] = points
             if b.state.result is not None:
-                if b.state.result in self.rewards:
+                if b.state.result == "payoff":          # N to the first player from the second
+                    first, second = self.agents
+                    self.rewards[first], self.rewards[second] = b.state.end_points, -b.state.end_points
+                elif b.state.result in self.rewards:
                     for a in self.agents:
                         self.rewards[a] = 1.0 if a == b.state.result else -1.0
                 self.terminations = dict.fromkeys(self.agents, True)
@@ -190,7 +228,7 @@ def gym_env(game: str, opponent: str = "random", side: str | None = None, db: An
             if render_mode not in (None, "ansi"):
                 raise BadInput(f"render_mode {render_mode!r}: educable draws boards as text (render_mode='ansi')")
             self.render_mode = render_mode
-            self._board = _Board(game, max_positions)
+            self._board = _Board(game, max_positions, views=False)
             players = self._board.players
             self.side = side or players[0]
             if self.side not in players:

@@ -93,10 +93,11 @@ def check_probabilities(what: str, player: str, view: str, moves: list[tuple[str
 
 def save_cfr(db: sqlite_utils.Database, agent: str, game: str, params: dict[str, Any], rules_hash: str,
              rows: Iterable[tuple[str, str, float]], regret: np.ndarray, total: np.ndarray, iterations: int,
-             run: dict[str, Any], points: list[tuple[int, float]]) -> None:
+             run: dict[str, Any] | None, points: list[tuple[int, float]], started: str) -> None:
     """Store a `cfr` agent: its average strategy as learned values (the set's view, prefixed by the
-    player, the move, the probability), its CFR+ tables (to continue), its run and its curve (the
-    exploitability after each number of iterations)."""
+    player, the move, the probability), its CFR+ tables (to continue), its run (None: a commit of a run
+    still going, whose curve the page draws live) and its curve (the exploitability after each number of
+    iterations of the run that began at ``started``)."""
     import numpy as np
 
     from educable.kb.store import _upsert_agent
@@ -113,7 +114,7 @@ def save_cfr(db: sqlite_utils.Database, agent: str, game: str, params: dict[str,
                      (agent, rules_hash, iterations, buffer.getvalue()))
         conn.executemany("INSERT OR REPLACE INTO curve_points (agent, started, games, lost, draws, at, strength) "
                          "VALUES (?, ?, ?, 0, 0, ?, ?)",
-                         ((agent, run["started"], n, now(), json.dumps({"exploitability": e})) for n, e in points))
+                         ((agent, started, n, now(), json.dumps({"exploitability": e})) for n, e in points))
 
 
 def load_cfr(db: sqlite_utils.Database, agent: str, rules_hash: str, slots: int) -> tuple[Any, Any, int] | None:

@@ -524,6 +524,121 @@ def cfr_plus_iterations(start, target, mover, edge_slot, chance_prob, payoff, sl
                     regret[s] = r if r > 0.0 else 0.0
 
 
+# --- Monte Carlo CFR (external sampling) ----------------------------------------------------------
+
+def external_sampling(game: InfoGame, state: CFRState, iterations: int, seed: int,
+                      every: int = 0, report: Callable[[CFRState], bool] | None = None) -> CFRState:
+    """Run ``iterations`` of external-sampling Monte Carlo CFR (Lanctot et al. 2009) on ``state``: each
+    iteration walks, for each player in turn, every move of its own and one sampled move of chance and
+    of the other player (regret matching; the other player's strategy added to its average where it
+    is sampled).  An iteration visits a path's worth of the tree, not all of it.  ``seed`` and the
+    iterations already done fix the samples: the same seed gives the same tables."""
+    g = game.graph
+    chance_prob = g.prob if g.prob is not None else np.ones(len(g.target))
+    done = 0
+    step = every if every > 0 else iterations
+    while done < iterations:
+        k = min(step, iterations - done)
+        external_sampling_iterations(g.start, g.target, g.mover.astype(np.int64), game.edge_slot, chance_prob,
+                                     game.payoff, game.slot0, np.array([len(m) for m in game.moves], dtype=np.int64),
+                                     game.node_set, state.regret, state.total,
+                                     (seed * 1_000_003 + state.iterations) % (2 ** 31), k)
+        state.iterations += k
+        done += k
+        if report is not None and report(state):
+            break
+    return state
+
+
+@njit(cache=True)
+def external_sampling_iterations(start, target, mover, edge_slot, chance_prob, payoff, slot0, nmoves, node_set,
+                                 regret, total, seed, k):  # pragma: no cover  (numba)
+    """``k`` iterations of external-sampling MCCFR, the tree walked depth first with a stack of its own
+    (each frame: a node and the next edge to walk, -1 once its edges are done)."""
+    np.random.seed(seed)
+    n = len(start) - 1
+    node = np.empty(n, dtype=np.int64)
+    next_edge = np.empty(n, dtype=np.int64)
+    edge_value = np.zeros(len(target))
+    for _ in range(k):
+        for p in range(2):
+            sign = 1.0 if p == 0 else -1.0
+            depth = 0
+            h = 0
+            while True:
+                # enter h: a leaf gives its value at once; p walks every edge; chance and the other player one
+                if start[h] == start[h + 1]:
+                    v = sign * payoff[h]
+                else:
+                    a = start[h]
+                    b = start[h + 1]
+                    mh = mover[h]
+                    if mh == p:
+                        e = a
+                    else:
+                        u = np.random.random()
+                        e = b - 1
+                        if mh == 3:
+                            acc = 0.0
+                            for x in range(a, b):
+                                acc += chance_prob[x]
+                                if u < acc:
+                                    e = x
+                                    break
+                        else:
+                            i = node_set[h]
+                            s0 = slot0[i]
+                            m = nmoves[i]
+                            positive = 0.0
+                            for s in range(s0, s0 + m):
+                                if regret[s] > 0.0:
+                                    positive += regret[s]
+                            acc = 0.0
+                            chosen = -1
+                            for x in range(a, b):
+                                s = edge_slot[x]
+                                q = (regret[s] if regret[s] > 0.0 else 0.0) / positive if positive > 0.0 else 1.0 / m
+                                total[s] += q
+                                acc += q
+                                if chosen < 0 and u < acc:
+                                    chosen = x
+                            if chosen >= 0:
+                                e = chosen
+                    node[depth] = h
+                    next_edge[depth] = e
+                    depth += 1
+                    h = target[e]
+                    continue
+                # h's value v is known: hand it to the frames above, finishing each whose edges are done
+                while depth > 0:
+                    d = depth - 1
+                    ph = node[d]
+                    e = next_edge[d]
+                    edge_value[e] = v
+                    if mover[ph] == p and e + 1 < start[ph + 1]:
+                        next_edge[d] = e + 1
+                        break
+                    if mover[ph] == p:            # every edge walked: regrets, and the node's value
+                        i = node_set[ph]
+                        s0 = slot0[i]
+                        m = nmoves[i]
+                        positive = 0.0
+                        for s in range(s0, s0 + m):
+                            if regret[s] > 0.0:
+                                positive += regret[s]
+                        v = 0.0
+                        for x in range(start[ph], start[ph + 1]):
+                            s = edge_slot[x]
+                            q = (regret[s] if regret[s] > 0.0 else 0.0) / positive if positive > 0.0 else 1.0 / m
+                            v += q * edge_value[x]
+                        for x in range(start[ph], start[ph + 1]):
+                            regret[edge_slot[x]] += edge_value[x] - v
+                    depth -= 1                    # chance's and the other player's node: its sample's value
+                if depth == 0:
+                    break
+                h = target[next_edge[depth - 1]]
+
+
 # --- Q-learning on information sets ----------------------------------------------------------------
 
 def greedy(game: InfoGame, q: np.ndarray) -> np.ndarray:

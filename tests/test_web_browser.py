@@ -553,3 +553,26 @@ def test_a_hand_of_poker_by_clicks_shows_only_your_card_until_the_end(db_path, s
         assert "exploitability 0.000000" in review and ("against the equilibrium" in review or "never reaches" in review)
     shot(page, "play-kuhn")
     assert sqlite3.connect(db_path).execute("SELECT count(*) FROM matches WHERE game = 'kuhn'").fetchone()[0] == 3
+
+
+def test_a_cfr_runs_live_curve_draws_its_exploitability(db_path, served, page):
+    """The cfr learner on Leduc, trained in another process: each commit stores the exploitability
+    measured exactly, and the page draws it live while the run goes on (then the finished run's)."""
+    s = served()
+    trainer = subprocess.Popen([EXE, "train", "leduc", "--learner", "cfr", "--agent", "cfrlive", "--iterations",
+                                "200000", "--judge-every", "50", "--db", str(db_path)],
+                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        open_live_run(s, page)
+        page.wait_for_function("Number(document.getElementById('curve').dataset.points || 0) > 1", timeout=60_000)
+        first = int(page.get_attribute("#curve", "data-points"))
+        page.wait_for_function(f"Number(document.getElementById('curve').dataset.points) > {first}", timeout=60_000)
+        assert page.locator("#exploitability-line").count() == 1
+        with sqlite3.connect(db_path) as conn:
+            shown = [json.loads(x)["exploitability"] for (x,) in conn.execute(
+                "SELECT strength FROM curve_points WHERE agent = 'cfrlive' ORDER BY games")]
+        assert len(shown) > first and shown[-1] < shown[0]          # measured at each commit, and falling
+        shot(page, "live-curve-cfr")
+    finally:
+        trainer.terminate()
+        trainer.wait(timeout=60)

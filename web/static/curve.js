@@ -73,9 +73,38 @@ function drawTiles(data, points) {
     "4096 and 8192 (left), and their mean score (dashed, right)." + (box.dataset.run ? "" : " Redrawn every 2 s while the run goes on.");
 }
 
+// a cfr run (a game of hidden information): the exploitability measured exactly at each commit, on a
+// logarithmic scale, against the iterations
+function drawExploitability(data, points) {
+  const W = 720, H = 300, L = 64, B = 36, T = 30, R = 16;
+  const s = svg("svg", {width: W, height: H, viewBox: `0 0 ${W} ${H}`, role: "img", "aria-label": "exploitability curve"});
+  const maxG = points[points.length - 1].games || 1;
+  const logs = points.map((p) => Math.log10(Math.max(p.strength.exploitability, 1e-12)));
+  const top = Math.ceil(Math.max(...logs)), bottom = Math.min(top - 1, Math.floor(Math.min(...logs)));
+  const x = (g) => L + (W - L - R) * g / maxG;
+  const y = (v) => T + (H - T - B) * (top - v) / (top - bottom);
+  s.append(svg("rect", {x: L, y: T, width: W - L - R, height: H - T - B, class: "plot"}));
+  for (let v = bottom; v <= top; v++) {
+    s.append(svg("line", {x1: L, x2: W - R, y1: y(v), y2: y(v), class: "grid"}));
+    s.append(svg("text", {x: L - 6, y: y(v) + 4, class: "tick", "text-anchor": "end"}, "1e" + v));
+  }
+  s.append(svg("text", {x: (L + W - R) / 2, y: H - 6, class: "tick", "text-anchor": "middle"},
+    "iterations: " + maxG.toLocaleString()));
+  const pts = points.map((p, i) => `${x(p.games).toFixed(1)},${y(logs[i]).toFixed(1)}`);
+  s.append(svg("polyline", {points: pts.join(" "), class: "strength", id: "exploitability-line"}));
+  s.append(svg("text", {x: L + 8, y: 16, class: "legend strength"}, "exploitability (exact, log scale)"));
+  box.replaceChildren(s);
+  box.dataset.points = String((data.points || []).length);
+  const caption = document.getElementById("curve-caption");
+  if (caption) caption.textContent = "What a best-responding opponent takes from the average strategy, measured " +
+    "exactly at each commit (0 at an equilibrium)." + (box.dataset.run ? "" : " Redrawn every 2 s while the run goes on.");
+}
+
 function draw(data) {
   const tiles = (data.points || []).filter((p) => p.strength && p.strength.reached);
   if (tiles.length) return drawTiles(data, tiles);
+  const exploit = (data.points || []).filter((p) => p.strength && typeof p.strength.exploitability === "number");
+  if (exploit.length) return drawExploitability(data, exploit);
   const W = 720, H = 300, L = 56, B = 36, T = 30, R = 16;
   const s = svg("svg", {width: W, height: H, viewBox: `0 0 ${W} ${H}`, role: "img", "aria-label": "learning curve"});
   const rows = stretches(data.points || []);
