@@ -114,6 +114,7 @@ def main() -> None:
               f"{ours['exploitability']:.2e}; OpenSpiel {os_done:,} iterations, reached {os_reached:.2e}", flush=True)
         line(f"leduc: whole command to exploitability {target:g}", ours_time, "s", os_time,
              "OpenSpiel's CFRPlusSolver iterations")
+    algo.external_sampling(leduc, algo.CFRState.fresh(leduc), 1, seed=0)     # numba's compiled loop loaded first
     t0 = time.perf_counter()
     sampled = algo.external_sampling(leduc, algo.CFRState.fresh(leduc), 100_000, seed=1)
     ours_time = time.perf_counter() - t0
