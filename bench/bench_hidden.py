@@ -73,15 +73,15 @@ def main() -> None:
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
     from test_hidden import tabular         # the same mapping the suite checks, state for state
 
-    from educable.bridge import hidden
+    from educable.bridge import trees
     from educable.learners import hidden as algo
 
-    found = hidden.tree("kuhn")
+    found = trees.tree("kuhn")
     eq = algo.equilibrium(found)
     line("kuhn: |value - (-1/18)|", abs(eq.value + 1 / 18), "")
 
     t0 = time.perf_counter()
-    leduc = hidden.tree("leduc")
+    leduc = trees.tree("leduc")
     compiled = time.perf_counter() - t0
     t0 = time.perf_counter()
     leq = algo.equilibrium(leduc)
@@ -148,7 +148,7 @@ def main() -> None:
                                                               2_000, 25)
     line("liars_dice: OpenSpiel's CFRPlusSolver to 2e-3", os_time, "s")
     t0 = time.perf_counter()
-    dice = algo.equilibrium(hidden.tree("liars_dice"))
+    dice = algo.equilibrium(trees.tree("liars_dice"))
     line("liars_dice: tree and sequence-form LP", time.perf_counter() - t0, "s")
     print(f"liars_dice: educable's value {dice.value:+.9f} (exploitability {dice.exploitability:.1e}); OpenSpiel's "
           f"CFR+ {os_value:+.9f} at exploitability {os_reached:.1e} (the gap {abs(dice.value - os_value):.1e} within it)",

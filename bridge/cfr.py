@@ -14,7 +14,7 @@ import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from educable.bridge import games, hidden
+from educable.bridge import games, hidden, trees
 from educable.bridge.engine import BadInput
 from educable.kb import equilibria
 from educable.kb.store import get_agent, now
@@ -63,7 +63,7 @@ def train(db: sqlite_utils.Database, game: str, agent: str, iterations: int, opt
                        f"train another agent with --sampling {sampling}")
     if progress:
         progress(0, "compiling the game's tree")
-    found = hidden.tree(game, limit)
+    found = trees.tree(game, limit)
     if progress:
         progress(0, "")
     digest = games.rules_hash(game)

@@ -90,8 +90,8 @@ def _actions(game: str, limit: int | None) -> tuple[str, ...]:
     if declared is not None:
         return declared
     if games.is_hidden(game):              # a game of hidden information: its tree (the graph of histories)
-        from educable.bridge import hidden
-        graph = hidden.tree(game, limit).graph
+        from educable.bridge import trees
+        graph = trees.tree(game, limit).graph
     else:
         graph = fitted_graph(game, limit)
     seen: set[int] = set()

@@ -15,9 +15,9 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from educable.bridge import games
-from educable.bridge.compile import ProgressFn, compile_graph
+from educable.bridge.compile import ProgressFn
 from educable.bridge.engine import BadInput, engine, quote
-from educable.bridge.limits import max_positions
+from educable.bridge.trees import tree
 from educable.kb import equilibria
 
 if TYPE_CHECKING:
@@ -30,29 +30,6 @@ LP_SLOTS = 60_000          # both players' sequences: the linear program up to h
 CFR_TARGET = 1e-6          # the exploitability CFR+ solves to where the linear program is too large
 CFR_MOST = 20_000          # iterations CFR+ may take to reach it
 TOP_GAINS = 3              # information sets named where a best response gains most
-
-_TREES: dict[str, tuple[str, InfoGame]] = {}
-
-
-def tree(game: str, limit: int | None = None, progress: ProgressFn | None = None) -> InfoGame:
-    """The game's tree and information sets, compiled once a process (BadInput in one line for a game
-    past the position limit, or whose views break a rule of hidden information)."""
-    from educable.learners.hidden import NotHiddenGame, info_game
-
-    games.check_game(game)
-    digest = games.rules_hash(game)
-    cached = _TREES.get(game)
-    if cached is not None and cached[0] == digest:
-        return cached[1]
-    graph = compile_graph(game, games.players(game), False, max_positions(limit),
-                          "a game of hidden information is solved over its whole tree", progress)
-    try:
-        found = info_game(graph)
-    except NotHiddenGame as exc:
-        raise BadInput(str(exc)) from None
-    _TREES[game] = (digest, found)
-    return found
-
 
 def solve(db: sqlite_utils.Database, game: str, limit: int | None = None, progress: ProgressFn | None = None,
           stage: Callable[[str], None] | None = None) -> dict[str, Any]:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import random
 from typing import TYPE_CHECKING, Any
 
-from educable.bridge import field, games, hidden
+from educable.bridge import field, games, hidden, trees
 from educable.bridge.engine import BadInput
 from educable.kb import equilibria, store
 
@@ -33,7 +33,7 @@ class HiddenSession:
         if self.human not in self.players:
             raise BadInput(f"--as must be one of {', '.join(self.players)} for {game}")
         self.opponent = opponent
-        self.found = hidden.tree(game)
+        self.found = trees.tree(game)
         self.strategy = hidden.strategy_of(db, game, opponent, self.found)
         self.rng = random.Random(seed)
         games.seed_random(seed)

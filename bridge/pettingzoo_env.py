@@ -74,8 +74,8 @@ class _Board:
         self.scored = len(self.players) == 1
         self.set_numbers: list[dict[str, int]] = []          # a game of hidden information: each player's views
         if self.hidden:
-            from educable.bridge import hidden
-            found = hidden.tree(game, limit)
+            from educable.bridge import trees
+            found = trees.tree(game, limit)
             for p in range(len(self.players)):
                 mine = [k for k, who in zip(found.key, found.player.tolist(), strict=True) if who == p]
                 self.set_numbers.append({v: n for n, v in enumerate(mine, start=1)})

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from educable.bridge import hidden
+from educable.bridge import hidden, trees
 from educable.bridge.engine import BadInput
 from educable.kb import store
 from educable.learners.training import TrainingRun
@@ -44,7 +44,7 @@ def run(db: sqlite_utils.Database, game: str, name: str, options: dict[str, Any]
     if row is not None and (row["learner"], row["game"]) != (NAME, game):
         raise BadInput(f"agent '{name}' is a {row['learner']} agent of {row['game']}; choose another name")
     params = {**(row["params"] if row else {}), **{k: v for k, v in options.items() if k in ("alpha", "gamma")}}
-    found = hidden.tree(game)
+    found = trees.tree(game)
     players = found.graph.players
     q = np.zeros(found.slots)
     visits = np.zeros(found.slots)

@@ -26,9 +26,9 @@ def walk_both(game: str):
     """Walk educable's tree of ``game`` and OpenSpiel's game in step, asserting at every state the same
     mover, the same moves (numbered by actions/2 and chance_actions/2), the same chance probabilities
     and the same returns; yields (our node, OpenSpiel state) pairs of every decision node."""
-    from educable.bridge import field, hidden
+    from educable.bridge import field, trees
 
-    found = hidden.tree(game)
+    found = trees.tree(game)
     g = found.graph
     actions = field._declared(game, "actions")
     outcomes = field._declared(game, "chance_actions")
@@ -60,9 +60,9 @@ def walk_both(game: str):
 
 @pytest.mark.parametrize("game", ["kuhn", "leduc", "liars_dice(1,3)"])
 def test_the_shipped_games_play_as_openspiels_and_their_information_sets_are_its(game):
-    from educable.bridge import hidden
+    from educable.bridge import trees
 
-    found = hidden.tree(game)
+    found = trees.tree(game)
     ours_by_theirs: dict[str, int] = {}
     for h, s in walk_both(game):
         mine = int(found.node_set[h])
@@ -76,8 +76,8 @@ def tabular(game: str, strategy):
     """An OpenSpiel TabularPolicy playing educable's ``strategy`` (a probability a slot)."""
     from open_spiel.python import policy as policy_lib
 
-    from educable.bridge import field, hidden
-    found = hidden.tree(game)
+    from educable.bridge import field, trees
+    found = trees.tree(game)
     actions = field._declared(game, "actions")
     name, params = openspiel_name(game)
     table = policy_lib.TabularPolicy(pyspiel.load_game(name, params))
@@ -93,9 +93,9 @@ def tabular(game: str, strategy):
 def test_exploitability_of_three_policies_equals_openspiels(game):
     from open_spiel.python.algorithms import exploitability as openspiel_exploitability
 
-    from educable.bridge import hidden
+    from educable.bridge import trees
     from educable.learners import hidden as algo
-    found = hidden.tree(game)
+    found = trees.tree(game)
     uniform = found.uniform()
     always_call = uniform.copy()
     for i in range(found.sets):
@@ -287,7 +287,7 @@ def test_openspiels_own_cfr_runs_on_educables_kuhn_and_both_exploitabilities_agr
     from open_spiel.python.algorithms import exploitability as openspiel_exploitability
 
     import educable
-    from educable.bridge import field, hidden
+    from educable.bridge import field, trees
     from educable.learners import hidden as algo
     spiel = educable.openspiel_game("kuhn")
     assert spiel.get_type().information == pyspiel.GameType.Information.IMPERFECT_INFORMATION
@@ -296,7 +296,7 @@ def test_openspiels_own_cfr_runs_on_educables_kuhn_and_both_exploitabilities_agr
         solver.evaluate_and_update_policy()
     average = solver.average_policy()
     theirs = openspiel_exploitability.exploitability(spiel, average)
-    found = hidden.tree("kuhn")
+    found = trees.tree("kuhn")
     actions = field._declared("kuhn", "actions")
     strategy = found.uniform()
     for i in range(found.sets):
