@@ -71,6 +71,9 @@ def learners() -> None:
         run(educable, folder, "--games-dir", str(ROOT / "examples" / "chance"), "solve", "pig(6,6)")
         run(educable, folder, "train", "pig(6,6)", "--learner", "qlearn", "--agent", "q", "--games", "10")
         run(educable, folder, "train", "kuhn", "--learner", "cfr", "--agent", "k", "--iterations", "2")
+        run(educable, folder, "train", "kuhn", "--learner", "cfr", "--agent", "m", "--iterations", "2",
+            "--sampling", "external")
+        run(educable, folder, "train", "kuhn", "--learner", "qlearn", "--agent", "v", "--games", "10")
         for args in (["tictactoe", "--learner", "ga", "--agent", "g", "--cycles", "1", "--fitness", "exact"],
                      ["tictactoe", "--learner", "ntuple", "--agent", "n", "--games", "8"],          # on the graph
                      ["connect(4,7,6)", "--learner", "ntuple", "--agent", "c", "--games", "16", "--tuples", "2",
