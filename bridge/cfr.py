@@ -14,13 +14,14 @@ import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from educable.bridge import games, hidden, trees
+from educable.bridge import cluster, games, hidden, trees
 from educable.bridge.engine import BadInput
 from educable.kb import equilibria
 from educable.kb.store import get_agent, now
 from educable.learners.options import Option, run_option
 
 if TYPE_CHECKING:
+    import numpy as np
     import sqlite_utils
 
 NAME = "cfr"
@@ -35,14 +36,33 @@ OPTIONS = (
                "curve (default: iterations/20, at least 1).", NAME, low=1, high=10_000_000),
     run_option("target", float, None, "Stop once the exploitability is at most this (default: run every "
                "iteration).", NAME, low=0.0),
+    run_option("workers", int, 1, "With --sampling external: on this many Dask workers (a local cluster), each "
+               "running up to 50,000 iterations a round from the same tables, their changes added.", NAME,
+               low=1, high=64),
+    run_option("scheduler", str, None, "... or on the Dask scheduler at ADDRESS (default: $EDUCABLE_SCHEDULER "
+               "when --workers is above 1).", NAME, metavar="ADDRESS", place=True),
 )
+ROUND_ITERATIONS = 50_000     # external-sampling iterations a worker runs from the tables of a round
+
+
+def sampled_round(game: str, regret: np.ndarray, total: np.ndarray, done: int, seed: int, k: int,
+                  index: int) -> tuple[int, np.ndarray, np.ndarray]:
+    """A Dask task: ``k`` iterations of external sampling from the tables given (``done`` iterations
+    behind them), on the worker's own copy of the game's tree; its index and the tables' changes."""
+    from educable.learners import hidden as algo
+
+    state = algo.CFRState(regret.copy(), total.copy(), done)
+    algo.external_sampling(trees.tree(game), state, k, seed)
+    return index, state.regret - regret, state.total - total
 
 
 def train(db: sqlite_utils.Database, game: str, agent: str, iterations: int, options: dict[str, Any],
           progress: Callable[..., None] | None = None, judge_every: int | None = None,
-          target: float | None = None, limit: int | None = None, seed: int = 1) -> dict[str, Any]:
-    """Run CFR+ (or external-sampling MCCFR, ``options['sampling']``; its samples fixed by ``seed``)
-    for ``iterations`` on AGENT (made, or continued from its stored tables) and store it."""
+          target: float | None = None, limit: int | None = None, seed: int = 1, workers: int = 1,
+          scheduler: str | None = None) -> dict[str, Any]:
+    """Run CFR+ (or external-sampling MCCFR, ``options['sampling']``; its samples fixed by ``seed``,
+    on ``workers`` Dask workers or the ``scheduler``'s) for ``iterations`` on AGENT (made, or
+    continued from its stored tables) and store it."""
     from educable.learners import hidden as algo
 
     if not games.is_hidden(game):
@@ -61,6 +81,10 @@ def train(db: sqlite_utils.Database, game: str, agent: str, iterations: int, opt
     if kept_sampling is not None and sampling != kept_sampling:
         raise BadInput(f"agent '{agent}' learns with --sampling {kept_sampling} (its tables are of that method); "
                        f"train another agent with --sampling {sampling}")
+    parallel = workers > 1 or scheduler is not None
+    if parallel and sampling != "external":
+        raise BadInput("--workers and --scheduler are for --sampling external: CFR+ walks the whole tree each "
+                       "iteration, a few milliseconds on Leduc, which workers would spend waiting for each other")
     if progress:
         progress(0, "compiling the game's tree")
     found = trees.tree(game, limit)
@@ -89,7 +113,12 @@ def train(db: sqlite_utils.Database, game: str, agent: str, iterations: int, opt
         points.append((s.iterations, e))
         save(s, None)                   # a commit: the page draws the curve live, a stopped run keeps it
         return target is not None and e <= target
-    if sampling == "external":
+    if parallel:
+        with cluster.engine(workers, scheduler) as client:
+            if scheduler is not None:                   # as many tasks a round as the scheduler has workers
+                workers = max(1, len(client.scheduler_info()["workers"]))
+            _rounds(client, workers, game, state, iterations, seed, every, report)
+    elif sampling == "external":
         algo.external_sampling(found, state, iterations, seed, every=every, report=report)
     else:
         algo.cfr_plus(found, state, iterations, every=every, report=report)
@@ -103,4 +132,26 @@ def train(db: sqlite_utils.Database, game: str, agent: str, iterations: int, opt
             "total_iterations": state.iterations, "exploitability": exploit,
             "value": algo.expected_payoff(found, strategy), "players": players,
             "curve": [{"iterations": n, "exploitability": e} for n, e in points], "seconds": round(seconds, 4),
-            "information_sets": found.sets, "sampling": sampling}
+            "information_sets": found.sets, "sampling": sampling,
+            **({"workers": workers, "scheduler": scheduler} if parallel else {})}
+
+
+def _rounds(client: Any, workers: int, game: str, state: Any, iterations: int, seed: int, every: int,
+            report: Callable[[Any], bool]) -> None:
+    """External sampling in rounds: each of ``workers`` tasks runs up to ROUND_ITERATIONS iterations from
+    the round's tables (its own seed), and their changes are added in the tasks' order (the same
+    seeds give the same tables whichever worker finishes first); ``report`` at every ``every``
+    iterations, as a run in one process does, its True answer stopping the run."""
+    end = state.iterations + iterations
+    while state.iterations < end:
+        due = min(end, (state.iterations // every + 1) * every)            # the next judgement
+        k = min(ROUND_ITERATIONS, -(-(due - state.iterations) // workers))
+        tasks = [(game, state.regret, state.total, state.iterations, seed * 64 + w, k, w) for w in range(workers)]
+        changes: list[tuple[int, Any, Any]] = []
+        cluster.run_tasks(client, sampled_round, tasks, changes.append)
+        for _, regret, total in sorted(changes, key=lambda c: c[0]):
+            state.regret += regret
+            state.total += total
+        state.iterations += k * workers
+        if state.iterations >= due and report(state):
+            return

@@ -412,8 +412,12 @@ def train_agent(db: sqlite_utils.Database, game: str, learner: str, agent: str, 
     run = {o.name: given.get(o.name, o.default) for o in module.OPTIONS if o.run}
     if learner in registry.ITERATING:
         agents.check_name(agent)
+        workers, scheduler = run["workers"], run["scheduler"]
+        if workers > 1 or scheduler:
+            from educable.bridge import cluster
+            scheduler = cluster.scheduler_address(scheduler)
         return module.train(db, game, agent, run["iterations"], options, progress, run["judge_every"], run["target"],
-                            limit, seed)
+                            limit, seed, workers, scheduler)
     if not registry.plays_games(learner):
         agents.check_name(agent)
         return module.train(db, game, agent, run["cycles"], seed, options, progress, run["judge_every"])

@@ -51,6 +51,24 @@ def pytest_configure(config):
         zygote.start(FORK_FOLDER)
 
 
+def once_per_run(tmp_path_factory, name: str, make):
+    """``make()``'s JSON-able result, computed by the first of the suite's processes to ask and read
+    from a file by the others (a module's fixture would run again in each test process that meets it)."""
+    import fcntl
+    import json
+    shared = tmp_path_factory.getbasetemp()
+    if os.environ.get("PYTEST_XDIST_WORKER"):               # the run's folder, above each test process's own
+        shared = shared.parent
+    with open(shared / f"{name}.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        kept = shared / f"{name}.json"
+        if kept.exists():
+            return json.loads(kept.read_text())
+        result = make()
+        kept.write_text(json.dumps(result))
+        return result
+
+
 @pytest.fixture
 def db_path(tmp_path, monkeypatch):
     """A fresh knowledge base file per test, also as EDUCABLE_DB."""

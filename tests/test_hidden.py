@@ -505,6 +505,7 @@ def test_monte_carlo_cfr_with_external_sampling_converges_as_openspiels_and_repe
     assert rows["m"] == rows["m2"] != rows["m3"] and again["exploitability"] == kuhn["exploitability"] \
         != other["exploitability"]
     one_line(cli("train", "kuhn", "--learner", "cfr", "--agent", "m", "--sampling", "full"), 2, "--sampling external")
+    one_line(cli("train", "kuhn", "--learner", "cfr", "--agent", "w", "--workers", "2"), 2, "are for --sampling external")
     leduc = cli_json("train", "leduc", "--learner", "cfr", "--agent", "l", "--sampling", "external",
                      "--iterations", "10000", "--seed", "1", "--judge-every", "10000")
     game = pyspiel.load_game("leduc_poker")
