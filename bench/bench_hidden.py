@@ -8,6 +8,8 @@
 - Q-learning on views (Kuhn, 100,000 self-play games, five seeds): its exploitability beside CFR's.
 - External-sampling Monte Carlo CFR on Leduc, 100,000 iterations: educable's numba loop against
   OpenSpiel's C++ ExternalSamplingMCCFRSolver (iterations only, both), and the exploitability each reached.
+- Monte Carlo CFR on two Dask workers: `train leduc --learner cfr --sampling external --iterations
+  20000000` in one process and with --workers 2 (whole commands), the time and the exploitability each reached.
 - Time to an exploitability: `educable train leduc --learner cfr --target E` (the whole command,
   compiling the game included, in a process of its own) against OpenSpiel's CFRPlusSolver (its
   iterations only; the exploitability checks between them not counted), both on one core.
@@ -142,6 +144,18 @@ def main() -> None:
               f"{json.loads(cfr.stdout)['exploitability']:.2e}", flush=True)
     if args.quick:
         return
+    with tempfile.TemporaryDirectory() as tmp:
+        took = {}
+        for workers in (1, 2):
+            t0 = time.perf_counter()
+            out = subprocess.run([EXE, "train", "leduc", "--learner", "cfr", "--agent", f"m{workers}", "--sampling",
+                                  "external", "--iterations", "20000000", "--judge-every", "5000000", "--seed", "1",
+                                  "--workers", str(workers), "--json", "--db", str(Path(tmp) / "kb.db")],
+                                 check=True, capture_output=True, text=True)
+            took[workers] = time.perf_counter() - t0
+            print(f"leduc: MCCFR, 20,000,000 iterations on {workers} worker(s): exploitability "
+                  f"{json.loads(out.stdout)['exploitability']:.4f}", flush=True)
+        line("leduc: MCCFR 20,000,000 iterations, --workers 2", took[2], "s", took[1], "one process")
     ours_time, ours = educable_to("liars_dice", 2e-3, 2_000, 25)
     line("liars_dice: whole command to exploitability 2e-3", ours_time, "s")
     os_time, os_done, os_reached, os_value = openspiel_cfr_to("liars_dice", {"numdice": 1, "dice_sides": 6}, 2e-3,
