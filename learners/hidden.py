@@ -437,15 +437,22 @@ def cfr_plus(game: InfoGame, state: CFRState, iterations: int,
     iterations ``report(state)`` is called, and a True answer stops the run there."""
     g = game.graph
     chance_prob = g.prob if g.prob is not None else np.ones(len(g.target))
+    nmoves = np.array([len(m) for m in game.moves], dtype=np.int64)
+    return _in_steps(state, iterations, every, report, lambda k: cfr_plus_iterations(
+        g.start, g.target, g.mover.astype(np.int64), game.edge_slot, chance_prob, game.payoff, game.slot_set,
+        game.slot0, nmoves, game.player.astype(np.int64), game.parent, state.regret, state.total,
+        state.iterations, k))
+
+
+def _in_steps(state: CFRState, iterations: int, every: int, report: Callable[[CFRState], bool] | None,
+              run: Callable[[int], object]) -> CFRState:
+    """``run(k)`` for ``iterations`` in all, ``every`` at a time (all at once for 0), the iterations
+    counted on ``state`` and ``report(state)`` asked after each step: True stops the run there."""
     done = 0
     step = every if every > 0 else iterations
     while done < iterations:
         k = min(step, iterations - done)
-        cfr_plus_iterations(g.start, g.target, g.mover.astype(np.int64), game.edge_slot, chance_prob,
-                            game.payoff, game.slot_set, game.slot0,
-                            np.array([len(m) for m in game.moves], dtype=np.int64),
-                            game.player.astype(np.int64), game.parent, state.regret, state.total,
-                            state.iterations, k)
+        run(k)
         state.iterations += k
         done += k
         if report is not None and report(state):
@@ -535,19 +542,10 @@ def external_sampling(game: InfoGame, state: CFRState, iterations: int, seed: in
     iterations already done fix the samples: the same seed gives the same tables."""
     g = game.graph
     chance_prob = g.prob if g.prob is not None else np.ones(len(g.target))
-    done = 0
-    step = every if every > 0 else iterations
-    while done < iterations:
-        k = min(step, iterations - done)
-        external_sampling_iterations(g.start, g.target, g.mover.astype(np.int64), game.edge_slot, chance_prob,
-                                     game.payoff, game.slot0, np.array([len(m) for m in game.moves], dtype=np.int64),
-                                     game.node_set, state.regret, state.total,
-                                     (seed * 1_000_003 + state.iterations) % (2 ** 31), k)
-        state.iterations += k
-        done += k
-        if report is not None and report(state):
-            break
-    return state
+    nmoves = np.array([len(m) for m in game.moves], dtype=np.int64)
+    return _in_steps(state, iterations, every, report, lambda k: external_sampling_iterations(
+        g.start, g.target, g.mover.astype(np.int64), game.edge_slot, chance_prob, game.payoff, game.slot0, nmoves,
+        game.node_set, state.regret, state.total, (seed * 1_000_003 + state.iterations) % (2 ** 31), k))
 
 
 @njit(cache=True)
