@@ -549,6 +549,23 @@ def external_sampling(game: InfoGame, state: CFRState, iterations: int, seed: in
 
 
 @njit(cache=True)
+def _positive_regret(regret, s0, m):  # pragma: no cover  (numba)
+    """The positive part of the regrets of slots ``s0`` .. ``s0 + m - 1`` (one information set's), added."""
+    positive = 0.0
+    for s in range(s0, s0 + m):
+        if regret[s] > 0.0:
+            positive += regret[s]
+    return positive
+
+
+@njit(cache=True)
+def _matched(r, positive, m):  # pragma: no cover  (numba)
+    """Regret matching: a move's probability from its regret ``r`` and its set's ``positive`` regret
+    (``m`` moves alike where none is positive)."""
+    return (r if r > 0.0 else 0.0) / positive if positive > 0.0 else 1.0 / m
+
+
+@njit(cache=True)
 def external_sampling_iterations(start, target, mover, edge_slot, chance_prob, payoff, slot0, nmoves, node_set,
                                  regret, total, seed, k):  # pragma: no cover  (numba)
     """``k`` iterations of external-sampling MCCFR, the tree walked depth first with a stack of its own
@@ -585,17 +602,12 @@ def external_sampling_iterations(start, target, mover, edge_slot, chance_prob, p
                                     break
                         else:
                             i = node_set[h]
-                            s0 = slot0[i]
-                            m = nmoves[i]
-                            positive = 0.0
-                            for s in range(s0, s0 + m):
-                                if regret[s] > 0.0:
-                                    positive += regret[s]
+                            positive = _positive_regret(regret, slot0[i], nmoves[i])
                             acc = 0.0
                             chosen = -1
                             for x in range(a, b):
                                 s = edge_slot[x]
-                                q = (regret[s] if regret[s] > 0.0 else 0.0) / positive if positive > 0.0 else 1.0 / m
+                                q = _matched(regret[s], positive, nmoves[i])
                                 total[s] += q
                                 acc += q
                                 if chosen < 0 and u < acc:
@@ -618,17 +630,10 @@ def external_sampling_iterations(start, target, mover, edge_slot, chance_prob, p
                         break
                     if mover[ph] == p:            # every edge walked: regrets, and the node's value
                         i = node_set[ph]
-                        s0 = slot0[i]
-                        m = nmoves[i]
-                        positive = 0.0
-                        for s in range(s0, s0 + m):
-                            if regret[s] > 0.0:
-                                positive += regret[s]
+                        positive = _positive_regret(regret, slot0[i], nmoves[i])
                         v = 0.0
                         for x in range(start[ph], start[ph + 1]):
-                            s = edge_slot[x]
-                            q = (regret[s] if regret[s] > 0.0 else 0.0) / positive if positive > 0.0 else 1.0 / m
-                            v += q * edge_value[x]
+                            v += _matched(regret[edge_slot[x]], positive, nmoves[i]) * edge_value[x]
                         for x in range(start[ph], start[ph + 1]):
                             regret[edge_slot[x]] += edge_value[x] - v
                     depth -= 1                    # chance's and the other player's node: its sample's value
