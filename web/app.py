@@ -63,6 +63,9 @@ def api(handler: Callable[[Request], Awaitable[Any]]) -> Callable[[Request], Awa
             return JSONResponse({"error": describe(exc, request.app.state.engine.db_path)}, status_code=503)
         except Exception as exc:                        # a bug: one line, and the server goes on
             return JSONResponse({"error": f"internal error: {type(exc).__name__}: {one_line(exc)}"}, status_code=500)
+        except asyncio.CancelledError:                  # Ctrl-C or SIGTERM while it was being answered
+            return JSONResponse({"error": "the server is stopping (Ctrl-C or SIGTERM): ask again once it runs"},
+                                status_code=503)
     return endpoint
 
 
