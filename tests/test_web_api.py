@@ -323,3 +323,18 @@ def test_a_long_connect_four_search_holds_up_no_other_request(db_path, served):
     assert all(r.status_code == 200 for _, r in done)
     page = done[1][1].json()
     assert page["perfect"] == cli_json(db_path, "query", "connect(4,7,6)", SLOW_C4)["perfect"]
+
+
+def test_a_request_cut_short_by_the_servers_stop_is_answered_in_one_line():
+    """A handler still running when Ctrl-C or SIGTERM stops the server is cancelled (uvicorn's graceful
+    shutdown): the endpoint answers 503 with one line, not a bare 500 and a traceback."""
+    import asyncio
+
+    from educable.web.app import api
+
+    async def cut_short(request):
+        raise asyncio.CancelledError("Task cancelled, timeout graceful shutdown exceeded")
+
+    response = asyncio.run(api(cut_short)(None))
+    assert response.status_code == 503
+    assert json.loads(response.body) == {"error": "the server is stopping (Ctrl-C or SIGTERM): ask again once it runs"}
