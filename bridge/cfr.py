@@ -17,12 +17,15 @@ from typing import TYPE_CHECKING, Any
 from educable.bridge import cluster, games, hidden, trees
 from educable.bridge.engine import BadInput
 from educable.kb import equilibria
-from educable.kb.store import get_agent, now
+from educable.kb.store import get_agent
 from educable.learners.options import Option, run_option
+from educable.learners.training import Commits
 
 if TYPE_CHECKING:
     import numpy as np
     import sqlite_utils
+
+    from educable.learners.hidden import CFRState
 
 NAME = "cfr"
 SAMPLINGS = ("full", "external")
@@ -98,7 +101,8 @@ def train(db: sqlite_utils.Database, game: str, agent: str, iterations: int, opt
     first = state.iterations
     every = judge_every or max(1, iterations // 20)
     points: list[tuple[int, float]] = []
-    started = now()
+    commits = Commits()
+    started = commits.started
     t0 = time.perf_counter()
 
     def save(s: algo.CFRState, run: dict[str, Any] | None) -> None:
@@ -111,7 +115,8 @@ def train(db: sqlite_utils.Database, game: str, agent: str, iterations: int, opt
         if progress:
             progress(s.iterations - (points[-1][0] if points else first), f"exploitability {e:.3g}")
         points.append((s.iterations, e))
-        save(s, None)                   # a commit: the page draws the curve live, a stopped run keeps it
+        if commits.due():               # a commit every few seconds: the page draws the curve live, a stop keeps it
+            commits.commit(s.iterations, lambda _: save(s, None))
         return target is not None and e <= target
     if parallel:
         with cluster.engine(workers, scheduler) as client:
@@ -136,8 +141,8 @@ def train(db: sqlite_utils.Database, game: str, agent: str, iterations: int, opt
             **({"workers": workers, "scheduler": scheduler} if parallel else {})}
 
 
-def _rounds(client: Any, workers: int, game: str, state: Any, iterations: int, seed: int, every: int,
-            report: Callable[[Any], bool]) -> None:
+def _rounds(client: Any, workers: int, game: str, state: CFRState, iterations: int, seed: int, every: int,
+            report: Callable[[CFRState], bool]) -> None:
     """External sampling in rounds: each of ``workers`` tasks runs up to ROUND_ITERATIONS iterations from
     the round's tables (its own seed); their regret changes are averaged (each estimates the same
     regrets: added, they would outweigh what came before, and Leduc after 1,000,000 iterations in

@@ -466,20 +466,12 @@ at_once(Name, S, First, Role) :-
 at_once_ahead(Name, M, S, K) :-
     K > 0,
     \+ M:terminal(S, []),
-    players_of(M, [A, B]),
-    moves_of(Name, M, S, A, MA), kind(Name, A, MA, KA),
-    moves_of(Name, M, S, B, MB), kind(Name, B, MB, KB),
-    (   memberchk(KA-KB, [choice-choice, single-single])
+    (   at_once_in(Name, M, S)
     ->  true
-    ;   (   KA == choice -> note_pass(Name, B, MB)          % as mover/4 learns a pass's name
-        ;   KB == choice -> note_pass(Name, A, MA)
-        ;   true
-        ),
-        roles(M, Roles),
-        once(( member(R, Roles), moves_of(Name, M, S, R, [_, _|_]) ; member(R, Roles), moves_of(Name, M, S, R, [_]) )),
-        findall(does(R1, Mv), ( member(R1, Roles), moves_of(Name, M, S, R1, [Mv|Ms]), ( R1 == R ; Ms == [] ) ), D),
-        length(Roles, N), length(D, N),
-        findall(F, M:next(F, S, D), Fs), sort(Fs, S1),
+    ;   mover(Name, M, S, Mover),                   % who moves otherwise (learning a pass's name)
+        role_of(Mover, Role),
+        moves_of(Name, M, S, Role, [Move|_]),
+        successor(Name, M, S, Mover, Move, S1),
         K1 is K - 1,
         at_once_ahead(Name, M, S1, K1)
     ).
@@ -588,13 +580,7 @@ hidden_next(G, M, P, Mover, Move, P1) :-
     plain(G, P, S),
     (   Mover \== chance, \+ memberchk('$chose'(_, _), P), at_once_in(G, M, S)
     ->  sort(['$chose'(Mover, Move)|P], P1)
-    ;   roles(M, Roles),
-        role_of(Mover, Moving),
-        findall(does(R, Mv), ( member(R, Roles),
-                               (   R == Moving -> Mv = Move
-                               ;   memberchk('$chose'(R, Mv0), P) -> Mv = Mv0
-                               ;   moves_of(G, M, S, R, [Mv])
-                               ) ), D),
+    ;   step_moves(G, M, S, P, Mover, Move, D),
         memo(G, joint(S, D), ( findall(F, M:next(F, S, D), Fs), sort(Fs, S10) ), S10, S1),
         players_of(M, Players),
         findall('$seen'(R, s(Mv, Seen, H)),
@@ -621,12 +607,21 @@ percepts(M, S, D, R, Seen) :-
     (   Xs == [] -> Seen = none ; Seen =.. [p|Xs] ).
 
 successor(G, M, S, Mover, Move, S1) :-
+    step_moves(G, M, S, S, Mover, Move, D),
+    findall(F, M:next(F, S, D), Fs),
+    sort(Fs, S1).
+
+%   The joint move of a step from the GDL state S of position P: Mover's
+%   Move, the choice waiting in P for a role (hidden information: moves
+%   made at once), the single move of every other role.
+step_moves(G, M, S, P, Mover, Move, D) :-
     roles(M, Roles),
     role_of(Mover, Moving),
     findall(does(R, Mv), ( member(R, Roles),
-                           ( R == Moving -> Mv = Move ; moves_of(G, M, S, R, [Mv]) ) ), D),
-    findall(F, M:next(F, S, D), Fs),
-    sort(Fs, S1).
+                           (   R == Moving -> Mv = Move
+                           ;   memberchk('$chose'(R, Mv0), P) -> Mv = Mv0
+                           ;   moves_of(G, M, S, R, [Mv])
+                           ) ), D).
 
 %   Who moves in a state is read from the state (a GDL role may keep the
 %   turn, as in dots and boxes).  A finished state where that cannot be
