@@ -186,6 +186,7 @@ keyword(not). keyword(or).
 ignored(base). ignored(input).
 
 sentence_clause(Module, Line-Expr) :-
+    no_kept_name(Line, Expr),
     (   Expr = list(_, [atom('<='), HeadE|BodyEs])
     ->  expr_term(HeadE, [], V1, Head),
         head_check(Line, Head),
@@ -535,6 +536,13 @@ plain(G, P, S) :-
 
 kept_beside('$seen'(_, _)).
 kept_beside('$chose'(_, _)).
+
+kept_name('$seen').             % kept_beside/1's names, which no sheet may use
+kept_name('$chose').
+
+no_kept_name(Line, atom(A)) :- !,
+    (   kept_name(A) -> gdl_throw(Line, "~w is a name educable keeps for what a player has seen and chosen (games of hidden information): rename it", [A]) ; true ).
+no_kept_name(_, list(L, Items)) :- maplist(no_kept_name(L), Items).
 
 %   A GDL state that comes back along a line of play from S0 (every joint
 %   move taken), among the first 5,000 states; fails when none does.

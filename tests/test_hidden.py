@@ -559,3 +559,17 @@ def test_pettingzoo_shows_each_player_only_its_own_view_and_pays_the_pot():
     assert len({next(iter(s)) for k, s in numbers.items() if k[0] == "p1"}) == len([k for k in numbers if k[0] == "p1"])
     with pytest.raises(educable.Error, match="hidden information"):
         educable.gym_env("kuhn")
+
+
+def test_a_sheet_that_names_a_fluent_as_educable_keeps_what_players_saw_is_refused(tmp_path):
+    """A player's history and a choice waiting sit in a hidden sheet's position as ($seen ...) and
+    ($chose ...): a sheet writing such a fluent itself (a choice that never happened) is refused in
+    one line at load, not played as a move made."""
+    folder = tmp_path / "games"
+    folder.mkdir()
+    sheet = (GDL_SHEETS / "montyhall.kif").read_text().replace("(init (step hide))",
+                                                              "(init (step hide)) (init ($chose host (open 1)))")
+    (folder / "spoof.kif").write_text(sheet)
+    r = in_folder(folder, "solve", "spoof", db=tmp_path / "kb.db")
+    assert r.returncode == 2 and "$chose is a name educable keeps" in r.stderr, r.stderr
+    assert len(r.stderr.strip().splitlines()) == 1
