@@ -496,6 +496,9 @@ def test_monte_carlo_cfr_with_external_sampling_converges_as_openspiels_and_repe
     kuhn = cli_json("train", "kuhn", "--learner", "cfr", "--agent", "m", "--sampling", "external",
                     "--iterations", "20000", "--seed", "4")
     assert kuhn["exploitability"] < 0.01 and kuhn["sampling"] == "external"
+    # a profile's self-play is within what its sides give away (NashConv, twice the exploitability) of
+    # the value, -1/18 (Kuhn 1950): v* - g1 <= u(s1, s2) <= v* + g2
+    assert abs(kuhn["value"] - float(KUHN_VALUE)) <= 2 * kuhn["exploitability"]
     again = cli_json("train", "kuhn", "--learner", "cfr", "--agent", "m2", "--sampling", "external",
                      "--iterations", "20000", "--seed", "4")
     other = cli_json("train", "kuhn", "--learner", "cfr", "--agent", "m3", "--sampling", "external",
