@@ -9,16 +9,26 @@ board after each and its points, the new tile's outcomes and their
 weights, and the opening's two tiles.  Any difference is refused in one
 line, so a rule file edited into another game never trains on rules it
 does not have.  Everything sent to Prolog is built here from integers.
+
+Reading 2048 4x4's tables asks Prolog for 262,144 slides (about 20 s of
+CPU), so they are remembered in educable's cache folder under a hash of
+the game, its cell values and its rule files; what is read back is held
+to the tables' shape and ranges and then checked on random play as if
+it had just been read, so an edited or damaged file is read anew.
 """
 from __future__ import annotations
 
+import hashlib
+import io
 import random
+import zipfile
 from functools import lru_cache
+from pathlib import Path
 
 import numpy as np
 
 from educable.bridge import games
-from educable.bridge.engine import engine, quote
+from educable.bridge.engine import cache_folder, engine, quote
 from educable.bridge.errors import BadInput
 from educable.learners.tiles import BEYOND, DIRECTIONS, NEW_TILE_WEIGHTS, LineTables, direction_lines, slide_board
 
@@ -26,6 +36,7 @@ MAX_CODES = 1 << 20       # line contents a direction's table may hold (values *
 PAGE = 2048               # boards asked of Prolog in one query
 CHECK_GAMES = 12          # random games whose boards the tables are held to
 CHECK_BOARDS = 240        # boards of those games checked, at most
+TABLES_FORMAT = "line-tables-1"     # of the remembered tables: a change of their layout reads them anew
 
 
 def board_text(cells: list[int] | np.ndarray, columns: int, tile: bool = False) -> str:
@@ -67,6 +78,25 @@ def tables_for(game: str, values: int) -> LineTables:
     if codes > MAX_CODES:
         raise BadInput(f"{game}: lines of {length} cells with {values} values make {codes:,} line contents, more "
                        f"than {MAX_CODES:,}: use fewer cell values (--values)")
+    remembered = _remembered_path(game, values)
+    kept = _read_remembered(remembered, codes)
+    if kept is not None:
+        tables = LineTables(rows, columns, values, lines, *kept)
+        try:
+            check(game, tables)
+            return tables
+        except BadInput:
+            pass                # not what these rules make: read them from the rules again
+    slid, points = _read_tables(game, values, rows, columns, lines, codes)
+    tables = LineTables(rows, columns, values, lines, slid, points)
+    check(game, tables)
+    _remember(remembered, slid, points)
+    return tables
+
+
+def _read_tables(game: str, values: int, rows: int, columns: int, lines: np.ndarray, codes: int
+                 ) -> tuple[np.ndarray, np.ndarray]:
+    """Each direction's slide and points of every line content, asked of the game's rules."""
     slid = np.full((4, codes), BEYOND, dtype=np.int64)
     points = np.zeros((4, codes), dtype=np.int64)
     g = quote(game)
@@ -101,9 +131,40 @@ def tables_for(game: str, values: int) -> LineTables:
                 if max(after) < values:
                     slid[d, code] = sum(after[c] * values ** j for j, c in enumerate(line))
                 points[d, code] = int(pts)
-    tables = LineTables(rows, columns, values, lines, slid, points)
-    check(game, tables)
-    return tables
+    return slid, points
+
+
+def _remembered_path(game: str, values: int) -> Path:
+    key = f"{TABLES_FORMAT}|{game}|{values}|{games.rules_hash(game)}"
+    return cache_folder() / "tiles" / f"{hashlib.sha256(key.encode()).hexdigest()}.npz"
+
+
+def _read_remembered(path: Path, codes: int) -> tuple[np.ndarray, np.ndarray] | None:
+    """The remembered (slid, points) if the file holds two integer tables of the shape and ranges
+    line tables have (nothing else is loaded: no pickles), else None."""
+    try:
+        with np.load(path, allow_pickle=False) as found:
+            slid, points = np.asarray(found["slid"]), np.asarray(found["points"])
+    except (OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile):
+        return None
+    if slid.shape != (4, codes) or points.shape != (4, codes) or slid.dtype != np.int64 or points.dtype != np.int64:
+        return None
+    if not (((slid >= 0) & (slid < codes)) | (slid == BEYOND)).all() or (points < 0).any():
+        return None
+    return slid, points
+
+
+def _remember(path: Path, slid: np.ndarray, points: np.ndarray) -> None:
+    """Keep the tables for the next command (whole or not at all; a cache that cannot be written is
+    skipped, never an error)."""
+    from educable.bridge.files import write_whole
+    buffer = io.BytesIO()
+    np.savez(buffer, slid=slid, points=points)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        write_whole(path, lambda scratch: scratch.write_bytes(buffer.getvalue()))
+    except (OSError, BadInput):
+        pass
 
 
 def _random_boards(tables: LineTables, seed: int) -> list[list[int]]:

@@ -15,13 +15,18 @@ sys.path.insert(0, str(ROOT))
 # No progress line every 10 s on a stderr that is no terminal: what a command prints must not depend
 # on how busy the machine is (tests/test_cli.py tests the lines themselves).
 os.environ["EDUCABLE_HEARTBEAT"] = "0"
-# Trial loads of game files are remembered (bridge.engine.preflight): in a folder of this session's,
-# not the user's ~/.cache, so that no run of the suite sees another's.
-os.environ["EDUCABLE_CACHE"] = tempfile.mkdtemp(prefix="educable-cache-")
+# Trial loads of game files and 2048's line tables are remembered (bridge.engine.preflight,
+# bridge.tiles): in a folder of this run's, not the user's ~/.cache, so that no run of the suite sees
+# another's; made by the first process (xdist's controller) and shared by the test processes it starts.
+_OWN_CACHE = os.environ.get("EDUCABLE_TEST_CACHE_OWNER") is None
+if _OWN_CACHE:
+    os.environ["EDUCABLE_CACHE"] = tempfile.mkdtemp(prefix="educable-cache-")
+    os.environ["EDUCABLE_TEST_CACHE_OWNER"] = str(os.getpid())
 # A game file's trial load may run 3 s here, not 8: the tests of files that loop wait it out; a sound
 # file loads in about 0.1 s even on the busy machine.
 os.environ["EDUCABLE_LOAD_SECONDS"] = "3"
-atexit.register(shutil.rmtree, os.environ["EDUCABLE_CACHE"], ignore_errors=True)
+if _OWN_CACHE:
+    atexit.register(shutil.rmtree, os.environ["EDUCABLE_CACHE"], ignore_errors=True)
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import zygote  # noqa: E402  (tests/ on the path first)

@@ -57,6 +57,42 @@ def test_the_line_tables_slide_as_cirulli_wrote(tables_2x3):
             assert want == code or t.points[d, code] == points
 
 
+def test_line_tables_are_remembered_and_a_damaged_memory_is_read_anew(tables_2x3, tmp_path):
+    """Read once from the rules, the tables come back from educable's cache folder without asking
+    Prolog; a remembered file whose tables are not what the rules make (rows and columns swapped), or
+    that is no table file at all, is read from the rules again and replaced."""
+    code = """
+import json, sys
+from pathlib import Path
+import numpy as np
+from educable.bridge import tiles
+asked = []
+read = tiles._read_tables
+tiles._read_tables = lambda *a: asked.append(1) or read(*a)
+def tables():
+    tiles.tables_for.cache_clear()
+    t = tiles.tables_for('2048(2,3)', 8)
+    return [t.slid.tolist(), t.points.tolist()], len(asked)
+out = [tables(), tables()]
+(kept,) = Path(sys.argv[1]).rglob('*.npz')
+with np.load(kept) as f:
+    slid, points = f['slid'], f['points']
+np.savez(kept, slid=slid[[2, 3, 0, 1]], points=points[[2, 3, 0, 1]])
+out.append(tables())
+kept.write_bytes(b'not a table')
+out.append(tables())
+print(json.dumps(out))
+"""
+    cache = tmp_path / "cache"
+    env = {**os.environ, "EDUCABLE_GAMES": str(ROOT / "examples" / "chance"), "EDUCABLE_CACHE": str(cache)}
+    p = subprocess.run([sys.executable, "-c", code, str(cache)], capture_output=True, text=True, env=env, cwd=ROOT,
+                       timeout=120)
+    assert p.returncode == 0, p.stderr
+    expected = [tables_2x3.slid.tolist(), tables_2x3.points.tolist()]
+    assert [asked for _, asked in json.loads(p.stdout)] == [1, 1, 2, 3]       # Prolog asked again only when damaged
+    assert all(got == expected for got, _ in json.loads(p.stdout))
+
+
 def test_whole_boards_move_as_the_reference(tables_2x3):
     from educable.learners.tiles import DIRECTIONS, slide_board
     rng = random.Random(5)
