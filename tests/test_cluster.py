@@ -142,18 +142,19 @@ def test_monte_carlo_cfr_on_scheduler_workers_adds_their_rounds_as_merged_here(s
 def test_a_sweep_on_the_cluster_equals_a_local_sweep(scheduler, tmp_path):
     address, _ = scheduler
     args = ["sweep", "train", "hexapawn", "--learner", "punish", "--vs", "adversary", "--as", "second",
-            "--games", "30", "--grid", "reward=0,1", "--seeds", "3", "--json"]
+            "--games", "20", "--grid", "reward=0,1", "--seeds", "2", "--json"]
     local = json.loads(educable(tmp_path / "a.db", *args, "--workers", "1").stdout)
     remote = json.loads(educable(tmp_path / "b.db", *args, "--scheduler", address).stdout)
     assert [sorted(s["values"]) for s in remote["settings"]] == [sorted(s["values"]) for s in local["settings"]]
     assert [s["median"] for s in remote["settings"]] == [s["median"] for s in local["settings"]]
-    race = ["sweep", "race", "--player", "colorscore,random", "--boards", "3", "--turns", "500", "--json"]
+    race = ["sweep", "race", "--player", "colorscore,random", "--boards", "2", "--turns", "300", "--json"]
     local = json.loads(educable(tmp_path / "a.db", *race, "--workers", "1").stdout)
     remote = json.loads(educable(tmp_path / "b.db", *race, "--scheduler", address).stdout)
     assert [sorted(s["values"]) for s in remote["settings"]] == [sorted(s["values"]) for s in local["settings"]]
 
 
-INTERRUPTED = ["--player", "colorscore", "--boards", "10", "--seed", "5", "--turns", "2000"]
+BOARDS = 8
+INTERRUPTED = ["--player", "colorscore", "--boards", str(BOARDS), "--seed", "5", "--turns", "1500"]
 
 
 @pytest.fixture(scope="module")
@@ -177,12 +178,12 @@ def test_a_killed_worker_does_not_change_the_result(scheduler, tmp_path, uninter
     out, err = run.communicate(timeout=600)
     assert run.returncode == 0, err
     got = json.loads(out)
-    assert got["scores"] == local["scores"] and boards_stored(db) == 10
+    assert got["scores"] == local["scores"] and boards_stored(db) == BOARDS
 
 
 def test_an_interrupted_run_keeps_its_boards_and_resumes(tmp_path, uninterrupted):
     db = tmp_path / "r.db"
-    n = "10"
+    n = str(BOARDS)
     full = uninterrupted
     code, err, kept = interrupted_after_first_row(db, "race_boards", "race", "run", *INTERRUPTED)
     assert code == 130 and 1 <= kept < int(n) and f"{kept} boards committed" in err, err
@@ -212,12 +213,12 @@ def test_an_interrupted_sweep_keeps_its_runs_and_resumes(tmp_path, uninterrupted
     db = tmp_path / "s.db"
     full = uninterrupted
     code, err, kept = interrupted_after_first_row(db, "sweep_runs", "sweep", "race", *INTERRUPTED, "--workers", "1")
-    assert code == 130 and 1 <= kept < 10, err
+    assert code == 130 and 1 <= kept < BOARDS, err
     assert f"{kept} runs committed before the stop are kept (educable sweep resume 1 finishes the sweep)" in err
     with sqlite3.connect(db) as conn:
         assert conn.execute("SELECT status FROM sweeps").fetchone()[0].startswith("stopped: interrupted")
     resumed = json.loads(educable(db, "sweep", "resume", "1", "--workers", "2", "--json").stdout)
-    assert sorted(resumed["settings"][0]["values"]) == sorted(full["scores"]) and rows_stored(db, "sweep_runs") == 10
+    assert sorted(resumed["settings"][0]["values"]) == sorted(full["scores"]) and rows_stored(db, "sweep_runs") == BOARDS
     with sqlite3.connect(db) as conn:
         assert conn.execute("SELECT status FROM sweeps").fetchone()[0] == "complete"
 
