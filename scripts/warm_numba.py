@@ -2,14 +2,15 @@
 
 The rat race's loop and players (learners/race), the n-tuple learner (learners/ntuple.py), the
 exact-fitness genetic learner (learners/ga_exact.py), the solver of games of chance
-(learners/chance.py), Q-learning's self-play on them (learners/qlearn_kernel.py) and CFR+ (learners/hidden.py) are numba functions kept in numba's cache, in the ``__pycache__`` folders
+(learners/chance.py), Q-learning's self-play on them (learners/qlearn_kernel.py), CFR+ (learners/hidden.py)
+and 2048's kernel (learners/tiles.py) are numba functions kept in numba's cache, in the ``__pycache__`` folders
 beside their modules.  On a fresh clone that cache is empty, and every process that races or judges
 rule sets exactly or trains n-tuples compiles them again until one of them has written it: 7-10 s
 of CPU a race player,
 several processes at once in the test suite (its race tests took 71 s more CPU and 30 s more wall
 with the cache empty).  scripts/setup.sh runs this when a compiled module changed since its last run.
 
-    .venv/bin/python scripts/warm_numba.py [race | believers | learners | believer]    # one part (set-up runs the first three side by side)
+    .venv/bin/python scripts/warm_numba.py [race | tiles | believers | learners | believer]    # parts (set-up: race and tiles, believers, learners side by side)
 """
 from __future__ import annotations
 
@@ -81,6 +82,15 @@ def learners() -> None:
             run(educable, folder, "train", *args)
 
 
+def tiles() -> None:
+    """2048's kernel (learners/tiles.py): the n-tuple learner's games and expectimax over its agent."""
+    from educable.cli import main as educable
+
+    with tempfile.TemporaryDirectory() as folder, contextlib.redirect_stdout(io.StringIO()):
+        run(educable, folder, "train", "2048(2,2)", "--learner", "ntuple", "--agent", "t", "--games", "4")
+        run(educable, folder, "eval", "2048(2,2)", "expectimax:1+t", "--games", "2")
+
+
 def run(educable, folder: str, *args: str) -> None:
     """One command, in this process, on a scratch knowledge base in ``folder``."""
     try:
@@ -91,5 +101,6 @@ def run(educable, folder: str, *args: str) -> None:
 
 
 if __name__ == "__main__":
-    for part in sys.argv[1:] or ["race", "believers", "learners"]:
-        {"race": race, "believers": believers, "learners": learners, "believer": believer_from_python}[part]()
+    for part in sys.argv[1:] or ["race", "tiles", "believers", "learners"]:
+        {"race": race, "tiles": tiles, "believers": believers, "learners": learners,
+         "believer": believer_from_python}[part]()
