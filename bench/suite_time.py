@@ -7,7 +7,7 @@ to 2.00 s a few seconds apart while the machine was idle: fresh clones of one ve
 own) and prints its spread beside the suite's wall time, so that two runs of the suite are
 compared with the speed the machine had for each.
 
-    .venv/bin/python bench/bench_suite.py [--samples 5] [PYTEST ARGS...]
+    .venv/bin/python bench/suite_time.py [--samples 5] [PYTEST ARGS...]     (not in make bench: it runs the suite)
 
 Without PYTEST ARGS it runs the suite as `make test` does (-n 4 --dist worksteal) in this checkout
 (no set-up: numba's cache and the rules' quick-load files as they are).
