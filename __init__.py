@@ -219,8 +219,8 @@ class KnowledgeBase:
 
     def query(self, game: str, position: str, depth: int = 5, agents: list[str] | None = None) -> dict[str, Any]:
         """Every move of ``position`` with its value, and agents' values (``educable query --json``)."""
-        from educable.bridge import commands
-        return dict(_checked(commands.query, self.db, game, position, depth, agents or []))
+        from educable.bridge import querying
+        return dict(_checked(querying.query, self.db, game, position, depth, agents or []))
 
     def train(self, game: str, agent: str, learner: str = "punish", games: int = 500, vs: str = "self",
               side: str = "both", seed: int = 0, **options: Any) -> dict[str, Any]:

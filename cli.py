@@ -615,10 +615,10 @@ def query(game: str, position: str, depth: int, agent_names: tuple[str, ...], db
       educable query tictactoe 'x../.o./...' --agent q --agent p
       educable query 'connect(4,7,6)' '......./......./......./......./......./...x...'
     """
-    from educable.bridge import commands
+    from educable.bridge import querying
 
     with Progress(None, f"querying {game}", as_json) as progress:      # a line every 10 s saying what it does
-        data = commands.query(open_kb(db_path), game, position, depth, list(agent_names), progress=progress)
+        data = querying.query(open_kb(db_path), game, position, depth, list(agent_names), progress=progress)
     if as_json:
         return emit_json(data)
     if "information_set" in data:

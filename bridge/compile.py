@@ -14,12 +14,16 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
-
-import numpy as np
+from typing import TYPE_CHECKING
 
 from educable.bridge.engine import BadInput, engine, quote
 from educable.bridge.limits import ENV_MAX
 from educable.learners.graph import CHANCE, ONGOING, SCORED, StateGraph, ranges
+
+# numpy is imported where a graph is built, not by the modules that only name these functions:
+# `educable query` on a solved game never builds one
+if TYPE_CHECKING:
+    import numpy as np
 
 BATCH = 4000
 
@@ -70,6 +74,8 @@ def compile_graph(game: str, players: list[str], fold: bool, limit: int, what: s
 
     ``what`` names the command's need in the refusal ("solve needs the whole graph").
     """
+    import numpy as np
+
     stated = known_lower_bound(game) if not start else None
     if stated is not None:
         # folded, a node is a class of at most as many positions as there are symmetries
@@ -141,6 +147,8 @@ def exact_fraction(text: str | int) -> Fraction:
 def exact_numbers(texts: list[str]) -> np.ndarray:
     """Numbers written 'N/D' as floats, each distinct text read once; BadInput for one past the float
     range (SCORE_RANGE)."""
+    import numpy as np
+
     try:
         read = {t: float(exact_fraction(t)) for t in dict.fromkeys(texts)}
     except OverflowError:
@@ -174,6 +182,8 @@ def chance_probabilities(mover: np.ndarray, starts: np.ndarray, weights: list[st
     """Each edge's probability: 1 for a player's move; for a chance node's outcome, its weight over
     the node's total.  The weights are brought to one denominator and added as whole numbers, so the
     total is exact and each probability is one division."""
+    import numpy as np
+
     prob = np.ones(int(starts[-1]), dtype=np.float64)
     chance = np.flatnonzero((mover == CHANCE) & (np.diff(starts) > 0))    # a chance node where the game is over has none
     edges = ranges(starts, chance)

@@ -25,7 +25,6 @@ from educable.bridge.compile import ProgressFn, TooLarge, compile_graph, symmetr
 from educable.bridge.engine import BadInput
 from educable.bridge.limits import max_positions
 from educable.kb import store
-from educable.learners import chance, retrograde
 from educable.learners.graph import StateGraph
 
 if TYPE_CHECKING:
@@ -81,6 +80,7 @@ def _graph(db: sqlite_utils.Database | None, game: str, folded: bool, what: str,
             t0 = time.perf_counter()
             graph = compile_graph(game, players, folded, bound, what, progress)
             if not (graph.has_chance or graph.scored):
+                from educable.learners import retrograde
                 graph.value = retrograde.solve(graph)
             seconds = time.perf_counter() - t0
             if keep:
@@ -90,6 +90,7 @@ def _graph(db: sqlite_utils.Database | None, game: str, folded: bool, what: str,
             return graph, seconds
         if db is not None and (graph.has_chance or graph.scored):
             t0 = time.perf_counter()
+            from educable.learners import chance
             chance.solve(graph)             # stored with its solution (found once a graph)
             store.save_chance_graph(db, graph, digest, seconds + time.perf_counter() - t0)
         elif db is not None:
@@ -169,6 +170,7 @@ def subgraph(game: str, key: str, limit: int = QUERY_LIMIT) -> tuple[StateGraph,
     graph = compile_graph(game, games.players(game), False, limit,
                           "an exact answer needs every position below this one", start=key)
     refuse_chance(graph)
+    from educable.learners import retrograde
     graph.value = retrograde.solve(graph)
     return graph, time.perf_counter() - t0
 

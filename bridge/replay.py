@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 from typing import TYPE_CHECKING, Any
 
-from educable.bridge import commands, games
+from educable.bridge import games, querying
 from educable.bridge.engine import BadInput
 from educable.kb import store
 
@@ -54,7 +54,7 @@ def replay(db: sqlite_utils.Database, match_id: int) -> dict[str, Any]:
                           "mistake": None})
             state = games.play(state, move)
             continue
-        q = commands.query(db, game, state.key, with_agents=False, quick=games.is_score_game(game))
+        q = querying.query(db, game, state.key, with_agents=False, quick=games.is_score_game(game))
         numbers = {m["move"]: m.get("value") for m in q["moves"]}      # chance or score: the mover's number
         words = {m["move"]: m["exact"] if numbers[m["move"]] is not None else word_for(m["exact"], state.mover)
                  for m in q["moves"]}

@@ -86,3 +86,27 @@ def test_the_packages_modules_import_each_other_without_a_cycle():
     graph = {name: imported(name, path, set(mods)) for name, path in mods.items()}
     assert sum(len(v) for v in graph.values()) > 50          # the reading found the imports
     assert cycles(graph) == []
+
+
+def test_a_solved_games_query_the_games_list_and_show_import_no_numpy(tmp_path):
+    """`educable query` on a solved game, `games` and `show` compute nothing with numpy, and do not
+    import it (it was 70 ms of a 0.34 s query: bench/bench_startup.py); a query below an unsolved
+    position, which builds a graph, does."""
+    import os
+    import subprocess
+    import sys
+    env = {**os.environ, "EDUCABLE_DB": str(tmp_path / "kb.db")}
+    code = ("import sys\nfrom educable.cli import main\ntry:\n    main(sys.argv[1:])\nexcept SystemExit as e:\n"
+            "    assert not e.code, e.code\nprint('numpy' in sys.modules, file=sys.stderr)")
+
+    def numpy_imported(*args: str) -> bool:
+        r = subprocess.run([sys.executable, "-c", code, *args], capture_output=True, text=True, timeout=120,
+                           cwd=tmp_path, env=env)
+        assert r.returncode == 0, r.stderr
+        return r.stderr.strip().splitlines()[-1] == "True"
+
+    assert numpy_imported("query", "hexapawn", "123-789 w")          # not solved: its graph below is built
+    assert numpy_imported("solve", "tictactoe")
+    assert not numpy_imported("query", "tictactoe", "x../.o./...")
+    assert not numpy_imported("games")
+    assert not numpy_imported("show", "tictactoe")

@@ -108,13 +108,13 @@ def test_mcts_beats_random_at_connect_four_with_intervals(db_path):
 
 # ------------------------------------------------------ depth-limited query
 def test_query_of_a_huge_game_is_a_labelled_depth_limited_search(kb, monkeypatch):
-    from educable.bridge import commands, perfect
+    from educable.bridge import perfect, querying
     position = "......./......./......./......./ooo..../xxx...."
-    q = commands.query(kb, C4, position)                 # the perfect player installed: its values
+    q = querying.query(kb, C4, position)                 # the perfect player installed: its values
     assert q["exact_source"] == "the perfect player (bitbully)" and q["exact"] == "x"
     assert q["perfect"]["4"] == {"score": 18, "result": "win", "moves": 1}
     monkeypatch.setattr(perfect, "available", lambda: False)       # without it: a depth-limited search
-    q = commands.query(kb, C4, position, depth=3)
+    q = querying.query(kb, C4, position, depth=3)
     assert q["exact_source"] == "depth-limited search (3 plies)"
     by_move = {m["move"]: (m["exact"], m["plies"]) for m in q["moves"]}
     assert by_move["4"] == ("x", 1)

@@ -7,7 +7,7 @@ import random
 import pytest
 
 from conftest import cli
-from educable.bridge import commands, games, graphs, judge, perfect
+from educable.bridge import commands, games, graphs, judge, perfect, querying
 from educable.bridge.session import PlaySession
 from educable.kb import store
 
@@ -41,7 +41,7 @@ def test_move_values_agree_with_educables_exact_search_near_the_end(kb):
         ours = {m: (0 if r == "draw" else 1 if r == state.mover else -1) for m, r in exact.items()}
         theirs = {m: perfect.sign(v) for m, v in perfect.scores(moves).items()}
         assert ours == theirs
-        q = commands.query(kb, C4, state.key)          # query asks the perfect player alone, and shows it
+        q = querying.query(kb, C4, state.key)          # query asks the perfect player alone, and shows it
         assert q["exact_source"] == "the perfect player (bitbully)"
         assert {m["move"]: m["exact"] for m in q["moves"]} == exact
         checked += 1

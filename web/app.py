@@ -182,13 +182,13 @@ def _home(db: Any) -> dict:
 
 
 def _view(db: Any, game: str, position: str | None, agents: list[str]) -> dict:
-    from educable.bridge import boards, commands
+    from educable.bridge import boards, querying
     from educable.bridge.errors import BadInput
     board = boards.board_view(game, position)
     query = None
     if board["result"] is None:
         try:
-            query = commands.query(db, game, board["position"], agent_names=agents, quick=True)
+            query = querying.query(db, game, board["position"], agent_names=agents, quick=True)
         except BadInput:
             if board["to_move"] != "chance":     # a chance node too large to value below: the board alone
                 raise
@@ -376,7 +376,7 @@ async def api_agents(request: Request) -> Any:
 
 
 async def api_query(request: Request) -> Any:
-    from educable.bridge import commands
+    from educable.bridge import querying
     game, position = text_param(request, "game"), text_param(request, "position")
     depth = request.query_params.get("depth", "5")
     if not is_whole_number(depth):
@@ -386,7 +386,7 @@ async def api_query(request: Request) -> Any:
     if game != perfect.GAME:                # a search below the position: in the search process, bounded
         return await searched(request, "query", game, position, int(depth), agents)
     await solved_first(request, game, position)
-    return await request.app.state.engine.run(commands.query, game, position, int(depth), agents, db=True)
+    return await request.app.state.engine.run(querying.query, game, position, int(depth), agents, db=True)
 
 
 async def searched(request: Request, task: str, *args: Any) -> Any:

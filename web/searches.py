@@ -30,8 +30,8 @@ def _move(db: Any, *args: Any) -> Any:
 
 
 def _query(db: Any, *args: Any) -> Any:
-    from educable.bridge import commands
-    return commands.query(db, *args)
+    from educable.bridge import querying
+    return querying.query(db, *args)
 
 
 TASKS = {"move": _move, "query": _query}
