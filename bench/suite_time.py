@@ -44,12 +44,11 @@ def samples(n: int) -> list[float]:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--samples", type=int, default=5, help="runs of the loop before and after the suite")
-    ap.add_argument("pytest_args", nargs=argparse.REMAINDER, help="the suite's arguments (default: as make test)")
-    args = ap.parse_args()
+    args, pytest_args = ap.parse_known_args()       # the rest: the suite's arguments (default: as make test)
     before = samples(args.samples)
     env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
     t0 = time.perf_counter()
-    argv = [sys.executable, *(["-m", "pytest", *args.pytest_args] if args.pytest_args else SUITE)]
+    argv = [sys.executable, *(["-m", "pytest", *pytest_args] if pytest_args else SUITE)]
     suite = subprocess.run(argv, cwd=ROOT, env=env, capture_output=True, text=True)  # noqa: S603  (pytest, the user's arguments)
     wall = time.perf_counter() - t0
     after = samples(args.samples)
