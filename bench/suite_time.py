@@ -53,6 +53,8 @@ def main() -> None:
     wall = time.perf_counter() - t0
     after = samples(args.samples)
     out = suite.stdout.strip().splitlines()
+    for failed in (text for text in out if text.startswith(("FAILED ", "ERROR "))):
+        print(failed)
     print(out[-1] if out else suite.stderr[-500:])
     for name, got in (("before", before), ("after", after)):
         line(f"reference loop {name} the suite, median", statistics.median(got), "s")
