@@ -18,10 +18,11 @@ demo: setup
 test: setup
 	@$(VENV)/bin/ruff check --quiet cli.py __init__.py __main__.py bridge kb learners web
 	@# mypy (one core, about 10 s from cold) checks while the test processes start; either failing fails
-	@# the target. Four test processes on two cores: many tests wait on servers, timers and subprocesses
-	@# (the suite took 392 s with three, 357 s with four on an idle machine)
+	@# the target. Three test processes on two cores: some tests wait on servers, timers and subprocesses,
+	@# but the suite is bound by CPU, and a fourth process added its own fork server, Dask cluster and
+	@# browser (bench/suite_time.py, alternating: 324 and 327 s with three, 345 and 348 s with four)
 	@$(VENV)/bin/mypy --no-error-summary & mypy=$$!; \
-	$(PY) -m pytest -q -n 4 --dist worksteal --durations=15; tests=$$?; \
+	$(PY) -m pytest -q -n 3 --dist worksteal --durations=15; tests=$$?; \
 	wait $$mypy && exit $$tests
 
 bench: setup

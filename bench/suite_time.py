@@ -9,7 +9,7 @@ compared with the speed the machine had for each.
 
     .venv/bin/python bench/suite_time.py [--samples 5] [PYTEST ARGS...]     (not in make bench: it runs the suite)
 
-Without PYTEST ARGS it runs the suite as `make test` does (-n 4 --dist worksteal) in this checkout
+Without PYTEST ARGS it runs the suite as `make test` does (-n 3 --dist worksteal) in this checkout
 (no set-up: numba's cache and the rules' quick-load files as they are).
 """
 from __future__ import annotations
@@ -26,7 +26,7 @@ from common import line
 
 ROOT = Path(__file__).resolve().parent.parent
 LOOP = "s = 0\nfor i in range(10_000_000):\n    s += i\n"
-SUITE = ["-m", "pytest", "-q", "-n", "4", "--dist", "worksteal"]
+SUITE = ["-m", "pytest", "-q", "-n", "3", "--dist", "worksteal"]
 
 
 def loop_seconds() -> float:
