@@ -434,13 +434,14 @@ def cache_folder() -> Path:
     return Path(os.environ.get(PREFLIGHT_CACHE_ENV) or Path.home() / ".cache" / "educable")
 
 
-def remember(path: Path, text: str) -> None:
-    """Write a file of the cache whole or not at all (commands run side by side); a cache that cannot
-    be written is skipped, never an error."""
-    from educable.bridge.files import write_text_whole
+def remember(path: Path, content: str | bytes) -> None:
+    """Write a file of the cache (text as UTF-8) whole or not at all (commands run side by side); a
+    cache that cannot be written is skipped, never an error."""
+    from educable.bridge.files import write_whole
+    data = content.encode("utf-8") if isinstance(content, str) else content
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        write_text_whole(path, text)
+        write_whole(path, lambda scratch: scratch.write_bytes(data))
     except (OSError, BadInput):
         pass
 

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 from educable.bridge import games, graphs, perfect
 from educable.bridge.compile import TooLarge
 from educable.bridge.engine import BadInput
-from educable.bridge.registry import LEARNERS
+from educable.bridge.registry import LEARNERS, SCORE_SCALE, VALUE_SCALES
 from educable.kb import store
 
 if TYPE_CHECKING:
@@ -187,7 +187,6 @@ def agent_values(db: sqlite_utils.Database, game: str, state: games.State,
         chosen = [by_name[name] for name in dict.fromkeys(names)]
     else:
         chosen = sorted(rows, key=lambda r: (r["updated"] or r["created"] or ""), reverse=True)[:QUERY_AGENTS]
-    from educable.bridge.registry import SCORE_SCALE, VALUE_SCALES
     scored = games.is_score_game(game)
     out = [{"agent": row["name"], "learner": row["learner"], "values": {} if finished else agents.move_values(db, row, state),
             "scale": SCORE_SCALE if scored else VALUE_SCALES.get(row["learner"])} for row in chosen]

@@ -28,7 +28,7 @@ from pathlib import Path
 import numpy as np
 
 from educable.bridge import games
-from educable.bridge.engine import cache_folder, engine, quote
+from educable.bridge.engine import cache_folder, engine, quote, remember
 from educable.bridge.errors import BadInput
 from educable.learners.tiles import BEYOND, DIRECTIONS, NEW_TILE_WEIGHTS, LineTables, direction_lines, slide_board
 
@@ -141,30 +141,34 @@ def _remembered_path(game: str, values: int) -> Path:
 
 def _read_remembered(path: Path, codes: int) -> tuple[np.ndarray, np.ndarray] | None:
     """The remembered (slid, points) if the file holds two integer tables of the shape and ranges
-    line tables have (nothing else is loaded: no pickles), else None."""
+    line tables have, else None.  Each array's header is read first, and nothing is loaded whose
+    header says another shape or type (a header may claim terabytes) or that holds pickles."""
+    headers = {(1, 0): np.lib.format.read_array_header_1_0, (2, 0): np.lib.format.read_array_header_2_0}
+    tables = []
     try:
-        with np.load(path, allow_pickle=False) as found:
-            slid, points = np.asarray(found["slid"]), np.asarray(found["points"])
+        with zipfile.ZipFile(path) as kept:
+            for name in ("slid.npy", "points.npy"):
+                with kept.open(name) as member:
+                    read_header = headers.get(np.lib.format.read_magic(member))
+                    if read_header is None or read_header(member) != ((4, codes), False, np.dtype(np.int64)):
+                        return None
+                    data = member.read(4 * codes * 8 + 1)
+                    if len(data) != 4 * codes * 8:
+                        return None
+                    tables.append(np.frombuffer(data, dtype=np.int64).reshape(4, codes).copy())
     except (OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile):
         return None
-    if slid.shape != (4, codes) or points.shape != (4, codes) or slid.dtype != np.int64 or points.dtype != np.int64:
-        return None
+    slid, points = tables
     if not (((slid >= 0) & (slid < codes)) | (slid == BEYOND)).all() or (points < 0).any():
         return None
     return slid, points
 
 
 def _remember(path: Path, slid: np.ndarray, points: np.ndarray) -> None:
-    """Keep the tables for the next command (whole or not at all; a cache that cannot be written is
-    skipped, never an error)."""
-    from educable.bridge.files import write_whole
+    """Keep the tables for the next command (engine.remember: whole or not at all, never an error)."""
     buffer = io.BytesIO()
     np.savez(buffer, slid=slid, points=points)
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        write_whole(path, lambda scratch: scratch.write_bytes(buffer.getvalue()))
-    except (OSError, BadInput):
-        pass
+    remember(path, buffer.getvalue())
 
 
 def _random_boards(tables: LineTables, seed: int) -> list[list[int]]:

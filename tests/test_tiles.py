@@ -59,8 +59,9 @@ def test_the_line_tables_slide_as_cirulli_wrote(tables_2x3):
 
 def test_line_tables_are_remembered_and_a_damaged_memory_is_read_anew(tables_2x3, tmp_path):
     """Read once from the rules, the tables come back from educable's cache folder without asking
-    Prolog; a remembered file whose tables are not what the rules make (rows and columns swapped), or
-    that is no table file at all, is read from the rules again and replaced."""
+    Prolog; a remembered file whose tables are not what the rules make (rows and columns swapped),
+    that is no table file at all, or whose header claims terabytes (a MemoryError before), is read
+    from the rules again and replaced."""
     code = """
 import json, sys
 from pathlib import Path
@@ -81,6 +82,13 @@ np.savez(kept, slid=slid[[2, 3, 0, 1]], points=points[[2, 3, 0, 1]])
 out.append(tables())
 kept.write_bytes(b'not a table')
 out.append(tables())
+import io, zipfile
+header = io.BytesIO()                     # a header that claims terabytes, over a few bytes of data
+np.lib.format.write_array_header_1_0(header, {'descr': '<i8', 'fortran_order': False, 'shape': (4, 10**11)})
+with zipfile.ZipFile(kept, 'w') as z:
+    for name in ('slid.npy', 'points.npy'):
+        z.writestr(name, header.getvalue() + bytes(64))
+out.append(tables())
 print(json.dumps(out))
 """
     cache = tmp_path / "cache"
@@ -89,7 +97,7 @@ print(json.dumps(out))
                        timeout=120)
     assert p.returncode == 0, p.stderr
     expected = [tables_2x3.slid.tolist(), tables_2x3.points.tolist()]
-    assert [asked for _, asked in json.loads(p.stdout)] == [1, 1, 2, 3]       # Prolog asked again only when damaged
+    assert [asked for _, asked in json.loads(p.stdout)] == [1, 1, 2, 3, 4]    # Prolog asked again only when damaged
     assert all(got == expected for got, _ in json.loads(p.stdout))
 
 
