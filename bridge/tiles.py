@@ -146,6 +146,8 @@ def _read_remembered(path: Path, codes: int) -> tuple[np.ndarray, np.ndarray] | 
     headers = {(1, 0): np.lib.format.read_array_header_1_0, (2, 0): np.lib.format.read_array_header_2_0}
     tables = []
     try:
+        if not path.is_file():          # a FIFO put in its place would block the read for ever
+            return None
         with zipfile.ZipFile(path) as kept:
             for name in ("slid.npy", "points.npy"):
                 with kept.open(name) as member:
