@@ -220,11 +220,15 @@ def stop_on_sigterm() -> Any:
     def dropped(unraisable: Any) -> None:
         """A stop raised while C called back into Python (numba writing its cache, a ctypes callback)
         is printed and dropped there, and the command would go on: the signal comes again, once
-        the callback has returned."""
+        the callback has returned.  After a stop, an object the stop cut off half made fails in its
+        finalizer (llvmlite's, when numba was loading a loop: "Exception ignored in ObjectRef.__del__"
+        and a traceback under the command's one line); that is the stop's doing, and not printed."""
         if isinstance(unraisable.exc_value, KeyboardInterrupt) and last:
             again = threading.Timer(0.2, os.kill, args=(os.getpid(), last[0]))
             again.daemon = True
             again.start()
+            return
+        if last and unraisable.object is not None and getattr(unraisable.object, "__name__", "") == "__del__":
             return
         previous_hook(unraisable)
     try:
