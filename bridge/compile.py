@@ -13,7 +13,6 @@ import os
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from fractions import Fraction
 from typing import TYPE_CHECKING
 
 from educable.bridge.engine import BadInput, engine, quote
@@ -23,6 +22,8 @@ from educable.learners.graph import CHANCE, ONGOING, SCORED, StateGraph, ranges
 # numpy is imported where a graph is built, not by the modules that only name these functions:
 # `educable query` on a solved game never builds one
 if TYPE_CHECKING:
+    from fractions import Fraction
+
     import numpy as np
 
 BATCH = 4000
@@ -141,6 +142,7 @@ def compile_graph(game: str, players: list[str], fold: bool, limit: int, what: s
 
 def exact_fraction(text: str | int) -> Fraction:
     """A number written 'N/D' (or a whole number as it is), rules/graph.pl's exact form of a weight or of points."""
+    from fractions import Fraction  # here: `query` on a solved game imports this module and needs none (6 ms)
     return Fraction(text) if isinstance(text, int) else Fraction(*map(int, text.split("/")))
 
 

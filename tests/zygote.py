@@ -101,7 +101,6 @@ def serve(path: str, parent: int) -> None:
 
     from educable import cli
     numba.njit(lambda x: x + 1)(1)              # numba's compiler tables loaded once, here
-    import sqlite_utils  # noqa: F401            (imported by every command that opens a knowledge base: 60 ms)
     import uvicorn  # noqa: F401                 (these two by every `serve`: 0.15 s)
 
     import educable.web.app  # noqa: F401
