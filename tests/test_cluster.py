@@ -243,17 +243,6 @@ def test_connect_four_on_scheduler_workers_that_keep_the_net_equals_a_local_run(
     assert all(x[:2] == y[:2] and abs(x[2] - y[2]) < 1e-9 for x, y in zip(a, b))
 
 
-def test_a_local_clusters_workers_keep_glibcs_adaptive_malloc():
-    """Dask's nanny starts each worker with MALLOC_TRIM_THRESHOLD_ set, which turns glibc's adaptive
-    mmap threshold off: Connect Four's self-play there mapped and zeroed its large arrays afresh
-    every step, about 13% slower (bench/results/c4_workers.json). The local cluster's workers start
-    without it."""
-    from educable.bridge import cluster
-    with cluster.client(1) as c:
-        seen = c.run(lambda: os.environ.get("MALLOC_TRIM_THRESHOLD_"))
-    assert list(seen.values()) == [os.environ.get("MALLOC_TRIM_THRESHOLD_")] == [None]
-
-
 def test_a_round_going_on_when_a_run_ends_is_cancelled_and_leaves_no_net_on_the_workers(scheduler, kb, monkeypatch):
     """The next round starts while the client commits the last one, so a run stopped then still has
     a round going on: it is cancelled, and the workers' copies of the net are freed, also the copy a

@@ -2,6 +2,7 @@
 written here, played by Prolog as learned, and refusing what it cannot learn."""
 import json
 import math
+import os
 import sqlite3
 
 import numpy as np
@@ -356,11 +357,28 @@ def test_self_play_on_two_dask_workers_that_keep_the_net_equals_merging_rounds_h
     net between rounds and receives only the merged values; the stored net equals one recomputed
     here from the same start, round by round: both workers play a round from the same weights, a
     weight one worker changed takes its change, one both changed the mean of the two (not their
-    sum), and the next round starts from that.  After the first round only sparse changes travel."""
+    sum), and the next round starts from that.  After the first round only sparse changes travel.
+
+    The local cluster's workers start without MALLOC_TRIM_THRESHOLD_, which Dask's nanny sets and
+    which turns glibc's adaptive mmap threshold off: Connect Four's self-play there mapped and zeroed
+    its large arrays afresh every step, about 13% slower (bench/results/c4_workers.json)."""
+    import contextlib
+
+    from educable.bridge import cluster
     from educable.learners.ntuple import NTupleNet
     monkeypatch.setattr(ntuple, "ROUND_GAMES", 64)
+    real_client, seen = cluster.client, []
+
+    @contextlib.contextmanager
+    def client(*args, **kwargs):
+        with real_client(*args, **kwargs) as c:
+            seen.append(c.run(lambda: os.environ.get("MALLOC_TRIM_THRESHOLD_")))
+            yield c
+    monkeypatch.setattr(cluster, "client", client)
     opts = {"tuples": 6, "length": 4}
     r = commands.train(kb, "connect(4,7,6)", "ntuple", "w", 256, "self", "both", 5, opts, workers=2)
+    assert [list(workers.values()) for workers in seen] == [[None, None]]
+    assert os.environ.get("MALLOC_TRIM_THRESHOLD_") is None
     lazy = r["lazy"]
     assert r["games"] == 256 and lazy["workers"] == 2 and lazy["rounds"] == 2
     assert 0 < lazy["bytes_per_round"] < lazy["bytes_first_round"]      # (on GBG's net, a few percent: bench)
