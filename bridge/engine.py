@@ -24,6 +24,7 @@ from typing import Any
 from educable.bridge.errors import BadInput, PrologError, ResourceLimit, RuleFileError
 from educable.bridge.files import GAME_SUFFIXES, GAMES_ENV, RULES_DIR, game_files, game_folders, read_text  # noqa: F401  (GAME_SUFFIXES, GAMES_ENV: named here too)
 from educable.bridge.textinput import whole_number
+from educable.learners.jit import cache_folder
 
 # Prolog's limits, set here rather than left at pyswip's defaults (1 GB of
 # stack): a deep search or a large table gets room, and running out is one
@@ -382,7 +383,6 @@ def preflight_seconds() -> int:
 MESSAGE_CHARS = 300         # of a load error (one that prints a huge term is cut)
 
 
-PREFLIGHT_CACHE_ENV = "EDUCABLE_CACHE"      # the folder of remembered trial loads (default ~/.cache/educable)
 TIMED_OUT = "loading it did not finish within"
 TIMED_OUT_KEPT = 600        # seconds a trial that ran out of time is remembered before it is tried again
 
@@ -427,11 +427,6 @@ def _digest(path: Path) -> str:
         return hashlib.sha256(path.read_bytes()).hexdigest()
     except OSError:
         return "missing"
-
-
-def cache_folder() -> Path:
-    """The folder of what educable remembers between commands (EDUCABLE_CACHE, else ~/.cache/educable)."""
-    return Path(os.environ.get(PREFLIGHT_CACHE_ENV) or Path.home() / ".cache" / "educable")
 
 
 def remember(path: Path, content: str | bytes) -> None:

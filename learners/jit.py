@@ -10,10 +10,15 @@ works from Python, but not from another kernel).
 """
 from __future__ import annotations
 
+import functools
+import os
 import sys
 import threading
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
+
+CACHE_ENV = "EDUCABLE_CACHE"
 
 _pending: dict[str, list[_Kernel]] = {}      # module name -> its stand-ins not yet compiled
 _lock = threading.Lock()
@@ -41,9 +46,69 @@ def _by_name(module: str, name: str) -> Any:
     return getattr(sys.modules[module], name)
 
 
+def cache_folder() -> Path:
+    """The folder of what educable remembers between commands (EDUCABLE_CACHE, else ~/.cache/educable)."""
+    return Path(os.environ.get(CACHE_ENV) or Path.home() / ".cache" / "educable")
+
+
+def keep_kernels_by_module() -> None:
+    """Keep educable's compiled kernels in ``cache_folder()/numba/MODULE``, not in ``__pycache__``
+    beside their sources: numba stamps a cached kernel with its source file's content (a hash), and
+    its index with the module's and function's names, but places it by the source file's path, so
+    every clone, new virtual environment or reinstalled wheel compiled them all again (62 s of CPU,
+    the most of a fresh clone's set-up) although not a byte of them had changed.  Kept by module
+    name and stamped with all of learners/ (_learners_hash), they are loaded wherever the same
+    source is.  NUMBA_CACHE_DIR, where set, is numba's own
+    and still wins; a folder that cannot be written leaves numba its own places.  Call it before
+    any kernel is decorated (learners/race/__init__.py, _compile_module)."""
+    from numba.core import caching
+
+    impl = getattr(caching, "CacheImpl", None) or caching._CacheImpl        # (its name before numba 0.61)
+    classes = impl._locator_classes
+    if any(getattr(c, "educable", False) for c in classes):
+        return
+
+    class ByModule(caching._SourceFileBackedLocatorMixin, caching._CacheLocator):
+        educable = True
+
+        def __init__(self, py_func: Callable, py_file: str) -> None:
+            self._py_file = py_file
+            self._lineno = py_func.__code__.co_firstlineno
+            self._cache_path = str(cache_folder() / "numba" / py_func.__module__)
+
+        def get_cache_path(self) -> str:
+            return self._cache_path
+
+        def get_source_stamp(self) -> str:
+            return _learners_hash()
+
+        @classmethod
+        def from_function(cls, py_func: Callable, py_file: str) -> Any:
+            if not py_func.__module__.startswith("educable."):
+                return None
+            return super().from_function(py_func, py_file)
+
+    classes.insert(1, ByModule)          # after numba's NUMBA_CACHE_DIR, before its __pycache__
+
+
+@functools.cache
+def _learners_hash() -> str:
+    """Each kernel's stamp: the SHA-256 of every source file of learners/ (names and bytes), where all
+    of educable's kernels live.  A kernel inlines kernels of other modules (the race's players take
+    rand.py's), and numba's own stamp, its file's alone, kept a kernel compiled with another version
+    of them; shared between clones, any change to learners/ compiles them all anew."""
+    import hashlib
+    root = Path(__file__).resolve().parent
+    digest = hashlib.sha256()
+    for path in sorted(root.rglob("*.py")):
+        digest.update(str(path.relative_to(root)).encode() + b"\0" + path.read_bytes() + b"\0")
+    return digest.hexdigest()
+
+
 def _compile_module(module: str) -> None:
     import numba
 
+    keep_kernels_by_module()
     with _lock:
         for kernel in _pending.pop(module, []):
             kernel.compiled = numba.njit(**kernel.options)(kernel.fn)

@@ -100,16 +100,12 @@ fi
 # numba's cache of educable's compiled loops (the rat race, the n-tuple learner and 2048's kernel,
 # exact-fitness rule sets, the solver of games of chance), filled once here: on a fresh clone every process that needs
 # them compiled them again until one had written the cache (7-10 s of CPU each time; the test suite
-# ran several at once; 2048's kernel, left to the suite, cost 6 s of CPU in each process that met it
-# first). Made again when a module of learners/ or scripts/warm_numba.py changed; three
-# processes side by side, about 25 s. If it fails, commands compile as they need, as before.
+# ran several at once). The cache is the user's (~/.cache/educable/numba, by module and the content
+# of learners/: learners/jit.py), so another clone or virtual environment of the same code loads
+# them (a few seconds here) where compiling took 62 s of CPU. Run again when a module of learners/
+# or scripts/warm_numba.py changed; three processes side by side. If it fails, commands compile as
+# they need, as before.
 numba_stamp=.venv/.educable-numba
-if [ -f "$numba_stamp" ] && [ pyproject.toml -nt "$numba_stamp" ]; then
-  # the package's layout may have changed: a cached loop names the module it was compiled in
-  # (learners.race.core, then educable.learners.race.core), and numba would load the stale one
-  find bridge learners -path '*/__pycache__/*' \( -name '*.nbi' -o -name '*.nbc' \) -delete
-  rm -f "$numba_stamp"
-fi
 if [ ! -f "$numba_stamp" ] || [ -n "$(find learners scripts/warm_numba.py -name '*.py' -newer "$numba_stamp")" ]; then
   echo "setup: compiling the race's and learners' loops into numba's cache…"
   if { .venv/bin/python scripts/warm_numba.py race tiles & race=$!;

@@ -3,8 +3,9 @@
 The rat race's loop and players (learners/race), the n-tuple learner (learners/ntuple.py), the
 exact-fitness genetic learner (learners/ga_exact.py), the solver of games of chance
 (learners/chance.py), Q-learning's self-play on them (learners/qlearn_kernel.py), CFR+ (learners/hidden.py)
-and 2048's kernel (learners/tiles.py) are numba functions kept in numba's cache, in the ``__pycache__`` folders
-beside their modules.  On a fresh clone that cache is empty, and every process that races or judges
+and 2048's kernel (learners/tiles.py) are numba functions kept in numba's cache, in the user's
+``~/.cache/educable/numba`` by module (learners/jit.py).  Where that cache does not hold this code's,
+every process that races or judges
 rule sets exactly or trains n-tuples compiles them again until one of them has written it: 7-10 s
 of CPU a race player,
 several processes at once in the test suite (its race tests took 71 s more CPU and 30 s more wall

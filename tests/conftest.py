@@ -18,10 +18,19 @@ os.environ["EDUCABLE_HEARTBEAT"] = "0"
 # Trial loads of game files and 2048's line tables are remembered (bridge.engine.preflight,
 # bridge.tiles): in a folder of this run's, not the user's ~/.cache, so that no run of the suite sees
 # another's; made by the first process (xdist's controller) and shared by the test processes it starts.
+# numba's compiled kernels are the exception: they stay the user's (a link to its numba/ folder), as
+# a second clone or virtual environment of the user's would find them (learners/jit.py, by module and
+# the source's content), and as scripts/setup.sh compiled them before the suite.
 _OWN_CACHE = os.environ.get("EDUCABLE_TEST_CACHE_OWNER") is None
 if _OWN_CACHE:
+    _kernels = Path(os.environ.get("EDUCABLE_CACHE") or Path.home() / ".cache" / "educable") / "numba"
     os.environ["EDUCABLE_CACHE"] = tempfile.mkdtemp(prefix="educable-cache-")
     os.environ["EDUCABLE_TEST_CACHE_OWNER"] = str(os.getpid())
+    try:
+        _kernels.mkdir(parents=True, exist_ok=True)
+        (Path(os.environ["EDUCABLE_CACHE"]) / "numba").symlink_to(_kernels, target_is_directory=True)
+    except OSError:
+        pass                            # no such folder to be had: the suite compiles into its own
 # A game file's trial load may run 3 s here, not 8: the tests of files that loop wait it out; a sound
 # file loads in about 0.1 s even on the busy machine.
 os.environ["EDUCABLE_LOAD_SECONDS"] = "3"

@@ -104,14 +104,34 @@ def commands_work(installed):
     r = run(installed, exe, "solve", "tictactoe", "--json")
     assert r.returncode == 0, r.stderr
     assert json.loads(r.stdout)["positions"] == 5478          # tic-tac-toe's reachable positions
-    # a shipped game of chance; its numba loops run as Python here: compiling them anew in a fresh
-    # environment took 8-10 s of the suite's CPU to test numba, not the package (the checkout's tests
-    # run them compiled)
-    r = run(installed, exe, "solve", "pig(10,6)", "--json", NUMBA_DISABLE_JIT="1")
+    # a shipped game of chance, its numba loops loaded from the kernels the checkout compiled
+    # (kernels_are_shared_with_the_checkout)
+    r = run(installed, exe, "solve", "pig(10,6)", "--json")
     assert r.returncode == 0, r.stderr
     assert abs(json.loads(r.stdout)["win_probability"] - pig_reference(10)[(0, 0, 0)]) < 1e-9, r.stdout
     r = run(installed, exe, "demo", "--help")
     assert r.returncode == 0, r.stderr
+
+
+KERNEL_CALL = ("import numpy as np\n"
+               "from educable.learners import chance\n"
+               "chance._strong_parts(1, np.zeros(2, np.int64), np.zeros(0, np.int64))\n"
+               "stats = chance._strong_parts.stats\n"
+               "print(stats.cache_path, sum(stats.cache_hits.values()), sum(stats.cache_misses.values()))")
+
+
+def kernels_are_shared_with_the_checkout(installed):
+    """A kernel the checkout compiled is loaded by the installed package, whose source is the same
+    but lies elsewhere: numba keeps educable's kernels by module and the source's content
+    (learners/jit.py), not beside each file (every clone and virtual environment compiled all of
+    them again: 62 s of CPU)."""
+    here = subprocess.run([sys.executable, "-c", KERNEL_CALL], capture_output=True, text=True, cwd=ROOT, check=True)
+    there = run(installed, installed["python"], "-c", KERNEL_CALL)
+    assert there.returncode == 0, there.stderr
+    folder, hits, misses = there.stdout.split()
+    assert folder == here.stdout.split()[0] == str(Path(os.environ["EDUCABLE_CACHE"]) / "numba"
+                                                   / "educable.learners.chance")
+    assert (hits, misses) == ("1", "0"), there.stdout
 
 
 def library_steps_an_environment(installed):
@@ -157,6 +177,7 @@ def test_the_installed_package_works_outside_the_checkout(installed):
     """One test (one virtual environment, on one worker of the suite): what it adds to site-packages,
     the commands, the library and the page, each run from a folder outside the checkout."""
     only_educable_in_site_packages(installed)
+    kernels_are_shared_with_the_checkout(installed)
     commands_work(installed)
     library_steps_an_environment(installed)
     page_answers(installed)
