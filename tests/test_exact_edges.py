@@ -439,15 +439,16 @@ game:over(count, 1000000, M, M).
 
 def test_an_environment_of_a_large_game_without_actions_is_refused_past_a_small_graph(tmp_path):
     """Without actions/2 an environment numbers the moves over the state graph: past 100,000 positions
-    (unless max_positions says more) it is refused in one line that names actions/2, instead of
-    enumerating toward the 5,000,000 of the commands' limit for minutes."""
+    (unless max_positions or $EDUCABLE_MAX_POSITIONS says otherwise: 5,000 here, where the 100,000 took 5 s
+    of the suite's CPU) it is refused in one line that names actions/2, instead of enumerating toward the
+    5,000,000 of the commands' limit for minutes."""
     (tmp_path / "count.pl").write_text(COUNT)
     code = ("import sys, educable\neducable.load_games(sys.argv[1])\ntry:\n    educable.env('count')\n"
             "except educable.Error as e:\n    print(e)\n")
     r = subprocess.run([sys.executable, "-c", code, str(tmp_path / "count.pl")], capture_output=True, text=True,
-                       timeout=300)
+                       timeout=300, env={**os.environ, "EDUCABLE_MAX_POSITIONS": "5000"})
     assert r.returncode == 0, r.stderr
-    assert "count is too large" in r.stdout and "actions/2" in r.stdout and "limit of 100,000" in r.stdout, r.stdout
+    assert "count is too large" in r.stdout and "actions/2" in r.stdout and "limit of 5,000" in r.stdout, r.stdout
 
 
 @pytest.mark.parametrize("values", ["1000000000", "2.5", "-3"])
