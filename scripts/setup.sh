@@ -107,15 +107,20 @@ fi
 # they need, as before.
 numba_stamp=.venv/.educable-numba
 if [ ! -f "$numba_stamp" ] || [ -n "$(find learners scripts/warm_numba.py -name '*.py' -newer "$numba_stamp")" ]; then
-  echo "setup: compiling the race's and learners' loops into numba's cache…"
-  if { .venv/bin/python scripts/warm_numba.py race tiles & race=$!;
-       .venv/bin/python scripts/warm_numba.py believers & believers=$!;
-       .venv/bin/python scripts/warm_numba.py learners; learners=$?;
-       wait $race && wait $believers && [ $learners -eq 0 ]; } \
-       >.venv/numba.log 2>&1; then
-    touch "$numba_stamp"
+  if .venv/bin/python scripts/warm_numba.py --warmed; then
+    touch "$numba_stamp"              # compiled into the user's cache by another clone of this code
   else
-    echo "setup: compiling numba's loops failed (.venv/numba.log); commands will compile them as they need" >&2
+    echo "setup: compiling the race's and learners' loops into numba's cache…"
+    if { .venv/bin/python scripts/warm_numba.py race tiles & race=$!;
+         .venv/bin/python scripts/warm_numba.py believers & believers=$!;
+         .venv/bin/python scripts/warm_numba.py learners; learners=$?;
+         wait $race && wait $believers && [ $learners -eq 0 ]; } \
+         >.venv/numba.log 2>&1; then
+      .venv/bin/python scripts/warm_numba.py --mark
+      touch "$numba_stamp"
+    else
+      echo "setup: compiling numba's loops failed (.venv/numba.log); commands will compile them as they need" >&2
+    fi
   fi
 fi
 [ -z "${importing:-}" ] || wait "$importing" || true

@@ -9,9 +9,14 @@ every process that races or judges
 rule sets exactly or trains n-tuples compiles them again until one of them has written it: 7-10 s
 of CPU a race player,
 several processes at once in the test suite (its race tests took 71 s more CPU and 30 s more wall
-with the cache empty).  scripts/setup.sh runs this when a compiled module changed since its last run.
+with the cache empty).  scripts/setup.sh runs this when a compiled module changed since its last run,
+unless ``--warmed`` says this code's kernels were compiled into the user's cache already (a marker
+``--mark`` leaves there once every part has run: another clone of the same code skips the 8 s of
+starting the commands that load them; should the marker outlive the kernels, commands compile what
+they need, as they would without set-up).
 
     .venv/bin/python scripts/warm_numba.py [race | tiles | believers | learners | believer]    # parts (set-up: race and tiles, believers, learners side by side)
+    .venv/bin/python scripts/warm_numba.py --warmed | --mark
 """
 from __future__ import annotations
 
@@ -101,7 +106,27 @@ def run(educable, folder: str, *args: str) -> None:
             raise
 
 
+def marker() -> Path:
+    """The file that says every part ran for this code: learners/ and this script, under this numba,
+    Python and machine (the kernels themselves are stamped by numba and learners/jit.py)."""
+    import hashlib
+    import platform
+    from importlib.metadata import version
+
+    from educable.learners import jit
+    key = "|".join([jit._learners_hash(), hashlib.sha256(Path(__file__).read_bytes()).hexdigest(), version("numba"),
+                    platform.python_version(), platform.machine()])
+    return jit.cache_folder() / "numba" / f"warmed-{hashlib.sha256(key.encode()).hexdigest()[:32]}"
+
+
 if __name__ == "__main__":
+    if sys.argv[1:] == ["--warmed"]:
+        sys.exit(0 if marker().is_file() else 1)
+    if sys.argv[1:] == ["--mark"]:
+        with contextlib.suppress(OSError):
+            marker().parent.mkdir(parents=True, exist_ok=True)
+            marker().touch()
+        sys.exit(0)
     for part in sys.argv[1:] or ["race", "tiles", "believers", "learners"]:
         {"race": race, "tiles": tiles, "believers": believers, "learners": learners,
          "believer": believer_from_python}[part]()
