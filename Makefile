@@ -19,9 +19,10 @@ test: setup
 	@$(VENV)/bin/ruff check --quiet cli.py __init__.py __main__.py bridge kb learners web
 	@# mypy (one core, about 10 s from cold) checks while the test processes start; either failing fails
 	@# the target. Its cache is the user's, as uv's is: mypy checks each file's content against it, so
-	@# another clone of the same code checks in 0.2 s instead of 7 (an edited file is checked anew). Three test processes on two cores: some tests wait on servers, timers and subprocesses,
-	@# but the suite is bound by CPU, and a fourth process added its own fork server, Dask cluster and
-	@# browser (bench/suite_time.py, alternating: 324 and 327 s with three, 345 and 348 s with four)
+	@# another clone of the same code checks in 0.2 s instead of 7 (an edited file is checked anew).
+	@# Three test processes on two cores: some tests wait on servers, timers and subprocesses, but the
+	@# suite is bound by CPU, and a fourth process added its own fork server, Dask cluster and browser
+	@# (bench/suite_time.py, alternating: 324 and 327 s with three, 345 and 348 s with four)
 	@MYPY_CACHE_DIR=$${MYPY_CACHE_DIR:-$$HOME/.cache/educable/mypy} $(VENV)/bin/mypy --no-error-summary & mypy=$$!; \
 	$(PY) -m pytest -q -n 3 --dist worksteal --durations=15; tests=$$?; \
 	wait $$mypy && exit $$tests

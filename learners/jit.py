@@ -57,10 +57,10 @@ def keep_kernels_by_module() -> None:
     its index with the module's and function's names, but places it by the source file's path, so
     every clone, new virtual environment or reinstalled wheel compiled them all again (62 s of CPU,
     the most of a fresh clone's set-up) although not a byte of them had changed.  Kept by module
-    name and stamped with all of learners/ (_learners_hash), they are loaded wherever the same
-    source is.  NUMBA_CACHE_DIR, where set, is numba's own
-    and still wins; a folder that cannot be written leaves numba its own places.  Call it before
-    any kernel is decorated (learners/race/__init__.py, _compile_module)."""
+    name and stamped with all of learners/ (learners_hash), they are loaded wherever the same
+    source is.  NUMBA_CACHE_DIR, where set, is numba's own and still wins; a folder that cannot be
+    written leaves numba its own places.  Call it before any kernel is decorated
+    (learners/race/__init__.py, _compile_module)."""
     from numba.core import caching
 
     impl = getattr(caching, "CacheImpl", None) or caching._CacheImpl        # (its name before numba 0.61)
@@ -80,7 +80,7 @@ def keep_kernels_by_module() -> None:
             return self._cache_path
 
         def get_source_stamp(self) -> str:
-            return _learners_hash()
+            return learners_hash()
 
         @classmethod
         def from_function(cls, py_func: Callable, py_file: str) -> Any:
@@ -92,7 +92,7 @@ def keep_kernels_by_module() -> None:
 
 
 @functools.cache
-def _learners_hash() -> str:
+def learners_hash() -> str:
     """Each kernel's stamp: the SHA-256 of every source file of learners/ (names and bytes), where all
     of educable's kernels live.  A kernel inlines kernels of other modules (the race's players take
     rand.py's), and numba's own stamp, its file's alone, kept a kernel compiled with another version

@@ -114,7 +114,7 @@ def marker() -> Path:
     from importlib.metadata import version
 
     from educable.learners import jit
-    key = "|".join([jit._learners_hash(), hashlib.sha256(Path(__file__).read_bytes()).hexdigest(), version("numba"),
+    key = "|".join([jit.learners_hash(), hashlib.sha256(Path(__file__).read_bytes()).hexdigest(), version("numba"),
                     platform.python_version(), platform.machine()])
     return jit.cache_folder() / "numba" / f"warmed-{hashlib.sha256(key.encode()).hexdigest()[:32]}"
 
@@ -123,9 +123,10 @@ if __name__ == "__main__":
     if sys.argv[1:] == ["--warmed"]:
         sys.exit(0 if marker().is_file() else 1)
     if sys.argv[1:] == ["--mark"]:
+        done = marker()
         with contextlib.suppress(OSError):
-            marker().parent.mkdir(parents=True, exist_ok=True)
-            marker().touch()
+            done.parent.mkdir(parents=True, exist_ok=True)
+            done.touch()
         sys.exit(0)
     for part in sys.argv[1:] or ["race", "tiles", "believers", "learners"]:
         {"race": race, "tiles": tiles, "believers": believers, "learners": learners,

@@ -23,7 +23,8 @@ os.environ["EDUCABLE_HEARTBEAT"] = "0"
 # the source's content), and as scripts/setup.sh compiled them before the suite.
 _OWN_CACHE = os.environ.get("EDUCABLE_TEST_CACHE_OWNER") is None
 if _OWN_CACHE:
-    _kernels = Path(os.environ.get("EDUCABLE_CACHE") or Path.home() / ".cache" / "educable") / "numba"
+    from educable.learners.jit import cache_folder
+    _kernels = cache_folder() / "numba"         # the user's, before this run's own folder is set
     os.environ["EDUCABLE_CACHE"] = tempfile.mkdtemp(prefix="educable-cache-")
     os.environ["EDUCABLE_TEST_CACHE_OWNER"] = str(os.getpid())
     try:
