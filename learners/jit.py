@@ -86,9 +86,35 @@ def keep_kernels_by_module() -> None:
         def from_function(cls, py_func: Callable, py_file: str) -> Any:
             if not py_func.__module__.startswith("educable."):
                 return None
-            return super().from_function(py_func, py_file)
+            locator = super().from_function(py_func, py_file)
+            if locator is not None:
+                _only_sound_files(locator.get_cache_path())
+            return locator
 
     classes.insert(1, ByModule)          # after numba's NUMBA_CACHE_DIR, before its __pycache__
+
+
+@functools.cache
+def _only_sound_files(folder: str) -> None:
+    """Remove from a kernel folder what numba could not read back: what is not a regular file (a FIFO,
+    a device, a link: numba opens its index with a plain open, and a FIFO in an index's place blocked
+    the first kernel call for ever) and a file that does not start as numba's pickles do (bytes of
+    something else there stopped every kernel call with an UnpicklingError).  The folder is educable's
+    own; numba writes what it needs anew."""
+    import stat
+    with os.scandir(folder) as entries:
+        for entry in entries:
+            try:
+                if entry.is_dir(follow_symlinks=False):
+                    os.rmdir(entry.path)
+                elif not stat.S_ISREG(entry.stat(follow_symlinks=False).st_mode):
+                    os.unlink(entry.path)
+                elif entry.name.endswith((".nbi", ".nbc")):
+                    with open(entry.path, "rb") as kept:
+                        if kept.read(2)[:1] != b"\x80":           # a pickle's protocol mark
+                            os.unlink(entry.path)
+            except OSError:
+                pass
 
 
 @functools.cache

@@ -12,6 +12,7 @@ import os
 import subprocess
 from pathlib import Path
 
+import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
@@ -98,3 +99,34 @@ def test_hostile_game_files_are_games_or_broken_in_one_line(tmp_path_factory, gd
     one_line_or_answer(r, ["gdl", "import"])
     if r.returncode != 0:
         assert not any(target.iterdir()), "a refused import writes nothing"
+
+
+KERNEL_CALL = ("import numpy as np, sys\n"
+               "from educable.learners import chance\n"
+               "chance._strong_parts(1, np.zeros(2, np.int64), np.zeros(0, np.int64))\n"
+               "stats = chance._strong_parts.stats\n"
+               "print(stats.cache_path, sum(stats.cache_hits.values()), sum(stats.cache_misses.values()))")
+
+
+@pytest.mark.parametrize("planted", ["fifo", "bytes"])
+def test_a_damaged_kernel_cache_is_passed_over_not_read(tmp_path, planted):
+    """numba reads a kernel's index in the user's cache folder (learners/jit.py) with a plain open: a FIFO
+    put in its place blocked the first call of that kernel for ever, bytes of something else stopped it
+    with an UnpicklingError.  Either is removed, the kernel compiled and its index written anew."""
+    import sys
+    import sysconfig
+
+    from educable.learners import chance
+    folder = tmp_path / "numba" / "educable.learners.chance"
+    folder.mkdir(parents=True)
+    line = chance._strong_parts.__wrapped__.__code__.co_firstlineno
+    index = folder / f"chance._strong_parts-{line}.py{sysconfig.get_config_var('py_version_nodot')}.nbi"
+    if planted == "fifo":
+        os.mkfifo(index)
+    else:
+        index.write_bytes(b"not numba's index, and no pickle")
+    r = subprocess.run([sys.executable, "-c", KERNEL_CALL], capture_output=True, text=True, timeout=60,
+                       env={**os.environ, "EDUCABLE_CACHE": str(tmp_path)})
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.split() == [str(folder), "0", "1"]
+    assert index.is_file() and index.read_bytes()[:1] == b"\x80"
